@@ -1,0 +1,285 @@
+// Abstract syntax tree of Eddy's Flink-style SQL, produced by the parser (parser.h) and consumed by the
+// coordinator's binder. Nodes carry the source position of their first token so that validation errors
+// can name the place. The tree is plain data: no types, no catalog lookups.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eddy::sql {
+
+struct SourcePos {
+  int line = 1;    // 1-based
+  int column = 1;  // 1-based
+};
+
+// A possibly qualified name: `a`, `db.t`, `cat.db.t`, with backticks already removed.
+struct QualifiedName {
+  std::vector<std::string> parts;
+  SourcePos pos;
+  std::string ToString() const;  // parts joined with '.'
+};
+
+// A SQL type as written, e.g. DECIMAL(10, 2), VARCHAR(20), TIMESTAMP(3) NOT NULL.
+struct TypeSpec {
+  std::string name;         // upper-case canonical: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT,
+                            // DOUBLE, DECIMAL, STRING, VARCHAR, CHAR, DATE, TIMESTAMP, TIMESTAMP_LTZ
+  std::vector<int> params;  // precision/scale/length as written (may be empty)
+  bool not_null = false;
+  SourcePos pos;
+};
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind {
+  kLiteral,      // literal_kind + text
+  kIdentifier,   // name (possibly qualified: t.col)
+  kStar,         // `*` or `t.*` in a select list or COUNT(*); name holds the qualifier if any
+  kUnary,        // op in {"-", "+", "NOT"}; args[0]
+  kBinary,       // op in {"+","-","*","/","%","=","<>","<","<=",">",">=","AND","OR","||"}; args[0..1]
+  kIsNull,       // args[0] IS [NOT] NULL; negated
+  kLike,         // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
+  kIn,           // args[0] [NOT] IN (args[1..]); negated
+  kBetween,      // args[0] [NOT] BETWEEN args[1] AND args[2]; negated
+  kCase,         // CASE [operand] WHEN .. THEN .. [ELSE ..] END: see case_* fields
+  kCast,         // CAST(args[0] AS cast_type); TRY_CAST sets try_cast
+  kFunction,     // name(args), e.g. UPPER(x), COUNT(x), COUNT(DISTINCT x), COUNT(*) (args[0] is kStar)
+  kInterval,     // INTERVAL 'text' unit [TO unit]: text + interval_unit
+  kSubquery,     // (SELECT ...) as a scalar/IN operand; reserved for later use
+};
+
+enum class LiteralKind { kNull, kBoolean, kInteger, kDecimal, kDouble, kString, kDate, kTime, kTimestamp };
+
+struct Query;
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  SourcePos pos;
+
+  LiteralKind literal_kind = LiteralKind::kNull;
+  std::string text;  // literal text (string literal unescaped; numbers as written; TRUE/FALSE), or op
+
+  QualifiedName name;  // identifier / function name / star qualifier
+  std::string op;      // operator spelling, upper-case for keywords
+  bool negated = false;
+  bool distinct = false;  // COUNT(DISTINCT x)
+  bool try_cast = false;
+
+  std::vector<std::unique_ptr<Expr>> args;
+
+  // CASE: optional operand, WHEN/THEN pairs, optional ELSE.
+  std::unique_ptr<Expr> case_operand;
+  std::vector<std::pair<std::unique_ptr<Expr>, std::unique_ptr<Expr>>> case_when_then;
+  std::unique_ptr<Expr> case_else;
+
+  TypeSpec cast_type;
+  std::string interval_unit;  // SECOND, MINUTE, HOUR, DAY, MONTH, YEAR (upper-case), "DAY TO SECOND"..
+
+  std::unique_ptr<Query> subquery;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+// ---------------------------------------------------------------- queries
+
+struct SelectItem {
+  ExprPtr expr;               // kStar for `*` / `t.*`
+  std::optional<std::string> alias;
+  SourcePos pos;
+};
+
+enum class TableRefKind {
+  kTable,     // name [AS alias]
+  kSubquery,  // (query) [AS] alias [(col, ...)]
+  kValues,    // (VALUES (..), (..)) [AS] alias (cols)  or  VALUES (...) AS t(cols) directly in FROM
+  kFunction,  // TABLE(fn(args)) or fn(TABLE t, DESCRIPTOR(c), ...): window TVFs; see function_*
+  kJoin,      // left JOIN right ON condition (parsed; support comes later)
+};
+
+struct TableRef {
+  TableRefKind kind = TableRefKind::kTable;
+  SourcePos pos;
+  QualifiedName name;                 // kTable; function name for kFunction
+  std::unique_ptr<Query> subquery;    // kSubquery / kValues (a Query whose body is VALUES)
+  std::optional<std::string> alias;
+  std::vector<std::string> column_aliases;
+
+  // kFunction: arguments; a `TABLE t` argument sets table_arg, `DESCRIPTOR(c)` sets descriptor_cols.
+  std::vector<ExprPtr> function_args;
+  std::unique_ptr<TableRef> table_arg;
+  std::vector<std::string> descriptor_cols;
+
+  // kJoin
+  std::string join_type;  // INNER, LEFT, RIGHT, FULL, CROSS
+  std::unique_ptr<TableRef> left, right;
+  ExprPtr join_condition;
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+};
+
+// One SELECT block, or a VALUES list, or a UNION ALL of queries.
+struct Query {
+  enum class Kind { kSelect, kValues, kUnionAll } kind = Kind::kSelect;
+  SourcePos pos;
+
+  // kSelect
+  bool distinct = false;
+  std::vector<SelectItem> select_list;
+  std::unique_ptr<TableRef> from;  // may be null: SELECT 1
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+
+  // kValues: rows of expressions
+  std::vector<std::vector<ExprPtr>> values_rows;
+
+  // kUnionAll: two or more inputs, left to right
+  std::vector<std::unique_ptr<Query>> union_inputs;
+
+  // Applies to the whole query (after UNION ALL when present).
+  std::vector<OrderItem> order_by;
+  std::optional<int64_t> limit;
+};
+using QueryPtr = std::unique_ptr<Query>;
+
+// ---------------------------------------------------------------- statements
+
+struct ColumnDef {
+  std::string name;
+  TypeSpec type;
+  ExprPtr computed;  // `name AS expr` (computed column); type is then empty
+  std::optional<std::string> comment;
+  SourcePos pos;
+};
+
+struct WatermarkDef {
+  std::string column;
+  ExprPtr expr;
+  SourcePos pos;
+};
+
+struct LikeClause {
+  QualifiedName source;
+  // Options as written: e.g. {"EXCLUDING", "OPTIONS"}, {"INCLUDING", "ALL"} pairs, in order.
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+// Key/value pairs of a WITH ('k' = 'v', ...) clause, in the order written (keys unique).
+struct PropertyList {
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::vector<SourcePos> positions;  // position of each key
+};
+
+struct CreateTable {
+  QualifiedName name;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+  std::vector<std::string> primary_key;
+  std::optional<WatermarkDef> watermark;
+  PropertyList properties;
+  std::optional<LikeClause> like;
+};
+
+struct CreateView {
+  QualifiedName name;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<std::string> column_aliases;
+  QueryPtr query;
+  std::string query_text;  // the view's query as written, for SHOW CREATE VIEW
+};
+
+struct Drop {
+  enum class What { kTable, kView, kDatabase } what = What::kTable;
+  QualifiedName name;
+  bool temporary = false;
+  bool if_exists = false;
+};
+
+struct Insert {
+  QualifiedName target;
+  std::vector<std::string> columns;  // optional column list
+  bool overwrite = false;
+  QueryPtr query;
+};
+
+struct Statement;
+
+struct StatementSet {
+  std::vector<Insert> inserts;
+};
+
+struct Explain {
+  std::vector<std::string> details;  // e.g. {"CHANGELOG_MODE"}, upper-case
+  std::unique_ptr<Statement> target;  // a query, an insert or a statement set
+};
+
+struct Set {
+  std::optional<std::string> key;  // SET; (no key) lists the configuration
+  std::optional<std::string> value;
+};
+
+struct Reset {
+  std::optional<std::string> key;  // RESET; resets all
+};
+
+struct Use {
+  bool catalog = false;  // USE CATALOG c vs USE db
+  QualifiedName name;
+};
+
+struct Show {
+  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, CREATE TABLE, CREATE VIEW
+  QualifiedName name;  // for SHOW CREATE ...
+};
+
+struct Describe {
+  QualifiedName name;
+};
+
+struct CreateDatabase {
+  QualifiedName name;
+  bool if_not_exists = false;
+};
+
+struct StopJob {
+  std::string job_id;
+  bool with_savepoint = false;
+};
+
+enum class StatementKind {
+  kQuery, kInsert, kStatementSet, kCreateTable, kCreateView, kDrop, kExplain, kSet, kReset, kUse,
+  kShow, kDescribe, kCreateDatabase, kStopJob, kHelp, kQuit,
+};
+
+struct Statement {
+  StatementKind kind = StatementKind::kQuery;
+  SourcePos pos;
+  std::string text;  // the statement's source text, without the trailing ';'
+
+  QueryPtr query;              // kQuery
+  std::unique_ptr<Insert> insert;
+  std::unique_ptr<StatementSet> statement_set;
+  std::unique_ptr<CreateTable> create_table;
+  std::unique_ptr<CreateView> create_view;
+  std::unique_ptr<Drop> drop;
+  std::unique_ptr<Explain> explain;
+  std::unique_ptr<Set> set;
+  std::unique_ptr<Reset> reset;
+  std::unique_ptr<Use> use;
+  std::unique_ptr<Show> show;
+  std::unique_ptr<Describe> describe;
+  std::unique_ptr<CreateDatabase> create_database;
+  std::unique_ptr<StopJob> stop_job;
+};
+using StatementPtr = std::unique_ptr<Statement>;
+
+}  // namespace eddy::sql
