@@ -1,0 +1,97 @@
+// Logical SQL types and schemas. Each type has one physical layout in a column (see PhysicalWidth):
+// BOOLEAN uint8, TINYINT int8, SMALLINT int16, INT int32, BIGINT int64, FLOAT float, DOUBLE double,
+// DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) int64 ms since epoch,
+// STRING/VARCHAR variable-length bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eddy {
+
+enum class TypeId : uint8_t {
+  kBoolean,
+  kTinyInt,
+  kSmallInt,
+  kInt,
+  kBigInt,
+  kFloat,
+  kDouble,
+  kDecimal,
+  kString,
+  kDate,
+  kTimestamp,
+  kNull,  // the type of an untyped NULL literal
+};
+
+inline constexpr int kMaxDecimalPrecision = 18;
+
+struct DataType {
+  TypeId id = TypeId::kNull;
+  int precision = 0;  // DECIMAL precision, TIMESTAMP fractional precision
+  int scale = 0;      // DECIMAL scale
+  int length = 0;     // VARCHAR(n)/CHAR(n); 0 = STRING (unbounded)
+  bool nullable = true;
+
+  static DataType Boolean() { return {TypeId::kBoolean}; }
+  static DataType TinyInt() { return {TypeId::kTinyInt}; }
+  static DataType SmallInt() { return {TypeId::kSmallInt}; }
+  static DataType Int() { return {TypeId::kInt}; }
+  static DataType BigInt() { return {TypeId::kBigInt}; }
+  static DataType Float() { return {TypeId::kFloat}; }
+  static DataType Double() { return {TypeId::kDouble}; }
+  static DataType Decimal(int p, int s) { return {TypeId::kDecimal, p, s}; }
+  static DataType String() { return {TypeId::kString}; }
+  static DataType Varchar(int n) { return {TypeId::kString, 0, 0, n}; }
+  static DataType Date() { return {TypeId::kDate}; }
+  static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
+  static DataType Null() { return {TypeId::kNull}; }
+
+  DataType WithNullable(bool n) const {
+    DataType t = *this;
+    t.nullable = n;
+    return t;
+  }
+
+  bool IsInteger() const {
+    return id == TypeId::kTinyInt || id == TypeId::kSmallInt || id == TypeId::kInt ||
+           id == TypeId::kBigInt;
+  }
+  bool IsApproximate() const { return id == TypeId::kFloat || id == TypeId::kDouble; }
+  bool IsNumeric() const { return IsInteger() || IsApproximate() || id == TypeId::kDecimal; }
+  bool IsString() const { return id == TypeId::kString; }
+  bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp; }
+
+  // Same type, ignoring nullability.
+  bool SameAs(const DataType& o) const {
+    return id == o.id && precision == o.precision && scale == o.scale && length == o.length;
+  }
+  bool operator==(const DataType& o) const { return SameAs(o) && nullable == o.nullable; }
+
+  // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
+  // TIMESTAMP(3).
+  std::string ToString() const;
+};
+
+// Bytes per value in a column; 0 for variable-length (STRING).
+int PhysicalWidth(TypeId id);
+
+struct Field {
+  std::string name;
+  DataType type;
+};
+
+struct Schema {
+  std::vector<Field> fields;
+
+  size_t size() const { return fields.size(); }
+  // Case-insensitive lookup, as Flink's default; nullopt when absent.
+  std::optional<int> FindField(std::string_view name) const;
+  std::vector<DataType> Types() const;
+  std::vector<std::string> Names() const;
+};
+
+}  // namespace eddy

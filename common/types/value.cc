@@ -1,0 +1,107 @@
+#include "common/types/value.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/civil_time.h"
+
+namespace eddy {
+
+std::string FormatDouble(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+  if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
+  double a = std::fabs(d);
+  if (a >= 1e-3 && a < 1e7) {
+    // Shortest round-trip digits in plain notation, with at least one fractional digit.
+    for (int prec = 1; prec <= 17; ++prec) {
+      std::string s = absl::StrFormat("%.*f", prec, d);
+      if (std::strtod(s.c_str(), nullptr) == d) {
+        while (s.size() > 2 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
+        return s;
+      }
+    }
+    return absl::StrFormat("%.17f", d);
+  }
+  // Scientific: mantissa with at least one fractional digit, then E and the exponent.
+  for (int prec = 0; prec <= 16; ++prec) {
+    std::string s = absl::StrFormat("%.*e", prec, d);
+    if (std::strtod(s.c_str(), nullptr) == d) {
+      size_t e = s.find('e');
+      std::string mant = s.substr(0, e);
+      int exp = std::atoi(s.c_str() + e + 1);
+      if (mant.find('.') == std::string::npos) mant += ".0";
+      return absl::StrCat(mant, "E", exp);
+    }
+  }
+  return absl::StrFormat("%g", d);
+}
+
+std::string FormatDecimal(int64_t unscaled, int scale) {
+  bool negative = unscaled < 0;
+  uint64_t mag = negative ? 0 - static_cast<uint64_t>(unscaled) : static_cast<uint64_t>(unscaled);
+  std::string digits = std::to_string(mag);
+  if (scale > 0) {
+    if (static_cast<int>(digits.size()) <= scale) {
+      digits.insert(0, scale - digits.size() + 1, '0');
+    }
+    digits.insert(digits.size() - scale, ".");
+  }
+  return negative ? "-" + digits : digits;
+}
+
+std::string FormatDate(int32_t days) {
+  absl::CivilDay day = absl::CivilDay(1970, 1, 1) + days;
+  return absl::StrFormat("%04d-%02d-%02d", day.year(), day.month(), day.day());
+}
+
+std::string FormatTimestamp(int64_t millis, int precision) {
+  int64_t secs = millis / 1000;
+  int64_t ms = millis % 1000;
+  if (ms < 0) {
+    ms += 1000;
+    secs -= 1;
+  }
+  absl::CivilSecond t = absl::CivilSecond(1970, 1, 1, 0, 0, 0) + secs;
+  std::string s = absl::StrFormat("%04d-%02d-%02d %02d:%02d:%02d", t.year(), t.month(), t.day(),
+                                  t.hour(), t.minute(), t.second());
+  if (precision > 0) {
+    std::string frac = absl::StrFormat("%03d", ms);
+    if (precision < 3) frac.resize(precision);
+    while (static_cast<int>(frac.size()) < precision) frac += '0';
+    absl::StrAppend(&s, ".", frac);
+  }
+  return s;
+}
+
+std::string FormatValue(const Value& v, const DataType& type) {
+  if (v.is_null()) return "null";
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return v.bool_value() ? "true" : "false";
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInt:
+    case TypeId::kBigInt:
+      return std::to_string(v.int_value());
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+      return FormatDouble(v.double_value());
+    case TypeId::kDecimal:
+      return FormatDecimal(v.int_value(), type.scale);
+    case TypeId::kString:
+      return v.string_value();
+    case TypeId::kDate:
+      return FormatDate(static_cast<int32_t>(v.int_value()));
+    case TypeId::kTimestamp:
+      return FormatTimestamp(v.int_value(), type.precision);
+    case TypeId::kNull:
+      return "null";
+  }
+  return "?";
+}
+
+}  // namespace eddy
