@@ -1,0 +1,12 @@
+#include "common/sql/parse_error.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace eddy::sql {
+
+absl::Status ParseError(SourcePos pos, std::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("SQL parse error at line ", pos.line, ", column ", pos.column, ": ", message));
+}
+
+}  // namespace eddy::sql

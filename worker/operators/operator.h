@@ -1,0 +1,66 @@
+// The operator contract of the worker runtime (push model, like Flink's chained operators): the task
+// driver hands each input batch to Process(); an operator emits zero or more batches to its Output,
+// synchronously. Finish() is called once after every input has ended, to flush buffered results.
+// Backpressure belongs to the driver: an operator never blocks or sleeps.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "common/batch/changelog_batch.h"
+
+namespace eddy {
+
+class KeyedStateBackend;
+
+// Receives an operator's output; implemented by the runtime (fan-out to downstream operators, an
+// exchange sender, or a test collector).
+class Output {
+ public:
+  virtual ~Output() = default;
+  virtual absl::Status Emit(const ChangelogBatch& batch) = 0;
+};
+
+struct OperatorContext {
+  std::string job_id;
+  uint32_t operator_id = 0;  // unique per worker for this operator instance; prefixes its state keys
+  int subtask_index = 0;     // 0-based
+  int parallelism = 1;
+  int max_parallelism = 128;
+  KeyedStateBackend* state = nullptr;  // the worker's state backend (RocksDB)
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+
+  void set_output(Output* output) { output_ = output; }
+
+  virtual absl::Status Open(const OperatorContext& ctx) { return absl::OkStatus(); }
+  // `input` is the 0-based input index (Union has several; most operators have one).
+  virtual absl::Status Process(int input, const ChangelogBatch& batch) = 0;
+  virtual absl::Status Finish() { return absl::OkStatus(); }
+  // Releases resources, including state; called once, also after failures.
+  virtual absl::Status Close() { return absl::OkStatus(); }
+
+  // Rows seen and emitted, for metrics and tests.
+  uint64_t rows_in() const { return rows_in_; }
+  uint64_t rows_out() const { return rows_out_; }
+
+ protected:
+  absl::Status Emit(const ChangelogBatch& batch) {
+    if (batch.empty()) return absl::OkStatus();
+    rows_out_ += batch.num_rows();
+    return output_->Emit(batch);
+  }
+  void CountIn(const ChangelogBatch& batch) { rows_in_ += batch.num_rows(); }
+
+  Output* output_ = nullptr;
+
+ private:
+  uint64_t rows_in_ = 0;
+  uint64_t rows_out_ = 0;
+};
+
+}  // namespace eddy
