@@ -5,7 +5,6 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parse_error.h"
 
@@ -120,8 +119,8 @@ class Lexer {
       if (Peek(1) == '+' || Peek(1) == '-') k = 2;
       if (!IsDigit(Peek(k))) {
         while (IsIdentPart(Peek())) Bump();
-        return ParseError(token.pos, absl::StrCat("invalid numeric literal '",
-                                                  sql_.substr(token.begin, at_ - token.begin), "'"));
+        return ParseError(token.pos, "invalid numeric literal '" +
+                                         std::string(sql_.substr(token.begin, at_ - token.begin)) + "'");
       }
       exponent = true;
       for (size_t i = 0; i < k; ++i) Bump();
@@ -185,7 +184,7 @@ class Lexer {
         ++len;
       }
       return ParseError(token.pos,
-                        absl::StrCat("unexpected character '", sql_.substr(at_, len), "'"));
+                        "unexpected character '" + std::string(sql_.substr(at_, len)) + "'");
     }
     Bump();
     token.kind = TokenKind::kSymbol;
