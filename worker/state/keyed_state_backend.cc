@@ -1,0 +1,241 @@
+#include "worker/state/keyed_state_backend.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "common/base/status_macros.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/table.h"
+#include "rocksdb/write_batch.h"
+#include "worker/state/rocksdb_status.h"
+#include "worker/state/state_key.h"
+
+namespace eddy {
+
+using state_internal::FromRocksStatus;
+
+namespace {
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+rocksdb::Options MakeOptions(const StateBackendOptions& opt) {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.IncreaseParallelism(std::max(1, opt.background_jobs));
+  o.max_background_jobs = std::max(1, opt.background_jobs);
+  o.write_buffer_size = opt.write_buffer_bytes;
+  o.max_write_buffer_number = std::max(2, opt.max_write_buffers);
+  o.level_compaction_dynamic_level_bytes = true;
+  // Aggregates overwrite the same keys over and over; a memtable bloom filter makes lookups of
+  // keys that are not (yet) in the memtable cheap.
+  o.memtable_whole_key_filtering = true;
+  o.memtable_prefix_bloom_size_ratio = 0.02;
+  // State is thrown away on restart, so skip the flush on close.
+  o.avoid_flush_during_shutdown = true;
+  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  o.keep_log_file_num = 2;
+  // LZ4 is cheap enough for hot state; fall back when this RocksDB build lacks it.
+  auto supported = rocksdb::GetSupportedCompressions();
+  bool lz4 = std::find(supported.begin(), supported.end(), rocksdb::kLZ4Compression) !=
+             supported.end();
+  o.compression = lz4 ? rocksdb::kLZ4Compression : rocksdb::kNoCompression;
+
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = rocksdb::NewLRUCache(opt.block_cache_bytes);
+  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(opt.bloom_bits_per_key, false));
+  t.whole_key_filtering = true;  // point lookups by full key, never prefix scans on the hot path
+  t.cache_index_and_filter_blocks = true;  // bounded memory: index/filter blocks live in the cache
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
+  t.format_version = 5;
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  return o;
+}
+
+// The 6-byte prefix as a 48-bit number, plus one, re-encoded: the exclusive end of a prefix range.
+std::string PrefixSuccessor(int key_group, uint32_t operator_id) {
+  uint64_t n = (static_cast<uint64_t>(key_group) << 32 | operator_id) + 1;
+  std::string out(kStateKeyPrefixSize, '\0');
+  for (int i = static_cast<int>(kStateKeyPrefixSize) - 1; i >= 0; --i) {
+    out[i] = static_cast<char>(n & 0xff);
+    n >>= 8;
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- StateWriteBatch ----
+
+StateWriteBatch::StateWriteBatch() : batch_(std::make_unique<rocksdb::WriteBatch>()) {}
+StateWriteBatch::~StateWriteBatch() = default;
+StateWriteBatch::StateWriteBatch(StateWriteBatch&&) noexcept = default;
+StateWriteBatch& StateWriteBatch::operator=(StateWriteBatch&&) noexcept = default;
+
+void StateWriteBatch::Put(std::string_view key, std::string_view value) {
+  batch_->Put(ToSlice(key), ToSlice(value));
+  ++count_;
+}
+
+void StateWriteBatch::Delete(std::string_view key) {
+  batch_->Delete(ToSlice(key));
+  ++count_;
+}
+
+void StateWriteBatch::Clear() {
+  batch_->Clear();
+  count_ = 0;
+}
+
+// ---- StateReadResult ----
+
+struct StateReadResult::Impl {
+  std::vector<rocksdb::Slice> keys;
+  std::vector<rocksdb::PinnableSlice> values;
+  std::vector<rocksdb::Status> statuses;
+  size_t size = 0;
+};
+
+StateReadResult::StateReadResult() : impl_(std::make_unique<Impl>()) {}
+StateReadResult::~StateReadResult() = default;
+StateReadResult::StateReadResult(StateReadResult&&) noexcept = default;
+StateReadResult& StateReadResult::operator=(StateReadResult&&) noexcept = default;
+
+size_t StateReadResult::size() const { return impl_->size; }
+bool StateReadResult::found(size_t i) const { return impl_->statuses[i].ok(); }
+std::string_view StateReadResult::value(size_t i) const {
+  if (!impl_->statuses[i].ok()) return {};
+  const rocksdb::PinnableSlice& v = impl_->values[i];
+  return std::string_view(v.data(), v.size());
+}
+
+// ---- KeyedStateBackend ----
+
+KeyedStateBackend::KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db,
+                                     bool disable_wal)
+    : path_(std::move(path)), db_(std::move(db)), disable_wal_(disable_wal) {}
+
+KeyedStateBackend::~KeyedStateBackend() {
+  if (db_ != nullptr) db_->Close().PermitUncheckedError();
+}
+
+absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::Open(
+    const std::string& path, const StateBackendOptions& options) {
+  if (path.empty()) return absl::InvalidArgumentError("State backend path is empty");
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) {
+    std::filesystem::create_directories(p.parent_path(), ec);
+    if (ec) {
+      return absl::InternalError("State backend cannot create directory '" +
+                                 p.parent_path().string() + "': " + ec.message());
+    }
+  }
+  rocksdb::Options o = MakeOptions(options);
+  // Fresh state on every start (no recovery yet); see the header.
+  if (std::filesystem::exists(p, ec)) {
+    RETURN_IF_ERROR(FromRocksStatus(rocksdb::DestroyDB(path, o), "destroy", path));
+  }
+  rocksdb::DB* raw = nullptr;
+  RETURN_IF_ERROR(FromRocksStatus(rocksdb::DB::Open(o, path, &raw), "open", path));
+  return std::unique_ptr<KeyedStateBackend>(
+      new KeyedStateBackend(path, std::unique_ptr<rocksdb::DB>(raw), options.disable_wal));
+}
+
+absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
+                                         StateReadResult* result) {
+  StateReadResult::Impl& r = *result->impl_;
+  const size_t n = keys.size();
+  r.size = n;
+  r.keys.resize(n);
+  for (size_t i = 0; i < n; ++i) r.keys[i] = ToSlice(keys[i]);
+  if (r.values.size() < n) r.values.resize(n);
+  for (size_t i = 0; i < n; ++i) r.values[i].Reset();
+  r.statuses.assign(n, rocksdb::Status());
+  multiget_calls_.fetch_add(1, std::memory_order_relaxed);
+  keys_read_.fetch_add(n, std::memory_order_relaxed);
+  if (n == 0) return absl::OkStatus();
+  rocksdb::ReadOptions ro;
+  db_->MultiGet(ro, db_->DefaultColumnFamily(), n, r.keys.data(), r.values.data(),
+                r.statuses.data(), /*sorted_input=*/false);
+  for (size_t i = 0; i < n; ++i) {
+    if (!r.statuses[i].ok() && !r.statuses[i].IsNotFound()) {
+      return FromRocksStatus(r.statuses[i], "MultiGet", path_);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status KeyedStateBackend::Write(StateWriteBatch* batch) {
+  if (batch->count() == 0) return absl::OkStatus();
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = disable_wal_;
+  wo.sync = false;  // durability comes from checkpoints (future), never from fsync per batch
+  write_batches_.fetch_add(1, std::memory_order_relaxed);
+  keys_written_.fetch_add(batch->count(), std::memory_order_relaxed);
+  absl::Status s = FromRocksStatus(db_->Write(wo, batch->batch_.get()), "write", path_);
+  batch->Clear();
+  return s;
+}
+
+absl::Status KeyedStateBackend::DeleteOperatorState(uint32_t operator_id, int max_parallelism) {
+  if (max_parallelism <= 0 || max_parallelism > kMaxKeyGroups) {
+    return absl::InvalidArgumentError("DeleteOperatorState: max_parallelism out of range");
+  }
+  rocksdb::WriteBatch wb;
+  std::string begin;
+  for (int kg = 0; kg < max_parallelism; ++kg) {
+    begin.clear();
+    AppendStateKeyPrefix(kg, operator_id, &begin);
+    std::string end = PrefixSuccessor(kg, operator_id);
+    RETURN_IF_ERROR(FromRocksStatus(wb.DeleteRange(ToSlice(begin), ToSlice(end)), "DeleteRange",
+                                    path_));
+  }
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = disable_wal_;
+  return FromRocksStatus(db_->Write(wo, &wb), "DeleteOperatorState", path_);
+}
+
+absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t operator_id) {
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  uint64_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    rocksdb::Slice k = it->key();
+    if (k.size() >= kStateKeyPrefixSize &&
+        OperatorIdOfStateKey(std::string_view(k.data(), k.size())) == operator_id) {
+      ++n;
+    }
+  }
+  RETURN_IF_ERROR(FromRocksStatus(it->status(), "scan", path_));
+  return n;
+}
+
+uint64_t KeyedStateBackend::ApproximateNumKeys() {
+  uint64_t n = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kEstimateNumKeys, &n);
+  return n;
+}
+
+uint64_t KeyedStateBackend::ApproximateSizeBytes() {
+  uint64_t sst = 0, mem = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &sst);
+  db_->GetIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &mem);
+  return sst + mem;
+}
+
+KeyedStateBackend::Stats KeyedStateBackend::stats() const {
+  Stats s;
+  s.multiget_calls = multiget_calls_.load(std::memory_order_relaxed);
+  s.keys_read = keys_read_.load(std::memory_order_relaxed);
+  s.write_batches = write_batches_.load(std::memory_order_relaxed);
+  s.keys_written = keys_written_.load(std::memory_order_relaxed);
+  return s;
+}
+
+}  // namespace eddy

@@ -1,0 +1,129 @@
+// The worker's keyed state: one RocksDB instance per worker process, shared by every keyed operator
+// instance (task) on that worker. The API is batch-shaped: one MultiGet and one atomic write batch
+// per input batch. Keys follow state_key.h. This folder is the only place that includes RocksDB.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace rocksdb {
+class DB;
+class WriteBatch;
+}  // namespace rocksdb
+
+namespace eddy {
+
+inline constexpr int kDefaultMaxParallelism = 128;
+
+// Tuning; defaults suit a streaming aggregate on a small worker (point lookups, many overwrites).
+struct StateBackendOptions {
+  size_t block_cache_bytes = 64u << 20;   // shared LRU cache for data, index and filter blocks
+  size_t write_buffer_bytes = 32u << 20;  // per memtable; hot aggregates mostly live here
+  int max_write_buffers = 3;
+  int background_jobs = 2;                // flush + compaction threads (workers have few cores)
+  int bloom_bits_per_key = 10;            // ~1% false positives: most misses (new keys) skip SSTs
+  // No WAL: state is not recovered after a restart (the worker starts fresh, see Open), so logging
+  // every write would only cost I/O. Turn on once checkpoints/recovery exist.
+  bool disable_wal = true;
+};
+
+// Writes collected for one KeyedStateBackend::Write call, applied atomically.
+class StateWriteBatch {
+ public:
+  StateWriteBatch();
+  ~StateWriteBatch();
+  StateWriteBatch(StateWriteBatch&&) noexcept;
+  StateWriteBatch& operator=(StateWriteBatch&&) noexcept;
+
+  void Put(std::string_view key, std::string_view value);
+  void Delete(std::string_view key);
+  void Clear();
+  size_t count() const { return count_; }
+
+ private:
+  friend class KeyedStateBackend;
+  std::unique_ptr<rocksdb::WriteBatch> batch_;
+  size_t count_ = 0;
+};
+
+// The values found by one MultiGet. Values stay valid until the next MultiGet into this object;
+// reusing one result object across batches reuses its buffers.
+class StateReadResult {
+ public:
+  StateReadResult();
+  ~StateReadResult();
+  StateReadResult(StateReadResult&&) noexcept;
+  StateReadResult& operator=(StateReadResult&&) noexcept;
+
+  size_t size() const;
+  bool found(size_t i) const;
+  std::string_view value(size_t i) const;  // empty when !found(i)
+
+ private:
+  friend class KeyedStateBackend;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Thread-safe: any number of tasks may call any method concurrently (RocksDB is thread-safe; our
+// counters are atomic). Per-call objects (StateWriteBatch, StateReadResult) belong to one caller.
+class KeyedStateBackend {
+ public:
+  struct Stats {
+    uint64_t multiget_calls = 0;
+    uint64_t keys_read = 0;
+    uint64_t write_batches = 0;
+    uint64_t keys_written = 0;  // puts + deletes
+  };
+
+  // Opens the DB at `path` (the worker passes <data-dir>/state), creating parent directories.
+  // Any DB already at `path` is destroyed first: there is no checkpoint recovery yet, so leftover
+  // state from a previous run is stale and would corrupt aggregates of new jobs whose operator ids
+  // collide with old ones.
+  static absl::StatusOr<std::unique_ptr<KeyedStateBackend>> Open(
+      const std::string& path, const StateBackendOptions& options = {});
+  ~KeyedStateBackend();
+
+  KeyedStateBackend(const KeyedStateBackend&) = delete;
+  KeyedStateBackend& operator=(const KeyedStateBackend&) = delete;
+
+  // Looks up all `keys` at once (rocksdb::DB::MultiGet batches block reads and bloom probes).
+  absl::Status MultiGet(std::span<const std::string_view> keys, StateReadResult* result);
+  // Applies `batch` atomically and clears it.
+  absl::Status Write(StateWriteBatch* batch);
+
+  // Removes every key of `operator_id`: one DeleteRange per key group, in one atomic write.
+  absl::Status DeleteOperatorState(uint32_t operator_id,
+                                   int max_parallelism = kDefaultMaxParallelism);
+
+  // Exact number of live keys of `operator_id` (scans them: tests and diagnostics only).
+  absl::StatusOr<uint64_t> CountKeys(uint32_t operator_id);
+  // RocksDB's estimates over the whole DB (cheap; memtable entries include overwrites/deletes).
+  uint64_t ApproximateNumKeys();
+  uint64_t ApproximateSizeBytes();
+
+  Stats stats() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db, bool disable_wal);
+
+  std::string path_;
+  std::unique_ptr<rocksdb::DB> db_;
+  bool disable_wal_;
+  std::atomic<uint64_t> multiget_calls_{0};
+  std::atomic<uint64_t> keys_read_{0};
+  std::atomic<uint64_t> write_batches_{0};
+  std::atomic<uint64_t> keys_written_{0};
+};
+
+}  // namespace eddy

@@ -1,0 +1,174 @@
+#include "worker/state/keyed_state_backend.h"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "worker/state/keyed_state_table.h"
+#include "worker/state/state_key.h"
+
+namespace eddy {
+namespace {
+
+std::string UniqueDir(const std::string& name) {
+  static std::atomic<int> counter{0};
+  return testing::TempDir() + "/eddy_state_" + name + "_" + std::to_string(::getpid()) + "_" +
+         std::to_string(counter++) + "/state";
+}
+
+std::unique_ptr<KeyedStateBackend> OpenOrDie(const std::string& path) {
+  auto b = KeyedStateBackend::Open(path);
+  EXPECT_TRUE(b.ok()) << b.status();
+  return std::move(b).value();
+}
+
+TEST(StateKeyTest, LayoutIsKeyGroupThenOperatorIdBigEndian) {
+  std::string key;
+  AppendStateKey(0x0102, 0x0A0B0C0D, "abc", &key);
+  ASSERT_EQ(key.size(), 9u);
+  EXPECT_EQ(static_cast<uint8_t>(key[0]), 0x01);
+  EXPECT_EQ(static_cast<uint8_t>(key[1]), 0x02);
+  EXPECT_EQ(static_cast<uint8_t>(key[2]), 0x0A);
+  EXPECT_EQ(static_cast<uint8_t>(key[3]), 0x0B);
+  EXPECT_EQ(static_cast<uint8_t>(key[4]), 0x0C);
+  EXPECT_EQ(static_cast<uint8_t>(key[5]), 0x0D);
+  EXPECT_EQ(key.substr(6), "abc");
+  EXPECT_EQ(KeyGroupOfStateKey(key), 0x0102);
+  EXPECT_EQ(OperatorIdOfStateKey(key), 0x0A0B0C0Du);
+  EXPECT_EQ(GroupKeyOfStateKey(key), "abc");
+}
+
+TEST(KeyedStateBackendTest, MultiGetAndWrite) {
+  auto backend = OpenOrDie(UniqueDir("mg"));
+  StateWriteBatch wb;
+  std::string k1, k2, k3;
+  AppendStateKey(1, 7, "a", &k1);
+  AppendStateKey(2, 7, "b", &k2);
+  AppendStateKey(3, 7, "c", &k3);
+  wb.Put(k1, "v1");
+  wb.Put(k2, std::string("v\0" "2", 3));
+  ASSERT_TRUE(backend->Write(&wb).ok());
+  EXPECT_EQ(wb.count(), 0u);
+
+  StateReadResult r;
+  std::vector<std::string_view> keys = {k1, k3, k2};
+  ASSERT_TRUE(backend->MultiGet(keys, &r).ok());
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r.found(0));
+  EXPECT_EQ(r.value(0), "v1");
+  EXPECT_FALSE(r.found(1));
+  EXPECT_EQ(r.value(1), "");
+  EXPECT_TRUE(r.found(2));
+  EXPECT_EQ(r.value(2), std::string_view("v\0" "2", 3));
+
+  wb.Delete(k1);
+  wb.Put(k2, "new");
+  ASSERT_TRUE(backend->Write(&wb).ok());
+  ASSERT_TRUE(backend->MultiGet(keys, &r).ok());
+  EXPECT_FALSE(r.found(0));
+  EXPECT_EQ(r.value(2), "new");
+
+  auto stats = backend->stats();
+  EXPECT_EQ(stats.multiget_calls, 2u);
+  EXPECT_EQ(stats.keys_read, 6u);
+  EXPECT_EQ(stats.write_batches, 2u);
+  EXPECT_EQ(stats.keys_written, 4u);
+}
+
+TEST(KeyedStateBackendTest, OpenDestroysPreviousState) {
+  std::string path = UniqueDir("fresh");
+  std::string k;
+  AppendStateKey(0, 1, "x", &k);
+  {
+    auto backend = OpenOrDie(path);
+    StateWriteBatch wb;
+    wb.Put(k, "old");
+    ASSERT_TRUE(backend->Write(&wb).ok());
+  }
+  auto backend = OpenOrDie(path);
+  auto n = backend->CountKeys(1);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 0u);
+}
+
+TEST(KeyedStateBackendTest, SecondOpenOfSamePathFailsWithPath) {
+  std::string path = UniqueDir("locked");
+  auto first = OpenOrDie(path);
+  auto second = KeyedStateBackend::Open(path);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find(path), std::string::npos) << second.status();
+}
+
+TEST(KeyedStateTableTest, OperatorsAreIsolatedAndDeleteOperatorStateRemovesAllKeyGroups) {
+  auto backend = OpenOrDie(UniqueDir("iso"));
+  KeyedStateTable t1(backend.get(), 1, 128);
+  KeyedStateTable t2(backend.get(), 2, 128);
+  // Operator id 1 and 2 are adjacent in the key space; operator 0xFFFFFFFF exercises the range end.
+  KeyedStateTable tmax(backend.get(), 0xFFFFFFFFu, 128);
+  for (int kg = 0; kg < 128; ++kg) {
+    std::string gk = "k" + std::to_string(kg);
+    t1.Put(kg, gk, "one");
+    t2.Put(kg, gk, "two");
+    tmax.Put(kg, gk, "max");
+  }
+  ASSERT_TRUE(t1.Commit().ok());
+  ASSERT_TRUE(t2.Commit().ok());
+  ASSERT_TRUE(tmax.Commit().ok());
+  EXPECT_EQ(t1.stats().commits, 1u);
+  EXPECT_EQ(t1.stats().keys_written, 128u);
+
+  t2.ClearReads();
+  EXPECT_EQ(t2.AddRead(5, "k5"), 0u);
+  EXPECT_EQ(t2.AddRead(6, "k5"), 1u);  // wrong key group: a different key
+  ASSERT_TRUE(t2.ReadAll().ok());
+  EXPECT_TRUE(t2.found(0));
+  EXPECT_EQ(t2.value(0), "two");
+  EXPECT_FALSE(t2.found(1));
+
+  EXPECT_EQ(*backend->CountKeys(1), 128u);
+  EXPECT_EQ(*backend->CountKeys(2), 128u);
+  ASSERT_TRUE(t1.DropAll().ok());
+  ASSERT_TRUE(tmax.DropAll().ok());
+  EXPECT_EQ(*backend->CountKeys(1), 0u);
+  EXPECT_EQ(*backend->CountKeys(0xFFFFFFFFu), 0u);
+  EXPECT_EQ(*backend->CountKeys(2), 128u);
+
+  t1.ClearReads();
+  t1.AddRead(5, "k5");
+  ASSERT_TRUE(t1.ReadAll().ok());
+  EXPECT_FALSE(t1.found(0));
+  EXPECT_GT(backend->ApproximateSizeBytes(), 0u);
+}
+
+TEST(KeyedStateBackendTest, ConcurrentOperatorsShareOneBackend) {
+  auto backend = OpenOrDie(UniqueDir("mt"));
+  constexpr int kThreads = 4;
+  constexpr int kBatches = 50;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      KeyedStateTable table(backend.get(), 100 + t, 128);
+      for (int b = 0; b < kBatches; ++b) {
+        table.ClearReads();
+        for (int k = 0; k < 20; ++k) table.AddRead(k, "key" + std::to_string(k));
+        if (!table.ReadAll().ok()) ++failures;
+        for (int k = 0; k < 20; ++k) {
+          if (b > 0 && table.value(k) != std::to_string(b - 1)) ++failures;
+          table.Put(k, "key" + std::to_string(k), std::to_string(b));
+        }
+        if (!table.Commit().ok()) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(*backend->CountKeys(100 + t), 20u);
+  EXPECT_EQ(backend->stats().multiget_calls, uint64_t{kThreads * kBatches});
+}
+
+}  // namespace
+}  // namespace eddy
