@@ -29,6 +29,7 @@ struct QualifiedName {
 struct TypeSpec {
   std::string name;         // upper-case canonical: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT,
                             // DOUBLE, DECIMAL, STRING, VARCHAR, CHAR, DATE, TIMESTAMP, TIMESTAMP_LTZ
+                            // (also TIME, BYTES)
   std::vector<int> params;  // precision/scale/length as written (may be empty)
   bool not_null = false;
   SourcePos pos;
@@ -51,6 +52,8 @@ enum class ExprKind {
   kFunction,     // name(args), e.g. UPPER(x), COUNT(x), COUNT(DISTINCT x), COUNT(*) (args[0] is kStar)
   kInterval,     // INTERVAL 'text' unit [TO unit]: text + interval_unit
   kSubquery,     // (SELECT ...) as a scalar/IN operand; reserved for later use
+  kIsTrue,       // args[0] IS [NOT] TRUE; negated
+  kIsFalse,      // args[0] IS [NOT] FALSE; negated
 };
 
 enum class LiteralKind { kNull, kBoolean, kInteger, kDecimal, kDouble, kString, kDate, kTime, kTimestamp };
@@ -112,6 +115,7 @@ struct TableRef {
   std::vector<ExprPtr> function_args;
   std::unique_ptr<TableRef> table_arg;
   std::vector<std::string> descriptor_cols;
+  bool lateral = false;  // LATERAL TABLE(fn(args)): a table function correlated with the left input
 
   // kJoin
   std::string join_type;  // INNER, LEFT, RIGHT, FULL, CROSS
@@ -184,6 +188,7 @@ struct CreateTable {
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;
   std::optional<WatermarkDef> watermark;
+  std::optional<std::string> comment;  // table-level COMMENT 'x'
   PropertyList properties;
   std::optional<LikeClause> like;
 };

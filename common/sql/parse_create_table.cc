@@ -1,0 +1,214 @@
+// CREATE TABLE (columns, computed columns, primary key, watermark, COMMENT, WITH options, LIKE) and SQL types.
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "common/base/status_macros.h"
+#include "common/sql/parser_internal.h"
+
+namespace eddy::sql {
+
+absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary) {
+  Advance();  // TABLE
+  stmt.kind = StatementKind::kCreateTable;
+  stmt.create_table = std::make_unique<CreateTable>();
+  CreateTable& table = *stmt.create_table;
+  table.temporary = temporary;
+  ASSIGN_OR_RETURN(table.if_not_exists, ParseIfNotExists());
+  ASSIGN_OR_RETURN(table.name, ParseQualifiedName());
+  if (AcceptSymbol("(")) {
+    do {
+      RETURN_IF_ERROR(ParseTableElement(table));
+    } while (AcceptSymbol(","));
+    RETURN_IF_ERROR(ExpectSymbol(")"));
+  }
+  if (AcceptKeyword("COMMENT")) {
+    ASSIGN_OR_RETURN(table.comment, ParseStringLiteral());
+  }
+  if (PeekKeyword("PARTITIONED")) return ErrorAt(Peek(), "PARTITIONED BY is not supported yet");
+  if (AcceptKeyword("WITH")) {
+    RETURN_IF_ERROR(ParseProperties(table.properties));
+  }
+  if (AcceptKeyword("LIKE")) {
+    ASSIGN_OR_RETURN(table.like, ParseLikeClause());
+  }
+  if (PeekKeyword("AS")) return ErrorAt(Peek(), "CREATE TABLE ... AS is not supported yet");
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseTableElement(CreateTable& table) {
+  if (PeekKeyword("CONSTRAINT") && PeekIdentifier(1)) {
+    Advance();
+    RETURN_IF_ERROR(ParseIdentifier().status());  // the constraint's name is not kept
+    if (!PeekKeyword("PRIMARY")) return ErrorExpected("'PRIMARY'");
+  }
+  if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
+    const Token& primary = Advance();
+    Advance();
+    if (!table.primary_key.empty()) return ErrorAt(primary, "a table can have only one PRIMARY KEY");
+    ASSIGN_OR_RETURN(table.primary_key, ParseIdentifierList());
+    return ParseNotEnforced();
+  }
+  if (PeekKeyword("WATERMARK") && PeekKeyword("FOR", 1)) {
+    const Token& watermark = Advance();
+    Advance();
+    if (table.watermark.has_value()) {
+      return ErrorAt(watermark, "a table can have only one WATERMARK");
+    }
+    WatermarkDef def;
+    def.pos = watermark.pos;
+    ASSIGN_OR_RETURN(def.column, ParseIdentifier());
+    RETURN_IF_ERROR(ExpectKeyword("AS"));
+    ASSIGN_OR_RETURN(def.expr, ParseExpr());
+    table.watermark = std::move(def);
+    return absl::OkStatus();
+  }
+  return ParseColumn(table);
+}
+
+absl::Status Parser::ParseColumn(CreateTable& table) {
+  ColumnDef column;
+  column.pos = Peek().pos;
+  ASSIGN_OR_RETURN(column.name, ParseIdentifier());
+  if (AcceptKeyword("AS")) {
+    ASSIGN_OR_RETURN(column.computed, ParseExpr());
+  } else {
+    ASSIGN_OR_RETURN(column.type, ParseType());
+    if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
+      const Token& primary = Advance();
+      Advance();
+      if (!table.primary_key.empty()) {
+        return ErrorAt(primary, "a table can have only one PRIMARY KEY");
+      }
+      RETURN_IF_ERROR(ParseNotEnforced());
+      table.primary_key.push_back(column.name);
+    }
+  }
+  if (AcceptKeyword("COMMENT")) {
+    ASSIGN_OR_RETURN(column.comment, ParseStringLiteral());
+  }
+  table.columns.push_back(std::move(column));
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseNotEnforced() {
+  // Flink only has NOT ENFORCED primary keys: it never checks them, it trusts them.
+  if (!(PeekKeyword("NOT") && PeekKeyword("ENFORCED", 1))) return ErrorExpected("'NOT ENFORCED'");
+  Advance();
+  Advance();
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseProperties(PropertyList& properties) {
+  RETURN_IF_ERROR(ExpectSymbol("("));
+  if (AcceptSymbol(")")) return absl::OkStatus();
+  do {
+    const Token& key_token = Peek();
+    ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+    for (const auto& [existing, value] : properties.entries) {
+      if (existing == key) {
+        return ErrorAt(key_token, "duplicate key '" + key + "' in WITH options");
+      }
+    }
+    RETURN_IF_ERROR(ExpectSymbol("="));
+    ASSIGN_OR_RETURN(std::string value, ParseStringLiteral());
+    properties.entries.emplace_back(std::move(key), std::move(value));
+    properties.positions.push_back(key_token.pos);
+  } while (AcceptSymbol(","));
+  return ExpectSymbol(")");
+}
+
+absl::StatusOr<LikeClause> Parser::ParseLikeClause() {
+  LikeClause like;
+  ASSIGN_OR_RETURN(like.source, ParseQualifiedName());
+  if (!AcceptSymbol("(")) return like;
+  do {
+    const Token& how = Peek();
+    if (!(PeekKeyword("INCLUDING") || PeekKeyword("EXCLUDING") || PeekKeyword("OVERWRITING"))) {
+      return ErrorExpected("'INCLUDING', 'EXCLUDING' or 'OVERWRITING'");
+    }
+    Advance();
+    const Token& what = Peek();
+    if (!(PeekKeyword("ALL") || PeekKeyword("CONSTRAINTS") || PeekKeyword("PARTITIONS") ||
+          PeekKeyword("GENERATED") || PeekKeyword("METADATA") || PeekKeyword("OPTIONS") ||
+          PeekKeyword("WATERMARKS"))) {
+      return ErrorExpected(
+          "'ALL', 'CONSTRAINTS', 'PARTITIONS', 'GENERATED', 'METADATA', 'OPTIONS' or 'WATERMARKS'");
+    }
+    Advance();
+    like.options.emplace_back(how.upper, what.upper);
+    AcceptSymbol(",");  // Flink separates options by spaces; tolerate commas
+  } while (!PeekSymbol(")") && Peek().kind != TokenKind::kEnd);
+  RETURN_IF_ERROR(ExpectSymbol(")"));
+  return like;
+}
+
+absl::StatusOr<std::vector<int>> Parser::ParseTypeParams() {
+  std::vector<int> params;
+  RETURN_IF_ERROR(ExpectSymbol("("));
+  do {
+    const Token& token = Peek();
+    int value = 0;
+    if (token.kind != TokenKind::kInteger || !absl::SimpleAtoi(token.text, &value)) {
+      return ErrorExpected("integer literal");
+    }
+    Advance();
+    params.push_back(value);
+  } while (AcceptSymbol(","));
+  RETURN_IF_ERROR(ExpectSymbol(")"));
+  return params;
+}
+
+absl::StatusOr<TypeSpec> Parser::ParseType() {
+  const Token& token = Peek();
+  if (token.kind != TokenKind::kWord) return ErrorExpected("type");
+  TypeSpec type;
+  type.pos = token.pos;
+  const std::string& word = token.upper;
+  // Types that take an optional parenthesized length/precision, with their canonical name.
+  std::string with_params;
+  if (word == "BOOLEAN" || word == "TINYINT" || word == "SMALLINT" || word == "BIGINT" ||
+      word == "FLOAT" || word == "STRING" || word == "DATE" || word == "BYTES") {
+    type.name = word;
+  } else if (word == "INT" || word == "INTEGER") {
+    type.name = "INT";
+  } else if (word == "DOUBLE") {
+    type.name = "DOUBLE";
+    if (PeekKeyword("PRECISION", 1)) Advance();
+  } else if (word == "DECIMAL" || word == "DEC" || word == "NUMERIC") {
+    with_params = "DECIMAL";
+  } else if (word == "VARCHAR" || word == "CHAR" || word == "TIME" || word == "TIMESTAMP" ||
+             word == "TIMESTAMP_LTZ") {
+    with_params = word;
+  } else {
+    return ErrorAt(token, "unknown type " + FoundText(token));
+  }
+  Advance();
+  if (!with_params.empty()) {
+    type.name = with_params;
+    if (PeekSymbol("(")) {
+      ASSIGN_OR_RETURN(type.params, ParseTypeParams());
+    }
+  }
+  if (type.name == "TIMESTAMP") {
+    if (PeekKeyword("WITH") && PeekKeyword("LOCAL", 1)) {
+      Advance();
+      Advance();
+      RETURN_IF_ERROR(ExpectKeyword("TIME"));
+      RETURN_IF_ERROR(ExpectKeyword("ZONE"));
+      type.name = "TIMESTAMP_LTZ";
+    } else if (AcceptKeyword("WITHOUT")) {
+      RETURN_IF_ERROR(ExpectKeyword("TIME"));
+      RETURN_IF_ERROR(ExpectKeyword("ZONE"));
+    }
+  }
+  if (PeekKeyword("NOT") && PeekKeyword("NULL", 1)) {
+    Advance();
+    Advance();
+    type.not_null = true;
+  } else {
+    AcceptKeyword("NULL");
+  }
+  return type;
+}
+
+}  // namespace eddy::sql

@@ -1,0 +1,302 @@
+// Statements other than CREATE TABLE: queries, INSERT, statement sets, CREATE VIEW / DATABASE, DROP,
+// EXPLAIN, and the SQL-client commands (SET, RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP, QUIT).
+#include <utility>
+
+#include "common/base/status_macros.h"
+#include "common/sql/parser_internal.h"
+
+namespace eddy::sql {
+
+absl::StatusOr<StatementPtr> Parser::ParseStatementWithText() {
+  auto statement = std::make_unique<Statement>();
+  statement->pos = Peek().pos;
+  size_t begin = Peek().begin;
+  RETURN_IF_ERROR(ParseStatementBody(*statement));
+  statement->text = SourceText(begin, prev_end_);
+  return statement;
+}
+
+absl::Status Parser::ParseStatementBody(Statement& stmt) {
+  if (IsQueryStart()) {
+    stmt.kind = StatementKind::kQuery;
+    ASSIGN_OR_RETURN(stmt.query, ParseQuery());
+    return absl::OkStatus();
+  }
+  const Token& first = Peek();
+  std::string word = first.kind == TokenKind::kWord ? first.upper : "";
+  if (word == "INSERT") {
+    stmt.kind = StatementKind::kInsert;
+    ASSIGN_OR_RETURN(stmt.insert, ParseInsert());
+    return absl::OkStatus();
+  }
+  if (word == "EXECUTE") {
+    Advance();
+    if (PeekKeyword("INSERT")) {  // EXECUTE INSERT INTO ...
+      stmt.kind = StatementKind::kInsert;
+      ASSIGN_OR_RETURN(stmt.insert, ParseInsert());
+      return absl::OkStatus();
+    }
+    if (!PeekKeyword("STATEMENT")) return ErrorExpected("'STATEMENT' or 'INSERT'");
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("SET"));
+    RETURN_IF_ERROR(ExpectKeyword("BEGIN"));
+    stmt.kind = StatementKind::kStatementSet;
+    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody());
+    return absl::OkStatus();
+  }
+  if (word == "BEGIN") {  // Flink's older form: BEGIN STATEMENT SET; INSERT ...; END
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("STATEMENT"));
+    RETURN_IF_ERROR(ExpectKeyword("SET"));
+    stmt.kind = StatementKind::kStatementSet;
+    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody());
+    return absl::OkStatus();
+  }
+  if (word == "CREATE") return ParseCreate(stmt);
+  if (word == "DROP") return ParseDrop(stmt);
+  if (word == "EXPLAIN") return ParseExplain(stmt);
+  if (word == "SHOW") return ParseShow(stmt);
+  if (word == "SET") {
+    Advance();
+    stmt.kind = StatementKind::kSet;
+    stmt.set = std::make_unique<Set>();
+    if (!AtStatementEnd()) {
+      ASSIGN_OR_RETURN(stmt.set->key, ParseStringLiteral());
+      RETURN_IF_ERROR(ExpectSymbol("="));
+      ASSIGN_OR_RETURN(stmt.set->value, ParseStringLiteral());
+    }
+    return absl::OkStatus();
+  }
+  if (word == "RESET") {
+    Advance();
+    stmt.kind = StatementKind::kReset;
+    stmt.reset = std::make_unique<Reset>();
+    if (!AtStatementEnd()) {
+      ASSIGN_OR_RETURN(stmt.reset->key, ParseStringLiteral());
+    }
+    return absl::OkStatus();
+  }
+  if (word == "USE") {
+    Advance();
+    stmt.kind = StatementKind::kUse;
+    stmt.use = std::make_unique<Use>();
+    // `USE catalog` alone names a database called catalog.
+    if (PeekKeyword("CATALOG") && PeekIdentifier(1)) {
+      Advance();
+      stmt.use->catalog = true;
+    }
+    ASSIGN_OR_RETURN(stmt.use->name, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  if (word == "DESCRIBE" || word == "DESC") {
+    Advance();
+    stmt.kind = StatementKind::kDescribe;
+    stmt.describe = std::make_unique<Describe>();
+    ASSIGN_OR_RETURN(stmt.describe->name, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  if (word == "STOP") {
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("JOB"));
+    stmt.kind = StatementKind::kStopJob;
+    stmt.stop_job = std::make_unique<StopJob>();
+    ASSIGN_OR_RETURN(stmt.stop_job->job_id, ParseStringLiteral());
+    if (AcceptKeyword("WITH")) {
+      RETURN_IF_ERROR(ExpectKeyword("SAVEPOINT"));
+      stmt.stop_job->with_savepoint = true;
+    }
+    return absl::OkStatus();
+  }
+  if (word == "HELP") {
+    Advance();
+    stmt.kind = StatementKind::kHelp;
+    return absl::OkStatus();
+  }
+  if (word == "QUIT" || word == "EXIT") {
+    Advance();
+    stmt.kind = StatementKind::kQuit;
+    return absl::OkStatus();
+  }
+  return ErrorExpected("a statement");
+}
+
+absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {
+  RETURN_IF_ERROR(ExpectKeyword("INSERT"));
+  auto insert = std::make_unique<Insert>();
+  if (AcceptKeyword("OVERWRITE")) {
+    insert->overwrite = true;
+  } else if (!AcceptKeyword("INTO")) {
+    return ErrorExpected("'INTO' or 'OVERWRITE'");
+  }
+  ASSIGN_OR_RETURN(insert->target, ParseQualifiedName());
+  if (PeekSymbol("(") && !IsQueryStart()) {
+    ASSIGN_OR_RETURN(insert->columns, ParseIdentifierList());
+  }
+  ASSIGN_OR_RETURN(insert->query, ParseQuery());
+  return insert;
+}
+
+absl::StatusOr<std::unique_ptr<StatementSet>> Parser::ParseStatementSetBody() {
+  auto set = std::make_unique<StatementSet>();
+  while (true) {
+    while (AcceptSymbol(";")) {
+    }
+    if (PeekKeyword("END")) {
+      if (set->inserts.empty()) return ErrorAt(Peek(), "a statement set needs at least one INSERT");
+      Advance();
+      return set;
+    }
+    if (!PeekKeyword("INSERT")) return ErrorExpected("'INSERT' or 'END'");
+    ASSIGN_OR_RETURN(std::unique_ptr<Insert> insert, ParseInsert());
+    set->inserts.push_back(std::move(*insert));
+    if (!PeekSymbol(";") && !PeekKeyword("END")) return ErrorExpected("';'");
+  }
+}
+
+absl::StatusOr<bool> Parser::ParseIfNotExists() {
+  if (!(PeekKeyword("IF") && PeekKeyword("NOT", 1))) return false;
+  Advance();
+  Advance();
+  RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
+  return true;
+}
+
+absl::StatusOr<bool> Parser::ParseIfExists() {
+  if (!(PeekKeyword("IF") && PeekKeyword("EXISTS", 1))) return false;
+  Advance();
+  Advance();
+  return true;
+}
+
+absl::Status Parser::ParseCreate(Statement& stmt) {
+  Advance();  // CREATE
+  bool temporary = AcceptKeyword("TEMPORARY");
+  if (PeekKeyword("TABLE")) return ParseCreateTable(stmt, temporary);
+  if (PeekKeyword("VIEW")) return ParseCreateView(stmt, temporary);
+  if (!temporary && AcceptKeyword("DATABASE")) {
+    stmt.kind = StatementKind::kCreateDatabase;
+    stmt.create_database = std::make_unique<CreateDatabase>();
+    ASSIGN_OR_RETURN(stmt.create_database->if_not_exists, ParseIfNotExists());
+    ASSIGN_OR_RETURN(stmt.create_database->name, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  return ErrorExpected(temporary ? "'TABLE' or 'VIEW'" : "'TABLE', 'VIEW' or 'DATABASE'");
+}
+
+absl::Status Parser::ParseCreateView(Statement& stmt, bool temporary) {
+  Advance();  // VIEW
+  stmt.kind = StatementKind::kCreateView;
+  stmt.create_view = std::make_unique<CreateView>();
+  CreateView& view = *stmt.create_view;
+  view.temporary = temporary;
+  ASSIGN_OR_RETURN(view.if_not_exists, ParseIfNotExists());
+  ASSIGN_OR_RETURN(view.name, ParseQualifiedName());
+  if (PeekSymbol("(")) {
+    ASSIGN_OR_RETURN(view.column_aliases, ParseIdentifierList());
+  }
+  RETURN_IF_ERROR(ExpectKeyword("AS"));
+  size_t begin = Peek().begin;
+  ASSIGN_OR_RETURN(view.query, ParseQuery());
+  view.query_text = SourceText(begin, prev_end_);
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseDrop(Statement& stmt) {
+  Advance();  // DROP
+  stmt.kind = StatementKind::kDrop;
+  stmt.drop = std::make_unique<Drop>();
+  Drop& drop = *stmt.drop;
+  drop.temporary = AcceptKeyword("TEMPORARY");
+  if (AcceptKeyword("TABLE")) {
+    drop.what = Drop::What::kTable;
+  } else if (AcceptKeyword("VIEW")) {
+    drop.what = Drop::What::kView;
+  } else if (!drop.temporary && AcceptKeyword("DATABASE")) {
+    drop.what = Drop::What::kDatabase;
+  } else {
+    return ErrorExpected(drop.temporary ? "'TABLE' or 'VIEW'" : "'TABLE', 'VIEW' or 'DATABASE'");
+  }
+  ASSIGN_OR_RETURN(drop.if_exists, ParseIfExists());
+  ASSIGN_OR_RETURN(drop.name, ParseQualifiedName());
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseExplain(Statement& stmt) {
+  Advance();  // EXPLAIN
+  stmt.kind = StatementKind::kExplain;
+  stmt.explain = std::make_unique<Explain>();
+  Explain& explain = *stmt.explain;
+  auto is_detail = [this] {
+    const Token& t = Peek();
+    return t.kind == TokenKind::kWord &&
+           (t.upper == "CHANGELOG_MODE" || t.upper == "ESTIMATED_COST" ||
+            t.upper == "JSON_EXECUTION_PLAN" || t.upper == "PLAN_ADVICE");
+  };
+  if (PeekKeyword("PLAN") && PeekKeyword("FOR", 1)) {
+    Advance();
+    Advance();
+  } else if (is_detail()) {
+    explain.details.push_back(Advance().upper);
+    while (AcceptSymbol(",")) {
+      if (!is_detail()) {
+        return ErrorExpected(
+            "'CHANGELOG_MODE', 'ESTIMATED_COST', 'JSON_EXECUTION_PLAN' or 'PLAN_ADVICE'");
+      }
+      explain.details.push_back(Advance().upper);
+    }
+  }
+
+  auto target = std::make_unique<Statement>();
+  target->pos = Peek().pos;
+  size_t begin = Peek().begin;
+  if (IsQueryStart()) {
+    target->kind = StatementKind::kQuery;
+    ASSIGN_OR_RETURN(target->query, ParseQuery());
+  } else if (PeekKeyword("INSERT")) {
+    target->kind = StatementKind::kInsert;
+    ASSIGN_OR_RETURN(target->insert, ParseInsert());
+  } else if (PeekKeyword("STATEMENT") || (PeekKeyword("EXECUTE") && PeekKeyword("STATEMENT", 1))) {
+    AcceptKeyword("EXECUTE");
+    Advance();  // STATEMENT
+    RETURN_IF_ERROR(ExpectKeyword("SET"));
+    RETURN_IF_ERROR(ExpectKeyword("BEGIN"));
+    target->kind = StatementKind::kStatementSet;
+    ASSIGN_OR_RETURN(target->statement_set, ParseStatementSetBody());
+  } else {
+    return ErrorExpected("a query, INSERT or STATEMENT SET");
+  }
+  target->text = SourceText(begin, prev_end_);
+  explain.target = std::move(target);
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseShow(Statement& stmt) {
+  Advance();  // SHOW
+  stmt.kind = StatementKind::kShow;
+  stmt.show = std::make_unique<Show>();
+  Show& show = *stmt.show;
+  const Token& t = Peek();
+  if (t.kind == TokenKind::kWord &&
+      (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" || t.upper == "VIEWS" ||
+       t.upper == "FUNCTIONS" || t.upper == "JOBS")) {
+    show.what = Advance().upper;
+    return absl::OkStatus();
+  }
+  if (AcceptKeyword("CURRENT")) {
+    if (!PeekKeyword("CATALOG") && !PeekKeyword("DATABASE")) {
+      return ErrorExpected("'CATALOG' or 'DATABASE'");
+    }
+    show.what = "CURRENT " + Advance().upper;
+    return absl::OkStatus();
+  }
+  if (AcceptKeyword("CREATE")) {
+    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW")) return ErrorExpected("'TABLE' or 'VIEW'");
+    show.what = "CREATE " + Advance().upper;
+    ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  return ErrorExpected(
+      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'JOBS', 'CURRENT' or 'CREATE'");
+}
+
+}  // namespace eddy::sql

@@ -1,0 +1,131 @@
+// The recursive-descent parser behind parser.h, shared by parser.cc (token navigation, entry points),
+// parse_expression.cc, parse_query.cc, parse_statement.cc and parse_create_table.cc. Not a public API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/sql/ast.h"
+#include "common/sql/token.h"
+
+namespace eddy::sql {
+
+class Parser {
+ public:
+  Parser(std::string_view sql, std::vector<Token> tokens);
+
+  absl::StatusOr<std::vector<StatementPtr>> ParseScriptBody();
+  absl::StatusOr<StatementPtr> ParseSingleStatement();
+  absl::StatusOr<ExprPtr> ParseStandaloneExpression();
+
+ private:
+  // Limits recursion so that hostile input cannot overflow the stack of a server thread.
+  static constexpr int kMaxNesting = 200;
+  class NestingGuard {
+   public:
+    explicit NestingGuard(int& depth) : depth_(depth) { ++depth_; }
+    ~NestingGuard() { --depth_; }
+    NestingGuard(const NestingGuard&) = delete;
+    NestingGuard& operator=(const NestingGuard&) = delete;
+
+   private:
+    int& depth_;
+  };
+  absl::Status CheckNesting() const;
+
+  // ---- token navigation and errors (parser.cc)
+  const Token& Peek(size_t k = 0) const;
+  const Token& Advance();
+  bool PeekKeyword(std::string_view upper, size_t k = 0) const;
+  bool AcceptKeyword(std::string_view upper);
+  absl::Status ExpectKeyword(std::string_view upper);
+  bool PeekSymbol(std::string_view symbol, size_t k = 0) const;
+  bool AcceptSymbol(std::string_view symbol);
+  absl::Status ExpectSymbol(std::string_view symbol);
+  bool AtStatementEnd() const;  // ';' or end of input
+  // True when token k starts a query: SELECT or VALUES, possibly after '('s.
+  bool IsQueryStart(size_t k = 0) const;
+
+  // "expected <what> but found <next token>" at the next token.
+  absl::Status ErrorExpected(std::string_view what) const;
+  absl::Status ErrorAt(const Token& token, std::string_view message) const;
+  // 'spelling as in the source', or `end of input`.
+  std::string FoundText(const Token& token) const;
+  std::string SourceText(size_t begin, size_t end) const;
+
+  bool PeekIdentifier(size_t k = 0) const;  // unquoted non-reserved word or `quoted`
+  absl::StatusOr<std::string> ParseIdentifier();
+  absl::StatusOr<QualifiedName> ParseQualifiedName();
+  absl::StatusOr<std::vector<std::string>> ParseIdentifierList();  // ( a, b, ... )
+  absl::StatusOr<std::string> ParseStringLiteral();
+  absl::StatusOr<int64_t> ParseIntegerLiteral();
+
+  // ---- statements (parse_statement.cc)
+  absl::StatusOr<StatementPtr> ParseStatementWithText();
+  absl::Status ParseStatementBody(Statement& stmt);
+  absl::StatusOr<std::unique_ptr<Insert>> ParseInsert();
+  // After the opening BEGIN: INSERT ...; INSERT ...; END
+  absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody();
+  absl::Status ParseCreate(Statement& stmt);
+  absl::Status ParseCreateView(Statement& stmt, bool temporary);
+  absl::Status ParseDrop(Statement& stmt);
+  absl::Status ParseExplain(Statement& stmt);
+  absl::Status ParseShow(Statement& stmt);
+  absl::StatusOr<bool> ParseIfNotExists();
+  absl::StatusOr<bool> ParseIfExists();
+
+  // ---- CREATE TABLE and types (parse_create_table.cc)
+  absl::Status ParseCreateTable(Statement& stmt, bool temporary);
+  absl::Status ParseTableElement(CreateTable& table);
+  absl::Status ParseColumn(CreateTable& table);
+  absl::Status ParseNotEnforced();
+  absl::Status ParseProperties(PropertyList& properties);
+  absl::StatusOr<LikeClause> ParseLikeClause();
+  absl::StatusOr<TypeSpec> ParseType();  // also for CAST
+  absl::StatusOr<std::vector<int>> ParseTypeParams();  // ( n [, m] )
+
+  // ---- queries (parse_query.cc)
+  absl::StatusOr<QueryPtr> ParseQuery();
+  absl::StatusOr<QueryPtr> ParseQueryTerm();
+  absl::StatusOr<QueryPtr> ParseSelect();
+  absl::StatusOr<QueryPtr> ParseValues();
+  absl::StatusOr<SelectItem> ParseSelectItem();
+  bool PeekQualifiedStar() const;
+  absl::Status ParseOrderByAndLimit(Query& query);
+  absl::StatusOr<std::unique_ptr<TableRef>> ParseFromList();
+  absl::StatusOr<std::unique_ptr<TableRef>> ParseJoinedTable();
+  absl::StatusOr<std::unique_ptr<TableRef>> ParseTablePrimary();
+  absl::Status ParseTableFunctionArgs(TableRef& ref);
+  absl::Status ParseTableAlias(TableRef& ref);
+
+  // ---- expressions (parse_expression.cc)
+  absl::StatusOr<ExprPtr> ParseExpr();
+  absl::StatusOr<ExprPtr> ParseOr();
+  absl::StatusOr<ExprPtr> ParseAnd();
+  absl::StatusOr<ExprPtr> ParseNot();
+  absl::StatusOr<ExprPtr> ParseComparison();
+  absl::StatusOr<ExprPtr> ParseAdditive();
+  absl::StatusOr<ExprPtr> ParseMultiplicative();
+  absl::StatusOr<ExprPtr> ParseUnary();
+  absl::StatusOr<ExprPtr> ParsePrimary();
+  absl::StatusOr<ExprPtr> ParseNameOrCall();
+  absl::StatusOr<ExprPtr> ParseFunctionCall(QualifiedName name);
+  absl::StatusOr<ExprPtr> ParseCast();
+  absl::StatusOr<ExprPtr> ParseCase();
+  absl::StatusOr<ExprPtr> ParseInterval();
+  absl::StatusOr<std::string> ParseIntervalUnit();
+
+  std::string_view sql_;
+  std::vector<Token> tokens_;
+  size_t next_ = 0;       // index of the next token
+  size_t prev_end_ = 0;   // byte offset just after the last consumed token
+  int depth_ = 0;
+};
+
+}  // namespace eddy::sql
