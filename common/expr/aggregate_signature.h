@@ -1,0 +1,37 @@
+// Built-in aggregate functions as the binder sees them: name lookup and result types (Flink's rules,
+// capped at our DECIMAL precision of 18). Workers implement them in worker/operators/accumulator.h.
+#pragma once
+
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "common/types/data_type.h"
+
+namespace eddy {
+
+enum class AggKind { kCountStar, kCount, kSum, kAvg, kMin, kMax };
+
+// Case-insensitive COUNT/SUM/AVG/MIN/MAX. `star_argument` is true for `COUNT(*)` (kCountStar); a
+// `*` with any other function is an error. Unknown names are NotFound.
+absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument = false);
+
+bool IsBuiltinAggregate(std::string_view name);
+
+// Upper-case SQL name ("COUNT" for both COUNT kinds), for EXPLAIN and messages.
+std::string_view AggKindName(AggKind kind);
+
+// Result type of `kind` applied to `arg` (ignored for kCountStar), as Flink derives it:
+//   COUNT(*), COUNT(x)         -> BIGINT NOT NULL
+//   SUM(integer)               -> the argument's integer type (Flink's findSumAggType)
+//   SUM(DECIMAL(p, s))         -> DECIMAL(18, s)   (Flink: DECIMAL(38, s))
+//   SUM(FLOAT) / SUM(DOUBLE)   -> FLOAT / DOUBLE   (Flink keeps the argument type)
+//   AVG(integer)               -> the argument's type; the average truncates toward zero
+//   AVG(DECIMAL(p, s))         -> DECIMAL(18, max(6, s)), rounded half-up (Flink: DECIMAL(38, max(6, s)))
+//   AVG(FLOAT) / AVG(DOUBLE)   -> FLOAT / DOUBLE
+//   MIN(x), MAX(x)             -> the argument's type
+// SUM, AVG, MIN and MAX results are always nullable: a group whose non-null values have all been
+// retracted yields NULL. SUM/AVG of a non-numeric type is InvalidArgument
+// "Cannot apply 'SUM' to arguments of type <STRING>".
+absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg);
+
+}  // namespace eddy
