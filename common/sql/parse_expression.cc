@@ -330,7 +330,7 @@ absl::StatusOr<ExprPtr> Parser::ParseCast() {
 
 absl::StatusOr<ExprPtr> Parser::ParseCase() {
   ExprPtr expr = MakeExpr(ExprKind::kCase, Advance().pos);
-  if (!PeekKeyword("WHEN")) {
+  if (!PeekKeyword("WHEN") && !PeekKeyword("END")) {
     ASSIGN_OR_RETURN(expr->case_operand, ParseExpr());
   }
   if (!PeekKeyword("WHEN")) return ErrorExpected("'WHEN'");
