@@ -1,0 +1,241 @@
+#include <gtest/gtest.h>
+
+#include "common/sql/tests/test_util.h"
+
+namespace eddy::sql {
+namespace {
+
+using testing::Error;
+using testing::Parse;
+
+TEST(Statement, InsertFromValuesSubquery) {
+  StatementPtr s = Parse("INSERT INTO sink SELECT * FROM (VALUES ('a'), ('b')) AS t(word)");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kInsert);
+  EXPECT_EQ(s->insert->target.ToString(), "sink");
+  EXPECT_FALSE(s->insert->overwrite);
+  EXPECT_TRUE(s->insert->columns.empty());
+  EXPECT_EQ(DebugString(*s->insert->query), "SELECT * FROM (VALUES ('a'), ('b')) AS t(word)");
+}
+
+TEST(Statement, InsertForms) {
+  StatementPtr s = Parse("INSERT OVERWRITE db.sink (a, b) SELECT x, y FROM src");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->insert->overwrite);
+  EXPECT_EQ(s->insert->target.ToString(), "db.sink");
+  EXPECT_EQ(s->insert->columns, (std::vector<std::string>{"a", "b"}));
+  s = Parse("INSERT INTO sink VALUES (1), (2)");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->insert->query->kind, Query::Kind::kValues);
+  s = Parse("INSERT INTO sink (SELECT a FROM t)");  // parenthesized query, not a column list
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->insert->columns.empty());
+  EXPECT_EQ(DebugString(*s->insert->query), "SELECT a FROM t");
+  s = Parse("EXECUTE INSERT INTO sink SELECT 1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kInsert);
+}
+
+TEST(Statement, ExecuteStatementSet) {
+  StatementPtr s = Parse(
+      "EXECUTE STATEMENT SET BEGIN\n"
+      "  INSERT INTO a SELECT * FROM t;\n"
+      "  INSERT INTO b SELECT * FROM u;\n"
+      "END");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kStatementSet);
+  ASSERT_EQ(s->statement_set->inserts.size(), 2u);
+  EXPECT_EQ(s->statement_set->inserts[0].target.ToString(), "a");
+  EXPECT_EQ(s->statement_set->inserts[1].target.ToString(), "b");
+}
+
+TEST(Statement, OlderBeginStatementSetForm) {
+  absl::StatusOr<std::vector<StatementPtr>> script = ParseScript(
+      "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b SELECT 2;\nEND;\nSELECT 3;");
+  ASSERT_TRUE(script.ok()) << script.status();
+  ASSERT_EQ(script->size(), 2u);
+  EXPECT_EQ((*script)[0]->kind, StatementKind::kStatementSet);
+  EXPECT_EQ((*script)[0]->statement_set->inserts.size(), 2u);
+  EXPECT_EQ((*script)[0]->text,
+            "BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;\nINSERT INTO b SELECT 2;\nEND");
+  EXPECT_EQ((*script)[1]->text, "SELECT 3");
+}
+
+TEST(Statement, CreateView) {
+  StatementPtr s = Parse(
+      "CREATE TEMPORARY VIEW IF NOT EXISTS v (w, c) AS\n  SELECT word, COUNT(*) FROM words GROUP BY "
+      "word  ;");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kCreateView);
+  const CreateView& v = *s->create_view;
+  EXPECT_TRUE(v.temporary);
+  EXPECT_TRUE(v.if_not_exists);
+  EXPECT_EQ(v.name.ToString(), "v");
+  EXPECT_EQ(v.column_aliases, (std::vector<std::string>{"w", "c"}));
+  EXPECT_EQ(v.query_text, "SELECT word, COUNT(*) FROM words GROUP BY word");
+  ASSERT_NE(v.query, nullptr);
+  s = Parse("CREATE VIEW v AS SELECT 1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->create_view->temporary);
+  EXPECT_TRUE(s->create_view->column_aliases.empty());
+}
+
+TEST(Statement, CreateDatabaseAndDrop) {
+  StatementPtr s = Parse("CREATE DATABASE IF NOT EXISTS cat.db");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kCreateDatabase);
+  EXPECT_TRUE(s->create_database->if_not_exists);
+  EXPECT_EQ(s->create_database->name.ToString(), "cat.db");
+
+  s = Parse("DROP TEMPORARY TABLE IF EXISTS t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kDrop);
+  EXPECT_EQ(s->drop->what, Drop::What::kTable);
+  EXPECT_TRUE(s->drop->temporary);
+  EXPECT_TRUE(s->drop->if_exists);
+  s = Parse("DROP VIEW v");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->drop->what, Drop::What::kView);
+  EXPECT_FALSE(s->drop->if_exists);
+  s = Parse("drop database if exists db");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->drop->what, Drop::What::kDatabase);
+  EXPECT_TRUE(s->drop->if_exists);
+  EXPECT_EQ(Error("DROP TEMPORARY DATABASE db"),
+            "SQL parse error at line 1, column 16: expected 'TABLE' or 'VIEW' but found 'DATABASE'");
+  EXPECT_EQ(Error("CREATE FUNCTION f"),
+            "SQL parse error at line 1, column 8: expected 'TABLE', 'VIEW' or 'DATABASE' but found "
+            "'FUNCTION'");
+}
+
+TEST(Statement, Explain) {
+  StatementPtr s = Parse("EXPLAIN SELECT a FROM t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kExplain);
+  EXPECT_TRUE(s->explain->details.empty());
+  ASSERT_NE(s->explain->target, nullptr);
+  EXPECT_EQ(s->explain->target->kind, StatementKind::kQuery);
+  EXPECT_EQ(s->explain->target->text, "SELECT a FROM t");
+  EXPECT_EQ(s->explain->target->pos.column, 9);
+
+  s = Parse("EXPLAIN changelog_mode, ESTIMATED_COST, JSON_EXECUTION_PLAN INSERT INTO s SELECT 1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->explain->details,
+            (std::vector<std::string>{"CHANGELOG_MODE", "ESTIMATED_COST", "JSON_EXECUTION_PLAN"}));
+  EXPECT_EQ(s->explain->target->kind, StatementKind::kInsert);
+
+  s = Parse("EXPLAIN PLAN FOR SELECT 1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->explain->target->kind, StatementKind::kQuery);
+
+  s = Parse("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->explain->target->kind, StatementKind::kStatementSet);
+  s = Parse("EXPLAIN EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2 END");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->explain->target->statement_set->inserts.size(), 2u);
+
+  EXPECT_EQ(Error("EXPLAIN CHANGELOG_MODE, SELECT 1"),
+            "SQL parse error at line 1, column 25: expected 'CHANGELOG_MODE', 'ESTIMATED_COST', "
+            "'JSON_EXECUTION_PLAN' or 'PLAN_ADVICE' but found 'SELECT'");
+  EXPECT_EQ(Error("EXPLAIN DROP TABLE t"),
+            "SQL parse error at line 1, column 9: expected a query, INSERT or STATEMENT SET but found "
+            "'DROP'");
+}
+
+TEST(Statement, SetAndReset) {
+  StatementPtr s = Parse("SET");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kSet);
+  EXPECT_FALSE(s->set->key.has_value());
+  s = Parse("SET 'parallelism.default' = '4';");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->set->key, "parallelism.default");
+  EXPECT_EQ(*s->set->value, "4");
+  s = Parse("RESET");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kReset);
+  EXPECT_FALSE(s->reset->key.has_value());
+  s = Parse("reset 'parallelism.default'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->reset->key, "parallelism.default");
+  EXPECT_EQ(Error("SET 'a' 'b'"), "SQL parse error at line 1, column 9: expected '=' but found ''b''");
+}
+
+TEST(Statement, Use) {
+  StatementPtr s = Parse("USE CATALOG my_cat");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kUse);
+  EXPECT_TRUE(s->use->catalog);
+  EXPECT_EQ(s->use->name.ToString(), "my_cat");
+  s = Parse("USE db1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->use->catalog);
+  EXPECT_EQ(s->use->name.ToString(), "db1");
+  s = Parse("USE cat.db");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->use->name.parts.size(), 2u);
+}
+
+TEST(Statement, Show) {
+  for (const char* what : {"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "JOBS"}) {
+    StatementPtr s = Parse(std::string("show ") + what);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->kind, StatementKind::kShow);
+    EXPECT_EQ(s->show->what, what);
+  }
+  StatementPtr s = Parse("SHOW CREATE TABLE db.t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "CREATE TABLE");
+  EXPECT_EQ(s->show->name.ToString(), "db.t");
+  s = Parse("SHOW CREATE VIEW v");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "CREATE VIEW");
+  s = Parse("SHOW CURRENT DATABASE");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "CURRENT DATABASE");
+  EXPECT_EQ(Error("SHOW STUFF"),
+            "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
+            "'VIEWS', 'FUNCTIONS', 'JOBS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+}
+
+TEST(Statement, DescribeStopHelpQuit) {
+  StatementPtr s = Parse("DESCRIBE db.t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kDescribe);
+  EXPECT_EQ(s->describe->name.ToString(), "db.t");
+  s = Parse("DESC t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kDescribe);
+
+  s = Parse("STOP JOB 'abc123' WITH SAVEPOINT");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kStopJob);
+  EXPECT_EQ(s->stop_job->job_id, "abc123");
+  EXPECT_TRUE(s->stop_job->with_savepoint);
+  s = Parse("STOP JOB 'abc123'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->stop_job->with_savepoint);
+
+  s = Parse("HELP");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kHelp);
+  s = Parse("quit");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kQuit);
+  s = Parse("EXIT;");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kQuit);
+}
+
+TEST(Statement, ParseStatementRejectsASecondStatement) {
+  absl::StatusOr<StatementPtr> s = ParseStatement("SELECT 1; SELECT 2");
+  EXPECT_EQ(s.status().message(),
+            "SQL parse error at line 1, column 11: expected end of input but found 'SELECT'");
+  s = ParseStatement("");
+  EXPECT_EQ(s.status().message(),
+            "SQL parse error at line 1, column 1: expected a statement but found end of input");
+}
+
+}  // namespace
+}  // namespace eddy::sql
