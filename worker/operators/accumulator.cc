@@ -1,0 +1,450 @@
+#include "worker/operators/accumulator.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "worker/operators/accumulator_codec.h"
+
+namespace eddy {
+
+namespace {
+
+constexpr int64_t kDecimalLimit = 1000000000000000000LL;  // 10^18: DECIMAL(18, s) overflow bound
+
+ValueClass ValueClassOf(TypeId t) {
+  switch (t) {
+    case TypeId::kFloat:
+    case TypeId::kDouble: return ValueClass::kDouble;
+    case TypeId::kString: return ValueClass::kString;
+    default: return ValueClass::kInt;
+  }
+}
+
+int64_t ReadInt(const Column& c, size_t row, TypeId t) {
+  switch (t) {
+    case TypeId::kBoolean: return c.Get<uint8_t>(row) != 0 ? 1 : 0;
+    case TypeId::kTinyInt: return c.Get<int8_t>(row);
+    case TypeId::kSmallInt: return c.Get<int16_t>(row);
+    case TypeId::kInt:
+    case TypeId::kDate: return c.Get<int32_t>(row);
+    default: return c.Get<int64_t>(row);
+  }
+}
+
+double ReadDouble(const Column& c, size_t row, TypeId t) {
+  return t == TypeId::kFloat ? static_cast<double>(c.Get<float>(row)) : c.Get<double>(row);
+}
+
+bool SameDouble(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;  // bitwise, as Flink compares binary rows
+}
+
+}  // namespace
+
+absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
+    const std::vector<AggregateCall>& calls, const std::vector<DataType>& input_types,
+    bool retractions_possible) {
+  AggregateFunctions f;
+  f.calls_ = calls;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const AggregateCall& c = calls[i];
+    Plan p;
+    p.distinct = c.distinct;
+    std::string_view name = AggKindName(c.kind);
+    std::string where = absl::StrCat("Aggregate call ", i, " (",
+                                     absl::string_view(name.data(), name.size()), ")");
+    if (c.kind == AggKind::kCountStar) {
+      if (c.distinct) return absl::InvalidArgumentError(where + ": COUNT(DISTINCT *) is invalid");
+      p.mode = Mode::kCountStar;
+    } else {
+      if (c.arg < 0 || static_cast<size_t>(c.arg) >= input_types.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": argument column ", c.arg, " out of range"));
+      }
+      if (!input_types[c.arg].SameAs(c.arg_type)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": argument type ", c.arg_type.ToString(),
+                         " differs from input column type ", input_types[c.arg].ToString()));
+      }
+      p.arg = c.arg;
+      p.arg_type = c.arg_type.id;
+      p.value_class = ValueClassOf(c.arg_type.id);
+    }
+    ASSIGN_OR_RETURN(DataType expected, AggResultType(c.kind, c.arg_type));
+    if (!expected.SameAs(c.result_type)) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": result type ",
+                                                     c.result_type.ToString(), ", expected ",
+                                                     expected.ToString()));
+    }
+    switch (c.kind) {
+      case AggKind::kCountStar: break;
+      case AggKind::kCount: p.mode = Mode::kCount; break;
+      case AggKind::kSum:
+        p.mode = c.arg_type.id == TypeId::kFloat    ? Mode::kSumFloat
+                 : c.arg_type.id == TypeId::kDouble ? Mode::kSumDouble
+                                                    : Mode::kSumInt;
+        break;
+      case AggKind::kAvg:
+        if (c.arg_type.IsApproximate()) {
+          p.mode = Mode::kAvgDouble;
+        } else if (c.arg_type.id == TypeId::kDecimal) {
+          p.mode = Mode::kAvgDecimal;
+          for (int s = c.arg_type.scale; s < c.result_type.scale; ++s) p.avg_scale_factor *= 10;
+        } else {
+          p.mode = Mode::kAvgInt;
+        }
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax:
+        p.is_max = c.kind == AggKind::kMax;
+        p.mode = retractions_possible ? Mode::kMinMaxRetract : Mode::kMinMaxInsertOnly;
+        break;
+    }
+    f.plans_.push_back(p);
+  }
+  return f;
+}
+
+void AggregateFunctions::Reset(GroupAccumulators* g) const {
+  g->row_count = 0;
+  g->accs.resize(plans_.size());
+  for (Accumulator& a : g->accs) {
+    a.count = 0;
+    a.isum = 0;
+    a.dsum = 0;
+    a.has_extreme = false;
+    a.ints.Clear();
+    a.doubles.Clear();
+    a.strings.Clear();
+    a.distinct_ints.Clear();
+    a.distinct_doubles.Clear();
+    a.distinct_strings.Clear();
+  }
+}
+
+void AggregateFunctions::Update(GroupAccumulators* g, const ChangelogBatch& batch, size_t row,
+                                bool accumulate) const {
+  g->row_count += accumulate ? 1 : -1;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    Accumulator* a = &g->accs[i];
+    if (p.mode == Mode::kCountStar) {
+      a->count += accumulate ? 1 : -1;
+      continue;
+    }
+    UpdateOne(p, a, batch.column(p.arg), row, accumulate);
+  }
+}
+
+void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
+                                   bool accumulate) {
+  if (col.IsNull(row)) return;  // every aggregate but COUNT(*) ignores NULL arguments
+  int64_t iv = 0;
+  double dv = 0;
+  std::string_view sv;
+  switch (p.value_class) {
+    case ValueClass::kInt: iv = ReadInt(col, row, p.arg_type); break;
+    case ValueClass::kDouble: dv = ReadDouble(col, row, p.arg_type); break;
+    case ValueClass::kString: sv = col.GetString(row); break;
+  }
+  if (p.distinct) {
+    // Only the first copy of a value accumulates and only the last copy retracts.
+    int64_t n = 0;
+    switch (p.value_class) {
+      case ValueClass::kInt:
+        n = accumulate ? a->distinct_ints.Add(iv) : a->distinct_ints.Remove(iv);
+        break;
+      case ValueClass::kDouble:
+        n = accumulate ? a->distinct_doubles.Add(dv) : a->distinct_doubles.Remove(dv);
+        break;
+      case ValueClass::kString:
+        n = accumulate ? a->distinct_strings.Add(sv) : a->distinct_strings.Remove(sv);
+        break;
+    }
+    if (accumulate ? n != 1 : n != 0) return;
+  }
+  const int64_t step = accumulate ? 1 : -1;
+  switch (p.mode) {
+    case Mode::kCountStar:
+    case Mode::kCount: a->count += step; break;
+    case Mode::kSumInt:
+    case Mode::kAvgInt:
+    case Mode::kAvgDecimal:
+      a->count += step;
+      a->isum += accumulate ? static_cast<uint64_t>(iv) : -static_cast<uint64_t>(iv);
+      break;
+    case Mode::kSumFloat: {
+      float s = static_cast<float>(a->dsum);
+      float v = static_cast<float>(dv);
+      a->dsum = static_cast<double>(accumulate ? s + v : s - v);
+      a->count += step;
+      break;
+    }
+    case Mode::kSumDouble:
+    case Mode::kAvgDouble:
+      a->dsum += accumulate ? dv : -dv;
+      a->count += step;
+      break;
+    case Mode::kMinMaxInsertOnly: {
+      if (!accumulate) break;  // the operator rejects retractions in insert-only mode
+      MultisetLess less;
+      bool take = !a->has_extreme;
+      switch (p.value_class) {
+        case ValueClass::kInt:
+          take = take || (p.is_max ? less(a->ext_i, iv) : less(iv, a->ext_i));
+          if (take) a->ext_i = iv;
+          break;
+        case ValueClass::kDouble:
+          take = take || (p.is_max ? less(a->ext_d, dv) : less(dv, a->ext_d));
+          if (take) a->ext_d = dv;
+          break;
+        case ValueClass::kString:
+          take = take || (p.is_max ? less(std::string_view(a->ext_s), sv)
+                                   : less(sv, std::string_view(a->ext_s)));
+          if (take) a->ext_s.assign(sv.data(), sv.size());
+          break;
+      }
+      a->has_extreme = true;
+      break;
+    }
+    case Mode::kMinMaxRetract:
+      // Retracting a value that was never accumulated is ignored (inconsistent input).
+      switch (p.value_class) {
+        case ValueClass::kInt: accumulate ? a->ints.Add(iv) : a->ints.Remove(iv); break;
+        case ValueClass::kDouble: accumulate ? a->doubles.Add(dv) : a->doubles.Remove(dv); break;
+        case ValueClass::kString: accumulate ? a->strings.Add(sv) : a->strings.Remove(sv); break;
+      }
+      break;
+  }
+}
+
+void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggValue>* out) const {
+  out->resize(plans_.size());
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    const Accumulator& a = g.accs[i];
+    AggValue& v = (*out)[i];
+    v.null = false;
+    switch (p.mode) {
+      case Mode::kCountStar:
+      case Mode::kCount: v.i = a.count; break;
+      case Mode::kSumInt:
+        v.i = static_cast<int64_t>(a.isum);
+        // SUM over DECIMAL(18, s) that no longer fits is NULL, as Flink's decimal overflow.
+        v.null = a.count == 0 ||
+                 (p.arg_type == TypeId::kDecimal && (v.i >= kDecimalLimit || v.i <= -kDecimalLimit));
+        break;
+      case Mode::kSumFloat:
+      case Mode::kSumDouble:
+        v.null = a.count == 0;
+        v.d = a.dsum;
+        break;
+      case Mode::kAvgInt:
+        v.null = a.count == 0;
+        // 128-bit so that INT64_MIN / -1 (only on inconsistent input) is defined.
+        if (!v.null) {
+          v.i = static_cast<int64_t>(static_cast<__int128>(static_cast<int64_t>(a.isum)) /
+                                     a.count);
+        }
+        break;
+      case Mode::kAvgDecimal: {
+        v.null = a.count == 0;
+        if (v.null) break;
+        // Rescale to the result scale, then divide rounding half up (Flink's decimal division).
+        __int128 num = static_cast<__int128>(static_cast<int64_t>(a.isum)) * p.avg_scale_factor;
+        __int128 q = num / a.count;
+        __int128 r = num % a.count;
+        __int128 abs_r = r < 0 ? -r : r;
+        __int128 abs_c = a.count < 0 ? -static_cast<__int128>(a.count) : a.count;
+        if (2 * abs_r >= abs_c) q += ((num < 0) != (a.count < 0)) ? -1 : 1;
+        if (q >= kDecimalLimit || q <= -kDecimalLimit) {
+          v.null = true;
+        } else {
+          v.i = static_cast<int64_t>(q);
+        }
+        break;
+      }
+      case Mode::kAvgDouble:
+        v.null = a.count == 0;
+        if (!v.null) v.d = a.dsum / static_cast<double>(a.count);
+        break;
+      case Mode::kMinMaxInsertOnly:
+        v.null = !a.has_extreme;
+        if (v.null) break;
+        switch (p.value_class) {
+          case ValueClass::kInt: v.i = a.ext_i; break;
+          case ValueClass::kDouble: v.d = a.ext_d; break;
+          case ValueClass::kString: v.s.assign(a.ext_s); break;
+        }
+        break;
+      case Mode::kMinMaxRetract:
+        switch (p.value_class) {
+          case ValueClass::kInt:
+            v.null = a.ints.empty();
+            if (!v.null) v.i = p.is_max ? a.ints.max() : a.ints.min();
+            break;
+          case ValueClass::kDouble:
+            v.null = a.doubles.empty();
+            if (!v.null) v.d = p.is_max ? a.doubles.max() : a.doubles.min();
+            break;
+          case ValueClass::kString:
+            v.null = a.strings.empty();
+            if (!v.null) v.s.assign(p.is_max ? a.strings.max() : a.strings.min());
+            break;
+        }
+        break;
+    }
+  }
+}
+
+bool AggregateFunctions::Equal(const std::vector<AggValue>& a, const std::vector<AggValue>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].null != b[i].null) return false;
+    if (a[i].null) continue;
+    // Unused fields hold stale data, but the same call always fills the same field; comparing all
+    // three is cheaper than dispatching on the kind.
+    if (a[i].i != b[i].i || !SameDouble(a[i].d, b[i].d) || a[i].s != b[i].s) return false;
+  }
+  return true;
+}
+
+void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) const {
+  if (v.null) {
+    col->AppendNull();
+    return;
+  }
+  switch (calls_[i].result_type.id) {
+    case TypeId::kBoolean: col->Append<uint8_t>(v.i != 0 ? 1 : 0); break;
+    case TypeId::kTinyInt: col->Append<int8_t>(static_cast<int8_t>(v.i)); break;
+    case TypeId::kSmallInt: col->Append<int16_t>(static_cast<int16_t>(v.i)); break;
+    case TypeId::kInt:
+    case TypeId::kDate: col->Append<int32_t>(static_cast<int32_t>(v.i)); break;
+    case TypeId::kBigInt:
+    case TypeId::kDecimal:
+    case TypeId::kTimestamp: col->Append<int64_t>(v.i); break;
+    case TypeId::kFloat: col->Append<float>(static_cast<float>(v.d)); break;
+    case TypeId::kDouble: col->Append<double>(v.d); break;
+    case TypeId::kString: col->AppendString(v.s); break;
+    case TypeId::kNull: col->AppendNull(); break;
+  }
+}
+
+namespace {
+
+void PutClassValue(ValueClass c, int64_t i, double d, std::string_view s, std::string* out) {
+  switch (c) {
+    case ValueClass::kInt: agg_codec::PutSigned(i, out); break;
+    case ValueClass::kDouble: agg_codec::PutDouble(d, out); break;
+    case ValueClass::kString: agg_codec::PutString(s, out); break;
+  }
+}
+
+}  // namespace
+
+// Layout: signed varint row count, then per call: [distinct set] then the kind's fields (see
+// Mode): counts and integer sums as zigzag varints, double sums as 8 raw bytes, multisets as a
+// varint size and (value, count) pairs in order.
+void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out) const {
+  agg_codec::PutSigned(g.row_count, out);
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    const Accumulator& a = g.accs[i];
+    if (p.distinct) {
+      switch (p.value_class) {
+        case ValueClass::kInt: a.distinct_ints.Serialize(out); break;
+        case ValueClass::kDouble: a.distinct_doubles.Serialize(out); break;
+        case ValueClass::kString: a.distinct_strings.Serialize(out); break;
+      }
+    }
+    switch (p.mode) {
+      case Mode::kCountStar:
+      case Mode::kCount: agg_codec::PutSigned(a.count, out); break;
+      case Mode::kSumInt:
+      case Mode::kAvgInt:
+      case Mode::kAvgDecimal:
+        agg_codec::PutSigned(a.count, out);
+        agg_codec::PutSigned(static_cast<int64_t>(a.isum), out);
+        break;
+      case Mode::kSumFloat:
+      case Mode::kSumDouble:
+      case Mode::kAvgDouble:
+        agg_codec::PutSigned(a.count, out);
+        agg_codec::PutDouble(a.dsum, out);
+        break;
+      case Mode::kMinMaxInsertOnly:
+        out->push_back(a.has_extreme ? 1 : 0);
+        if (a.has_extreme) PutClassValue(p.value_class, a.ext_i, a.ext_d, a.ext_s, out);
+        break;
+      case Mode::kMinMaxRetract:
+        switch (p.value_class) {
+          case ValueClass::kInt: a.ints.Serialize(out); break;
+          case ValueClass::kDouble: a.doubles.Serialize(out); break;
+          case ValueClass::kString: a.strings.Serialize(out); break;
+        }
+        break;
+    }
+  }
+}
+
+absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulators* g) const {
+  Reset(g);
+  agg_codec::Reader r(in);
+  g->row_count = r.Signed();
+  for (size_t i = 0; i < plans_.size() && r.ok(); ++i) {
+    const Plan& p = plans_[i];
+    Accumulator& a = g->accs[i];
+    if (p.distinct) {
+      switch (p.value_class) {
+        case ValueClass::kInt: a.distinct_ints.Deserialize(&r); break;
+        case ValueClass::kDouble: a.distinct_doubles.Deserialize(&r); break;
+        case ValueClass::kString: a.distinct_strings.Deserialize(&r); break;
+      }
+    }
+    switch (p.mode) {
+      case Mode::kCountStar:
+      case Mode::kCount: a.count = r.Signed(); break;
+      case Mode::kSumInt:
+      case Mode::kAvgInt:
+      case Mode::kAvgDecimal:
+        a.count = r.Signed();
+        a.isum = static_cast<uint64_t>(r.Signed());
+        break;
+      case Mode::kSumFloat:
+      case Mode::kSumDouble:
+      case Mode::kAvgDouble:
+        a.count = r.Signed();
+        a.dsum = r.Double();
+        break;
+      case Mode::kMinMaxInsertOnly:
+        a.has_extreme = r.Byte() != 0;
+        if (a.has_extreme) {
+          switch (p.value_class) {
+            case ValueClass::kInt: a.ext_i = r.Signed(); break;
+            case ValueClass::kDouble: a.ext_d = r.Double(); break;
+            case ValueClass::kString: {
+              std::string_view s = r.String();
+              a.ext_s.assign(s.data(), s.size());
+              break;
+            }
+          }
+        }
+        break;
+      case Mode::kMinMaxRetract:
+        switch (p.value_class) {
+          case ValueClass::kInt: a.ints.Deserialize(&r); break;
+          case ValueClass::kDouble: a.doubles.Deserialize(&r); break;
+          case ValueClass::kString: a.strings.Deserialize(&r); break;
+        }
+        break;
+    }
+  }
+  if (!r.ok() || !r.done()) {
+    return absl::DataLossError("Corrupt aggregate state value (" + std::to_string(in.size()) +
+                               " bytes)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace eddy

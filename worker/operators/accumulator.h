@@ -1,0 +1,120 @@
+// Retractable accumulators for the built-in aggregates of GroupAggregate (Flink's *WithRetract
+// functions): per group a row count plus one Accumulator per call, updated row by row, evaluated into
+// AggValues, and serialized compactly into the group's RocksDB value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/batch/changelog_batch.h"
+#include "common/batch/column.h"
+#include "common/expr/aggregate_signature.h"
+#include "common/types/data_type.h"
+#include "worker/operators/accumulator_multiset.h"
+
+namespace eddy {
+
+// One aggregate call of a GroupAggregate, as the planner resolved it.
+struct AggregateCall {
+  AggKind kind = AggKind::kCountStar;
+  int arg = -1;            // input column; -1 for COUNT(*)
+  DataType arg_type;       // ignored for COUNT(*)
+  DataType result_type;    // AggResultType(kind, arg_type)
+  bool distinct = false;   // COUNT(DISTINCT x), SUM(DISTINCT x), ...
+};
+
+// How an argument's values are held: integers, BOOLEAN, DECIMAL (unscaled), DATE and TIMESTAMP as
+// int64; FLOAT and DOUBLE as double; strings as bytes.
+enum class ValueClass : uint8_t { kInt, kDouble, kString };
+
+// One aggregate's current result.
+struct AggValue {
+  bool null = true;
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+};
+
+// State of one call in one group. Only the fields its kind uses are meaningful.
+struct Accumulator {
+  int64_t count = 0;  // rows (COUNT(*)) or non-null values (COUNT, SUM, AVG)
+  uint64_t isum = 0;  // integer/decimal sum; unsigned so overflow wraps as Java's does
+  double dsum = 0;
+  // MIN/MAX over input without retractions: only the extreme.
+  bool has_extreme = false;
+  int64_t ext_i = 0;
+  double ext_d = 0;
+  std::string ext_s;
+  // MIN/MAX with retraction: every value with its count.
+  ValueMultiset<int64_t> ints;
+  ValueMultiset<double> doubles;
+  ValueMultiset<std::string, std::string_view> strings;
+  // DISTINCT: the values seen, with counts; only the first copy reaches the aggregate.
+  ValueMultiset<int64_t> distinct_ints;
+  ValueMultiset<double> distinct_doubles;
+  ValueMultiset<std::string, std::string_view> distinct_strings;
+};
+
+struct GroupAccumulators {
+  int64_t row_count = 0;  // accumulated minus retracted rows; 0 means the group is gone
+  std::vector<Accumulator> accs;
+};
+
+// Evaluates a fixed list of calls over GroupAccumulators; holds no per-group data.
+class AggregateFunctions {
+ public:
+  // `retractions_possible` = false lets MIN/MAX keep only the extreme (input is insert-only).
+  static absl::StatusOr<AggregateFunctions> Create(const std::vector<AggregateCall>& calls,
+                                                   const std::vector<DataType>& input_types,
+                                                   bool retractions_possible);
+
+  size_t size() const { return calls_.size(); }
+  const std::vector<AggregateCall>& calls() const { return calls_; }
+
+  void Reset(GroupAccumulators* g) const;
+  // Accumulates (+I/+U) or retracts (-U/-D) row `row` of `batch`, including the row count.
+  void Update(GroupAccumulators* g, const ChangelogBatch& batch, size_t row, bool accumulate) const;
+  // Current results, one per call.
+  void GetValues(const GroupAccumulators& g, std::vector<AggValue>* out) const;
+  static bool Equal(const std::vector<AggValue>& a, const std::vector<AggValue>& b);
+  // Appends call `i`'s value to a column of its result type.
+  void AppendValue(size_t i, const AggValue& v, Column* col) const;
+
+  void Serialize(const GroupAccumulators& g, std::string* out) const;
+  absl::Status Deserialize(std::string_view in, GroupAccumulators* g) const;
+
+ private:
+  enum class Mode : uint8_t {
+    kCountStar,
+    kCount,
+    kSumInt,
+    kSumFloat,   // FLOAT: Flink sums in float arithmetic
+    kSumDouble,
+    kAvgInt,
+    kAvgDecimal,
+    kAvgDouble,  // FLOAT and DOUBLE: summed in double
+    kMinMaxInsertOnly,
+    kMinMaxRetract,
+  };
+  struct Plan {
+    Mode mode;
+    bool is_max = false;
+    bool distinct = false;
+    ValueClass value_class = ValueClass::kInt;
+    int arg = -1;
+    TypeId arg_type = TypeId::kNull;
+    int64_t avg_scale_factor = 1;  // AVG(DECIMAL): 10^(result scale - argument scale)
+  };
+
+  static void UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
+                        bool accumulate);
+
+  std::vector<AggregateCall> calls_;
+  std::vector<Plan> plans_;
+};
+
+}  // namespace eddy

@@ -1,0 +1,152 @@
+#include "worker/operators/group_aggregate.h"
+
+#include <utility>
+
+#include "common/base/hash.h"
+#include "common/base/status_macros.h"
+
+namespace eddy {
+
+absl::StatusOr<std::unique_ptr<GroupAggregateOperator>> GroupAggregateOperator::Create(
+    GroupAggregateSpec spec) {
+  ASSIGN_OR_RETURN(KeyEncoder encoder, KeyEncoder::Create(spec.input_types, spec.group_keys));
+  ASSIGN_OR_RETURN(AggregateFunctions functions,
+                   AggregateFunctions::Create(spec.aggregates, spec.input_types,
+                                              !spec.input_insert_only));
+  return std::unique_ptr<GroupAggregateOperator>(
+      new GroupAggregateOperator(std::move(spec), std::move(encoder), std::move(functions)));
+}
+
+GroupAggregateOperator::GroupAggregateOperator(GroupAggregateSpec spec, KeyEncoder encoder,
+                                               AggregateFunctions functions)
+    : spec_(std::move(spec)), encoder_(std::move(encoder)), functions_(std::move(functions)) {
+  output_types_ = encoder_.key_types();
+  for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
+  out_ = ChangelogBatch(output_types_);
+}
+
+absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
+  if (ctx.state == nullptr) {
+    return absl::FailedPreconditionError("GroupAggregate needs a keyed state backend");
+  }
+  if (ctx.max_parallelism <= 0 || ctx.max_parallelism > kMaxKeyGroups) {
+    return absl::InvalidArgumentError("GroupAggregate: max_parallelism out of range");
+  }
+  max_parallelism_ = ctx.max_parallelism;
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism);
+  return absl::OkStatus();
+}
+
+GroupAggregateOperator::Slot* GroupAggregateOperator::AcquireSlot() {
+  if (used_slots_ == slots_.size()) slots_.push_back(std::make_unique<Slot>());
+  return slots_[used_slots_++].get();
+}
+
+void GroupAggregateOperator::EmitRow(const ChangelogBatch& in, size_t row, RowKind kind,
+                                     const std::vector<AggValue>& values) {
+  // The group key values are those of the input row that produced this change.
+  const std::vector<int>& keys = encoder_.key_columns();
+  for (size_t k = 0; k < keys.size(); ++k) out_.mutable_column(k).AppendFrom(in.column(keys[k]), row);
+  for (size_t i = 0; i < values.size(); ++i) {
+    functions_.AppendValue(i, values[i], &out_.mutable_column(keys.size() + i));
+  }
+  out_.mutable_kinds().push_back(kind);
+}
+
+absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: Process before Open");
+  CountIn(batch);
+  const size_t n = batch.num_rows();
+  if (n == 0) return absl::OkStatus();
+
+  // 1. Distinct keys of the batch, in first-appearance order.
+  used_slots_ = 0;
+  slot_of_key_.clear();
+  row_slot_.resize(n);
+  for (size_t r = 0; r < n; ++r) {
+    key_buf_.clear();
+    encoder_.Encode(batch, r, &key_buf_);
+    auto it = slot_of_key_.find(std::string_view(key_buf_));
+    if (it != slot_of_key_.end()) {
+      row_slot_[r] = it->second;
+      continue;
+    }
+    uint32_t index = static_cast<uint32_t>(used_slots_);
+    Slot* s = AcquireSlot();
+    s->key.assign(key_buf_);
+    s->key_group = s->key.empty() ? 0 : KeyGroupOf(s->key, max_parallelism_);
+    s->dirty = false;
+    slot_of_key_.emplace(std::string_view(s->key), index);
+    row_slot_[r] = index;
+  }
+
+  // 2. One MultiGet for all of them.
+  table_->ClearReads();
+  for (size_t i = 0; i < used_slots_; ++i) table_->AddRead(slots_[i]->key_group, slots_[i]->key);
+  RETURN_IF_ERROR(table_->ReadAll());
+  for (size_t i = 0; i < used_slots_; ++i) {
+    Slot* s = slots_[i].get();
+    s->in_state = table_->found(i);
+    s->exists = s->in_state;
+    if (s->in_state) {
+      RETURN_IF_ERROR(functions_.Deserialize(table_->value(i), &s->acc));
+      functions_.GetValues(s->acc, &s->result);
+    } else {
+      functions_.Reset(&s->acc);
+    }
+  }
+
+  // 3. Rows in input order, as Flink's GroupAggFunction.processElement.
+  out_.Clear();
+  for (size_t r = 0; r < n; ++r) {
+    Slot* s = slots_[row_slot_[r]].get();
+    const RowKind kind = batch.kind(r);
+    const bool accumulate = IsAccumulate(kind);
+    if (!accumulate && spec_.input_insert_only) {
+      return absl::InternalError(
+          "GroupAggregate was planned for insert-only input but received a retraction");
+    }
+    const bool first_row = !s->exists;
+    if (first_row && !accumulate) continue;  // no state to retract from
+    functions_.Update(&s->acc, batch, r, accumulate);
+    s->dirty = true;
+    if (s->acc.row_count != 0) {
+      functions_.GetValues(s->acc, &scratch_);
+      if (first_row) {
+        EmitRow(batch, r, RowKind::kInsert, scratch_);
+      } else if (!AggregateFunctions::Equal(scratch_, s->result)) {
+        if (spec_.generate_update_before) EmitRow(batch, r, RowKind::kUpdateBefore, s->result);
+        EmitRow(batch, r, RowKind::kUpdateAfter, scratch_);
+      }
+      std::swap(scratch_, s->result);
+      s->exists = true;
+    } else {
+      if (!first_row) EmitRow(batch, r, RowKind::kDelete, s->result);
+      functions_.Reset(&s->acc);
+      s->exists = false;
+    }
+  }
+
+  // 4. Each changed key written once, in one write batch.
+  for (size_t i = 0; i < used_slots_; ++i) {
+    Slot* s = slots_[i].get();
+    if (!s->dirty) continue;
+    if (s->exists) {
+      value_buf_.clear();
+      functions_.Serialize(s->acc, &value_buf_);
+      table_->Put(s->key_group, s->key, value_buf_);
+    } else if (s->in_state) {
+      table_->Delete(s->key_group, s->key);
+    }
+  }
+  RETURN_IF_ERROR(table_->Commit());
+  return Emit(out_);
+}
+
+absl::Status GroupAggregateOperator::Close() {
+  if (table_ == nullptr) return absl::OkStatus();
+  absl::Status s = table_->DropAll();
+  return s;
+}
+
+}  // namespace eddy

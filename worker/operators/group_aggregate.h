@@ -1,0 +1,103 @@
+// GroupAggregate: non-windowed GROUP BY over a changelog, with Flink's non-mini-batch
+// GroupAggFunction semantics (row by row, in input order) and state in the worker's RocksDB.
+// Per input batch: one MultiGet of the batch's distinct keys, in-memory updates, one write batch,
+// and one output batch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/batch/changelog_batch.h"
+#include "worker/operators/accumulator.h"
+#include "worker/operators/key_encoder.h"
+#include "worker/operators/operator.h"
+#include "worker/state/state_key.h"
+#include "worker/state/keyed_state_table.h"
+
+namespace eddy {
+
+struct GroupAggregateSpec {
+  std::vector<DataType> input_types;
+  std::vector<int> group_keys;  // input column indices; empty = global aggregate
+  std::vector<AggregateCall> aggregates;
+  // Emit -U before each +U. True when downstream needs retractions (print sink, nested aggregate);
+  // false for upsert consumers (blackhole, sinks keyed on the group key).
+  bool generate_update_before = true;
+  // The input carries only +I rows (planner's changelog mode [I]): MIN/MAX then keep only the
+  // extreme instead of a multiset. A retraction row is an error in this mode.
+  bool input_insert_only = false;
+};
+
+// Output schema: the group key columns (input types) followed by one column per aggregate call.
+//
+// Per row, as Flink: +I/+U accumulate and -U/-D retract into the group's accumulators and row count
+// (a retraction for a group without state is ignored). If the row count drops to 0 the group's
+// previous result is emitted as -D and its state removed. Otherwise a new group emits +I; an
+// existing group whose result changed emits -U(previous) (only with generate_update_before) and
+// +U(new); an unchanged result emits nothing.
+//
+// State: key = state_key.h prefix (key group = KeyGroupOf(encoded key), or 0 for the empty key of
+// a global aggregate, which subtask 0 owns at any parallelism) + KeyEncoder bytes; value =
+// AggregateFunctions::Serialize.
+class GroupAggregateOperator : public Operator {
+ public:
+  // Validates the spec (column indices, argument and result types).
+  static absl::StatusOr<std::unique_ptr<GroupAggregateOperator>> Create(GroupAggregateSpec spec);
+
+  const GroupAggregateSpec& spec() const { return spec_; }
+  const std::vector<DataType>& output_types() const { return output_types_; }
+
+  // Requires ctx.state; uses ctx.operator_id and ctx.max_parallelism for state keys.
+  absl::Status Open(const OperatorContext& ctx) override;
+  absl::Status Process(int input, const ChangelogBatch& batch) override;
+  // Drops this operator's state.
+  absl::Status Close() override;
+
+  // Reads/writes made so far, for tests and metrics; null before Open.
+  const KeyedStateTable* state_table() const { return table_.get(); }
+
+ private:
+  // One distinct key of the current batch. Slots are reused across batches so their buffers
+  // (key bytes, accumulators, results) are allocated once.
+  struct Slot {
+    std::string key;
+    int key_group = 0;
+    bool in_state = false;  // found by this batch's MultiGet
+    bool exists = false;    // group currently alive (row count > 0)
+    bool dirty = false;
+    GroupAccumulators acc;
+    std::vector<AggValue> result;  // current result while exists
+  };
+
+  explicit GroupAggregateOperator(GroupAggregateSpec spec, KeyEncoder encoder,
+                                  AggregateFunctions functions);
+
+  Slot* AcquireSlot();
+  void EmitRow(const ChangelogBatch& in, size_t row, RowKind kind,
+               const std::vector<AggValue>& values);
+
+  GroupAggregateSpec spec_;
+  std::vector<DataType> output_types_;
+  KeyEncoder encoder_;
+  AggregateFunctions functions_;
+  std::unique_ptr<KeyedStateTable> table_;
+  int max_parallelism_ = 128;
+
+  // Per-batch scratch, reused.
+  std::vector<std::unique_ptr<Slot>> slots_;
+  size_t used_slots_ = 0;
+  absl::flat_hash_map<std::string_view, uint32_t> slot_of_key_;  // views into Slot::key
+  std::vector<uint32_t> row_slot_;
+  std::string key_buf_;
+  std::string value_buf_;
+  std::vector<AggValue> scratch_;
+  ChangelogBatch out_;
+};
+
+}  // namespace eddy
