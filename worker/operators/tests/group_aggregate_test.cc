@@ -133,7 +133,7 @@ TEST_F(GroupAggregateTest, Q2FedByQ1OneBatch) {
   ASSERT_TRUE(q1->Process(0, Words(kWords)).ok());
   EXPECT_THAT(q1_out.rows(), ElementsAreArray(kQ1));
   EXPECT_THAT(q2_out.rows(), ElementsAreArray(kQ2));
-X
+  // Q1 keeps a, b, c; Q2 keeps cnt 1 (c), 2 (b), 3 (a): separate state per operator id.
   EXPECT_EQ(*backend_->CountKeys(q1->state_table()->operator_id()), 3u);
   EXPECT_EQ(*backend_->CountKeys(q2->state_table()->operator_id()), 3u);
 }
