@@ -62,7 +62,8 @@ std::string DebugString(const Expr& e) {
     case ExprKind::kUnary:
       return absl::StrCat("(", e.op, e.op == "NOT" ? " " : "", DebugString(*e.args[0]), ")");
     case ExprKind::kBinary:
-      return absl::StrCat("(", DebugString(*e.args[0]), " ", e.op, " ", DebugString(*e.args[1]), ")");
+      return absl::StrCat("(", DebugString(*e.args[0]), " ", e.op, " ", DebugString(*e.args[1]),
+                          ")");
     case ExprKind::kIsNull:
       return absl::StrCat("(", DebugString(*e.args[0]), " IS ", Not(e.negated), "NULL)");
     case ExprKind::kIsTrue:

@@ -1,5 +1,6 @@
-// Reserved words of Eddy's SQL dialect: words that can never be an unquoted identifier or alias. Everything
-// else (count, value, key, data, window_start, timestamp, ...) is an ordinary identifier outside its context.
+// Reserved words of Eddy's SQL dialect: words that can never be an unquoted identifier or alias.
+// Everything else (count, value, key, data, window_start, timestamp, ...) is an ordinary identifier
+// outside its context.
 #pragma once
 
 #include <string_view>

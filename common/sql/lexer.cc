@@ -13,7 +13,8 @@ namespace {
 
 bool IsIdentStart(char c) {
   return absl::ascii_isalpha(static_cast<unsigned char>(c)) || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;  // UTF-8 letters are accepted as identifier characters
+         static_cast<unsigned char>(c) >=
+             0x80;  // UTF-8 letters are accepted as identifier characters
 }
 
 bool IsIdentPart(char c) {
@@ -47,10 +48,10 @@ class Lexer {
   }
 
  private:
-
   char Peek(size_t k = 0) const { return at_ + k < sql_.size() ? sql_[at_ + k] : '\0'; }
 
-  // Consumes one byte, keeping line/column (columns count characters, not UTF-8 continuation bytes).
+  // Consumes one byte, keeping line/column (columns count characters, not UTF-8 continuation
+  // bytes).
   void Bump() {
     char c = sql_[at_++];
     if (c == '\n') {
@@ -120,7 +121,8 @@ class Lexer {
       if (!IsDigit(Peek(k))) {
         while (IsIdentPart(Peek())) Bump();
         return ParseError(token.pos, "invalid numeric literal '" +
-                                         std::string(sql_.substr(token.begin, at_ - token.begin)) + "'");
+                                         std::string(sql_.substr(token.begin, at_ - token.begin)) +
+                                         "'");
       }
       exponent = true;
       for (size_t i = 0; i < k; ++i) Bump();
@@ -180,7 +182,8 @@ class Lexer {
     if (kOneChar.find(c) == std::string_view::npos) {
       // Quote the whole UTF-8 character, not just its first byte.
       size_t len = 1;
-      while (at_ + len < sql_.size() && (static_cast<unsigned char>(sql_[at_ + len]) & 0xC0) == 0x80) {
+      while (at_ + len < sql_.size() &&
+             (static_cast<unsigned char>(sql_[at_ + len]) & 0xC0) == 0x80) {
         ++len;
       }
       return ParseError(token.pos,

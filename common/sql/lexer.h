@@ -1,5 +1,6 @@
 // Hand-written lexer for Eddy's SQL dialect: turns source text into tokens with 1-based line/column
-// positions. Keywords are not distinguished here (the parser matches Token::upper); comments are dropped.
+// positions. Keywords are not distinguished here (the parser matches Token::upper); comments are
+// dropped.
 #pragma once
 
 #include <string_view>
@@ -10,9 +11,9 @@
 
 namespace eddy::sql {
 
-// Splits `sql` into tokens; the result always ends with one kEnd token positioned just after the input.
-// Errors (unterminated string, quoted identifier or comment; unexpected character; bad number) are parse
-// errors naming the position where the offending token starts.
+// Splits `sql` into tokens; the result always ends with one kEnd token positioned just after the
+// input. Errors (unterminated string, quoted identifier or comment; unexpected character; bad
+// number) are parse errors naming the position where the offending token starts.
 absl::StatusOr<std::vector<Token>> Tokenize(std::string_view sql);
 
 }  // namespace eddy::sql

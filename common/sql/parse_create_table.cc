@@ -1,4 +1,5 @@
-// CREATE TABLE (columns, computed columns, primary key, watermark, COMMENT, WITH options, LIKE) and SQL types.
+// CREATE TABLE (columns, computed columns, primary key, watermark, COMMENT, WITH options, LIKE) and
+// SQL types.
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -44,7 +45,8 @@ absl::Status Parser::ParseTableElement(CreateTable& table) {
   if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
     const Token& primary = Advance();
     Advance();
-    if (!table.primary_key.empty()) return ErrorAt(primary, "a table can have only one PRIMARY KEY");
+    if (!table.primary_key.empty())
+      return ErrorAt(primary, "a table can have only one PRIMARY KEY");
     ASSIGN_OR_RETURN(table.primary_key, ParseIdentifierList());
     return ParseNotEnforced();
   }

@@ -1,5 +1,6 @@
 // Expressions, by precedence from loosest to tightest:
-//   OR < AND < NOT < comparison (= <> < <= > >=, IS, LIKE, IN, BETWEEN) < + - || < * / % < unary + - < primary
+//   OR < AND < NOT < comparison (= <> < <= > >=, IS, LIKE, IN, BETWEEN) < + - || < * / % < unary +
+//   - < primary
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -247,8 +248,8 @@ absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
     return MakeLiteral(LiteralKind::kBoolean, word, token.pos);
   }
   if (word == "DATE" || word == "TIME" || word == "TIMESTAMP") {
-    // Typed literals. These words are not reserved, so alone they are ordinary column names; they are
-    // never function names.
+    // Typed literals. These words are not reserved, so alone they are ordinary column names; they
+    // are never function names.
     if (Peek(1).kind == TokenKind::kString) {
       Advance();
       LiteralKind kind = word == "DATE"   ? LiteralKind::kDate
@@ -349,7 +350,8 @@ absl::StatusOr<ExprPtr> Parser::ParseCase() {
 
 absl::StatusOr<ExprPtr> Parser::ParseInterval() {
   ExprPtr interval = MakeExpr(ExprKind::kInterval, Advance().pos);
-  // Flink requires a quoted value; an unquoted integer is accepted too, as Calcite's babel dialect does.
+  // Flink requires a quoted value; an unquoted integer is accepted too, as Calcite's babel dialect
+  // does.
   if (Peek().kind != TokenKind::kString && Peek().kind != TokenKind::kInteger) {
     return ErrorExpected("string literal");
   }

@@ -1,5 +1,5 @@
-// Queries: SELECT blocks, VALUES, UNION ALL, ORDER BY / LIMIT, and FROM-clause table references (tables,
-// subqueries, VALUES, window table functions, LATERAL TABLE, joins).
+// Queries: SELECT blocks, VALUES, UNION ALL, ORDER BY / LIMIT, and FROM-clause table references
+// (tables, subqueries, VALUES, window table functions, LATERAL TABLE, joins).
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -17,7 +17,8 @@ absl::StatusOr<QueryPtr> Parser::ParseQuery() {
     union_all->pos = query->pos;
     union_all->union_inputs.push_back(std::move(query));
     while (PeekKeyword("UNION")) {
-      // We reject plain UNION (rather than parse it to a distinct flag) until the planner can dedupe.
+      // We reject plain UNION (rather than parse it to a distinct flag) until the planner can
+      // dedupe.
       const Token& keyword = Advance();
       if (!AcceptKeyword("ALL")) {
         return ErrorAt(keyword, "UNION without ALL is not supported yet; use UNION ALL");

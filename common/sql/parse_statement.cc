@@ -1,5 +1,6 @@
-// Statements other than CREATE TABLE: queries, INSERT, statement sets, CREATE VIEW / DATABASE, DROP,
-// EXPLAIN, and the SQL-client commands (SET, RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP, QUIT).
+// Statements other than CREATE TABLE: queries, INSERT, statement sets, CREATE VIEW / DATABASE,
+// DROP, EXPLAIN, and the SQL-client commands (SET, RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP,
+// QUIT).
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -277,8 +278,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   Show& show = *stmt.show;
   const Token& t = Peek();
   if (t.kind == TokenKind::kWord &&
-      (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" || t.upper == "VIEWS" ||
-       t.upper == "FUNCTIONS" || t.upper == "JOBS")) {
+      (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
+       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS")) {
     show.what = Advance().upper;
     return absl::OkStatus();
   }

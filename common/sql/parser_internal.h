@@ -1,5 +1,6 @@
-// The recursive-descent parser behind parser.h, shared by parser.cc (token navigation, entry points),
-// parse_expression.cc, parse_query.cc, parse_statement.cc and parse_create_table.cc. Not a public API.
+// The recursive-descent parser behind parser.h, shared by parser.cc (token navigation, entry
+// points), parse_expression.cc, parse_query.cc, parse_statement.cc and parse_create_table.cc. Not a
+// public API.
 #pragma once
 
 #include <cstddef>
@@ -87,7 +88,7 @@ class Parser {
   absl::Status ParseNotEnforced();
   absl::Status ParseProperties(PropertyList& properties);
   absl::StatusOr<LikeClause> ParseLikeClause();
-  absl::StatusOr<TypeSpec> ParseType();  // also for CAST
+  absl::StatusOr<TypeSpec> ParseType();                // also for CAST
   absl::StatusOr<std::vector<int>> ParseTypeParams();  // ( n [, m] )
 
   // ---- queries (parse_query.cc)
@@ -123,8 +124,8 @@ class Parser {
 
   std::string_view sql_;
   std::vector<Token> tokens_;
-  size_t next_ = 0;       // index of the next token
-  size_t prev_end_ = 0;   // byte offset just after the last consumed token
+  size_t next_ = 0;      // index of the next token
+  size_t prev_end_ = 0;  // byte offset just after the last consumed token
   int depth_ = 0;
 };
 

@@ -1,5 +1,6 @@
-// Tokens produced by the SQL lexer (lexer.h) and consumed by the parser. A token remembers its byte range in
-// the source so that errors can quote it as written and statements can keep their source text.
+// Tokens produced by the SQL lexer (lexer.h) and consumed by the parser. A token remembers its byte
+// range in the source so that errors can quote it as written and statements can keep their source
+// text.
 #pragma once
 
 #include <cstddef>

@@ -155,7 +155,8 @@ TEST(CreateTable, Errors) {
             "SQL parse error at line 2, column 3: duplicate key 'connector' in WITH options");
   EXPECT_EQ(Error("CREATE TABLE t (a INT, PRIMARY KEY (a))"),
             "SQL parse error at line 1, column 39: expected 'NOT ENFORCED' but found ')'");
-  EXPECT_EQ(Error("CREATE TABLE t (a FOO)"), "SQL parse error at line 1, column 19: unknown type 'FOO'");
+  EXPECT_EQ(Error("CREATE TABLE t (a FOO)"),
+            "SQL parse error at line 1, column 19: unknown type 'FOO'");
   EXPECT_EQ(Error("CREATE TABLE t (a INT b INT)"),
             "SQL parse error at line 1, column 23: expected ')' but found 'b'");
   EXPECT_EQ(Error("CREATE TABLE t (a VARCHAR(x))"),

@@ -159,9 +159,10 @@ TEST(Expression, NamesAndFunctions) {
 }
 
 TEST(Expression, NonReservedWordsAreIdentifiers) {
-  for (const char* word : {"count", "sum", "data", "window_start", "window_end", "value", "key",
-                           "comment", "word", "cnt", "status", "name", "type", "timestamp", "date",
-                           "time", "primary", "watermark", "set", "show"}) {
+  for (const char* word :
+       {"count",   "sum",  "data",    "window_start", "window_end", "value", "key",
+        "comment", "word", "cnt",     "status",       "name",       "type",  "timestamp",
+        "date",    "time", "primary", "watermark",    "set",        "show"}) {
     absl::StatusOr<ExprPtr> e = ParseExpression(word);
     ASSERT_TRUE(e.ok()) << word << ": " << e.status();
     EXPECT_EQ((*e)->kind, ExprKind::kIdentifier) << word;
@@ -202,7 +203,8 @@ TEST(Expression, CastAndCase) {
             "ERROR: SQL parse error at line 1, column 6: expected 'WHEN' but found 'END'");
   EXPECT_EQ(Expr("CASE WHEN a THEN b"),
             "ERROR: SQL parse error at line 1, column 19: expected 'END' but found end of input");
-  EXPECT_EQ(Expr("CAST(x AS FOO)"), "ERROR: SQL parse error at line 1, column 11: unknown type 'FOO'");
+  EXPECT_EQ(Expr("CAST(x AS FOO)"),
+            "ERROR: SQL parse error at line 1, column 11: unknown type 'FOO'");
 }
 
 TEST(Expression, Subqueries) {
@@ -234,8 +236,9 @@ TEST(Expression, Errors) {
             "ERROR: SQL parse error at line 1, column 7: expected ')' but found end of input");
   EXPECT_EQ(Expr("(a + b"),
             "ERROR: SQL parse error at line 1, column 7: expected ')' but found end of input");
-  EXPECT_EQ(Expr("a +"),
-            "ERROR: SQL parse error at line 1, column 4: expected expression but found end of input");
+  EXPECT_EQ(
+      Expr("a +"),
+      "ERROR: SQL parse error at line 1, column 4: expected expression but found end of input");
   EXPECT_EQ(Expr("a b"),
             "ERROR: SQL parse error at line 1, column 3: expected end of input but found 'b'");
   EXPECT_EQ(Expr("a IS 1"),

@@ -65,8 +65,8 @@ TEST(Lexer, ByteOffsetsCoverTheSpelling) {
 
 TEST(Lexer, Operators) {
   std::vector<Token> t = Lex("+ - * / % = <> != < <= > >= || ( ) , . ;");
-  EXPECT_THAT(Texts(t), ElementsAre("+", "-", "*", "/", "%", "=", "<>", "!=", "<", "<=", ">", ">=",
-                                    "||", "(", ")", ",", ".", ";", ""));
+  EXPECT_THAT(Texts(t), ElementsAre("+", "-", "*", "/", "%", "=", "<>", "!=", "<", "<=", ">",
+                                    ">=", "||", "(", ")", ",", ".", ";", ""));
   for (size_t i = 0; i + 1 < t.size(); ++i) EXPECT_EQ(t[i].kind, TokenKind::kSymbol) << i;
 }
 
@@ -130,7 +130,8 @@ TEST(Lexer, UnterminatedCommentNamesItsStart) {
 TEST(Lexer, UnterminatedQuotedIdentifier) {
   absl::Status status = Tokenize("SELECT `abc").status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(status.message(), "SQL parse error at line 1, column 8: unterminated quoted identifier");
+  EXPECT_EQ(status.message(),
+            "SQL parse error at line 1, column 8: unterminated quoted identifier");
 }
 
 TEST(Lexer, UnexpectedCharacter) {

@@ -47,7 +47,8 @@ TEST(Query, SelectClauses) {
   EXPECT_EQ(Query("SELECT *, t.*, db.t.* FROM db.t"), "SELECT *, t.*, db.t.* FROM db.t");
   EXPECT_EQ(Query("SELECT a AS `the a`, b bb, c AS value FROM t"),
             "SELECT a AS the a, b AS bb, c AS value FROM t");
-  EXPECT_EQ(Query("SELECT count, sum AS total, key FROM t"), "SELECT count, sum AS total, key FROM t");
+  EXPECT_EQ(Query("SELECT count, sum AS total, key FROM t"),
+            "SELECT count, sum AS total, key FROM t");
   StatementPtr s = Parse("SELECT t.* FROM t");
   ASSERT_NE(s, nullptr);
   const sql::Expr& star = *s->query->select_list[0].expr;
@@ -78,12 +79,14 @@ TEST(Query, UnionAll) {
 }
 
 TEST(Query, UnionWithoutAllIsRejected) {
-  EXPECT_EQ(Query("SELECT a FROM t\nUNION SELECT b FROM u"),
-            "ERROR: SQL parse error at line 2, column 1: UNION without ALL is not supported yet; use "
-            "UNION ALL");
-  EXPECT_EQ(Query("SELECT a FROM t UNION DISTINCT SELECT b FROM u"),
-            "ERROR: SQL parse error at line 1, column 17: UNION without ALL is not supported yet; use "
-            "UNION ALL");
+  EXPECT_EQ(
+      Query("SELECT a FROM t\nUNION SELECT b FROM u"),
+      "ERROR: SQL parse error at line 2, column 1: UNION without ALL is not supported yet; use "
+      "UNION ALL");
+  EXPECT_EQ(
+      Query("SELECT a FROM t UNION DISTINCT SELECT b FROM u"),
+      "ERROR: SQL parse error at line 1, column 17: UNION without ALL is not supported yet; use "
+      "UNION ALL");
 }
 
 TEST(Query, ParenthesizedQuery) {
@@ -132,8 +135,9 @@ TEST(Query, Joins) {
             "SELECT * FROM (a INNER JOIN b ON (a.id = b.id))");
   EXPECT_EQ(Query("SELECT * FROM a INNER JOIN b ON x LEFT JOIN c ON y"),
             "SELECT * FROM ((a INNER JOIN b ON x) LEFT JOIN c ON y)");
-  EXPECT_EQ(Query("SELECT * FROM a LEFT OUTER JOIN b ON x RIGHT JOIN c ON y FULL OUTER JOIN d ON z"),
-            "SELECT * FROM (((a LEFT JOIN b ON x) RIGHT JOIN c ON y) FULL JOIN d ON z)");
+  EXPECT_EQ(
+      Query("SELECT * FROM a LEFT OUTER JOIN b ON x RIGHT JOIN c ON y FULL OUTER JOIN d ON z"),
+      "SELECT * FROM (((a LEFT JOIN b ON x) RIGHT JOIN c ON y) FULL JOIN d ON z)");
   EXPECT_EQ(Query("SELECT * FROM a CROSS JOIN b"), "SELECT * FROM (a CROSS JOIN b)");
   // JOIN binds tighter than the comma.
   EXPECT_EQ(Query("SELECT * FROM a, b JOIN c ON x"),
@@ -173,10 +177,11 @@ TEST(Query, WindowTableFunctions) {
                   "'10' MINUTE)) AS w"),
             "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '5' MINUTE, INTERVAL '10' "
             "MINUTE)) AS w");
-  EXPECT_EQ(Query("SELECT * FROM TABLE(CUMULATE(TABLE db.t, DESCRIPTOR(ts), INTERVAL '2' MINUTE, "
-                  "INTERVAL '10' MINUTE))"),
-            "SELECT * FROM TABLE(CUMULATE(TABLE db.t, DESCRIPTOR(ts), INTERVAL '2' MINUTE, INTERVAL "
-            "'10' MINUTE))");
+  EXPECT_EQ(
+      Query("SELECT * FROM TABLE(CUMULATE(TABLE db.t, DESCRIPTOR(ts), INTERVAL '2' MINUTE, "
+            "INTERVAL '10' MINUTE))"),
+      "SELECT * FROM TABLE(CUMULATE(TABLE db.t, DESCRIPTOR(ts), INTERVAL '2' MINUTE, INTERVAL "
+      "'10' MINUTE))");
 }
 
 TEST(Query, LateralTableFunction) {
@@ -208,10 +213,12 @@ TEST(Query, Errors) {
             "ERROR: SQL parse error at line 1, column 16: expected ')' but found 'FROM'");
   EXPECT_EQ(Query("SELECT FROM t"),
             "ERROR: SQL parse error at line 1, column 8: expected expression but found 'FROM'");
-  EXPECT_EQ(Query("SELECT a FROM"),
-            "ERROR: SQL parse error at line 1, column 14: expected identifier but found end of input");
-  EXPECT_EQ(Query("SELECT a FROM t WHERE"),
-            "ERROR: SQL parse error at line 1, column 22: expected expression but found end of input");
+  EXPECT_EQ(
+      Query("SELECT a FROM"),
+      "ERROR: SQL parse error at line 1, column 14: expected identifier but found end of input");
+  EXPECT_EQ(
+      Query("SELECT a FROM t WHERE"),
+      "ERROR: SQL parse error at line 1, column 22: expected expression but found end of input");
   EXPECT_EQ(Query("SELECT a FROM t GROUP a"),
             "ERROR: SQL parse error at line 1, column 23: expected 'BY' but found 'a'");
   EXPECT_EQ(Query("SELECT a AS FROM t"),

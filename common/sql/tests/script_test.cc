@@ -25,7 +25,8 @@ TEST(Script, StatementsWithTexts) {
   EXPECT_EQ((*script)[1]->pos.line, 4);
   EXPECT_EQ((*script)[1]->pos.column, 3);
   EXPECT_EQ((*script)[2]->kind, StatementKind::kInsert);
-  EXPECT_EQ((*script)[2]->text, "INSERT INTO sink\n  SELECT word, COUNT(*) FROM words GROUP BY word");
+  EXPECT_EQ((*script)[2]->text,
+            "INSERT INTO sink\n  SELECT word, COUNT(*) FROM words GROUP BY word");
   EXPECT_EQ((*script)[2]->pos.line, 5);
   EXPECT_EQ((*script)[2]->pos.column, 15);
 }
@@ -76,7 +77,8 @@ TEST(Script, Errors) {
             "SQL parse error at line 1, column 13: expected ';' but found 'extra'");
   EXPECT_EQ(Error("SELECT a FROM t x y"),
             "SQL parse error at line 1, column 19: expected ';' but found 'y'");
-  EXPECT_EQ(Error("DROP TABLE t )"), "SQL parse error at line 1, column 14: expected ';' but found ')'");
+  EXPECT_EQ(Error("DROP TABLE t )"),
+            "SQL parse error at line 1, column 14: expected ';' but found ')'");
   // Duplicate WITH key.
   EXPECT_EQ(Error("CREATE TABLE t (a INT) WITH ('k' = '1', 'k' = '2')"),
             "SQL parse error at line 1, column 41: duplicate key 'k' in WITH options");
@@ -85,8 +87,9 @@ TEST(Script, Errors) {
             "SQL parse error at line 1, column 29: expected 'INSERT' or 'END' but found 'SELECT'");
   EXPECT_EQ(Error("EXECUTE STATEMENT SET BEGIN END"),
             "SQL parse error at line 1, column 29: a statement set needs at least one INSERT");
-  EXPECT_EQ(Error("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;"),
-            "SQL parse error at line 1, column 52: expected 'INSERT' or 'END' but found end of input");
+  EXPECT_EQ(
+      Error("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;"),
+      "SQL parse error at line 1, column 52: expected 'INSERT' or 'END' but found end of input");
   // Unterminated comment.
   EXPECT_EQ(Error("SELECT 1; /* never\nclosed"),
             "SQL parse error at line 1, column 11: unterminated comment");

@@ -63,7 +63,8 @@ TEST(Statement, OlderBeginStatementSetForm) {
 
 TEST(Statement, CreateView) {
   StatementPtr s = Parse(
-      "CREATE TEMPORARY VIEW IF NOT EXISTS v (w, c) AS\n  SELECT word, COUNT(*) FROM words GROUP BY "
+      "CREATE TEMPORARY VIEW IF NOT EXISTS v (w, c) AS\n  SELECT word, COUNT(*) FROM words GROUP "
+      "BY "
       "word  ;");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kCreateView);
@@ -101,8 +102,9 @@ TEST(Statement, CreateDatabaseAndDrop) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->drop->what, Drop::What::kDatabase);
   EXPECT_TRUE(s->drop->if_exists);
-  EXPECT_EQ(Error("DROP TEMPORARY DATABASE db"),
-            "SQL parse error at line 1, column 16: expected 'TABLE' or 'VIEW' but found 'DATABASE'");
+  EXPECT_EQ(
+      Error("DROP TEMPORARY DATABASE db"),
+      "SQL parse error at line 1, column 16: expected 'TABLE' or 'VIEW' but found 'DATABASE'");
   EXPECT_EQ(Error("CREATE FUNCTION f"),
             "SQL parse error at line 1, column 8: expected 'TABLE', 'VIEW' or 'DATABASE' but found "
             "'FUNCTION'");
@@ -131,16 +133,18 @@ TEST(Statement, Explain) {
   s = Parse("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; END");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->explain->target->kind, StatementKind::kStatementSet);
-  s = Parse("EXPLAIN EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2 END");
+  s = Parse(
+      "EXPLAIN EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2 END");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->explain->target->statement_set->inserts.size(), 2u);
 
   EXPECT_EQ(Error("EXPLAIN CHANGELOG_MODE, SELECT 1"),
             "SQL parse error at line 1, column 25: expected 'CHANGELOG_MODE', 'ESTIMATED_COST', "
             "'JSON_EXECUTION_PLAN' or 'PLAN_ADVICE' but found 'SELECT'");
-  EXPECT_EQ(Error("EXPLAIN DROP TABLE t"),
-            "SQL parse error at line 1, column 9: expected a query, INSERT or STATEMENT SET but found "
-            "'DROP'");
+  EXPECT_EQ(
+      Error("EXPLAIN DROP TABLE t"),
+      "SQL parse error at line 1, column 9: expected a query, INSERT or STATEMENT SET but found "
+      "'DROP'");
 }
 
 TEST(Statement, SetAndReset) {
@@ -159,7 +163,8 @@ TEST(Statement, SetAndReset) {
   s = Parse("reset 'parallelism.default'");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(*s->reset->key, "parallelism.default");
-  EXPECT_EQ(Error("SET 'a' 'b'"), "SQL parse error at line 1, column 9: expected '=' but found ''b''");
+  EXPECT_EQ(Error("SET 'a' 'b'"),
+            "SQL parse error at line 1, column 9: expected '=' but found ''b''");
 }
 
 TEST(Statement, Use) {
