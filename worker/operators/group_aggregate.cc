@@ -146,6 +146,7 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
 absl::Status GroupAggregateOperator::Close() {
   if (table_ == nullptr) return absl::OkStatus();
   absl::Status s = table_->DropAll();
+  table_.reset();  // Close may be called after a failure; a second call is a no-op
   return s;
 }
 
