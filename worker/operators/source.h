@@ -1,0 +1,37 @@
+// The source contract of the worker runtime: the task driver polls Next() for batches. A source never
+// sleeps: when it has nothing now (rate limit, no input yet) it says kIdle and the driver waits.
+#pragma once
+
+#include <chrono>
+
+#include "absl/status/statusor.h"
+#include "common/batch/changelog_batch.h"
+#include "worker/operators/operator.h"
+
+namespace eddy {
+
+enum class SourceState {
+  kData,  // *out holds a batch (possibly empty)
+  kIdle,  // nothing now; ask again after idle_wait()
+  kEnd,   // no more data, ever
+};
+
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual absl::Status Open(const OperatorContext& ctx) { return absl::OkStatus(); }
+  virtual absl::StatusOr<SourceState> Next(ChangelogBatch* out) = 0;
+  virtual absl::Status Close() { return absl::OkStatus(); }
+  // How long the driver may wait after kIdle before asking again.
+  virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
+
+  uint64_t rows_out() const { return rows_out_; }
+
+ protected:
+  uint64_t rows_out_ = 0;
+};
+
+// Default number of rows a source puts in one batch.
+inline constexpr size_t kDefaultBatchRows = 1024;
+
+}  // namespace eddy

@@ -1,0 +1,148 @@
+#include "worker/runtime/operator_factory.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/batch/batch_codec.h"
+#include "common/expr/aggregate_signature.h"
+#include "common/expr/expr_proto.h"
+#include "common/types/type_proto.h"
+#include "worker/connectors/blackhole_sink.h"
+#include "worker/connectors/datagen_source.h"
+#include "worker/connectors/print_sink.h"
+#include "worker/connectors/values_source.h"
+#include "worker/operators/calc_operator.h"
+#include "worker/operators/group_aggregate.h"
+#include "worker/operators/union_operator.h"
+
+namespace eddy {
+namespace {
+
+absl::Status NodeError(const v1::PlanNode& node, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat("plan node ", node.id(), " (", node.description(),
+                                             "): ", s.message()));
+}
+
+absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<DataType>& in) {
+  std::vector<ExprPtr> projections;
+  for (const auto& p : node.calc().projections()) {
+    ASSIGN_OR_RETURN(ExprPtr e, ExprFromProto(p, in));
+    projections.push_back(std::move(e));
+  }
+  ExprPtr filter;
+  if (node.calc().has_filter()) {
+    ASSIGN_OR_RETURN(filter, ExprFromProto(node.calc().filter(), in));
+  }
+  BuiltNode built;
+  built.op = std::make_unique<CalcOperator>(std::move(projections), std::move(filter));
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
+                                         const std::vector<DataType>& in) {
+  const auto& agg = node.group_aggregate();
+  GroupAggregateSpec spec;
+  spec.input_types = in;
+  for (int k : agg.group_keys()) {
+    if (k < 0 || k >= static_cast<int>(in.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("group key column ", k, " out of range"));
+    }
+    spec.group_keys.push_back(k);
+  }
+  for (const auto& c : agg.calls()) {
+    AggregateCall call;
+    ASSIGN_OR_RETURN(call.kind, ParseAggKind(c.function(), c.count_star()));
+    call.arg = c.arg();
+    if (call.kind != AggKind::kCountStar &&
+        (call.arg < 0 || call.arg >= static_cast<int>(in.size()))) {
+      return absl::InvalidArgumentError(absl::StrCat("aggregate argument ", call.arg, " out of range"));
+    }
+    if (call.kind != AggKind::kCountStar) call.arg_type = in[call.arg];
+    ASSIGN_OR_RETURN(call.result_type, TypeFromProto(c.result_type()));
+    call.distinct = c.distinct();
+    spec.aggregates.push_back(call);
+  }
+  spec.generate_update_before = agg.generate_update_before();
+  ASSIGN_OR_RETURN(auto op, GroupAggregateOperator::Create(std::move(spec)));
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node) {
+  const auto& sink = node.sink();
+  BuiltNode built;
+  if (sink.connector() == "print") {
+    std::string identifier;
+    bool to_stderr = false;
+    if (auto it = sink.options().find("print-identifier"); it != sink.options().end()) {
+      identifier = it->second;
+    }
+    if (auto it = sink.options().find("standard-error"); it != sink.options().end()) {
+      to_stderr = it->second == "true";
+    }
+    built.op = std::make_unique<PrintSink>(identifier, to_stderr);
+  } else if (sink.connector() == "blackhole") {
+    built.op = std::make_unique<BlackholeSink>();
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("unknown sink connector '", sink.connector(), "'"));
+  }
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
+                                   const std::vector<std::vector<DataType>>& input_types) {
+  auto single_input = [&]() -> absl::StatusOr<std::vector<DataType>> {
+    if (input_types.size() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("expects one input, has ", input_types.size()));
+    }
+    return input_types[0];
+  };
+  switch (node.op_case()) {
+    case v1::PlanNode::kValues: {
+      std::vector<ChangelogBatch> batches;
+      for (const auto& b : node.values().batches()) {
+        ASSIGN_OR_RETURN(ChangelogBatch batch, DecodeBatch(b));
+        batches.push_back(std::move(batch));
+      }
+      BuiltNode built;
+      built.source = std::make_unique<ValuesSource>(std::move(batches));
+      return built;
+    }
+    case v1::PlanNode::kDatagen: {
+      ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+      BuiltNode built;
+      built.source = std::make_unique<DatagenSource>(node.datagen(), std::move(schema));
+      return built;
+    }
+    case v1::PlanNode::kCalc: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildCalc(node, in);
+    }
+    case v1::PlanNode::kGroupAggregate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildAggregate(node, in);
+    }
+    case v1::PlanNode::kUnionAll: {
+      BuiltNode built;
+      built.op = std::make_unique<UnionOperator>();
+      return built;
+    }
+    case v1::PlanNode::kSink:
+      return BuildSink(node);
+    case v1::PlanNode::OP_NOT_SET:
+      break;
+  }
+  return absl::InvalidArgumentError("node has no operator");
+}
+
+}  // namespace
+
+absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
+                                    const std::vector<std::vector<DataType>>& input_types) {
+  auto built = BuildOne(node, input_types);
+  if (!built.ok()) return NodeError(node, built.status());
+  return built;
+}
+
+}  // namespace eddy

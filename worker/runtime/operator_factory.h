@@ -1,0 +1,23 @@
+// Builds the runtime object for one plan node: a Source for scan nodes, an Operator otherwise.
+// A malformed node (bad expression, unknown connector) is an error naming the node, never a crash.
+#pragma once
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/plan.pb.h"
+#include "worker/operators/operator.h"
+#include "worker/operators/source.h"
+
+namespace eddy {
+
+struct BuiltNode {
+  std::unique_ptr<Source> source;      // set for source nodes
+  std::unique_ptr<Operator> op;        // set otherwise
+};
+
+// `input_types` holds the output column types of each input node, in input order.
+absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
+                                    const std::vector<std::vector<DataType>>& input_types);
+
+}  // namespace eddy

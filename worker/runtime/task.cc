@@ -1,0 +1,192 @@
+#include "worker/runtime/task.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/logging.h"
+#include "common/base/status_macros.h"
+#include "common/types/type_proto.h"
+#include "worker/runtime/operator_factory.h"
+
+namespace eddy {
+
+// Delivers an operator's or source's output to each downstream (node, input slot).
+class Task::FanOut : public Output {
+ public:
+  explicit FanOut(Task* task) : task_(task) {}
+  void AddTarget(size_t node, int slot) { targets_.push_back({node, slot}); }
+  const std::vector<std::pair<size_t, int>>& targets() const { return targets_; }
+
+  absl::Status Emit(const ChangelogBatch& batch) override {
+    for (const auto& [node, slot] : targets_) {
+      RETURN_IF_ERROR(task_->nodes_[node]->op->Process(slot, batch));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Task* task_;
+  std::vector<std::pair<size_t, int>> targets_;
+};
+
+struct Task::Node {
+  v1::PlanNode spec;
+  std::unique_ptr<Source> source;
+  std::unique_ptr<Operator> op;
+  std::unique_ptr<FanOut> out;
+  int inputs_total = 0;
+  int inputs_ended = 0;
+  bool source_ended = false;
+};
+
+absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
+                                                   TaskEnvironment env) {
+  std::unique_ptr<Task> task(new Task());
+  task->job_id_ = d.job_id();
+  task->task_index_ = d.task_index();
+  task->subtask_index_ = d.subtask_index();
+  task->parallelism_ = std::max(1, d.parallelism());
+  task->max_parallelism_ = d.max_parallelism() > 0 ? d.max_parallelism() : 128;
+  task->env_ = std::move(env);
+
+  std::map<int, size_t> index_of;  // plan node id -> position
+  for (const auto& spec : d.nodes()) {
+    auto node = std::make_unique<Node>();
+    node->spec = spec;
+    node->out = std::make_unique<FanOut>(task.get());
+    std::vector<std::vector<DataType>> input_types;
+    for (int in : spec.inputs()) {
+      auto it = index_of.find(in);
+      if (it == index_of.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "task ", d.task_index(), ": node ", spec.id(), " reads node ", in,
+            " which is not defined before it"));
+      }
+      ASSIGN_OR_RETURN(Schema s, SchemaFromProto(task->nodes_[it->second]->spec.output_schema()));
+      input_types.push_back(s.Types());
+    }
+    ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types));
+    node->source = std::move(built.source);
+    node->op = std::move(built.op);
+    node->inputs_total = spec.inputs_size();
+    if (node->op) node->op->set_output(node->out.get());
+    size_t pos = task->nodes_.size();
+    for (int slot = 0; slot < spec.inputs_size(); ++slot) {
+      task->nodes_[index_of[spec.inputs(slot)]]->out->AddTarget(pos, slot);
+    }
+    if (!index_of.emplace(spec.id(), pos).second) {
+      return absl::InvalidArgumentError(absl::StrCat("duplicate plan node id ", spec.id()));
+    }
+    task->nodes_.push_back(std::move(node));
+  }
+  return task;
+}
+
+Task::~Task() {
+  Cancel();
+  Join();
+}
+
+void Task::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Task::Cancel() {
+  cancelled_ = true;
+  std::lock_guard<std::mutex> lock(mu_);
+  cv_.notify_all();
+}
+
+void Task::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void Task::Run() {
+  if (env_.on_state) env_.on_state(v1::TASK_STATE_RUNNING, "");
+  absl::Status status = OpenAll();
+  if (status.ok()) status = Drive();
+  CloseAll();
+  done_ = true;
+  if (!env_.on_state) return;
+  if (cancelled_) {
+    env_.on_state(v1::TASK_STATE_CANCELED, "");
+  } else if (!status.ok()) {
+    EDDY_LOG_WARN("job {} task {}.{} failed: {}", job_id_, task_index_, subtask_index_,
+                  status.ToString());
+    env_.on_state(v1::TASK_STATE_FAILED, std::string(status.message()));
+  } else {
+    env_.on_state(v1::TASK_STATE_FINISHED, "");
+  }
+}
+
+absl::Status Task::OpenAll() {
+  for (auto& node : nodes_) {
+    OperatorContext ctx;
+    ctx.job_id = job_id_;
+    ctx.operator_id = env_.next_operator_id ? env_.next_operator_id->fetch_add(1) : 0;
+    ctx.subtask_index = subtask_index_;
+    ctx.parallelism = parallelism_;
+    ctx.max_parallelism = max_parallelism_;
+    ctx.state = env_.state;
+    absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);
+    if (!s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(node->spec.description(), ": ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Task::CloseAll() {
+  for (auto& node : nodes_) {
+    absl::Status s = node->source ? node->source->Close() : node->op->Close();
+    if (!s.ok()) EDDY_LOG_WARN("closing {}: {}", node->spec.description(), s.ToString());
+  }
+}
+
+absl::Status Task::EndInputOf(size_t n) {
+  Node& node = *nodes_[n];
+  if (++node.inputs_ended < node.inputs_total) return absl::OkStatus();
+  RETURN_IF_ERROR(node.op->Finish());
+  for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target));
+  return absl::OkStatus();
+}
+
+absl::Status Task::Drive() {
+  std::vector<size_t> sources;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i]->source) sources.push_back(i);
+  }
+  size_t active = sources.size();
+  ChangelogBatch batch;
+  while (active > 0 && !cancelled_) {
+    bool produced = false;
+    auto wait = std::chrono::microseconds(100000);
+    for (size_t i : sources) {
+      Node& node = *nodes_[i];
+      if (node.source_ended) continue;
+      ASSIGN_OR_RETURN(SourceState st, node.source->Next(&batch));
+      switch (st) {
+        case SourceState::kData:
+          produced = true;
+          if (!batch.empty()) RETURN_IF_ERROR(node.out->Emit(batch));
+          break;
+        case SourceState::kIdle:
+          wait = std::min(wait, node.source->idle_wait());
+          break;
+        case SourceState::kEnd:
+          node.source_ended = true;
+          --active;
+          for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target));
+          break;
+      }
+      if (cancelled_) break;
+    }
+    if (!produced && active > 0 && !cancelled_) {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, wait, [this] { return cancelled_.load(); });
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace eddy

@@ -1,0 +1,70 @@
+// A deployed task: one DAG of sources and operators built from a TaskDeployment, run by a driver loop on
+// its own thread. The driver polls sources, pushes their batches through the operators, propagates
+// end-of-input (an operator finishes once all its inputs ended), and reports the task's state.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/coordinator.pb.h"
+#include "eddy/v1/plan.pb.h"
+#include "worker/operators/operator.h"
+#include "worker/operators/source.h"
+
+namespace eddy {
+
+struct TaskEnvironment {
+  KeyedStateBackend* state = nullptr;
+  std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
+  // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED).
+  std::function<void(v1::TaskState state, const std::string& error)> on_state;
+};
+
+class Task {
+ public:
+  static absl::StatusOr<std::unique_ptr<Task>> Create(const v1::TaskDeployment& deployment,
+                                                      TaskEnvironment env);
+  ~Task();
+
+  void Start();
+  void Cancel();  // asynchronous: the driver stops at its next step
+  void Join();
+
+  const std::string& job_id() const { return job_id_; }
+  int task_index() const { return task_index_; }
+  int subtask_index() const { return subtask_index_; }
+  bool done() const { return done_.load(); }
+
+ private:
+  struct Node;
+  class FanOut;
+
+  Task() = default;
+  void Run();
+  absl::Status Drive();
+  absl::Status OpenAll();
+  void CloseAll();
+  absl::Status EndInputOf(size_t node);  // one input of `node` ended
+
+  std::string job_id_;
+  int task_index_ = 0;
+  int subtask_index_ = 0;
+  int parallelism_ = 1;
+  int max_parallelism_ = 128;
+  TaskEnvironment env_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::thread thread_;
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> done_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;  // wakes an idle driver on cancel
+};
+
+}  // namespace eddy

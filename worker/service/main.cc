@@ -1,0 +1,52 @@
+// eddy-worker: runs tasks deployed by the coordinator. Stops cleanly on SIGTERM/SIGINT.
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "common/base/flags.h"
+#include "common/base/logging.h"
+#include "common/base/signals.h"
+#include "worker/service/worker_server.h"
+
+int main(int argc, char** argv) {
+  eddy::FlagSet flags;
+  flags.Add("coordinator", "127.0.0.1:8081", "coordinator address HOST:PORT");
+  flags.Add("port", "9091", "gRPC port to listen on (0 = any free port)");
+  flags.Add("bind-host", "0.0.0.0", "address to listen on");
+  flags.Add("advertise-host", "", "host name or address other processes reach this worker at "
+                                  "(default: this machine's hostname)");
+  flags.Add("slots", "4", "task slots offered to the coordinator");
+  flags.Add("data-dir", "/tmp/eddy-worker", "directory for RocksDB state");
+  flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
+  flags.Add("help", "", "show this help", true);
+  if (auto s = flags.Parse(argc, argv); !s.ok() || flags.GetBool("help")) {
+    if (!s.ok()) std::fprintf(stderr, "eddy-worker: %s\n", std::string(s.message()).c_str());
+    std::fprintf(stderr, "%s", flags.Usage("eddy-worker").c_str());
+    return s.ok() ? 0 : 2;
+  }
+  eddy::InitLogging(flags.Get("log-level"));
+  eddy::WorkerOptions opts;
+  opts.coordinator_address = flags.Get("coordinator");
+  opts.bind_host = flags.Get("bind-host");
+  opts.advertise_host = flags.Get("advertise-host");
+  auto port = flags.GetInt("port");
+  auto slots = flags.GetInt("slots");
+  if (!port.ok() || !slots.ok()) {
+    std::fprintf(stderr, "eddy-worker: %s\n",
+                 std::string((port.ok() ? slots.status() : port.status()).message()).c_str());
+    return 2;
+  }
+  opts.port = *port;
+  opts.slots = *slots;
+  opts.data_dir = flags.Get("data-dir");
+  eddy::BlockTerminationSignals();
+  auto worker = eddy::WorkerServer::Start(opts);
+  if (!worker.ok()) {
+    std::fprintf(stderr, "eddy-worker: %s\n", std::string(worker.status().message()).c_str());
+    return 1;
+  }
+  int sig = eddy::WaitForTerminationSignal();
+  EDDY_LOG_INFO("worker received signal {}, shutting down", sig);
+  (*worker)->Shutdown();
+  return 0;
+}

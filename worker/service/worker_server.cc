@@ -1,0 +1,206 @@
+#include "worker/service/worker_server.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/logging.h"
+#include "common/base/status_macros.h"
+#include "common/rpc/status_convert.h"
+
+namespace eddy {
+namespace {
+
+std::string LocalHostname() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "127.0.0.1";
+  return buf;
+}
+
+constexpr auto kHeartbeatInterval = std::chrono::milliseconds(1000);
+constexpr auto kRegisterRetry = std::chrono::milliseconds(500);
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOptions& options) {
+  std::unique_ptr<WorkerServer> w(new WorkerServer(options));
+  if (options.slots <= 0) return absl::InvalidArgumentError("--slots must be positive");
+  if (options.coordinator_address.empty()) {
+    return absl::InvalidArgumentError("a coordinator address is required (--coordinator HOST:PORT)");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
+  }
+  ASSIGN_OR_RETURN(w->state_, KeyedStateBackend::Open(options.data_dir + "/state"));
+
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
+                           grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(w.get());
+  builder.SetMaxReceiveMessageSize(256 << 20);
+  w->server_ = builder.BuildAndStart();
+  if (!w->server_ || port == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("worker cannot listen on ", options.bind_host, ":", options.port));
+  }
+  std::string host = options.advertise_host.empty() ? LocalHostname() : options.advertise_host;
+  w->address_ = absl::StrCat(host, ":", port);
+  auto channel =
+      grpc::CreateChannel(options.coordinator_address, grpc::InsecureChannelCredentials());
+  w->coordinator_ = v1::ClusterService::NewStub(channel);
+  w->control_thread_ = std::thread([raw = w.get()] { raw->ControlLoop(); });
+  EDDY_LOG_INFO("worker serving on {} with {} slots, state in {}", w->address_, options.slots,
+                options.data_dir);
+  return w;
+}
+
+WorkerServer::~WorkerServer() { Shutdown(); }
+
+void WorkerServer::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shutdown_ = true;
+    for (auto& t : tasks_) t->Cancel();
+    cv_.notify_all();
+  }
+  if (control_thread_.joinable()) control_thread_.join();
+  std::vector<std::unique_ptr<Task>> tasks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tasks.swap(tasks_);
+  }
+  for (auto& t : tasks) t->Join();
+  if (server_) {
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
+    server_->Wait();
+    server_.reset();
+  }
+}
+
+void WorkerServer::Wait() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return shutdown_; });
+}
+
+size_t WorkerServer::RunningTasks() {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (auto& t : tasks_) n += t->done() ? 0 : 1;
+  return n;
+}
+
+bool WorkerServer::Register() {
+  v1::RegisterWorkerRequest req;
+  req.set_address(address_);
+  req.set_slots(options_.slots);
+  v1::RegisterWorkerResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 2000);
+  grpc::Status s = coordinator_->RegisterWorker(&ctx, req, &resp);
+  if (!s.ok()) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  worker_id_ = resp.worker_id();
+  EDDY_LOG_INFO("worker {} registered with coordinator {} as {}", address_,
+                options_.coordinator_address, worker_id_);
+  return true;
+}
+
+void WorkerServer::ControlLoop() {
+  bool registered = false;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!shutdown_) {
+    lock.unlock();
+    if (!registered) {
+      registered = Register();
+    } else {
+      v1::HeartbeatRequest req;
+      req.set_worker_id(worker_id_);
+      v1::HeartbeatResponse resp;
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx, 2000);
+      grpc::Status s = coordinator_->Heartbeat(&ctx, req, &resp);
+      if (s.ok() && !resp.known()) registered = false;
+    }
+    ReapFinished();
+    lock.lock();
+    cv_.wait_for(lock, registered ? kHeartbeatInterval : kRegisterRetry, [this] { return shutdown_; });
+  }
+}
+
+void WorkerServer::ReapFinished() {
+  std::vector<std::unique_ptr<Task>> finished;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = tasks_.begin(); it != tasks_.end();) {
+      if ((*it)->done()) {
+        finished.push_back(std::move(*it));
+        it = tasks_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& t : finished) t->Join();
+}
+
+void WorkerServer::Report(const v1::TaskStateReport& report) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    v1::ReportTaskStateResponse resp;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 5000);
+    grpc::Status s = coordinator_->ReportTaskState(&ctx, report, &resp);
+    if (s.ok()) return;
+    EDDY_LOG_WARN("reporting task state to coordinator failed: {}", s.error_message());
+  }
+}
+
+grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTasksRequest* req,
+                                       v1::DeployTasksResponse*) {
+  std::vector<std::unique_ptr<Task>> created;
+  for (const auto& d : req->tasks()) {
+    TaskEnvironment env;
+    env.state = state_.get();
+    env.next_operator_id = &next_operator_id_;
+    v1::TaskStateReport base;
+    base.set_job_id(d.job_id());
+    base.set_task_index(d.task_index());
+    base.set_subtask_index(d.subtask_index());
+    env.on_state = [this, base](v1::TaskState state, const std::string& error) {
+      v1::TaskStateReport r = base;
+      r.set_state(state);
+      r.set_error(error);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        r.set_worker_id(worker_id_);
+      }
+      Report(r);
+    };
+    auto task = Task::Create(d, std::move(env));
+    if (!task.ok()) return ToGrpcStatus(task.status());  // nothing started: all or nothing
+    created.push_back(std::move(*task));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shutdown_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "worker is shutting down");
+  for (auto& t : created) {
+    t->Start();
+    tasks_.push_back(std::move(t));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
+                                     v1::CancelJobResponse*) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& t : tasks_) {
+    if (t->job_id() == req->job_id()) t->Cancel();
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace eddy

@@ -1,0 +1,75 @@
+// An eddy-worker: serves WorkerService over gRPC, runs deployed tasks on their own threads against the
+// worker's RocksDB state backend, registers with the coordinator and heartbeats, and reports each
+// task's state changes. Embedded clusters run several of these in one process.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/coordinator.grpc.pb.h"
+#include "eddy/v1/worker.grpc.pb.h"
+#include "worker/runtime/task.h"
+#include "worker/state/keyed_state_backend.h"
+
+namespace eddy {
+
+struct WorkerOptions {
+  std::string coordinator_address;  // host:port of the coordinator's gRPC server
+  std::string bind_host = "0.0.0.0";
+  std::string advertise_host;       // empty: this machine's hostname
+  int port = 0;                     // 0: any free port
+  int slots = 4;
+  std::string data_dir = "/tmp/eddy-worker";
+};
+
+class WorkerServer final : public v1::WorkerService::Service {
+ public:
+  static absl::StatusOr<std::unique_ptr<WorkerServer>> Start(const WorkerOptions& options);
+  ~WorkerServer() override;
+
+  // Cancels every task, stops the server and the heartbeat thread. Idempotent.
+  void Shutdown();
+  // Blocks until Shutdown().
+  void Wait();
+
+  const std::string& address() const { return address_; }
+  const std::string& worker_id() const { return worker_id_; }
+  size_t RunningTasks();
+
+  grpc::Status DeployTasks(grpc::ServerContext* ctx, const v1::DeployTasksRequest* req,
+                           v1::DeployTasksResponse* resp) override;
+  grpc::Status CancelJob(grpc::ServerContext* ctx, const v1::CancelJobRequest* req,
+                         v1::CancelJobResponse* resp) override;
+
+ private:
+  explicit WorkerServer(WorkerOptions options) : options_(std::move(options)) {}
+  void ControlLoop();  // registration, heartbeats, reaping finished tasks
+  bool Register();
+  void Report(const v1::TaskStateReport& report);
+  void ReapFinished();
+
+  WorkerOptions options_;
+  std::string address_;
+  std::unique_ptr<KeyedStateBackend> state_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::ClusterService::Stub> coordinator_;
+  std::atomic<uint32_t> next_operator_id_{1};
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool shutdown_ = false;
+  std::string worker_id_;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::thread control_thread_;
+};
+
+}  // namespace eddy
