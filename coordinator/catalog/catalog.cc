@@ -1,0 +1,276 @@
+#include "coordinator/catalog/catalog.h"
+
+#include "absl/strings/str_cat.h"
+#include <algorithm>
+
+#include "absl/strings/str_join.h"
+
+namespace eddy {
+namespace {
+
+absl::Status ExistsError(const char* what, const ObjectPath& p) {
+  return absl::AlreadyExistsError(
+      absl::StrCat("Validation error: ", what, " '", p.ToString(), "' already exists"));
+}
+
+absl::Status NotFoundError(const char* what, const ObjectPath& p) {
+  return absl::NotFoundError(
+      absl::StrCat("Validation error: ", what, " '", p.ToString(), "' not found"));
+}
+
+template <typename Map>
+std::vector<std::string> NamesIn(const Map& m, const std::string& catalog, const std::string& db) {
+  std::vector<std::string> out;
+  for (const auto& [path, obj] : m) {
+    if (path.catalog == catalog && path.database == db) out.push_back(path.object);
+  }
+  return out;
+}
+
+}  // namespace
+
+Catalog::Catalog() { databases_[kDefaultCatalog].insert(kDefaultDatabase); }
+
+absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::string& database,
+                                     bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = databases_.find(catalog);
+  if (it == databases_.end()) {
+    return absl::NotFoundError(absl::StrCat("Validation error: catalog '", catalog, "' not found"));
+  }
+  if (!it->second.insert(database).second && !if_not_exists) {
+    return absl::AlreadyExistsError(absl::StrCat("Validation error: database '", catalog, ".",
+                                                 database, "' already exists"));
+  }
+  return absl::OkStatus();
+}
+
+bool Catalog::DatabaseExists(const std::string& catalog, const std::string& database) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = databases_.find(catalog);
+  return it != databases_.end() && it->second.count(database) > 0;
+}
+
+bool Catalog::CatalogExists(const std::string& catalog) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return databases_.count(catalog) > 0;
+}
+
+std::vector<std::string> Catalog::ListCatalogs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [c, dbs] : databases_) out.push_back(c);
+  return out;
+}
+
+std::vector<std::string> Catalog::ListDatabases(const std::string& catalog) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = databases_.find(catalog);
+  if (it == databases_.end()) return {};
+  return std::vector<std::string>(it->second.begin(), it->second.end());
+}
+
+absl::Status Catalog::CreateTable(CatalogTable table, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ObjectPath path = table.path;
+  auto db = databases_.find(path.catalog);
+  if (db == databases_.end() || db->second.count(path.database) == 0) {
+    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
+                                            path.database, "' not found"));
+  }
+  if (tables_.count(path) || views_.count(path)) {
+    return if_not_exists ? absl::OkStatus() : ExistsError("table", path);
+  }
+  tables_[path] = std::make_shared<const CatalogTable>(std::move(table));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::CreateView(CatalogView view, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ObjectPath path = view.path;
+  auto db = databases_.find(path.catalog);
+  if (db == databases_.end() || db->second.count(path.database) == 0) {
+    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
+                                            path.database, "' not found"));
+  }
+  if (tables_.count(path) || views_.count(path)) {
+    return if_not_exists ? absl::OkStatus() : ExistsError("view", path);
+  }
+  views_[path] = std::make_shared<const CatalogView>(std::move(view));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::DropTable(const ObjectPath& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return tables_.erase(path) ? absl::OkStatus() : NotFoundError("table", path);
+}
+
+absl::Status Catalog::DropView(const ObjectPath& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return views_.erase(path) ? absl::OkStatus() : NotFoundError("view", path);
+}
+
+std::shared_ptr<const CatalogTable> Catalog::FindTable(const ObjectPath& path) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(path);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const CatalogView> Catalog::FindView(const ObjectPath& path) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = views_.find(path);
+  return it == views_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::ListTables(const std::string& catalog,
+                                             const std::string& db) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return NamesIn(tables_, catalog, db);
+}
+
+std::vector<std::string> Catalog::ListViews(const std::string& catalog,
+                                            const std::string& db) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return NamesIn(views_, catalog, db);
+}
+
+// ------------------------------------------------------------------ SessionCatalog
+
+absl::Status SessionCatalog::UseCatalog(const std::string& catalog) {
+  if (!catalog_->CatalogExists(catalog)) {
+    return absl::NotFoundError(absl::StrCat("Validation error: catalog '", catalog, "' not found"));
+  }
+  current_catalog_ = catalog;
+  current_database_ = kDefaultDatabase;
+  return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::UseDatabase(const sql::QualifiedName& name) {
+  std::string cat = current_catalog_, db;
+  if (name.parts.size() == 1) {
+    db = name.parts[0];
+  } else if (name.parts.size() == 2) {
+    cat = name.parts[0];
+    db = name.parts[1];
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Validation error: '", name.ToString(), "' is not a database name"));
+  }
+  if (!catalog_->DatabaseExists(cat, db)) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: database '", cat, ".", db, "' not found"));
+  }
+  current_catalog_ = cat;
+  current_database_ = db;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ObjectPath> SessionCatalog::Resolve(const sql::QualifiedName& name) const {
+  const auto& p = name.parts;
+  switch (p.size()) {
+    case 1: return ObjectPath{current_catalog_, current_database_, p[0]};
+    case 2: return ObjectPath{current_catalog_, p[0], p[1]};
+    case 3: return ObjectPath{p[0], p[1], p[2]};
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Validation error at line ", name.pos.line, ", column ", name.pos.column,
+          ": '", name.ToString(), "' has more than three parts (catalog.database.object)"));
+  }
+}
+
+absl::Status SessionCatalog::CreateTable(CatalogTable table, bool temporary, bool if_not_exists) {
+  if (!temporary) return catalog_->CreateTable(std::move(table), if_not_exists);
+  const ObjectPath path = table.path;
+  if (!catalog_->DatabaseExists(path.catalog, path.database)) {
+    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
+                                            path.database, "' not found"));
+  }
+  if (temp_tables_.count(path) || temp_views_.count(path)) {
+    return if_not_exists ? absl::OkStatus() : ExistsError("temporary table", path);
+  }
+  temp_tables_[path] = std::make_shared<const CatalogTable>(std::move(table));
+  return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::CreateView(CatalogView view, bool temporary, bool if_not_exists) {
+  if (!temporary) return catalog_->CreateView(std::move(view), if_not_exists);
+  const ObjectPath path = view.path;
+  if (!catalog_->DatabaseExists(path.catalog, path.database)) {
+    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
+                                            path.database, "' not found"));
+  }
+  if (temp_tables_.count(path) || temp_views_.count(path)) {
+    return if_not_exists ? absl::OkStatus() : ExistsError("temporary view", path);
+  }
+  temp_views_[path] = std::make_shared<const CatalogView>(std::move(view));
+  return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::DropTable(const ObjectPath& path, bool temporary, bool if_exists) {
+  absl::Status s;
+  if (temporary) {
+    s = temp_tables_.erase(path) ? absl::OkStatus() : NotFoundError("temporary table", path);
+  } else if (temp_tables_.count(path)) {
+    // Flink: DROP TABLE on a name that is temporary drops the temporary one.
+    temp_tables_.erase(path);
+    s = absl::OkStatus();
+  } else {
+    s = catalog_->DropTable(path);
+  }
+  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
+  return s;
+}
+
+absl::Status SessionCatalog::DropView(const ObjectPath& path, bool temporary, bool if_exists) {
+  absl::Status s;
+  if (temporary) {
+    s = temp_views_.erase(path) ? absl::OkStatus() : NotFoundError("temporary view", path);
+  } else if (temp_views_.count(path)) {
+    temp_views_.erase(path);
+    s = absl::OkStatus();
+  } else {
+    s = catalog_->DropView(path);
+  }
+  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
+  return s;
+}
+
+std::shared_ptr<const CatalogTable> SessionCatalog::FindTable(const ObjectPath& path) const {
+  if (auto it = temp_tables_.find(path); it != temp_tables_.end()) return it->second;
+  if (temp_views_.count(path)) return nullptr;  // a temporary view shadows a permanent table
+  return catalog_->FindTable(path);
+}
+
+std::shared_ptr<const CatalogView> SessionCatalog::FindView(const ObjectPath& path) const {
+  if (auto it = temp_views_.find(path); it != temp_views_.end()) return it->second;
+  if (temp_tables_.count(path)) return nullptr;
+  return catalog_->FindView(path);
+}
+
+bool SessionCatalog::IsTemporary(const ObjectPath& path) const {
+  return temp_tables_.count(path) || temp_views_.count(path);
+}
+
+std::vector<std::string> SessionCatalog::ListTables() const {
+  std::vector<std::string> out = catalog_->ListTables(current_catalog_, current_database_);
+  auto views = ListViews();
+  out.insert(out.end(), views.begin(), views.end());
+  for (const auto& [p, t] : temp_tables_) {
+    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::string> SessionCatalog::ListViews() const {
+  std::vector<std::string> out = catalog_->ListViews(current_catalog_, current_database_);
+  for (const auto& [p, v] : temp_views_) {
+    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace eddy

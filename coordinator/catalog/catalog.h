@@ -1,0 +1,87 @@
+// The coordinator's catalog of permanent objects (shared by every session) and the per-session view
+// that adds temporary objects, the current catalog/database, and name resolution. A temporary object
+// shadows a permanent one with the same path while it exists.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/sql/ast.h"
+#include "coordinator/catalog/catalog_objects.h"
+
+namespace eddy {
+
+inline constexpr char kDefaultCatalog[] = "default_catalog";
+inline constexpr char kDefaultDatabase[] = "default_database";
+
+// Permanent objects. Thread-safe.
+class Catalog {
+ public:
+  Catalog();
+
+  absl::Status CreateDatabase(const std::string& catalog, const std::string& database,
+                              bool if_not_exists);
+  bool DatabaseExists(const std::string& catalog, const std::string& database) const;
+  bool CatalogExists(const std::string& catalog) const;
+  std::vector<std::string> ListCatalogs() const;
+  std::vector<std::string> ListDatabases(const std::string& catalog) const;
+
+  absl::Status CreateTable(CatalogTable table, bool if_not_exists);
+  absl::Status CreateView(CatalogView view, bool if_not_exists);
+  // NotFound when absent (the caller decides about IF EXISTS).
+  absl::Status DropTable(const ObjectPath& path);
+  absl::Status DropView(const ObjectPath& path);
+
+  std::shared_ptr<const CatalogTable> FindTable(const ObjectPath& path) const;
+  std::shared_ptr<const CatalogView> FindView(const ObjectPath& path) const;
+  std::vector<std::string> ListTables(const std::string& catalog, const std::string& db) const;
+  std::vector<std::string> ListViews(const std::string& catalog, const std::string& db) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::set<std::string>> databases_;  // catalog -> databases
+  std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogView>> views_;
+};
+
+// One session's view of the catalog. Not thread-safe: a session runs one statement at a time.
+class SessionCatalog {
+ public:
+  explicit SessionCatalog(Catalog* catalog) : catalog_(catalog) {}
+
+  const std::string& current_catalog() const { return current_catalog_; }
+  const std::string& current_database() const { return current_database_; }
+  absl::Status UseCatalog(const std::string& catalog);
+  absl::Status UseDatabase(const sql::QualifiedName& name);
+
+  // Fills missing parts from the current catalog/database; more than three parts is an error.
+  absl::StatusOr<ObjectPath> Resolve(const sql::QualifiedName& name) const;
+
+  absl::Status CreateTable(CatalogTable table, bool temporary, bool if_not_exists);
+  absl::Status CreateView(CatalogView view, bool temporary, bool if_not_exists);
+  absl::Status DropTable(const ObjectPath& path, bool temporary, bool if_exists);
+  absl::Status DropView(const ObjectPath& path, bool temporary, bool if_exists);
+
+  // Temporary objects first, then permanent ones.
+  std::shared_ptr<const CatalogTable> FindTable(const ObjectPath& path) const;
+  std::shared_ptr<const CatalogView> FindView(const ObjectPath& path) const;
+  bool IsTemporary(const ObjectPath& path) const;
+
+  std::vector<std::string> ListTables() const;  // tables and views of the current database
+  std::vector<std::string> ListViews() const;
+  Catalog* catalog() const { return catalog_; }
+
+ private:
+  Catalog* catalog_;
+  std::string current_catalog_ = kDefaultCatalog;
+  std::string current_database_ = kDefaultDatabase;
+  std::map<ObjectPath, std::shared_ptr<const CatalogTable>> temp_tables_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogView>> temp_views_;
+};
+
+}  // namespace eddy
