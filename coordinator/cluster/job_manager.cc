@@ -1,0 +1,216 @@
+#include "coordinator/cluster/job_manager.h"
+
+#include <chrono>
+#include <random>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/base/logging.h"
+#include "common/rpc/status_convert.h"
+
+namespace eddy {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string NewJobId() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}());
+  std::lock_guard<std::mutex> lock(mu);
+  return absl::StrFormat("%016x%016x", rng(), rng());
+}
+
+}  // namespace
+
+JobManager::JobManager(WorkerRegistry* registry) : registry_(registry) {}
+
+bool JobManager::IsFinal(v1::JobStatus s) {
+  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED ||
+         s == v1::JOB_STATUS_CANCELED;
+}
+
+absl::StatusOr<std::string> JobManager::Submit(const std::string& name,
+                                               std::vector<v1::TaskDeployment> tasks) {
+  int slots_needed = 1;
+  for (const auto& t : tasks) slots_needed = std::max(slots_needed, t.subtask_index() + 1);
+  auto slots = registry_->AllocateSlots(slots_needed);
+  if (!slots.ok()) return slots.status();
+
+  const std::string job_id = NewJobId();
+  std::map<std::string, v1::DeployTasksRequest> per_worker;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_[job_id];
+    job.info.set_job_id(job_id);
+    job.info.set_name(name);
+    job.info.set_status(v1::JOB_STATUS_CREATED);
+    job.info.set_start_time_ms(NowMs());
+    job.slots = *slots;
+    for (auto& t : tasks) {
+      t.set_job_id(job_id);
+      const std::string& worker = (*slots)[t.subtask_index()];
+      job.tasks.push_back({t.task_index(), t.subtask_index(), worker});
+      *per_worker[worker].add_tasks() = t;
+    }
+    order_.push_back(job_id);
+  }
+  std::vector<std::string> deployed;
+  absl::Status failure;
+  for (auto& [worker, req] : per_worker) {
+    auto stub = registry_->StubOf(worker);
+    if (!stub) {
+      failure = absl::UnavailableError(absl::StrCat("worker ", worker, " is gone"));
+      break;
+    }
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::DeployTasksResponse resp;
+    grpc::Status s = stub->DeployTasks(&ctx, req, &resp);
+    if (!s.ok()) {
+      failure = absl::Status(FromGrpcStatus(s).code(),
+                             absl::StrCat("deploying job ", job_id, " to ",
+                                          registry_->AddressOf(worker), ": ", s.error_message()));
+      break;
+    }
+    deployed.push_back(worker);
+  }
+  if (!failure.ok()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      FinishLocked(jobs_[job_id], v1::JOB_STATUS_FAILED, std::string(failure.message()));
+    }
+    CancelOnWorkers(job_id, deployed);
+    return failure;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_[job_id];
+    if (job.info.status() == v1::JOB_STATUS_CREATED) job.info.set_status(v1::JOB_STATUS_RUNNING);
+  }
+  EDDY_LOG_INFO("job {} ({}) deployed: {} subtasks on {} slots", job_id, name, tasks.size(),
+                slots_needed);
+  return job_id;
+}
+
+std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status,
+                                                  const std::string& error) {
+  std::vector<std::string> to_cancel;
+  if (IsFinal(job.info.status())) return to_cancel;
+  job.info.set_status(status);
+  job.info.set_error(error);
+  job.info.set_end_time_ms(NowMs());
+  if (!job.slots_released) {
+    for (const auto& w : job.slots) registry_->ReleaseSlot(w);
+    job.slots_released = true;
+  }
+  if (status != v1::JOB_STATUS_FINISHED) {
+    std::set<std::string> workers;
+    for (const auto& t : job.tasks) {
+      if (t.state != v1::TASK_STATE_FINISHED && t.state != v1::TASK_STATE_FAILED &&
+          t.state != v1::TASK_STATE_CANCELED) {
+        workers.insert(t.worker_id);
+      }
+    }
+    to_cancel.assign(workers.begin(), workers.end());
+  }
+  EDDY_LOG_INFO("job {} {}{}", job.info.job_id(), v1::JobStatus_Name(status),
+                error.empty() ? "" : ": " + error);
+  cv_.notify_all();
+  return to_cancel;
+}
+
+void JobManager::CancelOnWorkers(const std::string& job_id,
+                                 const std::vector<std::string>& workers) {
+  for (const auto& w : workers) {
+    auto stub = registry_->StubOf(w);
+    if (!stub) continue;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 3000);
+    v1::CancelJobRequest req;
+    req.set_job_id(job_id);
+    v1::CancelJobResponse resp;
+    grpc::Status s = stub->CancelJob(&ctx, req, &resp);
+    if (!s.ok()) EDDY_LOG_WARN("cancelling job {} on {}: {}", job_id, w, s.error_message());
+  }
+}
+
+void JobManager::OnTaskState(const v1::TaskStateReport& report) {
+  std::vector<std::string> to_cancel;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(report.job_id());
+    if (it == jobs_.end()) return;
+    Job& job = it->second;
+    bool all_finished = true;
+    for (auto& t : job.tasks) {
+      if (t.task_index == report.task_index() && t.subtask_index == report.subtask_index()) {
+        t.state = report.state();
+      }
+      all_finished = all_finished && t.state == v1::TASK_STATE_FINISHED;
+    }
+    if (report.state() == v1::TASK_STATE_FAILED) {
+      to_cancel = FinishLocked(job, v1::JOB_STATUS_FAILED, report.error());
+    } else if (all_finished) {
+      FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
+    } else if (report.state() == v1::TASK_STATE_RUNNING &&
+               job.info.status() == v1::JOB_STATUS_CREATED) {
+      job.info.set_status(v1::JOB_STATUS_RUNNING);
+    }
+  }
+  CancelOnWorkers(report.job_id(), to_cancel);
+}
+
+void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> cancels;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [id, job] : jobs_) {
+      if (IsFinal(job.info.status())) continue;
+      bool affected = false;
+      for (const auto& t : job.tasks) affected = affected || t.worker_id == worker_id;
+      if (!affected) continue;
+      cancels.push_back({id, FinishLocked(job, v1::JOB_STATUS_FAILED,
+                                          absl::StrCat("worker ", worker_id, " at ", address,
+                                                       " was lost (no heartbeat)"))});
+    }
+  }
+  for (const auto& [id, workers] : cancels) CancelOnWorkers(id, workers);
+}
+
+absl::Status JobManager::Cancel(const std::string& job_id) {
+  std::vector<std::string> to_cancel;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+    if (IsFinal(it->second.info.status())) return absl::OkStatus();
+    to_cancel = FinishLocked(it->second, v1::JOB_STATUS_CANCELED, "");
+  }
+  CancelOnWorkers(job_id, to_cancel);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::JobInfo> JobManager::Get(const std::string& job_id, int64_t wait_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+  if (wait_ms > 0) {
+    cv_.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                 [&] { return IsFinal(it->second.info.status()); });
+  }
+  return it->second.info;
+}
+
+std::vector<v1::JobInfo> JobManager::List() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<v1::JobInfo> out;
+  for (const auto& id : order_) out.push_back(jobs_[id].info);
+  return out;
+}
+
+}  // namespace eddy

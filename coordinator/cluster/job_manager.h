@@ -1,0 +1,61 @@
+// Runs jobs on the cluster: places each job's subtasks on worker slots (slot sharing: subtask i of
+// every task of a job goes to the job's i-th slot), deploys them, follows their reported states to the
+// job's final status, cancels jobs, and fails the jobs of a lost worker. All methods are thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "coordinator/cluster/worker_registry.h"
+#include "eddy/v1/client.pb.h"
+#include "eddy/v1/coordinator.pb.h"
+#include "eddy/v1/plan.pb.h"
+
+namespace eddy {
+
+class JobManager {
+ public:
+  explicit JobManager(WorkerRegistry* registry);
+
+  // Deploys every task; on any failure nothing of the job keeps running. Tasks get the job id set.
+  absl::StatusOr<std::string> Submit(const std::string& name, std::vector<v1::TaskDeployment> tasks);
+  void OnTaskState(const v1::TaskStateReport& report);
+  void OnWorkerLost(const std::string& worker_id, const std::string& address);
+  absl::Status Cancel(const std::string& job_id);
+
+  // Current info; with wait_ms > 0 waits up to that long for a final status.
+  absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
+  std::vector<v1::JobInfo> List();
+
+ private:
+  struct TaskSlot {
+    int task_index;
+    int subtask_index;
+    std::string worker_id;
+    v1::TaskState state = v1::TASK_STATE_UNKNOWN;
+  };
+  struct Job {
+    v1::JobInfo info;
+    std::vector<TaskSlot> tasks;
+    std::vector<std::string> slots;  // worker id per allocated slot
+    bool slots_released = false;
+  };
+  static bool IsFinal(v1::JobStatus s);
+  // Sets a final status (first one wins), releases slots; caller holds mu_. Returns workers to cancel.
+  std::vector<std::string> FinishLocked(Job& job, v1::JobStatus status, const std::string& error);
+  void CancelOnWorkers(const std::string& job_id, const std::vector<std::string>& workers);
+
+  WorkerRegistry* registry_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Job> jobs_;
+  std::vector<std::string> order_;  // job ids in submission order
+};
+
+}  // namespace eddy

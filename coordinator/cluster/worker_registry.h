@@ -1,0 +1,59 @@
+// The coordinator's view of the cluster: registered workers with their slots, heartbeats, and the
+// gRPC stubs used to deploy to them. A worker that misses heartbeats for the timeout is marked lost,
+// and the listener (the job manager) fails the jobs that ran on it.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/worker.grpc.pb.h"
+
+namespace eddy {
+
+struct WorkerInfo {
+  std::string id;
+  std::string address;
+  int slots = 0;
+  int used_slots = 0;
+  std::chrono::steady_clock::time_point last_heartbeat;
+  std::shared_ptr<v1::WorkerService::Stub> stub;
+};
+
+class WorkerRegistry {
+ public:
+  using LostListener = std::function<void(const std::string& worker_id, const std::string& address)>;
+
+  explicit WorkerRegistry(std::chrono::milliseconds heartbeat_timeout)
+      : heartbeat_timeout_(heartbeat_timeout) {}
+
+  std::string Register(const std::string& address, int slots);
+  bool Heartbeat(const std::string& worker_id);  // false: unknown worker
+  void SetLostListener(LostListener l) { lost_listener_ = std::move(l); }
+  // Marks workers lost whose last heartbeat is older than the timeout; called periodically.
+  void CheckHeartbeats();
+
+  // Takes `n` slots, spreading over workers with the most free slots. Error when not enough.
+  absl::StatusOr<std::vector<std::string>> AllocateSlots(int n);
+  void ReleaseSlot(const std::string& worker_id);
+  std::shared_ptr<v1::WorkerService::Stub> StubOf(const std::string& worker_id);
+  std::string AddressOf(const std::string& worker_id);
+
+  int TotalSlots();
+  int FreeSlots();
+  std::vector<WorkerInfo> Workers();
+
+ private:
+  std::chrono::milliseconds heartbeat_timeout_;
+  LostListener lost_listener_;
+  std::mutex mu_;
+  std::map<std::string, WorkerInfo> workers_;
+  int next_id_ = 1;
+};
+
+}  // namespace eddy

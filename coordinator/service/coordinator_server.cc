@@ -1,0 +1,153 @@
+#include "coordinator/service/coordinator_server.h"
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/logging.h"
+#include "common/rpc/status_convert.h"
+
+namespace eddy {
+
+class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Service {
+ public:
+  explicit ClientServiceImpl(CoordinatorServer* server) : server_(server) {}
+
+  grpc::Status ExecuteStatement(grpc::ServerContext*, const v1::ExecuteStatementRequest* req,
+                                v1::ExecuteStatementResponse* resp) override {
+    Session& session = server_->SessionFor(req->session_id());
+    std::lock_guard<std::mutex> lock(session.mu);
+    auto result = server_->executor_->Execute(session, req->statement());
+    if (!result.ok()) {
+      EDDY_LOG_INFO("statement failed: {}", result.status().message());
+      return ToGrpcStatus(result.status());
+    }
+    *resp = std::move(*result);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status GetJob(grpc::ServerContext*, const v1::GetJobRequest* req,
+                      v1::JobInfo* resp) override {
+    auto info = server_->jobs_->Get(req->job_id(), req->wait_timeout_ms());
+    if (!info.ok()) return ToGrpcStatus(info.status());
+    *resp = *info;
+    return grpc::Status::OK;
+  }
+
+  grpc::Status CancelJob(grpc::ServerContext*, const v1::CancelJobClientRequest* req,
+                         v1::CancelJobClientResponse*) override {
+    return ToGrpcStatus(server_->jobs_->Cancel(req->job_id()));
+  }
+
+  grpc::Status ListJobs(grpc::ServerContext*, const v1::ListJobsRequest*,
+                        v1::ListJobsResponse* resp) override {
+    for (auto& j : server_->jobs_->List()) *resp->add_jobs() = j;
+    return grpc::Status::OK;
+  }
+
+ private:
+  CoordinatorServer* server_;
+};
+
+class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::Service {
+ public:
+  explicit ClusterServiceImpl(CoordinatorServer* server) : server_(server) {}
+
+  grpc::Status RegisterWorker(grpc::ServerContext*, const v1::RegisterWorkerRequest* req,
+                              v1::RegisterWorkerResponse* resp) override {
+    if (req->address().empty() || req->slots() <= 0) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "RegisterWorker needs an address and a positive slot count");
+    }
+    resp->set_worker_id(server_->registry_->Register(req->address(), req->slots()));
+    resp->set_heartbeat_interval_ms(1000);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* req,
+                         v1::HeartbeatResponse* resp) override {
+    resp->set_known(server_->registry_->Heartbeat(req->worker_id()));
+    return grpc::Status::OK;
+  }
+
+  grpc::Status ReportTaskState(grpc::ServerContext*, const v1::TaskStateReport* req,
+                               v1::ReportTaskStateResponse*) override {
+    server_->jobs_->OnTaskState(*req);
+    return grpc::Status::OK;
+  }
+
+ private:
+  CoordinatorServer* server_;
+};
+
+absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
+    const CoordinatorOptions& options) {
+  std::unique_ptr<CoordinatorServer> c(new CoordinatorServer());
+  c->options_ = options;
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
+  }
+  c->registry_ =
+      std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
+  c->jobs_ = std::make_unique<JobManager>(c->registry_.get());
+  c->registry_->SetLostListener([jobs = c->jobs_.get()](const std::string& id,
+                                                        const std::string& address) {
+    jobs->OnWorkerLost(id, address);
+  });
+  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get());
+  c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
+  c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
+
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
+                           grpc::InsecureServerCredentials(), &c->port_);
+  builder.RegisterService(c->client_service_.get());
+  builder.RegisterService(c->cluster_service_.get());
+  c->server_ = builder.BuildAndStart();
+  if (!c->server_ || c->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("coordinator cannot listen on ", options.bind_host, ":", options.port));
+  }
+  c->heartbeat_thread_ = std::thread([raw = c.get()] { raw->HeartbeatLoop(); });
+  EDDY_LOG_INFO("coordinator serving on port {}, data in {}", c->port_, options.data_dir);
+  return c;
+}
+
+CoordinatorServer::~CoordinatorServer() { Shutdown(); }
+
+void CoordinatorServer::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shutdown_ && !heartbeat_thread_.joinable() && !server_) return;
+    shutdown_ = true;
+    cv_.notify_all();
+  }
+  if (heartbeat_thread_.joinable()) heartbeat_thread_.join();
+  if (server_) {
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
+    server_->Wait();
+    server_.reset();
+  }
+}
+
+Session& CoordinatorServer::SessionFor(const std::string& id) {
+  std::lock_guard<std::mutex> lock(sessions_mu_);
+  auto& s = sessions_[id];
+  if (!s) s = std::make_unique<Session>(&catalog_);
+  return *s;
+}
+
+void CoordinatorServer::HeartbeatLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!shutdown_) {
+    cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return shutdown_; });
+    if (shutdown_) break;
+    lock.unlock();
+    registry_->CheckHeartbeats();
+    lock.lock();
+  }
+}
+
+}  // namespace eddy

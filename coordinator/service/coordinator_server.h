@@ -1,0 +1,69 @@
+// An eddy-coordinator: serves ClientService (statements, jobs) and ClusterService (worker
+// registration, heartbeats, task states) on one gRPC port, and checks worker heartbeats.
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/status/statusor.h"
+#include "coordinator/catalog/catalog.h"
+#include "coordinator/cluster/job_manager.h"
+#include "coordinator/cluster/worker_registry.h"
+#include "coordinator/service/session.h"
+#include "coordinator/service/statement_executor.h"
+#include "eddy/v1/client.grpc.pb.h"
+#include "eddy/v1/coordinator.grpc.pb.h"
+
+namespace eddy {
+
+struct CoordinatorOptions {
+  std::string bind_host = "0.0.0.0";
+  int port = 8081;  // 0: any free port
+  std::string data_dir = "/tmp/eddy-coordinator";
+  int heartbeat_timeout_ms = 10000;
+};
+
+class CoordinatorServer {
+ public:
+  static absl::StatusOr<std::unique_ptr<CoordinatorServer>> Start(const CoordinatorOptions& options);
+  ~CoordinatorServer();
+
+  void Shutdown();  // idempotent
+  int port() const { return port_; }
+  WorkerRegistry& registry() { return *registry_; }
+  JobManager& jobs() { return *jobs_; }
+
+ private:
+  class ClientServiceImpl;
+  class ClusterServiceImpl;
+
+  CoordinatorServer() = default;
+  Session& SessionFor(const std::string& id);
+  void HeartbeatLoop();
+
+  CoordinatorOptions options_;
+  int port_ = 0;
+  Catalog catalog_;
+  std::unique_ptr<WorkerRegistry> registry_;
+  std::unique_ptr<JobManager> jobs_;
+  std::unique_ptr<StatementExecutor> executor_;
+  std::unique_ptr<ClientServiceImpl> client_service_;
+  std::unique_ptr<ClusterServiceImpl> cluster_service_;
+  std::unique_ptr<grpc::Server> server_;
+
+  std::mutex sessions_mu_;
+  std::map<std::string, std::unique_ptr<Session>> sessions_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool shutdown_ = false;
+  std::thread heartbeat_thread_;
+};
+
+}  // namespace eddy

@@ -1,0 +1,46 @@
+// eddy-coordinator: plans SQL into jobs and schedules them on registered workers. Stops cleanly on
+// SIGTERM/SIGINT.
+#include <cstdio>
+
+#include "common/base/flags.h"
+#include "common/base/logging.h"
+#include "common/base/signals.h"
+#include "coordinator/service/coordinator_server.h"
+
+int main(int argc, char** argv) {
+  eddy::FlagSet flags;
+  flags.Add("port", "8081", "gRPC port for clients and workers (0 = any free port)");
+  flags.Add("bind-host", "0.0.0.0", "address to listen on");
+  flags.Add("data-dir", "/tmp/eddy-coordinator", "directory for the coordinator's data");
+  flags.Add("heartbeat-timeout-ms", "10000", "a worker silent for this long is lost");
+  flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
+  flags.Add("help", "", "show this help", true);
+  if (auto s = flags.Parse(argc, argv); !s.ok() || flags.GetBool("help")) {
+    if (!s.ok()) std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(s.message()).c_str());
+    std::fprintf(stderr, "%s", flags.Usage("eddy-coordinator").c_str());
+    return s.ok() ? 0 : 2;
+  }
+  eddy::InitLogging(flags.Get("log-level"));
+  eddy::CoordinatorOptions opts;
+  auto port = flags.GetInt("port");
+  auto timeout = flags.GetInt("heartbeat-timeout-ms");
+  if (!port.ok() || !timeout.ok()) {
+    std::fprintf(stderr, "eddy-coordinator: %s\n",
+                 std::string((port.ok() ? timeout.status() : port.status()).message()).c_str());
+    return 2;
+  }
+  opts.port = *port;
+  opts.heartbeat_timeout_ms = *timeout;
+  opts.bind_host = flags.Get("bind-host");
+  opts.data_dir = flags.Get("data-dir");
+  eddy::BlockTerminationSignals();
+  auto server = eddy::CoordinatorServer::Start(opts);
+  if (!server.ok()) {
+    std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(server.status().message()).c_str());
+    return 1;
+  }
+  int sig = eddy::WaitForTerminationSignal();
+  EDDY_LOG_INFO("coordinator received signal {}, shutting down", sig);
+  (*server)->Shutdown();
+  return 0;
+}

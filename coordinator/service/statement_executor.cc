@@ -1,0 +1,219 @@
+#include "coordinator/service/statement_executor.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/base/status_macros.h"
+#include "common/sql/parser.h"
+#include "coordinator/planner/planner.h"
+#include "coordinator/service/config_keys.h"
+
+namespace eddy {
+namespace {
+
+using Response = v1::ExecuteStatementResponse;
+
+Response Ok(const std::string& message = "Execute statement succeeded.") {
+  Response r;
+  r.set_kind(Response::OK);
+  r.set_message(message);
+  return r;
+}
+
+Response Table(std::vector<std::string> columns, const std::vector<std::vector<std::string>>& rows) {
+  Response r;
+  r.set_kind(Response::TABLE);
+  for (auto& c : columns) r.mutable_table()->add_column_names(c);
+  for (const auto& row : rows) {
+    auto* out = r.mutable_table()->add_rows();
+    for (const auto& cell : row) {
+      out->add_cells(cell);
+      out->add_is_null(false);
+    }
+  }
+  return r;
+}
+
+Response SingleColumn(const std::string& name, const std::vector<std::string>& values) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& v : values) rows.push_back({v});
+  return Table({name}, rows);
+}
+
+absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
+                                const std::vector<const sql::Insert*>& inserts) {
+  ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
+  v1::TaskDeployment task;
+  task.set_task_index(0);
+  task.set_subtask_index(0);
+  task.set_parallelism(1);
+  task.set_max_parallelism(128);
+  for (auto& node : planned.nodes) *task.add_nodes() = std::move(node);
+  for (const auto& [k, v] : session.config) (*task.mutable_config())[k] = v;
+  std::string name = planned.name;
+  if (auto it = session.config.find("pipeline.name"); it != session.config.end()) name = it->second;
+  ASSIGN_OR_RETURN(std::string job_id, jobs->Submit(name, {std::move(task)}));
+  Response r;
+  r.set_kind(Response::JOB_SUBMITTED);
+  r.set_job_id(job_id);
+  r.set_job_bounded(planned.bounded);
+  r.set_message("SQL update statement has been successfully submitted to the cluster:");
+  return r;
+}
+
+absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
+  if (!set.key) {
+    std::map<std::string, std::string> all = ConfigDefaults();
+    for (const auto& [k, v] : session.config) all[k] = v;
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& [k, v] : all) rows.push_back({k, v});
+    return Table({"key", "value"}, rows);
+  }
+  std::string value = set.value.value_or("");
+  RETURN_IF_ERROR(ValidateConfigValue(*set.key, value));
+  session.config[*set.key] = value;
+  return Ok("Execute statement succeeded.");
+}
+
+absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, const sql::Show& show) {
+  const std::string& what = show.what;
+  if (what == "CATALOGS") return SingleColumn("catalog name", session.catalog.catalog()->ListCatalogs());
+  if (what == "DATABASES") {
+    return SingleColumn("database name",
+                        session.catalog.catalog()->ListDatabases(session.catalog.current_catalog()));
+  }
+  if (what == "TABLES") return SingleColumn("table name", session.catalog.ListTables());
+  if (what == "VIEWS") return SingleColumn("view name", session.catalog.ListViews());
+  if (what == "CURRENT CATALOG") {
+    return SingleColumn("current catalog name", {session.catalog.current_catalog()});
+  }
+  if (what == "CURRENT DATABASE") {
+    return SingleColumn("current database name", {session.catalog.current_database()});
+  }
+  if (what == "JOBS") {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& j : jobs->List()) {
+      std::string status = v1::JobStatus_Name(j.status()).substr(strlen("JOB_STATUS_"));
+      rows.push_back({j.job_id(), j.name(), status, std::to_string(j.start_time_ms())});
+    }
+    return Table({"job id", "job name", "status", "start time"}, rows);
+  }
+  return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
+}
+
+absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::Describe& d) {
+  ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(d.name));
+  const Schema* schema = nullptr;
+  std::vector<std::string> pk;
+  auto table = session.catalog.FindTable(path);
+  auto view = table ? nullptr : session.catalog.FindView(path);
+  if (table) {
+    schema = &table->schema;
+    pk = table->primary_key;
+  } else if (view) {
+    schema = &view->schema;
+  } else {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : schema->fields) {
+    bool is_key = std::find(pk.begin(), pk.end(), f.name) != pk.end();
+    rows.push_back({f.name, f.type.WithNullable(true).ToString(), f.type.nullable ? "TRUE" : "FALSE",
+                    is_key ? absl::StrCat("PRI(", absl::StrJoin(pk, ", "), ")") : ""});
+  }
+  return Table({"name", "type", "null", "key"}, rows);
+}
+
+}  // namespace
+
+absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std::string& sql) {
+  ASSIGN_OR_RETURN(sql::StatementPtr stmt, sql::ParseStatement(sql));
+  SessionCatalog& catalog = session.catalog;
+  switch (stmt->kind) {
+    case sql::StatementKind::kCreateTable: {
+      const auto& ddl = *stmt->create_table;
+      ASSIGN_OR_RETURN(CatalogTable table, BindCreateTable(ddl, catalog));
+      RETURN_IF_ERROR(catalog.CreateTable(std::move(table), ddl.temporary, ddl.if_not_exists));
+      return Ok();
+    }
+    case sql::StatementKind::kCreateView: {
+      const auto& ddl = *stmt->create_view;
+      ASSIGN_OR_RETURN(CatalogView view, BindCreateView(ddl, catalog, session.config));
+      RETURN_IF_ERROR(catalog.CreateView(std::move(view), ddl.temporary, ddl.if_not_exists));
+      return Ok();
+    }
+    case sql::StatementKind::kDrop: {
+      const auto& drop = *stmt->drop;
+      if (drop.what == sql::Drop::What::kDatabase) {
+        return absl::UnimplementedError("DROP DATABASE is not supported yet");
+      }
+      ASSIGN_OR_RETURN(ObjectPath path, catalog.Resolve(drop.name));
+      if (drop.what == sql::Drop::What::kTable) {
+        RETURN_IF_ERROR(catalog.DropTable(path, drop.temporary, drop.if_exists));
+      } else {
+        RETURN_IF_ERROR(catalog.DropView(path, drop.temporary, drop.if_exists));
+      }
+      return Ok();
+    }
+    case sql::StatementKind::kCreateDatabase: {
+      const auto& cd = *stmt->create_database;
+      std::string cat = catalog.current_catalog(), db;
+      if (cd.name.parts.size() == 1) {
+        db = cd.name.parts[0];
+      } else if (cd.name.parts.size() == 2) {
+        cat = cd.name.parts[0];
+        db = cd.name.parts[1];
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Validation error: '", cd.name.ToString(), "' is not a database name"));
+      }
+      RETURN_IF_ERROR(catalog.catalog()->CreateDatabase(cat, db, cd.if_not_exists));
+      return Ok();
+    }
+    case sql::StatementKind::kUse: {
+      const auto& use = *stmt->use;
+      if (use.catalog) {
+        RETURN_IF_ERROR(catalog.UseCatalog(use.name.ToString()));
+      } else {
+        RETURN_IF_ERROR(catalog.UseDatabase(use.name));
+      }
+      return Ok();
+    }
+    case sql::StatementKind::kSet:
+      return ExecuteSet(session, *stmt->set);
+    case sql::StatementKind::kReset:
+      if (stmt->reset->key) {
+        session.config.erase(*stmt->reset->key);
+      } else {
+        session.config.clear();
+      }
+      return Ok();
+    case sql::StatementKind::kShow:
+      return ExecuteShow(session, jobs_, *stmt->show);
+    case sql::StatementKind::kDescribe:
+      return ExecuteDescribe(session, *stmt->describe);
+    case sql::StatementKind::kInsert:
+      return Submit(jobs_, session, {stmt->insert.get()});
+    case sql::StatementKind::kStatementSet: {
+      std::vector<const sql::Insert*> inserts;
+      for (const auto& i : stmt->statement_set->inserts) inserts.push_back(&i);
+      return Submit(jobs_, session, inserts);
+    }
+    case sql::StatementKind::kStopJob:
+      RETURN_IF_ERROR(jobs_->Cancel(stmt->stop_job->job_id));
+      return Ok();
+    case sql::StatementKind::kQuery:
+      return absl::UnimplementedError(
+          "SELECT results cannot be shown yet; write them to a sink, e.g. INSERT INTO a table "
+          "WITH ('connector' = 'print')");
+    case sql::StatementKind::kExplain:
+      return absl::UnimplementedError("EXPLAIN is not supported yet");
+    case sql::StatementKind::kHelp:
+    case sql::StatementKind::kQuit:
+      return absl::InvalidArgumentError("HELP and QUIT are client commands");
+  }
+  return absl::InternalError("unhandled statement kind");
+}
+
+}  // namespace eddy

@@ -1,0 +1,25 @@
+// Executes one SQL statement for a session: DDL against the catalog, SET/RESET, SHOW/DESCRIBE, and
+// INSERT / statement sets planned into a job and submitted to the cluster. Every failure is a status
+// whose message names the stage (parse, validation, planning, deployment) and nothing is left half done.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "coordinator/cluster/job_manager.h"
+#include "coordinator/service/session.h"
+#include "eddy/v1/client.pb.h"
+
+namespace eddy {
+
+class StatementExecutor {
+ public:
+  explicit StatementExecutor(JobManager* jobs) : jobs_(jobs) {}
+
+  absl::StatusOr<v1::ExecuteStatementResponse> Execute(Session& session, const std::string& sql);
+
+ private:
+  JobManager* jobs_;
+};
+
+}  // namespace eddy
