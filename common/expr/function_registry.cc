@@ -1,0 +1,490 @@
+#include "common/expr/function_registry.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/base/status_macros.h"
+
+namespace eddy {
+namespace {
+
+constexpr int kMaxP = kMaxDecimalPrecision;
+
+std::string TypeText(const DataType& t) { return absl::StrCat("<", t.WithNullable(true).ToString(), ">"); }
+
+absl::Status CannotApply(const std::string& fn, const std::vector<ExprPtr>& args) {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) types += (i + 1 == args.size()) ? " and " : ", ";
+    types += TypeText(args[i]->type);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("Cannot apply '", fn, "' to arguments of type ", types));
+}
+
+absl::Status WrongArgCount(const std::string& fn, size_t n) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("Invalid number of arguments to function '", fn, "': ", n));
+}
+
+absl::Status IllegalNull(const std::string& fn) {
+  return absl::InvalidArgumentError(absl::StrCat("Illegal use of 'NULL' in '", fn, "'"));
+}
+
+bool AnyNullable(const std::vector<ExprPtr>& args) {
+  for (const auto& a : args) {
+    if (a->type.nullable) return true;
+  }
+  return false;
+}
+
+bool IsNullType(const ExprPtr& e) { return e->type.id == TypeId::kNull; }
+bool AllNullType(const std::vector<ExprPtr>& args) {
+  return std::all_of(args.begin(), args.end(), IsNullType);
+}
+
+int IntegerRank(TypeId id) {
+  switch (id) {
+    case TypeId::kTinyInt: return 1;
+    case TypeId::kSmallInt: return 2;
+    case TypeId::kInt: return 3;
+    case TypeId::kBigInt: return 4;
+    default: return 0;
+  }
+}
+
+// Decimal digits needed for an integer type (BIGINT needs 19, clamped to our 18).
+int IntegerDigits(TypeId id) {
+  switch (id) {
+    case TypeId::kTinyInt: return 3;
+    case TypeId::kSmallInt: return 5;
+    case TypeId::kInt: return 10;
+    default: return kMaxP;
+  }
+}
+
+DataType AsDecimal(const DataType& t) {
+  if (t.id == TypeId::kDecimal) return t;
+  return DataType::Decimal(IntegerDigits(t.id), 0).WithNullable(t.nullable);
+}
+
+DataType ClampedDecimal(int p, int s) {
+  s = std::min(s, kMaxP);
+  p = std::clamp(p, std::max(s, 1), kMaxP);
+  return DataType::Decimal(p, s);
+}
+
+// Whether an operand of type `from` must be cast to `to` before a kernel that expects `to`.
+// Strings of any length and timestamps of any precision share one physical layout.
+bool NeedsCast(const DataType& from, const DataType& to) {
+  if (from.id != to.id) return true;
+  if (from.id == TypeId::kString || from.id == TypeId::kTimestamp) return false;
+  return !from.SameAs(to);
+}
+
+ExprPtr CastIfNeeded(ExprPtr e, const DataType& to) {
+  if (!NeedsCast(e->type, to)) return e;
+  return MakeCast(std::move(e), to);
+}
+
+ExprPtr NewCall(std::string name, std::vector<ExprPtr> args, DataType type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCall;
+  e->function = std::move(name);
+  e->args = std::move(args);
+  e->type = type;
+  return e;
+}
+
+std::string Canonical(std::string_view function) {
+  std::string f = absl::AsciiStrToUpper(absl::string_view(function.data(), function.size()));
+  if (f == "MOD") return "%";
+  if (f == "CHARACTER_LENGTH") return "CHAR_LENGTH";
+  if (f == "SUBSTR") return "SUBSTRING";
+  if (f == "CEILING") return "CEIL";
+  if (f == "POW") return "POWER";
+  if (f == "!=") return "<>";
+  return f;
+}
+
+// ---- numeric result types ----
+
+// Type of a numeric binary operation, or nullopt when the operands are not both numeric.
+std::optional<DataType> ArithmeticType(const std::string& op, const DataType& a,
+                                       const DataType& b) {
+  if (!a.IsNumeric() || !b.IsNumeric()) return std::nullopt;
+  if (a.IsApproximate() || b.IsApproximate()) return DataType::Double();
+  if (a.IsInteger() && b.IsInteger()) {
+    return IntegerRank(a.id) >= IntegerRank(b.id) ? DataType{a.id} : DataType{b.id};
+  }
+  DataType da = AsDecimal(a), db = AsDecimal(b);
+  int p1 = da.precision, s1 = da.scale, p2 = db.precision, s2 = db.scale;
+  if (op == "+" || op == "-") {
+    int s = std::max(s1, s2);
+    return ClampedDecimal(std::max(p1 - s1, p2 - s2) + s + 1, s);
+  }
+  if (op == "*") return ClampedDecimal(p1 + p2, s1 + s2);
+  if (op == "/") {
+    int int_digits = p1 - s1 + s2;
+    int s = std::max(6, s1 + p2 + 1);
+    if (int_digits + s > kMaxP) s = std::max(std::min(s, 6), kMaxP - int_digits);
+    return ClampedDecimal(int_digits + s, s);
+  }
+  // "%": the common type.
+  int s = std::max(s1, s2);
+  return ClampedDecimal(std::max(p1 - s1, p2 - s2) + s, s);
+}
+
+// Converts an arithmetic operand to what the kernel expects for a result of type `result`:
+// integers to the result integer type or to DECIMAL(digits, 0), anything to DOUBLE.
+ExprPtr ArithmeticOperand(ExprPtr e, const DataType& result) {
+  if (result.id == TypeId::kDecimal) {
+    if (e->type.id == TypeId::kDecimal) return e;
+    return MakeCast(e, AsDecimal(e->type));
+  }
+  return CastIfNeeded(std::move(e), DataType{result.id});
+}
+
+// ---- per-family resolution ----
+
+absl::StatusOr<ExprPtr> ResolveArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 2) return WrongArgCount(fn, args.size());
+  if (AllNullType(args)) return IllegalNull(fn);
+  // An untyped NULL takes the other operand's type.
+  for (int i = 0; i < 2; ++i) {
+    if (IsNullType(args[i])) args[i] = MakeCast(args[i], args[1 - i]->type);
+  }
+  auto t = ArithmeticType(fn, args[0]->type, args[1]->type);
+  if (!t) return CannotApply(fn, args);
+  DataType result = t->WithNullable(AnyNullable(args));
+  for (auto& a : args) a = ArithmeticOperand(a, result);
+  return NewCall(fn, std::move(args), result);
+}
+
+absl::StatusOr<ExprPtr> ResolveComparison(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 2) return WrongArgCount(fn, args.size());
+  if (AllNullType(args)) return IllegalNull(fn);
+  auto common = CommonType(args[0]->type, args[1]->type);
+  if (!common) return CannotApply(fn, args);
+  for (auto& a : args) a = CastIfNeeded(a, *common);
+  return NewCall(fn, std::move(args), DataType::Boolean().WithNullable(AnyNullable(args)));
+}
+
+// Casts untyped NULLs to `t` and checks every argument is of kind `t.id`.
+bool CoerceAll(std::vector<ExprPtr>& args, const DataType& t, size_t from = 0) {
+  for (size_t i = from; i < args.size(); ++i) {
+    if (IsNullType(args[i])) {
+      args[i] = MakeCast(args[i], t);
+    } else if (args[i]->type.id != t.id) {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<ExprPtr> ResolveLogic(const std::string& fn, std::vector<ExprPtr> args) {
+  if (fn == "NOT" ? args.size() != 1 : args.size() < 2) return WrongArgCount(fn, args.size());
+  if (!CoerceAll(args, DataType::Boolean())) return CannotApply(fn, args);
+  DataType t = DataType::Boolean().WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), t);
+}
+
+absl::StatusOr<ExprPtr> ResolvePredicate(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 1) return WrongArgCount(fn, args.size());
+  bool null_test = fn == "IS NULL" || fn == "IS NOT NULL";
+  if (!null_test && !CoerceAll(args, DataType::Boolean())) return CannotApply(fn, args);
+  return NewCall(fn, std::move(args), DataType::Boolean().WithNullable(false));
+}
+
+absl::StatusOr<ExprPtr> ResolveLike(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 2 && args.size() != 3) return WrongArgCount(fn, args.size());
+  if (!CoerceAll(args, DataType::String())) return CannotApply(fn, args);
+  DataType t = DataType::Boolean().WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), t);
+}
+
+// Common type of args[i] for i in `idx`; untyped NULLs are skipped (they are cast afterwards).
+absl::StatusOr<DataType> CommonOf(const std::string& fn, const std::vector<ExprPtr>& args,
+                                  const std::vector<size_t>& idx) {
+  std::optional<DataType> common;
+  for (size_t i : idx) {
+    if (IsNullType(args[i])) continue;
+    if (!common) {
+      common = args[i]->type;
+      continue;
+    }
+    common = CommonType(*common, args[i]->type);
+    if (!common) {
+      std::vector<ExprPtr> picked;
+      for (size_t j : idx) picked.push_back(args[j]);
+      return CannotApply(fn, picked);
+    }
+  }
+  if (!common) return IllegalNull(fn);
+  return *common;
+}
+
+absl::StatusOr<ExprPtr> ResolveCase(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() < 2) return WrongArgCount(fn, args.size());
+  bool has_else = args.size() % 2 == 1;
+  std::vector<size_t> values;
+  for (size_t i = 0; i + 1 < args.size(); i += 2) {
+    if (IsNullType(args[i])) {
+      args[i] = MakeCast(args[i], DataType::Boolean());
+    } else if (args[i]->type.id != TypeId::kBoolean) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot apply 'CASE': condition ", i / 2 + 1, " is of type ", TypeText(args[i]->type),
+          ", expected <BOOLEAN>"));
+    }
+    values.push_back(i + 1);
+  }
+  if (has_else) values.push_back(args.size() - 1);
+  ASSIGN_OR_RETURN(DataType common, CommonOf(fn, args, values));
+  bool nullable = !has_else;
+  for (size_t i : values) {
+    nullable = nullable || args[i]->type.nullable;
+    args[i] = CastIfNeeded(args[i], common);
+  }
+  return NewCall(fn, std::move(args), common.WithNullable(nullable));
+}
+
+absl::StatusOr<ExprPtr> ResolveCoalesce(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.empty()) return WrongArgCount(fn, 0);
+  std::vector<size_t> all(args.size());
+  for (size_t i = 0; i < args.size(); ++i) all[i] = i;
+  ASSIGN_OR_RETURN(DataType common, CommonOf(fn, args, all));
+  bool nullable = true;
+  for (auto& a : args) {
+    nullable = nullable && a->type.nullable;
+    a = CastIfNeeded(a, common);
+  }
+  return NewCall(fn, std::move(args), common.WithNullable(nullable));
+}
+
+absl::StatusOr<ExprPtr> ResolveStrings(const std::string& fn, std::vector<ExprPtr> args) {
+  if (fn == "||") {
+    if (args.size() != 2) return WrongArgCount(fn, args.size());
+  } else if (fn == "CONCAT") {
+    if (args.empty()) return WrongArgCount(fn, 0);
+  } else if (fn == "CONCAT_WS") {
+    if (args.size() < 2) return WrongArgCount(fn, args.size());
+  } else if (args.size() != 1) {
+    return WrongArgCount(fn, args.size());
+  }
+  if (!CoerceAll(args, DataType::String())) return CannotApply(fn, args);
+  bool nullable = fn == "CONCAT_WS" ? args[0]->type.nullable : AnyNullable(args);
+  DataType t = DataType::String();
+  if (fn == "CHAR_LENGTH") {
+    t = DataType::Int();
+  } else if (fn == "UPPER" || fn == "LOWER") {
+    t = args[0]->type;  // keeps VARCHAR(n)
+  }
+  return NewCall(fn, std::move(args), t.WithNullable(nullable));
+}
+
+absl::StatusOr<ExprPtr> ResolveSubstring(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 2 && args.size() != 3) return WrongArgCount(fn, args.size());
+  bool ok = args[0]->type.id == TypeId::kString || IsNullType(args[0]);
+  for (size_t i = 1; i < args.size(); ++i) ok = ok && (args[i]->type.IsInteger() || IsNullType(args[i]));
+  if (!ok) return CannotApply(fn, args);
+  if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
+  for (size_t i = 1; i < args.size(); ++i) args[i] = CastIfNeeded(args[i], DataType::Int());
+  DataType t = DataType::String().WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), t);
+}
+
+// Flink's LogicalTypeMerging.findRoundDecimalType.
+DataType RoundDecimalType(int p, int s, int d) {
+  if (d >= s) return DataType::Decimal(p, s);
+  if (d < 0) return ClampedDecimal(1 + p - s, 0);
+  return ClampedDecimal(1 + p - s + d, d);
+}
+
+absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> args) {
+  const bool two_args = fn == "POWER";
+  const bool round = fn == "ROUND";
+  if (round ? (args.empty() || args.size() > 2) : args.size() != (two_args ? 2u : 1u)) {
+    return WrongArgCount(fn, args.size());
+  }
+  if (AllNullType(args)) return IllegalNull(fn);
+  for (auto& a : args) {
+    if (IsNullType(a)) a = MakeCast(a, DataType::Double());
+  }
+  for (const auto& a : args) {
+    if (!a->type.IsNumeric()) return CannotApply(fn, args);
+  }
+  const DataType& x = args[0]->type;
+  DataType t;
+  if (round) {
+    if (args.size() == 2) {
+      if (!args[1]->type.IsInteger()) return CannotApply(fn, args);
+      args[1] = CastIfNeeded(args[1], DataType::Int());
+    }
+    if (x.id == TypeId::kDecimal) {
+      int d = 0;
+      if (args.size() == 2) {
+        // The result scale depends on d, so it must be known while planning.
+        if (args[1]->kind != ExprKind::kLiteral || !args[1]->literal.is_int()) {
+          return absl::InvalidArgumentError(
+              "ROUND of a DECIMAL requires a constant integer number of digits");
+        }
+        d = static_cast<int>(args[1]->literal.int_value());
+      }
+      t = RoundDecimalType(x.precision, x.scale, d);
+    } else if (x.id == TypeId::kFloat) {
+      args[0] = MakeCast(args[0], DataType::Double());
+      t = DataType::Double();
+    } else {
+      t = DataType{x.id};
+    }
+  } else if (fn == "ABS") {
+    t = DataType{x.id, x.precision, x.scale};
+    if (x.id == TypeId::kFloat) {
+      args[0] = MakeCast(args[0], DataType::Double());
+      t = DataType::Double();
+    }
+  } else if (fn == "FLOOR" || fn == "CEIL") {
+    if (x.id == TypeId::kDecimal) {
+      t = x.scale == 0 ? DataType::Decimal(x.precision, 0) : ClampedDecimal(1 + x.precision - x.scale, 0);
+    } else if (x.IsApproximate()) {
+      args[0] = CastIfNeeded(args[0], DataType::Double());
+      t = DataType::Double();
+    } else {
+      t = DataType{x.id};
+    }
+  } else {
+    // POWER, SQRT, EXP, LN, LOG10 work on DOUBLE.
+    for (auto& a : args) a = CastIfNeeded(a, DataType::Double());
+    t = DataType::Double();
+  }
+  return NewCall(fn, std::move(args), t.WithNullable(AnyNullable(args)));
+}
+
+absl::StatusOr<ExprPtr> ResolveNegate(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 1) return WrongArgCount(fn, args.size());
+  if (IsNullType(args[0])) return IllegalNull(fn);
+  const DataType& x = args[0]->type;
+  if (!x.IsNumeric()) return CannotApply("-", args);
+  DataType t{x.id, x.precision, x.scale};
+  if (x.id == TypeId::kFloat) {
+    args[0] = MakeCast(args[0], DataType::Double());
+    t = DataType::Double();
+  }
+  return NewCall(fn, std::move(args), t.WithNullable(x.nullable));
+}
+
+bool In(const std::string& s, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (s == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
+  bool nullable = a.nullable || b.nullable;
+  if (a.id == TypeId::kNull) return b.WithNullable(true);
+  if (b.id == TypeId::kNull) return a.WithNullable(true);
+  DataType t;
+  if (a.IsNumeric() && b.IsNumeric()) {
+    if (a.IsApproximate() || b.IsApproximate()) {
+      t = (a.id == TypeId::kFloat && b.id == TypeId::kFloat) ? DataType::Float() : DataType::Double();
+    } else if (a.IsInteger() && b.IsInteger()) {
+      t = IntegerRank(a.id) >= IntegerRank(b.id) ? DataType{a.id} : DataType{b.id};
+    } else {
+      DataType da = AsDecimal(a), db = AsDecimal(b);
+      int s = std::max(da.scale, db.scale);
+      t = ClampedDecimal(std::max(da.precision - da.scale, db.precision - db.scale) + s, s);
+    }
+  } else if (a.id == TypeId::kString && b.id == TypeId::kString) {
+    t = (a.length > 0 && b.length > 0) ? DataType::Varchar(std::max(a.length, b.length))
+                                       : DataType::String();
+  } else if (a.IsTemporal() && b.IsTemporal()) {
+    if (a.id == TypeId::kDate && b.id == TypeId::kDate) {
+      t = DataType::Date();
+    } else {
+      int pa = a.id == TypeId::kTimestamp ? a.precision : 0;
+      int pb = b.id == TypeId::kTimestamp ? b.precision : 0;
+      t = DataType::Timestamp(std::max(pa, pb));
+    }
+  } else if (a.id == TypeId::kBoolean && b.id == TypeId::kBoolean) {
+    t = DataType::Boolean();
+  } else {
+    return std::nullopt;
+  }
+  return t.WithNullable(nullable);
+}
+
+bool IsKnownFunction(std::string_view function) {
+  std::string f = Canonical(function);
+  return In(f, {"+", "-", "*", "/", "%", "NEGATE", "=", "<>", "<", "<=", ">", ">=", "AND", "OR",
+                "NOT", "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE",
+                "IS NOT FALSE", "LIKE", "CASE", "IF", "COALESCE", "||", "CONCAT", "CONCAT_WS",
+                "UPPER", "LOWER", "CHAR_LENGTH", "TRIM", "LTRIM", "RTRIM", "SUBSTRING", "ROUND",
+                "ABS", "FLOOR", "CEIL", "POWER", "SQRT", "EXP", "LN", "LOG10", "CAST",
+                "TRY_CAST"});
+}
+
+absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr> args) {
+  const std::string fn = Canonical(function);
+  for (const auto& a : args) {
+    if (a == nullptr) return absl::InvalidArgumentError(absl::StrCat("Null argument to '", fn, "'"));
+  }
+  if (In(fn, {"+", "-", "*", "/", "%"})) return ResolveArithmetic(fn, std::move(args));
+  if (fn == "NEGATE") return ResolveNegate(fn, std::move(args));
+  if (In(fn, {"=", "<>", "<", "<=", ">", ">="})) return ResolveComparison(fn, std::move(args));
+  if (In(fn, {"AND", "OR", "NOT"})) return ResolveLogic(fn, std::move(args));
+  if (In(fn, {"IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE"})) {
+    return ResolvePredicate(fn, std::move(args));
+  }
+  if (fn == "LIKE") return ResolveLike(fn, std::move(args));
+  if (fn == "CASE") return ResolveCase(fn, std::move(args));
+  if (fn == "IF") {
+    if (args.size() != 3) return WrongArgCount(fn, args.size());
+    return ResolveCase("CASE", std::move(args));
+  }
+  if (fn == "COALESCE") return ResolveCoalesce(fn, std::move(args));
+  if (In(fn, {"||", "CONCAT", "CONCAT_WS", "UPPER", "LOWER", "CHAR_LENGTH", "TRIM", "LTRIM",
+              "RTRIM"})) {
+    return ResolveStrings(fn, std::move(args));
+  }
+  if (fn == "SUBSTRING") return ResolveSubstring(fn, std::move(args));
+  if (In(fn, {"ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT", "EXP", "LN", "LOG10"})) {
+    return ResolveMath(fn, std::move(args));
+  }
+  if (fn == "CAST" || fn == "TRY_CAST") {
+    return absl::InvalidArgumentError(absl::StrCat("'", fn, "' needs a target type; use MakeCast"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat("Unknown function '", fn, "'"));
+}
+
+absl::Status CheckCast(const DataType& from, const DataType& to) {
+  auto unsupported = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cast from ", from.WithNullable(true).ToString(), " to ",
+                     to.WithNullable(true).ToString(), " is not supported"));
+  };
+  if (to.id == TypeId::kNull) return from.id == TypeId::kNull ? absl::OkStatus() : unsupported();
+  if (from.id == TypeId::kNull || from.id == to.id) return absl::OkStatus();
+  if (from.id == TypeId::kString || to.id == TypeId::kString) return absl::OkStatus();
+  bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;
+  bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;
+  if (from_num && to_num) return absl::OkStatus();
+  if (from.IsTemporal() && to.IsTemporal()) return absl::OkStatus();
+  return unsupported();
+}
+
+ExprPtr MakeCast(ExprPtr arg, DataType to, bool try_cast) {
+  to.nullable = arg->type.nullable || try_cast;
+  if (arg->kind == ExprKind::kLiteral && arg->literal.is_null()) {
+    return MakeLiteral(Value::Null(), to);
+  }
+  if (!try_cast && arg->type.SameAs(to)) return arg;
+  return NewCall(try_cast ? "TRY_CAST" : "CAST", {std::move(arg)}, to);
+}
+
+}  // namespace eddy
