@@ -1,0 +1,112 @@
+// eddy: the command-line client. `eddy -f job.sql` or `eddy -e 'STMT; ...'` runs statements against
+// the coordinator at --coordinator, or, without it, on an embedded cluster started in this process.
+// Print-sink rows and results go to stdout; status messages and errors to stderr.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "client/embedded_cluster.h"
+#include "client/script_runner.h"
+#include "common/base/flags.h"
+#include "common/base/logging.h"
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void OnSignal(int) { g_interrupted = true; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  eddy::FlagSet flags;
+  flags.Add("f", "", "run the SQL script in FILE");
+  flags.Add("e", "", "run the given SQL statements");
+  flags.Add("coordinator", "", "HOST:PORT of a running coordinator (default: embedded cluster)");
+  flags.Add("workers", "1", "embedded cluster: number of workers");
+  flags.Add("slots", "4", "embedded cluster: slots per worker");
+  flags.Add("data-dir", "", "embedded cluster: data directory (default: a temporary one)");
+  flags.Add("session", "", "session id on the coordinator (default: a new one)");
+  flags.Add("log-level", "warn", "trace, debug, info, warn, error, off");
+  flags.Add("help", "", "show this help", true);
+  // Accept the single-dash forms users know from Flink's client: -f FILE, -e SQL.
+  std::vector<std::string> args(argv, argv + argc);
+  for (auto& a : args) {
+    if (a == "-f" || a == "-e") a = "-" + a;
+  }
+  std::vector<char*> cargs;
+  for (auto& a : args) cargs.push_back(a.data());
+  if (auto s = flags.Parse(static_cast<int>(cargs.size()), cargs.data());
+      !s.ok() || flags.GetBool("help")) {
+    if (!s.ok()) std::fprintf(stderr, "eddy: %s\n", std::string(s.message()).c_str());
+    std::fprintf(stderr, "%s", flags.Usage("eddy").c_str());
+    return s.ok() ? 0 : 2;
+  }
+  eddy::InitLogging(flags.Get("log-level"));
+
+  std::string script;
+  if (flags.IsSet("f")) {
+    std::ifstream in(flags.Get("f"));
+    if (!in) {
+      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", flags.Get("f").c_str());
+      return 2;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    script = ss.str();
+  } else if (flags.IsSet("e")) {
+    script = flags.Get("e");
+  } else {
+    std::stringstream ss;
+    ss << std::cin.rdbuf();
+    script = ss.str();
+  }
+
+  struct sigaction sa = {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  std::unique_ptr<eddy::EmbeddedCluster> cluster;
+  std::string address = flags.Get("coordinator");
+  bool embedded = address.empty();
+  if (embedded) {
+    eddy::EmbeddedClusterOptions opts;
+    auto workers = flags.GetInt("workers");
+    auto slots = flags.GetInt("slots");
+    if (!workers.ok() || !slots.ok()) {
+      std::fprintf(stderr, "eddy: %s\n",
+                   std::string((workers.ok() ? slots.status() : workers.status()).message()).c_str());
+      return 2;
+    }
+    opts.workers = *workers;
+    opts.slots = *slots;
+    opts.data_dir = flags.Get("data-dir");
+    auto started = eddy::EmbeddedCluster::Start(opts);
+    if (!started.ok()) {
+      std::fprintf(stderr, "eddy: cannot start the embedded cluster: %s\n",
+                   std::string(started.status().message()).c_str());
+      return 1;
+    }
+    cluster = std::move(*started);
+    address = cluster->coordinator_address();
+  }
+  std::string session = flags.Get("session");
+  if (session.empty()) session = "cli-" + std::to_string(getpid());
+  eddy::EddyClient client(address, session);
+  eddy::ScriptOptions options;
+  options.wait_for_jobs = embedded;
+  options.interrupted = &g_interrupted;
+  eddy::ScriptRunner runner(&client, options, stdout, stderr);
+  absl::Status status = runner.Run(script);
+  std::fflush(stdout);
+  if (cluster) cluster->Shutdown();
+  if (g_interrupted) return 130;
+  return status.ok() ? 0 : 1;
+}

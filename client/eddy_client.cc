@@ -1,0 +1,73 @@
+#include "client/eddy_client.h"
+
+#include <chrono>
+
+#include "common/rpc/status_convert.h"
+
+namespace eddy {
+
+bool IsFinalJobStatus(v1::JobStatus s) {
+  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED ||
+         s == v1::JOB_STATUS_CANCELED;
+}
+
+EddyClient::EddyClient(const std::string& address, std::string session_id)
+    : address_(address), session_id_(std::move(session_id)) {
+  stub_ = v1::ClientService::NewStub(
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+}
+
+absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::string& statement) {
+  v1::ExecuteStatementRequest req;
+  req.set_session_id(session_id_);
+  req.set_statement(statement);
+  v1::ExecuteStatementResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 120000);
+  grpc::Status s = stub_->ExecuteStatement(&ctx, req, &resp);
+  if (!s.ok()) {
+    if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      return absl::UnavailableError("cannot reach the coordinator at " + address_ + ": " +
+                                    s.error_message());
+    }
+    return FromGrpcStatus(s);
+  }
+  return resp;
+}
+
+absl::StatusOr<v1::JobInfo> EddyClient::WaitJob(const std::string& job_id, int64_t timeout_ms) {
+  v1::GetJobRequest req;
+  req.set_job_id(job_id);
+  req.set_wait_timeout_ms(timeout_ms);
+  v1::JobInfo info;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, static_cast<int>(timeout_ms) + kRpcTimeoutMs);
+  grpc::Status s = stub_->GetJob(&ctx, req, &info);
+  if (!s.ok()) return FromGrpcStatus(s);
+  return info;
+}
+
+absl::StatusOr<v1::JobInfo> EddyClient::GetJob(const std::string& job_id) {
+  return WaitJob(job_id, 0);
+}
+
+absl::Status EddyClient::CancelJob(const std::string& job_id) {
+  v1::CancelJobClientRequest req;
+  req.set_job_id(job_id);
+  v1::CancelJobClientResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return FromGrpcStatus(stub_->CancelJob(&ctx, req, &resp));
+}
+
+absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {
+  v1::ListJobsRequest req;
+  v1::ListJobsResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  grpc::Status s = stub_->ListJobs(&ctx, req, &resp);
+  if (!s.ok()) return FromGrpcStatus(s);
+  return std::vector<v1::JobInfo>(resp.jobs().begin(), resp.jobs().end());
+}
+
+}  // namespace eddy

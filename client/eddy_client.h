@@ -1,0 +1,37 @@
+// The C++ client of a coordinator: runs statements in a session and follows jobs, over gRPC.
+// Errors come back as the coordinator phrased them (stage and place included).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/client.grpc.pb.h"
+
+namespace eddy {
+
+class EddyClient {
+ public:
+  // `address` is host:port of the coordinator; `session_id` names the session (any string).
+  EddyClient(const std::string& address, std::string session_id);
+
+  absl::StatusOr<v1::ExecuteStatementResponse> Execute(const std::string& statement);
+  // Waits up to `timeout_ms` for the job to reach a final status and returns its info either way.
+  absl::StatusOr<v1::JobInfo> WaitJob(const std::string& job_id, int64_t timeout_ms);
+  absl::StatusOr<v1::JobInfo> GetJob(const std::string& job_id);
+  absl::Status CancelJob(const std::string& job_id);
+  absl::StatusOr<std::vector<v1::JobInfo>> ListJobs();
+
+  const std::string& address() const { return address_; }
+
+ private:
+  std::string address_;
+  std::string session_id_;
+  std::unique_ptr<v1::ClientService::Stub> stub_;
+};
+
+bool IsFinalJobStatus(v1::JobStatus s);
+
+}  // namespace eddy

@@ -1,0 +1,123 @@
+#include "client/script_runner.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "client/table_printer.h"
+#include "common/sql/parser.h"
+
+namespace eddy {
+namespace {
+
+void PrintError(FILE* out, const absl::Status& s) {
+  std::fprintf(out, "[ERROR] Could not execute SQL statement. Reason:\n%s\n",
+               std::string(s.message()).c_str());
+  std::fflush(out);
+}
+
+}  // namespace
+
+absl::Status ScriptRunner::Run(const std::string& script) {
+  auto statements = sql::ParseScript(script);
+  if (!statements.ok()) {
+    PrintError(messages_, statements.status());
+    return statements.status();
+  }
+  for (const auto& stmt : *statements) {
+    if (options_.interrupted && options_.interrupted->load()) break;
+    bool quit = false;
+    absl::Status s = RunStatement(stmt->text, stmt->pos.line, stmt->pos.column, &quit);
+    if (!s.ok()) {
+      PrintError(messages_, s);
+      CancelRunningJobs();
+      return s;
+    }
+    if (stmt->kind == sql::StatementKind::kSet && stmt->set && stmt->set->key &&
+        *stmt->set->key == "table.dml-sync") {
+      dml_sync_ = stmt->set->value.value_or("") == "true";
+    }
+    if (quit) break;
+  }
+  if (options_.wait_for_jobs) {
+    std::vector<std::string> jobs = running_jobs_;
+    for (const auto& id : jobs) {
+      absl::Status s = WaitForJob(id);
+      if (!s.ok()) {
+        PrintError(messages_, s);
+        CancelRunningJobs();
+        return s;
+      }
+    }
+  }
+  if (options_.interrupted && options_.interrupted->load()) {
+    CancelRunningJobs();
+    return absl::CancelledError("interrupted");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int column, bool* quit) {
+  std::string upper = absl::AsciiStrToUpper(text);
+  if (upper == "QUIT" || upper == "EXIT") {
+    *quit = true;
+    return absl::OkStatus();
+  }
+  if (upper == "HELP") {
+    std::fprintf(results_, "Statements end with ';'. See docs/sql-reference.md for the SQL.\n");
+    return absl::OkStatus();
+  }
+  // Pad so that the coordinator's line/column positions match the script.
+  std::string padded = std::string(line - 1, '\n') + std::string(column - 1, ' ') + text;
+  auto resp = client_->Execute(padded);
+  if (!resp.ok()) return resp.status();
+  switch (resp->kind()) {
+    case v1::ExecuteStatementResponse::OK:
+      std::fprintf(messages_, "[INFO] %s\n", resp->message().c_str());
+      break;
+    case v1::ExecuteStatementResponse::TABLE:
+      std::fputs(FormatTextTable(resp->table()).c_str(), results_);
+      std::fflush(results_);
+      break;
+    case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
+      std::fprintf(messages_,
+                   "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",
+                   resp->message().c_str(), resp->job_id().c_str());
+      std::fflush(messages_);
+      running_jobs_.push_back(resp->job_id());
+      bool wait = dml_sync_ || (options_.wait_for_jobs && resp->job_bounded());
+      if (wait) return WaitForJob(resp->job_id());
+      break;
+    }
+    default:
+      break;
+  }
+  std::fflush(messages_);
+  return absl::OkStatus();
+}
+
+absl::Status ScriptRunner::WaitForJob(const std::string& job_id) {
+  while (true) {
+    if (options_.interrupted && options_.interrupted->load()) {
+      return absl::CancelledError("interrupted; jobs cancelled");
+    }
+    auto info = client_->WaitJob(job_id, 200);
+    if (!info.ok()) return info.status();
+    if (!IsFinalJobStatus(info->status())) continue;
+    std::erase(running_jobs_, job_id);
+    if (info->status() == v1::JOB_STATUS_FAILED) {
+      return absl::AbortedError(absl::StrCat("Job ", job_id, " failed: ", info->error()));
+    }
+    if (info->status() == v1::JOB_STATUS_CANCELED) {
+      return absl::CancelledError(absl::StrCat("Job ", job_id, " was cancelled"));
+    }
+    std::fprintf(messages_, "[INFO] Job %s finished.\n", job_id.c_str());
+    std::fflush(messages_);
+    return absl::OkStatus();
+  }
+}
+
+void ScriptRunner::CancelRunningJobs() {
+  for (const auto& id : running_jobs_) (void)client_->CancelJob(id);
+  running_jobs_.clear();
+}
+
+}  // namespace eddy

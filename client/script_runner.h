@@ -1,0 +1,44 @@
+// Runs a SQL script through a coordinator, statement by statement, the way `eddy -f` does: status
+// messages go to `messages` (stderr), results to `results` (stdout). The whole script is parsed first,
+// so a syntax error anywhere runs nothing. Stops at the first failing statement.
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "client/eddy_client.h"
+
+namespace eddy {
+
+struct ScriptOptions {
+  // Wait for each bounded INSERT job before the next statement, and for every job at the end.
+  // The embedded cluster always waits (it lives only as long as the script).
+  bool wait_for_jobs = false;
+  const std::atomic<bool>* interrupted = nullptr;  // set by a signal handler: cancel and stop
+};
+
+class ScriptRunner {
+ public:
+  ScriptRunner(EddyClient* client, ScriptOptions options, FILE* results, FILE* messages)
+      : client_(client), options_(options), results_(results), messages_(messages) {}
+
+  // Returns the first error (already printed to `messages`).
+  absl::Status Run(const std::string& script);
+
+ private:
+  absl::Status RunStatement(const std::string& text, int line, int column, bool* quit);
+  absl::Status WaitForJob(const std::string& job_id);
+  void CancelRunningJobs();
+
+  EddyClient* client_;
+  ScriptOptions options_;
+  FILE* results_;
+  FILE* messages_;
+  bool dml_sync_ = false;
+  std::vector<std::string> running_jobs_;
+};
+
+}  // namespace eddy
