@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages needed to build and test Eddy, skipping those already installed.
+#
+# Usage: deploy/install-deps.sh [--with-compose] [--dry-run]
+#   --with-compose   also install docker-compose (the deploy tests validate deploy/docker-compose.yml
+#                    with it; `make test` passes this flag). EDDY_WITH_COMPOSE=1 does the same.
+#   --dry-run        print what would be installed and exit.
+# Runs apt-get update only when something is missing. Needs root, or sudo.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  librocksdb-dev libspdlog-dev libabsl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
+  iproute2
+)
+
+with_compose="${EDDY_WITH_COMPOSE:-0}"
+dry_run=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-compose) with_compose=1 ;;
+    --dry-run) dry_run=1 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+if [[ "$with_compose" == 1 ]]; then
+  PACKAGES+=(docker-compose)
+fi
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: dpkg-query/apt-get not found; this script supports Debian 12 (bookworm) only" >&2
+  exit 1
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status="$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)"
+  if [[ "$status" != "installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [[ "$dry_run" == 1 ]]; then
+  exit 0
+fi
+
+if [[ "$(id -u)" -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: need root to install ${missing[*]}; run as root or install sudo" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
