@@ -1,0 +1,78 @@
+#include "tests/runner/golden_file.h"
+
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace eddy::golden {
+
+absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
+  std::vector<std::string> lines = absl::StrSplit(text, '\n');
+  std::vector<Record> records;
+  std::vector<std::string> args;  // from `eddy-args` lines, applied to the records after them
+  size_t i = 0;
+  while (i < lines.size()) {
+    std::string line(absl::StripTrailingAsciiWhitespace(lines[i]));
+    if (line.empty() || line[0] == '#') {
+      ++i;
+      continue;
+    }
+    Record r;
+    r.line = static_cast<int>(i + 1);
+    std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (words[0] == "eddy-args") {
+      args.assign(words.begin() + 1, words.end());
+      ++i;
+      continue;
+    }
+    if (words[0] == "statement" && words.size() == 2 && words[1] == "ok") {
+      r.kind = Record::Kind::kStatementOk;
+    } else if (words[0] == "statement" && words.size() == 2 && words[1] == "error") {
+      r.kind = Record::Kind::kStatementError;
+    } else if (words[0] == "query" && (words.size() == 1 || (words.size() == 2 && words[1] == "sorted"))) {
+      r.kind = Record::Kind::kQuery;
+      r.sorted = words.size() == 2;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", i + 1, ": expected 'statement ok', 'statement error', 'query', "
+                       "'query sorted' or 'eddy-args', found '", line, "'"));
+    }
+    r.eddy_args = args;
+    ++i;
+    // SQL until a blank line or `----`.
+    std::string sql;
+    while (i < lines.size()) {
+      std::string l(absl::StripTrailingAsciiWhitespace(lines[i]));
+      if (l.empty() || l == "----") break;
+      absl::StrAppend(&sql, l, "\n");
+      ++i;
+    }
+    if (sql.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("line ", r.line, ": record has no SQL"));
+    }
+    r.sql = sql;
+    if (i < lines.size() && absl::StripTrailingAsciiWhitespace(lines[i]) == "----") {
+      ++i;
+      while (i < lines.size()) {
+        std::string l(absl::StripTrailingAsciiWhitespace(lines[i]));
+        if (l.empty()) break;
+        r.expected.push_back(l);
+        ++i;
+      }
+    }
+    if (r.kind == Record::Kind::kStatementOk && !r.expected.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", r.line, ": 'statement ok' takes no expected output"));
+    }
+    if (r.kind == Record::Kind::kStatementError && r.expected.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", r.line, ": 'statement error' needs the expected message after ----"));
+    }
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+}  // namespace eddy::golden
