@@ -1,0 +1,72 @@
+#include "common/expr/expr_printer.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/types/value.h"
+
+namespace eddy {
+namespace {
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+void Append(const Expr& e, const std::vector<std::string>& names, std::string* out) {
+  switch (e.kind) {
+    case ExprKind::kColumn:
+      if (e.column >= 0 && static_cast<size_t>(e.column) < names.size()) {
+        out->append(names[e.column]);
+      } else {
+        absl::StrAppend(out, "$", e.column);
+      }
+      return;
+    case ExprKind::kLiteral:
+      out->append(LiteralToString(e.literal, e.type));
+      return;
+    case ExprKind::kCall:
+      break;
+  }
+  if ((e.function == "CAST" || e.function == "TRY_CAST") && e.args.size() == 1) {
+    absl::StrAppend(out, e.function, "(");
+    Append(*e.args[0], names, out);
+    absl::StrAppend(out, " AS ", e.type.WithNullable(true).ToString(), ")");
+    return;
+  }
+  out->append(e.function == "NEGATE" ? "-" : e.function);
+  out->push_back('(');
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    if (i > 0) out->append(", ");
+    if (e.args[i] == nullptr) {
+      out->append("?");
+    } else {
+      Append(*e.args[i], names, out);
+    }
+  }
+  out->push_back(')');
+}
+
+}  // namespace
+
+std::string LiteralToString(const Value& v, const DataType& type) {
+  if (v.is_null()) return "NULL";
+  switch (type.id) {
+    case TypeId::kBoolean: return !v.is_bool() ? "?" : v.bool_value() ? "TRUE" : "FALSE";
+    case TypeId::kString: return v.is_string() ? Quote(v.string_value()) : "?";
+    case TypeId::kFloat:
+    case TypeId::kDouble: return v.is_double() ? FormatValue(v, type) : "?";
+    default: return v.is_int() ? FormatValue(v, type) : "?";
+  }
+}
+
+std::string ExprToString(const Expr& e, const std::vector<std::string>& input_names) {
+  std::string out;
+  Append(e, input_names, &out);
+  return out;
+}
+
+}  // namespace eddy
