@@ -4,9 +4,6 @@
 // non-zero exit and each expected line to appear in stderr.
 //
 // Usage: golden_runner EDDY_BINARY FILE.test [FILE.test ...]
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,51 +16,20 @@
 
 #include "absl/strings/str_split.h"
 #include "tests/runner/golden_file.h"
-
-extern char** environ;
+#include "tests/util/subprocess.h"
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using eddy::testing::ReadFileToString;
+using eddy::testing::RunResult;
 
 RunResult RunEddy(const std::string& eddy, const std::vector<std::string>& extra,
                   const std::string& script, const std::string& tmp) {
-  std::string sql_path = tmp + "/script.sql", out_path = tmp + "/out", err_path = tmp + "/err";
+  std::string sql_path = tmp + "/script.sql";
   std::ofstream(sql_path) << script;
   std::vector<std::string> args = {eddy, "-f", sql_path};
   args.insert(args.end(), extra.begin(), extra.end());
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  RunResult r;
-  if (posix_spawn(&pid, eddy.c_str(), &fa, nullptr, argv.data(), environ) != 0) {
-    r.err = "cannot start " + eddy;
-    return r;
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = ReadFile(out_path);
-  r.err = ReadFile(err_path);
-  return r;
+  return eddy::testing::RunToCompletion(args, tmp);
 }
 
 std::vector<std::string> Lines(const std::string& s) {
@@ -79,7 +45,7 @@ std::string Join(const std::vector<std::string>& v) {
 
 // Returns the number of failed records.
 int RunFile(const std::string& eddy, const std::string& path, const std::string& tmp) {
-  auto records = eddy::golden::ParseGoldenFile(ReadFile(path));
+  auto records = eddy::golden::ParseGoldenFile(ReadFileToString(path));
   if (!records.ok()) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), std::string(records.status().message()).c_str());
     return 1;
