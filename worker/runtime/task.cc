@@ -17,12 +17,7 @@ class Task::FanOut : public Output {
   void AddTarget(size_t node, int slot) { targets_.push_back({node, slot}); }
   const std::vector<std::pair<size_t, int>>& targets() const { return targets_; }
 
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    for (const auto& [node, slot] : targets_) {
-      RETURN_IF_ERROR(task_->nodes_[node]->op->Process(slot, batch));
-    }
-    return absl::OkStatus();
-  }
+  absl::Status Emit(const ChangelogBatch& batch) override;
 
  private:
   Task* task_;
@@ -38,6 +33,13 @@ struct Task::Node {
   int inputs_ended = 0;
   bool source_ended = false;
 };
+
+absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
+  for (const auto& [node, slot] : targets_) {
+    RETURN_IF_ERROR(task_->nodes_[node]->op->Process(slot, batch));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
                                                    TaskEnvironment env) {
