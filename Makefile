@@ -31,7 +31,6 @@ build: deps
 	ninja -C $(BUILD_DIR) -j$(JOBS)
 
 test: build
-	$(INSTALL_DEPS) --with-compose
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --no-tests=error -j$(CTEST_JOBS)
 
 demo: build
