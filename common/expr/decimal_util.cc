@@ -52,7 +52,7 @@ bool DigitsToUnscaled(bool negative, const char* digits, int n, int exp10, int s
 
 }  // namespace
 
-int128 Pow10(int n) { return kPow10.v[n]; }
+int128 Pow10(int n) { return kPow10.v[n < 0 ? 0 : n > 38 ? 38 : n]; }
 
 bool FitsPrecision(int128 v, int precision) { return Abs(v) < kPow10.v[precision]; }
 

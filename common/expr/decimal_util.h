@@ -10,7 +10,7 @@ namespace eddy::decimal {
 
 using int128 = __int128;
 
-// 10^n for 0 <= n <= 38.
+// 10^n for 0 <= n <= 38 (n is clamped to that range, so a bad plan cannot index out of bounds).
 int128 Pow10(int n);
 
 // |v| < 10^precision.
