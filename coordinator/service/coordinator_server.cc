@@ -18,7 +18,7 @@ class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Ser
     std::lock_guard<std::mutex> lock(session.mu);
     auto result = server_->executor_->Execute(session, req->statement());
     if (!result.ok()) {
-      EDDY_LOG_INFO("statement failed: {}", result.status().message());
+      EDDY_LOG_INFO("statement failed: {}", std::string(result.status().message()));
       return ToGrpcStatus(result.status());
     }
     *resp = std::move(*result);
