@@ -10,7 +10,16 @@
 
 namespace eddy {
 
-std::string FormatDouble(double d) {
+std::string FormatDouble(double d) { return FormatApproximate(d, false); }
+
+std::string FormatFloat(float f) { return FormatApproximate(f, true); }
+
+std::string FormatApproximate(double d, bool as_float) {
+  // Shortest digits that read back as the same value (as float for FLOAT columns).
+  auto round_trips = [as_float, d](const std::string& s) {
+    return as_float ? std::strtof(s.c_str(), nullptr) == static_cast<float>(d)
+                    : std::strtod(s.c_str(), nullptr) == d;
+  };
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
   if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
@@ -19,7 +28,7 @@ std::string FormatDouble(double d) {
     // Shortest round-trip digits in plain notation, with at least one fractional digit.
     for (int prec = 1; prec <= 17; ++prec) {
       std::string s = absl::StrFormat("%.*f", prec, d);
-      if (std::strtod(s.c_str(), nullptr) == d) {
+      if (round_trips(s)) {
         while (s.size() > 2 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
         return s;
       }
@@ -29,7 +38,7 @@ std::string FormatDouble(double d) {
   // Scientific: mantissa with at least one fractional digit, then E and the exponent.
   for (int prec = 0; prec <= 16; ++prec) {
     std::string s = absl::StrFormat("%.*e", prec, d);
-    if (std::strtod(s.c_str(), nullptr) == d) {
+    if (round_trips(s)) {
       size_t e = s.find('e');
       std::string mant = s.substr(0, e);
       int exp = std::atoi(s.c_str() + e + 1);
@@ -88,6 +97,7 @@ std::string FormatValue(const Value& v, const DataType& type) {
     case TypeId::kBigInt:
       return std::to_string(v.int_value());
     case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(v.double_value()));
     case TypeId::kDouble:
       return FormatDouble(v.double_value());
     case TypeId::kDecimal:

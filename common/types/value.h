@@ -47,6 +47,9 @@ std::string FormatValue(const Value& v, const DataType& type);
 
 // Formatting helpers shared with the vectorized cast.
 std::string FormatDouble(double d);
+std::string FormatFloat(float f);
+// Java-style text of a FLOAT (as_float) or DOUBLE value.
+std::string FormatApproximate(double d, bool as_float);
 std::string FormatDecimal(int64_t unscaled, int scale);
 std::string FormatDate(int32_t days_since_epoch);
 std::string FormatTimestamp(int64_t millis_since_epoch, int precision);

@@ -13,6 +13,8 @@ TEST(FormatValue, MatchesFlinkText) {
   EXPECT_EQ(FormatDouble(1e7), "1.0E7");
   EXPECT_EQ(FormatDouble(1.5e-4), "1.5E-4");
   EXPECT_EQ(FormatDouble(-3.25), "-3.25");
+  EXPECT_EQ(FormatFloat(0.1f), "0.1");
+  EXPECT_EQ(FormatValue(Value::Double(0.1f), DataType::Float()), "0.1");
   EXPECT_EQ(FormatDecimal(1234, 2), "12.34");
   EXPECT_EQ(FormatDecimal(5, 3), "0.005");
   EXPECT_EQ(FormatDecimal(-5, 2), "-0.05");
