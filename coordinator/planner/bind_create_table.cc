@@ -1,0 +1,165 @@
+// CREATE TABLE: column types, primary key (its columns become NOT NULL, as in Flink), watermark,
+// LIKE (copies columns, and unless excluded the primary key, watermark and options; the new
+// table's WITH entries override copied options), then connector option validation.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/sql/ast_debug.h"
+#include "coordinator/planner/connector_options.h"
+#include "coordinator/planner/planner.h"
+#include "coordinator/planner/planner_errors.h"
+#include "coordinator/planner/type_spec.h"
+
+namespace eddy {
+namespace {
+
+using planner::ValidationError;
+using planner::ValidationErrorAt;
+
+// What `LIKE src (...)` copies besides columns; Flink's default is INCLUDING ALL.
+struct LikeParts {
+  bool options = true;
+  bool constraints = true;
+  bool watermarks = true;
+};
+
+absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
+  LikeParts parts;
+  for (const auto& [mode, what] : like.options) {
+    const std::string m = absl::AsciiStrToUpper(mode);
+    const std::string w = absl::AsciiStrToUpper(what);
+    if (m != "INCLUDING" && m != "EXCLUDING") {
+      if (m == "OVERWRITING" && w == "OPTIONS") continue;  // our merge always overwrites
+      return ValidationErrorAt(like.source.pos,
+                               absl::StrCat("unsupported LIKE option '", mode, " ", what, "'"));
+    }
+    const bool include = m == "INCLUDING";
+    if (w == "ALL") {
+      parts.options = parts.constraints = parts.watermarks = include;
+    } else if (w == "OPTIONS") {
+      parts.options = include;
+    } else if (w == "CONSTRAINTS") {
+      parts.constraints = include;
+    } else if (w == "WATERMARKS") {
+      parts.watermarks = include;
+    } else if (w == "GENERATED" || w == "METADATA" || w == "PARTITIONS") {
+      // We have none of these, so including or excluding them changes nothing.
+    } else {
+      return ValidationErrorAt(like.source.pos,
+                               absl::StrCat("unsupported LIKE option '", mode, " ", what, "'"));
+    }
+  }
+  return parts;
+}
+
+std::optional<int> FindColumn(const Schema& s, const std::string& name) {
+  for (size_t i = 0; i < s.fields.size(); ++i) {
+    if (absl::EqualsIgnoreCase(s.fields[i].name, name)) return static_cast<int>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
+                                             const SessionCatalog& catalog) {
+  auto path = catalog.Resolve(ddl.name);
+  if (!path.ok()) return planner::AsValidationError(ddl.name.pos, path.status());
+  CatalogTable table;
+  table.path = *path;
+  const std::string name = table.path.ToString();
+
+  if (ddl.like) {
+    auto src_path = catalog.Resolve(ddl.like->source);
+    if (!src_path.ok()) return planner::AsValidationError(ddl.like->source.pos, src_path.status());
+    auto src = catalog.FindTable(*src_path);
+    if (src == nullptr) {
+      return ValidationErrorAt(ddl.like->source.pos,
+                               absl::StrCat("table '", src_path->ToString(), "' not found"));
+    }
+    ASSIGN_OR_RETURN(LikeParts parts, ParseLikeOptions(*ddl.like));
+    table.schema = src->schema;
+    if (parts.constraints) table.primary_key = src->primary_key;
+    if (parts.watermarks) {
+      table.watermark_column = src->watermark_column;
+      table.watermark_expr = src->watermark_expr;
+    }
+    if (parts.options) table.options = src->options;
+  }
+
+  for (const sql::ColumnDef& col : ddl.columns) {
+    if (col.computed) {
+      return ValidationErrorAt(col.pos, absl::StrCat("computed column '", col.name,
+                                                     "' is not supported yet"));
+    }
+    if (FindColumn(table.schema, col.name)) {
+      return ValidationErrorAt(col.pos, absl::StrCat("column '", col.name,
+                                                     "' is defined more than once in table '",
+                                                     name, "'"));
+    }
+    ASSIGN_OR_RETURN(DataType type, planner::TypeFromSpec(col.type));
+    table.schema.fields.push_back({col.name, type});
+  }
+  if (table.schema.fields.empty()) {
+    return ValidationError(absl::StrCat("table '", name, "' has no columns"));
+  }
+
+  if (!ddl.primary_key.empty()) table.primary_key = ddl.primary_key;
+  for (size_t i = 0; i < table.primary_key.size(); ++i) {
+    const std::string& k = table.primary_key[i];
+    std::optional<int> c = FindColumn(table.schema, k);
+    if (!c) {
+      return ValidationError(absl::StrCat("primary key column '", k, "' of table '", name,
+                                          "' is not a column of the table"));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (absl::EqualsIgnoreCase(table.primary_key[j], k)) {
+        return ValidationError(absl::StrCat("primary key column '", k, "' of table '", name,
+                                            "' is listed twice"));
+      }
+    }
+    table.primary_key[i] = table.schema.fields[*c].name;
+    table.schema.fields[*c].type.nullable = false;
+  }
+
+  if (ddl.watermark) {
+    std::optional<int> c = FindColumn(table.schema, ddl.watermark->column);
+    if (!c) {
+      return ValidationErrorAt(ddl.watermark->pos,
+                               absl::StrCat("watermark column '", ddl.watermark->column,
+                                            "' is not a column of table '", name, "'"));
+    }
+    const DataType& t = table.schema.fields[*c].type;
+    if (t.id != TypeId::kTimestamp) {
+      return ValidationErrorAt(ddl.watermark->pos,
+                               absl::StrCat("watermark column '", ddl.watermark->column,
+                                            "' must be of type TIMESTAMP, but is ",
+                                            t.WithNullable(true).ToString()));
+    }
+    table.watermark_column = table.schema.fields[*c].name;
+    table.watermark_expr = ddl.watermark->expr ? sql::DebugString(*ddl.watermark->expr) : "";
+  }
+  if (ddl.comment) table.comment = *ddl.comment;
+
+  // The new table's WITH entries override the copied ones, in place, so SHOW CREATE keeps order.
+  for (const auto& [k, v] : ddl.properties.entries) {
+    bool replaced = false;
+    for (auto& [ek, ev] : table.options) {
+      if (ek == k) {
+        ev = v;
+        replaced = true;
+      }
+    }
+    if (!replaced) table.options.emplace_back(k, v);
+  }
+  RETURN_IF_ERROR(planner::ValidateConnectorOptions(table));
+  return table;
+}
+
+}  // namespace eddy

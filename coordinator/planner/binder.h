@@ -1,0 +1,81 @@
+// The binder: resolves names against the catalog and the FROM scope, types expressions through the
+// function registry and builds the logical plan (logical_plan.h) of queries and INSERTs. Internal to
+// the planner; planner.h is the public entry point.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/expr/expr.h"
+#include "common/sql/ast.h"
+#include "coordinator/catalog/catalog.h"
+#include "coordinator/planner/logical_plan.h"
+#include "coordinator/planner/planner.h"
+
+namespace eddy::planner {
+
+// One visible column of a FROM scope: `qualifier.name` (qualifier = table alias or name; empty
+// for unqualifiable columns such as a query's output).
+struct ScopeColumn {
+  std::string qualifier;
+  std::string name;
+};
+
+// A bound relation: its logical node plus how its columns are named in the enclosing scope
+// (columns[i] is node->schema.fields[i]).
+struct BoundRelation {
+  LogicalNodePtr node;
+  std::vector<ScopeColumn> columns;
+};
+
+// How to bind an expression: the scope it reads and, for aggregate contexts, a hook that may bind a
+// sub-expression itself (returns nullptr to let the generic binder continue into its children).
+struct ExprScope {
+  const std::vector<ScopeColumn>* columns = nullptr;  // nullptr: no columns (VALUES)
+  const Schema* schema = nullptr;
+  std::string clause;  // e.g. "WHERE clause": aggregates found here are an error naming it
+  std::function<absl::StatusOr<ExprPtr>(const sql::Expr&)> hook;
+};
+
+// binder_expr.cc
+absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope);
+// The column an identifier names in `scope`, or a validation error (not found / ambiguous).
+absl::StatusOr<int> ResolveColumn(const sql::Expr& identifier, const ExprScope& scope);
+bool IsAggregateCall(const sql::Expr& e);
+bool ContainsAggregate(const sql::Expr& e);
+// binder_literal.cc
+absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
+
+// Types that convert implicitly when a query result is written into a sink column (Flink's
+// supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
+bool IsImplicitlyCastable(const DataType& from, const DataType& to);
+
+class Binder {
+ public:
+  Binder(const SessionCatalog& catalog, const ConfigMap& config, int view_depth = 0)
+      : catalog_(catalog), config_(config), view_depth_(view_depth) {}
+
+  absl::StatusOr<BoundRelation> BindQuery(const sql::Query& q);  // binder_query.cc
+  // Returns the Sink node of the INSERT (binder_insert.cc).
+  absl::StatusOr<LogicalNodePtr> BindInsert(const sql::Insert& insert);
+
+ private:
+  absl::StatusOr<BoundRelation> BindSelect(const sql::Query& q);  // binder_select.cc
+  absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
+  absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
+  absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
+  absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref);
+  absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
+
+  const SessionCatalog& catalog_;
+  const ConfigMap& config_;
+  int view_depth_;
+};
+
+// Renames duplicates the way Calcite does (word, word0, word1, ...), so a subquery's columns stay
+// addressable.
+std::vector<std::string> UniquifyNames(std::vector<std::string> names);
+
+}  // namespace eddy::planner

@@ -1,0 +1,268 @@
+// Binding of scalar expressions: names against the scope, operators and functions through MakeCall,
+// and the SQL forms the registry does not know (IN, BETWEEN, simple CASE, IS [NOT] TRUE, ...)
+// expanded into calls it does.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
+#include "common/expr/function_registry.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/planner_errors.h"
+#include "coordinator/planner/type_spec.h"
+
+namespace eddy::planner {
+namespace {
+
+absl::StatusOr<ExprPtr> Call(const sql::SourcePos& pos, std::string_view fn,
+                             std::vector<ExprPtr> args) {
+  auto r = MakeCall(fn, std::move(args));
+  if (!r.ok()) return AsValidationError(pos, r.status());
+  return r;
+}
+
+absl::StatusOr<std::vector<ExprPtr>> BindAll(const std::vector<sql::ExprPtr>& args,
+                                             const ExprScope& scope) {
+  std::vector<ExprPtr> out;
+  for (const auto& a : args) {
+    if (a == nullptr) return ValidationError("missing expression");
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*a, scope));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+absl::StatusOr<ExprPtr> BindCase(const sql::Expr& e, const ExprScope& scope) {
+  std::vector<ExprPtr> args;
+  ExprPtr operand;
+  if (e.case_operand) {
+    ASSIGN_OR_RETURN(operand, BindExpr(*e.case_operand, scope));
+  }
+  for (const auto& [when, then] : e.case_when_then) {
+    ASSIGN_OR_RETURN(ExprPtr w, BindExpr(*when, scope));
+    if (operand) {
+      ASSIGN_OR_RETURN(w, Call(when->pos, "=", {operand, w}));
+    }
+    ASSIGN_OR_RETURN(ExprPtr t, BindExpr(*then, scope));
+    args.push_back(std::move(w));
+    args.push_back(std::move(t));
+  }
+  if (e.case_else) {
+    ASSIGN_OR_RETURN(ExprPtr el, BindExpr(*e.case_else, scope));
+    args.push_back(std::move(el));
+  }
+  return Call(e.pos, "CASE", std::move(args));
+}
+
+absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope) {
+  const std::string name = e.name.ToString();
+  if (IsAggregateCall(e)) {
+    // Aggregate contexts bind aggregates in their hook; reaching here means they are not allowed.
+    return ValidationErrorAt(e.pos, absl::StrCat("aggregate function ", absl::AsciiStrToUpper(name),
+                                                 " is not allowed in ",
+                                                 scope.clause.empty() ? "this context"
+                                                                      : scope.clause));
+  }
+  if (e.distinct) {
+    return ValidationErrorAt(e.pos, absl::StrCat("DISTINCT is only allowed in aggregate functions, "
+                                                 "not in ",
+                                                 absl::AsciiStrToUpper(name)));
+  }
+  for (const auto& a : e.args) {
+    if (a && a->kind == sql::ExprKind::kStar) {
+      return ValidationErrorAt(a->pos, absl::StrCat("'*' is not allowed as an argument of ",
+                                                    absl::AsciiStrToUpper(name)));
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindAll(e.args, scope));
+  return Call(e.pos, name, std::move(args));
+}
+
+}  // namespace
+
+bool IsAggregateCall(const sql::Expr& e) {
+  return e.kind == sql::ExprKind::kFunction && e.name.parts.size() == 1 &&
+         IsBuiltinAggregate(e.name.parts[0]);
+}
+
+bool ContainsAggregate(const sql::Expr& e) {
+  if (IsAggregateCall(e)) return true;
+  for (const auto& a : e.args) {
+    if (a && ContainsAggregate(*a)) return true;
+  }
+  if (e.case_operand && ContainsAggregate(*e.case_operand)) return true;
+  for (const auto& [w, t] : e.case_when_then) {
+    if ((w && ContainsAggregate(*w)) || (t && ContainsAggregate(*t))) return true;
+  }
+  return e.case_else && ContainsAggregate(*e.case_else);
+}
+
+absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
+  const auto& parts = id.name.parts;
+  if (parts.empty()) return ValidationErrorAt(id.pos, "empty identifier");
+  const std::string& col = parts.back();
+  // Only the last qualifier part is matched: `db.t.col` resolves like `t.col`.
+  const std::string* qualifier = parts.size() >= 2 ? &parts[parts.size() - 2] : nullptr;
+  int found = -1;
+  bool qualifier_seen = false;
+  if (scope.columns != nullptr) {
+    for (size_t i = 0; i < scope.columns->size(); ++i) {
+      const ScopeColumn& c = (*scope.columns)[i];
+      if (qualifier != nullptr) {
+        if (!absl::EqualsIgnoreCase(c.qualifier, *qualifier)) continue;
+        qualifier_seen = true;
+      }
+      if (!absl::EqualsIgnoreCase(c.name, col)) continue;
+      if (found >= 0) {
+        return ValidationErrorAt(id.pos, absl::StrCat("column '", id.name.ToString(),
+                                                      "' is ambiguous"));
+      }
+      found = static_cast<int>(i);
+    }
+  }
+  if (found >= 0) return found;
+  if (qualifier != nullptr && qualifier_seen) {
+    return ValidationErrorAt(id.pos, absl::StrCat("column '", col, "' not found in table '",
+                                                  *qualifier, "'"));
+  }
+  if (qualifier != nullptr) {
+    return ValidationErrorAt(id.pos, absl::StrCat("table '", *qualifier,
+                                                  "' not found in the FROM clause"));
+  }
+  return ValidationErrorAt(id.pos, absl::StrCat("column '", col, "' not found in any table"));
+}
+
+absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
+  if (scope.hook) {
+    ASSIGN_OR_RETURN(ExprPtr hooked, scope.hook(e));
+    if (hooked != nullptr) return hooked;
+  }
+  auto arg = [&](size_t i) -> absl::StatusOr<ExprPtr> {
+    if (i >= e.args.size() || e.args[i] == nullptr) {
+      return ValidationErrorAt(e.pos, "missing operand");
+    }
+    return BindExpr(*e.args[i], scope);
+  };
+  switch (e.kind) {
+    case sql::ExprKind::kLiteral:
+      return BindLiteral(e);
+    case sql::ExprKind::kIdentifier: {
+      ASSIGN_OR_RETURN(int i, ResolveColumn(e, scope));
+      return MakeColumnRef(i, scope.schema->fields[i].type);
+    }
+    case sql::ExprKind::kStar:
+      return ValidationErrorAt(e.pos, "'*' is only allowed in a SELECT list or COUNT(*)");
+    case sql::ExprKind::kUnary: {
+      if (e.op == "-" && !e.args.empty() && e.args[0] &&
+          e.args[0]->kind == sql::ExprKind::kLiteral &&
+          (e.args[0]->literal_kind == sql::LiteralKind::kInteger ||
+           e.args[0]->literal_kind == sql::LiteralKind::kDecimal ||
+           e.args[0]->literal_kind == sql::LiteralKind::kDouble)) {
+        // Fold the sign into the literal: -5 is INT -5, and -9223372036854775808 fits BIGINT.
+        return BindLiteral(*e.args[0], /*negate=*/true);
+      }
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      if (e.op == "+") {
+        if (!a->type.IsNumeric() && a->type.id != TypeId::kNull) {
+          return ValidationErrorAt(e.pos, absl::StrCat("Cannot apply '+' to arguments of type <",
+                                                       a->type.WithNullable(true).ToString(), ">"));
+        }
+        return a;
+      }
+      return Call(e.pos, e.op == "-" ? "NEGATE" : e.op, {std::move(a)});
+    }
+    case sql::ExprKind::kBinary: {
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      ASSIGN_OR_RETURN(ExprPtr b, arg(1));
+      return Call(e.pos, e.op, {std::move(a), std::move(b)});
+    }
+    case sql::ExprKind::kIsNull: {
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      return Call(e.pos, e.negated ? "IS NOT NULL" : "IS NULL", {std::move(a)});
+    }
+    case sql::ExprKind::kIsTrue: {
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      return Call(e.pos, e.negated ? "IS NOT TRUE" : "IS TRUE", {std::move(a)});
+    }
+    case sql::ExprKind::kIsFalse: {
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      return Call(e.pos, e.negated ? "IS NOT FALSE" : "IS FALSE", {std::move(a)});
+    }
+    case sql::ExprKind::kLike: {
+      ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindAll(e.args, scope));
+      ASSIGN_OR_RETURN(ExprPtr like, Call(e.pos, "LIKE", std::move(args)));
+      if (!e.negated) return like;
+      return Call(e.pos, "NOT", {std::move(like)});
+    }
+    case sql::ExprKind::kIn: {
+      if (e.args.size() < 2) return ValidationErrorAt(e.pos, "IN needs at least one value");
+      ASSIGN_OR_RETURN(ExprPtr x, arg(0));
+      std::vector<ExprPtr> eqs;
+      for (size_t i = 1; i < e.args.size(); ++i) {
+        if (e.args[i] && e.args[i]->kind == sql::ExprKind::kSubquery) {
+          return ValidationErrorAt(e.args[i]->pos, "IN (subquery) is not supported yet");
+        }
+        ASSIGN_OR_RETURN(ExprPtr v, arg(i));
+        ASSIGN_OR_RETURN(ExprPtr eq, Call(e.args[i]->pos, "=", {x, std::move(v)}));
+        eqs.push_back(std::move(eq));
+      }
+      ExprPtr any = eqs.front();
+      if (eqs.size() > 1) {
+        ASSIGN_OR_RETURN(any, Call(e.pos, "OR", std::move(eqs)));
+      }
+      if (!e.negated) return any;
+      return Call(e.pos, "NOT", {std::move(any)});
+    }
+    case sql::ExprKind::kBetween: {
+      ASSIGN_OR_RETURN(ExprPtr x, arg(0));
+      ASSIGN_OR_RETURN(ExprPtr lo, arg(1));
+      ASSIGN_OR_RETURN(ExprPtr hi, arg(2));
+      ASSIGN_OR_RETURN(ExprPtr ge, Call(e.pos, ">=", {x, std::move(lo)}));
+      ASSIGN_OR_RETURN(ExprPtr le, Call(e.pos, "<=", {x, std::move(hi)}));
+      ASSIGN_OR_RETURN(ExprPtr both, Call(e.pos, "AND", {std::move(ge), std::move(le)}));
+      if (!e.negated) return both;
+      return Call(e.pos, "NOT", {std::move(both)});
+    }
+    case sql::ExprKind::kCase:
+      return BindCase(e, scope);
+    case sql::ExprKind::kCast: {
+      ASSIGN_OR_RETURN(ExprPtr a, arg(0));
+      ASSIGN_OR_RETURN(DataType to, TypeFromSpec(e.cast_type));
+      if (absl::Status s = CheckCast(a->type, to); !s.ok()) return AsValidationError(e.pos, s);
+      return MakeCast(std::move(a), to, e.try_cast);
+    }
+    case sql::ExprKind::kFunction:
+      return BindFunction(e, scope);
+    case sql::ExprKind::kInterval:
+      return ValidationErrorAt(e.pos, "INTERVAL literals are not supported yet");
+    case sql::ExprKind::kSubquery:
+      return ValidationErrorAt(e.pos, "scalar subqueries are not supported yet");
+  }
+  return ValidationErrorAt(e.pos, "unsupported expression");
+}
+
+bool IsImplicitlyCastable(const DataType& from, const DataType& to) {
+  if (from.id == TypeId::kNull || from.SameAs(to)) return true;
+  auto rank = [](TypeId id) {
+    switch (id) {
+      case TypeId::kTinyInt: return 0;
+      case TypeId::kSmallInt: return 1;
+      case TypeId::kInt: return 2;
+      case TypeId::kBigInt: return 3;
+      case TypeId::kDecimal: return 4;
+      case TypeId::kFloat: return 5;
+      case TypeId::kDouble: return 6;
+      default: return -1;
+    }
+  };
+  if (from.IsNumeric() && to.IsNumeric()) return rank(from.id) <= rank(to.id);
+  if (from.IsString() && to.IsString()) return true;
+  if (from.IsTemporal() && to.id == TypeId::kTimestamp) return true;
+  return false;
+}
+
+}  // namespace eddy::planner

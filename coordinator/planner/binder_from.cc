@@ -1,0 +1,112 @@
+// Binding of FROM items: catalog tables (scans of source connectors), views (inlined: their query
+// text is parsed and bound in a fresh scope), subqueries and VALUES with optional aliases.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/sql/parser.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/connector_options.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+namespace {
+
+// Views nest; a view cannot name itself, but a dropped-and-recreated chain could loop.
+constexpr int kMaxViewDepth = 32;
+
+// Applies `AS alias(c1, c2, ...)`: renames the relation's columns (a Project only when needed)
+// and sets their qualifier.
+absl::StatusOr<BoundRelation> Alias(BoundRelation r, const std::string& qualifier,
+                                    const std::vector<std::string>& column_aliases,
+                                    const sql::SourcePos& pos) {
+  if (!column_aliases.empty()) {
+    if (column_aliases.size() != r.node->schema.size()) {
+      return ValidationErrorAt(pos, absl::StrCat("the alias '", qualifier, "' lists ",
+                                                 column_aliases.size(), " columns but the query has ",
+                                                 r.node->schema.size()));
+    }
+    std::vector<ExprPtr> refs;
+    for (size_t i = 0; i < column_aliases.size(); ++i) {
+      refs.push_back(MakeColumnRef(static_cast<int>(i), r.node->schema.fields[i].type));
+    }
+    r.node = MakeProject(r.node, std::move(refs), UniquifyNames(column_aliases));
+  }
+  r.columns.clear();
+  for (const auto& f : r.node->schema.fields) r.columns.push_back({qualifier, f.name});
+  return r;
+}
+
+}  // namespace
+
+absl::StatusOr<BoundRelation> Binder::BindTableRef(const sql::TableRef& ref) {
+  switch (ref.kind) {
+    case sql::TableRefKind::kTable:
+      return BindNamedTable(ref);
+    case sql::TableRefKind::kSubquery:
+    case sql::TableRefKind::kValues: {
+      if (ref.subquery == nullptr) return ValidationErrorAt(ref.pos, "missing subquery");
+      ASSIGN_OR_RETURN(BoundRelation r, BindQuery(*ref.subquery));
+      return Alias(std::move(r), ref.alias.value_or(""), ref.column_aliases, ref.pos);
+    }
+    case sql::TableRefKind::kFunction:
+      return ValidationErrorAt(ref.pos, "table functions in FROM are not supported yet");
+    case sql::TableRefKind::kJoin:
+      return ValidationErrorAt(ref.pos, "joins are not supported yet");
+  }
+  return ValidationErrorAt(ref.pos, "unsupported FROM item");
+}
+
+absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref) {
+  auto path = catalog_.Resolve(ref.name);
+  if (!path.ok()) return AsValidationError(ref.name.pos, path.status());
+  const std::string qualifier = ref.alias.value_or(path->object);
+  if (auto view = catalog_.FindView(*path)) {
+    ASSIGN_OR_RETURN(BoundRelation r, BindView(*view, ref.pos));
+    return Alias(std::move(r), qualifier, ref.column_aliases, ref.pos);
+  }
+  auto table = catalog_.FindTable(*path);
+  if (table == nullptr) {
+    return ValidationErrorAt(ref.name.pos,
+                             absl::StrCat("table '", path->ToString(), "' not found"));
+  }
+  const std::string connector = table->connector();
+  const ConnectorCapabilities* caps = FindConnector(connector);
+  if (caps == nullptr || !caps->source) {
+    return ValidationError(absl::StrCat("table '", path->ToString(), "' (connector '", connector,
+                                        "') cannot be read; it is a sink"));
+  }
+  BoundRelation r;
+  r.node = MakeTableScan(table);
+  for (const auto& f : table->schema.fields) r.columns.push_back({qualifier, f.name});
+  return Alias(std::move(r), qualifier, ref.column_aliases, ref.pos);
+}
+
+absl::StatusOr<BoundRelation> Binder::BindView(const CatalogView& view, const sql::SourcePos& pos) {
+  if (view_depth_ >= kMaxViewDepth) {
+    return ValidationErrorAt(pos, absl::StrCat("view '", view.path.ToString(),
+                                               "' nests more than ", kMaxViewDepth, " views"));
+  }
+  auto stmt = sql::ParseStatement(view.query_text);
+  if (!stmt.ok() || (*stmt)->kind != sql::StatementKind::kQuery || (*stmt)->query == nullptr) {
+    return ValidationErrorAt(pos, absl::StrCat("view '", view.path.ToString(),
+                                               "' has an invalid query: ",
+                                               stmt.ok() ? "not a query" : stmt.status().message()));
+  }
+  Binder inner(catalog_, config_, view_depth_ + 1);
+  auto bound = inner.BindQuery(*(*stmt)->query);
+  if (!bound.ok()) {
+    return absl::Status(bound.status().code(),
+                        absl::StrCat(bound.status().message(), " (in view '",
+                                     view.path.ToString(), "')"));
+  }
+  BoundRelation r = *std::move(bound);
+  if (!view.column_aliases.empty()) {
+    ASSIGN_OR_RETURN(r, Alias(std::move(r), "", view.column_aliases, pos));
+  }
+  return r;
+}
+
+}  // namespace eddy::planner

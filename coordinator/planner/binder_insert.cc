@@ -1,0 +1,100 @@
+// Binding of INSERT INTO: the target must be a table whose connector can be written; the query's
+// columns are matched to the sink's (optionally through a column list), implicitly widened where
+// Flink allows it, and checked for nullability.
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/function_registry.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/connector_options.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+
+absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
+  auto path_or = catalog_.Resolve(insert.target);
+  if (!path_or.ok()) return AsValidationError(insert.target.pos, path_or.status());
+  const ObjectPath path = *path_or;
+  const std::string name = path.ToString();
+  if (catalog_.FindView(path) != nullptr && catalog_.FindTable(path) == nullptr) {
+    return ValidationErrorAt(insert.target.pos,
+                             absl::StrCat("view '", name, "' cannot be the target of INSERT INTO; "
+                                          "only tables can be written"));
+  }
+  std::shared_ptr<const CatalogTable> table = catalog_.FindTable(path);
+  if (table == nullptr) {
+    return ValidationErrorAt(insert.target.pos, absl::StrCat("table '", name, "' not found"));
+  }
+  const std::string connector = table->connector();
+  const ConnectorCapabilities* caps = FindConnector(connector);
+  if (caps == nullptr || !caps->sink) {
+    return ValidationError(absl::StrCat("table '", name, "' (connector '", connector,
+                                        "') cannot be written; it is a source"));
+  }
+  if (insert.overwrite) return ValidationError("INSERT OVERWRITE is not supported yet");
+  if (insert.query == nullptr) return ValidationError("INSERT has no query");
+  ASSIGN_OR_RETURN(BoundRelation query, BindQuery(*insert.query));
+
+  const Schema& sink = table->schema;
+  const Schema& result = query.node->schema;
+  // target[j] = query column that feeds sink column j, or -1 (NULL: not in the column list).
+  std::vector<int> target(sink.size(), -1);
+  size_t expected = sink.size();
+  if (insert.columns.empty()) {
+    for (size_t j = 0; j < sink.size(); ++j) target[j] = static_cast<int>(j);
+  } else {
+    expected = insert.columns.size();
+    for (size_t i = 0; i < insert.columns.size(); ++i) {
+      std::optional<int> j = sink.FindField(insert.columns[i]);
+      if (!j) {
+        return ValidationError(absl::StrCat("column '", insert.columns[i], "' not found in table '",
+                                            name, "'"));
+      }
+      if (target[*j] >= 0) {
+        return ValidationError(absl::StrCat("column '", insert.columns[i],
+                                            "' is listed twice in INSERT INTO '", name, "'"));
+      }
+      target[*j] = static_cast<int>(i);
+    }
+  }
+  if (result.size() != expected) {
+    return ValidationError(absl::StrCat("column count of query (", result.size(), ") and sink '",
+                                        name, "' (", expected, ") do not match"));
+  }
+  std::vector<ExprPtr> exprs;
+  for (size_t j = 0; j < sink.size(); ++j) {
+    const Field& sf = sink.fields[j];
+    if (target[j] < 0) {
+      if (!sf.type.nullable) {
+        return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,
+                                            "' is NOT NULL and has no value in the column list"));
+      }
+      exprs.push_back(MakeLiteral(Value::Null(), sf.type));
+      continue;
+    }
+    const DataType& qt = result.fields[target[j]].type;
+    if (!IsImplicitlyCastable(qt, sf.type) || !CheckCast(qt, sf.type).ok()) {
+      return ValidationError(absl::StrCat(
+          "column types of query result and sink for '", name, "' do not match. Cannot assign ",
+          qt.WithNullable(true).ToString(), " to ", sf.type.WithNullable(true).ToString(),
+          " for column '", sf.name, "'"));
+    }
+    if (qt.nullable && !sf.type.nullable) {
+      return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,
+                                          "' is NOT NULL but the query result can be NULL"));
+    }
+    ExprPtr ref = MakeColumnRef(target[j], qt);
+    // Strings of any declared length share one layout and Flink does not enforce sink lengths by
+    // default (table.exec.sink.type-length-enforcer=IGNORE), so VARCHAR(n) flows into STRING as is.
+    exprs.push_back(qt.IsString() && sf.type.IsString() ? ref : MakeCast(ref, sf.type));
+  }
+  LogicalNodePtr project = MakeProject(query.node, std::move(exprs), sink.Names());
+  return MakeSink(std::move(project), std::move(table));
+}
+
+}  // namespace eddy::planner

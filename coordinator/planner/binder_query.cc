@@ -1,0 +1,187 @@
+// Binding of query bodies other than SELECT blocks: VALUES lists (literal rows with a common type
+// per column) and UNION ALL (common types, names from the first input), plus the clauses this
+// milestone rejects (ORDER BY, LIMIT).
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/evaluator.h"
+#include "common/expr/function_registry.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+namespace {
+
+std::vector<ScopeColumn> Unqualified(const Schema& s) {
+  std::vector<ScopeColumn> cols;
+  for (const auto& f : s.fields) cols.push_back({"", f.name});
+  return cols;
+}
+
+}  // namespace
+
+std::vector<std::string> UniquifyNames(std::vector<std::string> names) {
+  std::set<std::string> seen;
+  for (auto& n : names) {
+    std::string lower = absl::AsciiStrToLower(n);
+    if (seen.insert(lower).second) continue;
+    for (int k = 0;; ++k) {
+      std::string candidate = absl::StrCat(n, k);
+      if (seen.insert(absl::AsciiStrToLower(candidate)).second) {
+        n = candidate;
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+absl::StatusOr<BoundRelation> Binder::BindQuery(const sql::Query& q) {
+  if (!q.order_by.empty()) {
+    return ValidationErrorAt(q.order_by.front().expr ? q.order_by.front().expr->pos : q.pos,
+                             "ORDER BY is not supported in streaming queries yet");
+  }
+  if (q.limit.has_value()) return ValidationErrorAt(q.pos, "LIMIT is not supported yet");
+  switch (q.kind) {
+    case sql::Query::Kind::kSelect:
+      return BindSelect(q);
+    case sql::Query::Kind::kValues:
+      return BindValues(q);
+    case sql::Query::Kind::kUnionAll:
+      return BindUnion(q);
+  }
+  return ValidationErrorAt(q.pos, "unsupported query");
+}
+
+absl::StatusOr<BoundRelation> Binder::BindValues(const sql::Query& q) {
+  if (q.values_rows.empty()) return ValidationErrorAt(q.pos, "VALUES needs at least one row");
+  const size_t width = q.values_rows.front().size();
+  ExprScope scope;
+  scope.clause = "VALUES";
+  std::vector<std::vector<ExprPtr>> cells;
+  std::vector<DataType> types(width, DataType::Null());
+  for (const auto& row : q.values_rows) {
+    if (row.size() != width) {
+      const sql::SourcePos& pos = row.empty() || !row[0] ? q.pos : row[0]->pos;
+      return ValidationErrorAt(pos, absl::StrCat("VALUES rows have different numbers of columns (",
+                                                 width, " and ", row.size(), ")"));
+    }
+    std::vector<ExprPtr> bound;
+    for (size_t c = 0; c < width; ++c) {
+      if (row[c] == nullptr) return ValidationErrorAt(q.pos, "missing VALUES expression");
+      ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*row[c], scope));
+      if (!IsConstant(*e)) {
+        return ValidationErrorAt(row[c]->pos, "VALUES supports only constant expressions");
+      }
+      std::optional<DataType> common = CommonType(types[c], e->type);
+      if (!common) {
+        return ValidationErrorAt(row[c]->pos,
+                                 absl::StrCat("VALUES column ", c + 1, " has incompatible types ",
+                                              types[c].WithNullable(true).ToString(), " and ",
+                                              e->type.WithNullable(true).ToString()));
+      }
+      types[c] = *common;
+      bound.push_back(std::move(e));
+    }
+    cells.push_back(std::move(bound));
+  }
+  // The first row's nullability seeds the fold; a column is NOT NULL only if every cell is.
+  for (size_t c = 0; c < width; ++c) {
+    bool nullable = false;
+    for (const auto& row : cells) nullable = nullable || row[c]->type.nullable;
+    types[c].nullable = nullable;
+    if (types[c].id == TypeId::kNull) {
+      return ValidationErrorAt(q.pos, absl::StrCat("cannot infer the type of VALUES column ", c + 1,
+                                                   ": every value is NULL; use CAST(NULL AS type)"));
+    }
+  }
+  Schema schema;
+  for (size_t c = 0; c < width; ++c) schema.fields.push_back({absl::StrCat("EXPR$", c), types[c]});
+  std::vector<std::vector<Value>> rows;
+  for (size_t r = 0; r < cells.size(); ++r) {
+    std::vector<Value> row;
+    for (size_t c = 0; c < width; ++c) {
+      const sql::SourcePos& pos = q.values_rows[r][c]->pos;
+      if (absl::Status s = CheckCast(cells[r][c]->type, types[c]); !s.ok()) {
+        return AsValidationError(pos, s);
+      }
+      auto v = EvaluateConstant(*MakeCast(cells[r][c], types[c]));
+      if (!v.ok()) return AsValidationError(pos, v.status());
+      row.push_back(*std::move(v));
+    }
+    rows.push_back(std::move(row));
+  }
+  BoundRelation out;
+  out.columns = Unqualified(schema);
+  out.node = MakeValues(std::move(schema), std::move(rows));
+  return out;
+}
+
+absl::StatusOr<BoundRelation> Binder::BindUnion(const sql::Query& q) {
+  std::vector<BoundRelation> inputs;
+  for (const auto& in : q.union_inputs) {
+    if (in == nullptr) return ValidationErrorAt(q.pos, "missing UNION ALL input");
+    ASSIGN_OR_RETURN(BoundRelation r, BindQuery(*in));
+    if (!inputs.empty() && r.node->schema.size() != inputs.front().node->schema.size()) {
+      return ValidationErrorAt(in->pos, absl::StrCat("UNION ALL inputs have different numbers of "
+                                                     "columns (",
+                                                     inputs.front().node->schema.size(), " and ",
+                                                     r.node->schema.size(), ")"));
+    }
+    inputs.push_back(std::move(r));
+  }
+  if (inputs.empty()) return ValidationErrorAt(q.pos, "UNION ALL needs inputs");
+  const Schema& first = inputs.front().node->schema;
+  std::vector<DataType> types = first.Types();
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    const Schema& s = inputs[i].node->schema;
+    for (size_t c = 0; c < types.size(); ++c) {
+      std::optional<DataType> common = CommonType(types[c], s.fields[c].type);
+      if (!common) {
+        return ValidationErrorAt(q.union_inputs[i]->pos,
+                                 absl::StrCat("UNION ALL column ", c + 1, " ('", first.fields[c].name,
+                                              "') has incompatible types ",
+                                              types[c].WithNullable(true).ToString(), " and ",
+                                              s.fields[c].type.WithNullable(true).ToString()));
+      }
+      types[c] = *common;
+    }
+  }
+  std::vector<LogicalNodePtr> nodes;
+  for (auto& in : inputs) {
+    const Schema& s = in.node->schema;
+    std::vector<ExprPtr> casts;
+    bool changed = false;
+    for (size_t c = 0; c < types.size(); ++c) {
+      ExprPtr ref = MakeColumnRef(static_cast<int>(c), s.fields[c].type);
+      if (!s.fields[c].type.SameAs(types[c])) {
+        if (absl::Status st = CheckCast(s.fields[c].type, types[c]); !st.ok()) {
+          return AsValidationError(q.pos, st);
+        }
+        ref = MakeCast(ref, types[c]);
+        changed = true;
+      }
+      casts.push_back(std::move(ref));
+    }
+    nodes.push_back(changed ? MakeProject(in.node, std::move(casts), first.Names()) : in.node);
+  }
+  LogicalNodePtr u = MakeUnion(std::move(nodes));
+  // The union's column types are the common types, nullable if any input's column is.
+  for (size_t c = 0; c < types.size(); ++c) {
+    bool nullable = false;
+    for (const auto& in : u->inputs) nullable = nullable || in->schema.fields[c].type.nullable;
+    u->schema.fields[c].type = types[c].WithNullable(nullable);
+    u->schema.fields[c].name = first.fields[c].name;
+  }
+  BoundRelation out;
+  out.columns = Unqualified(u->schema);
+  out.node = std::move(u);
+  return out;
+}
+
+}  // namespace eddy::planner

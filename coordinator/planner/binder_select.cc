@@ -1,0 +1,347 @@
+// Binding of a SELECT block: FROM, WHERE, the select list (with `*` / `t.*`), GROUP BY, aggregates
+// anywhere in the select list or HAVING, and SELECT DISTINCT (an aggregate without calls). An
+// aggregating block becomes Project(keys + aggregate arguments) -> Aggregate -> Filter(HAVING) ->
+// Project(select list), as Calcite's SqlToRelConverter does.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
+#include "common/expr/evaluator.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+namespace {
+
+// One output column of the select list after `*` expansion.
+struct SelectColumn {
+  const sql::Expr* expr = nullptr;  // null for a column expanded from `*`
+  int column = -1;                  // input column of a `*` expansion
+  std::string name;
+  sql::SourcePos pos;
+};
+
+absl::StatusOr<std::vector<SelectColumn>> ExpandSelectList(const sql::Query& q,
+                                                           const BoundRelation& in) {
+  std::vector<SelectColumn> out;
+  for (size_t i = 0; i < q.select_list.size(); ++i) {
+    const sql::SelectItem& item = q.select_list[i];
+    if (item.expr == nullptr) return ValidationErrorAt(item.pos, "missing select expression");
+    const sql::Expr& e = *item.expr;
+    if (e.kind == sql::ExprKind::kStar) {
+      const std::string qualifier = e.name.parts.empty() ? "" : e.name.parts.back();
+      bool any = false;
+      for (size_t c = 0; c < in.columns.size(); ++c) {
+        if (!qualifier.empty() && !absl::EqualsIgnoreCase(in.columns[c].qualifier, qualifier)) {
+          continue;
+        }
+        out.push_back({nullptr, static_cast<int>(c), in.node->schema.fields[c].name, e.pos});
+        any = true;
+      }
+      if (!any && !qualifier.empty()) {
+        return ValidationErrorAt(e.pos, absl::StrCat("table '", qualifier,
+                                                     "' not found in the FROM clause"));
+      }
+      continue;
+    }
+    SelectColumn col{&e, -1, "", item.pos};
+    if (item.alias) {
+      col.name = *item.alias;
+    } else if (e.kind == sql::ExprKind::kIdentifier && !e.name.parts.empty()) {
+      col.name = e.name.parts.back();  // replaced by the column's declared name once resolved
+    } else {
+      col.name = absl::StrCat("EXPR$", i);
+    }
+    out.push_back(std::move(col));
+  }
+  return out;
+}
+
+absl::Status RequireBoolean(const Expr& e, const sql::SourcePos& pos, const std::string& clause) {
+  if (e.type.id == TypeId::kBoolean || e.type.id == TypeId::kNull) return absl::OkStatus();
+  return ValidationErrorAt(pos, absl::StrCat(clause, " must be a BOOLEAN expression, got ",
+                                             e.type.WithNullable(true).ToString()));
+}
+
+// State of one aggregating SELECT block while its expressions are bound.
+class AggregateScope {
+ public:
+  AggregateScope(const ExprScope& input) : input_(input) {}
+
+  absl::Status AddGroupKey(const sql::Expr& g) {
+    if (ContainsAggregate(g)) {
+      return ValidationErrorAt(g.pos, "aggregate functions are not allowed in GROUP BY clause");
+    }
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(g, input_));
+    for (const auto& k : pre_) {
+      if (ExprEquals(*k, *e)) return absl::OkStatus();  // GROUP BY a, a
+    }
+    pre_names_.push_back(e->kind == ExprKind::kColumn ? input_.schema->fields[e->column].name
+                                                      : absl::StrCat("$f", pre_.size()));
+    pre_.push_back(std::move(e));
+    ++num_keys_;
+    return absl::OkStatus();
+  }
+
+  // An ExprScope over the aggregate's output for the select list and HAVING.
+  ExprScope OutputScope(std::string clause) {
+    ExprScope s;
+    s.clause = std::move(clause);
+    s.hook = [this](const sql::Expr& e) { return Hook(e); };
+    return s;
+  }
+
+  // The column of the aggregate output that `e` (bound over the input) is, if it is a key.
+  std::optional<int> FindKey(const Expr& e) const {
+    for (int k = 0; k < num_keys_; ++k) {
+      if (ExprEquals(*pre_[k], e)) return k;
+    }
+    return std::nullopt;
+  }
+
+  int num_keys() const { return num_keys_; }
+  std::vector<ExprPtr>& pre() { return pre_; }
+  std::vector<std::string>& pre_names() { return pre_names_; }
+  std::vector<LogicalAggCall>& calls() { return calls_; }
+  DataType KeyType(int k) const { return pre_[k]->type; }
+
+ private:
+  absl::StatusOr<ExprPtr> Hook(const sql::Expr& e) {
+    if (IsAggregateCall(e)) return BindAggregate(e);
+    if (ContainsAggregate(e)) return ExprPtr();  // bind the children through this hook
+    ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input_));
+    if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);
+    if (IsConstant(*bound)) return bound;
+    if (e.kind == sql::ExprKind::kIdentifier) {
+      return ValidationErrorAt(e.pos, absl::StrCat("expression '", e.name.ToString(),
+                                                   "' is not being grouped"));
+    }
+    return ExprPtr();
+  }
+
+  absl::StatusOr<ExprPtr> BindAggregate(const sql::Expr& e) {
+    const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+    for (const auto& a : e.args) {
+      if (a && ContainsAggregate(*a)) {
+        return ValidationErrorAt(a->pos, "aggregate function calls cannot be nested");
+      }
+    }
+    const bool star = e.args.size() == 1 && e.args[0] && e.args[0]->kind == sql::ExprKind::kStar;
+    if (!star && e.args.size() != 1) {
+      return ValidationErrorAt(e.pos, absl::StrCat("Invalid number of arguments to function '",
+                                                   name, "': ", e.args.size()));
+    }
+    auto kind = ParseAggKind(name, star);
+    if (!kind.ok()) return AsValidationError(e.pos, kind.status());
+    LogicalAggCall call;
+    call.kind = *kind;
+    call.distinct = e.distinct;
+    if (star) {
+      if (e.distinct) return ValidationErrorAt(e.pos, "COUNT(DISTINCT *) is not supported");
+      auto t = AggResultType(call.kind, DataType::BigInt());
+      if (!t.ok()) return AsValidationError(e.pos, t.status());
+      call.result_type = *t;
+    } else {
+      ExprScope arg_scope = input_;
+      arg_scope.clause = "an aggregate argument";
+      ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*e.args[0], arg_scope));
+      if (arg->type.id == TypeId::kNull) {
+        return ValidationErrorAt(e.args[0]->pos,
+                                 absl::StrCat("cannot apply '", name, "' to an untyped NULL"));
+      }
+      auto t = AggResultType(call.kind, arg->type);
+      if (!t.ok()) return AsValidationError(e.pos, t.status());
+      call.result_type = *t;
+      call.arg_type = arg->type;
+      call.arg = -1;
+      for (size_t i = 0; i < pre_.size(); ++i) {
+        if (ExprEquals(*pre_[i], *arg)) call.arg = static_cast<int>(i);
+      }
+      if (call.arg < 0) {
+        call.arg = static_cast<int>(pre_.size());
+        pre_names_.push_back(arg->kind == ExprKind::kColumn
+                                 ? input_.schema->fields[arg->column].name
+                                 : absl::StrCat("$f", pre_.size()));
+        pre_.push_back(std::move(arg));
+      }
+    }
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      const LogicalAggCall& c = calls_[i];
+      if (c.kind == call.kind && c.arg == call.arg && c.distinct == call.distinct) {
+        return MakeColumnRef(num_keys_ + static_cast<int>(i), c.result_type);
+      }
+    }
+    calls_.push_back(call);
+    return MakeColumnRef(num_keys_ + static_cast<int>(calls_.size()) - 1, call.result_type);
+  }
+
+  const ExprScope& input_;
+  std::vector<ExprPtr> pre_;  // keys, then aggregate arguments
+  std::vector<std::string> pre_names_;
+  int num_keys_ = 0;
+  std::vector<LogicalAggCall> calls_;
+};
+
+// SELECT DISTINCT: group by every column, no calls.
+LogicalNodePtr Distinct(LogicalNodePtr in) {
+  std::vector<int> keys;
+  for (size_t i = 0; i < in->schema.size(); ++i) keys.push_back(static_cast<int>(i));
+  std::vector<std::string> names = in->schema.Names();
+  return MakeAggregate(std::move(in), std::move(keys), {}, std::move(names));
+}
+
+// SELECT without FROM: a one-row VALUES of the (constant) select list.
+absl::StatusOr<BoundRelation> BindConstantSelect(const sql::Query& q) {
+  if (q.where || !q.group_by.empty() || q.having) {
+    return ValidationErrorAt(q.pos, "SELECT without FROM supports only a list of constants");
+  }
+  ExprScope scope;
+  scope.clause = "a SELECT without FROM";
+  Schema schema;
+  std::vector<Value> row;
+  for (size_t i = 0; i < q.select_list.size(); ++i) {
+    const sql::SelectItem& item = q.select_list[i];
+    if (item.expr == nullptr) return ValidationErrorAt(item.pos, "missing select expression");
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, scope));
+    if (!IsConstant(*e)) {
+      return ValidationErrorAt(item.pos, "SELECT without FROM supports only constants");
+    }
+    if (e->type.id == TypeId::kNull) {
+      return ValidationErrorAt(item.pos, "cannot infer the type of NULL; use CAST(NULL AS type)");
+    }
+    auto v = EvaluateConstant(*e);
+    if (!v.ok()) return AsValidationError(item.pos, v.status());
+    row.push_back(*std::move(v));
+    schema.fields.push_back({item.alias.value_or(absl::StrCat("EXPR$", i)), e->type});
+  }
+  BoundRelation out;
+  for (const auto& f : schema.fields) out.columns.push_back({"", f.name});
+  out.node = MakeValues(std::move(schema), {std::move(row)});
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
+  if (q.from == nullptr) {
+    ASSIGN_OR_RETURN(BoundRelation r, BindConstantSelect(q));
+    if (q.distinct) r.node = Distinct(r.node);
+    return r;
+  }
+  ASSIGN_OR_RETURN(BoundRelation in, BindTableRef(*q.from));
+  ExprScope input;
+  input.columns = &in.columns;
+  input.schema = &in.node->schema;
+  LogicalNodePtr node = in.node;
+  if (q.where) {
+    ExprScope where = input;
+    where.clause = "WHERE clause";
+    ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*q.where, where));
+    RETURN_IF_ERROR(RequireBoolean(*cond, q.where->pos, "WHERE clause"));
+    node = MakeFilter(node, std::move(cond));
+  }
+  ASSIGN_OR_RETURN(std::vector<SelectColumn> items, ExpandSelectList(q, in));
+  // Identifiers take the declared spelling of the column they name.
+  for (auto& item : items) {
+    if (item.expr && item.expr->kind == sql::ExprKind::kIdentifier &&
+        !q.select_list.empty()) {
+      bool aliased = false;
+      for (const auto& s : q.select_list) aliased = aliased || (s.expr.get() == item.expr && s.alias);
+      if (aliased) continue;
+      auto c = ResolveColumn(*item.expr, input);
+      if (c.ok()) item.name = in.node->schema.fields[*c].name;
+    }
+  }
+  bool aggregating = !q.group_by.empty() || q.having != nullptr;
+  for (const auto& item : items) aggregating = aggregating || (item.expr && ContainsAggregate(*item.expr));
+
+  std::vector<std::string> names;
+  for (const auto& item : items) names.push_back(item.name);
+  names = UniquifyNames(std::move(names));
+
+  if (!aggregating) {
+    ExprScope select = input;
+    select.clause = "this context without GROUP BY";
+    std::vector<ExprPtr> exprs;
+    for (const auto& item : items) {
+      if (item.expr == nullptr) {
+        exprs.push_back(MakeColumnRef(item.column, in.node->schema.fields[item.column].type));
+        continue;
+      }
+      ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, select));
+      exprs.push_back(std::move(e));
+    }
+    BoundRelation out;
+    out.node = MakeProject(node, std::move(exprs), names);
+    if (q.distinct) out.node = Distinct(out.node);
+    for (const auto& f : out.node->schema.fields) out.columns.push_back({"", f.name});
+    return out;
+  }
+
+  AggregateScope agg(input);
+  for (const auto& g : q.group_by) {
+    if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
+    ExprScope group = input;
+    group.clause = "GROUP BY clause";
+    RETURN_IF_ERROR(agg.AddGroupKey(*g));
+  }
+  ExprScope out_scope = agg.OutputScope("the select list");
+  std::vector<ExprPtr> select_exprs;
+  for (const auto& item : items) {
+    if (item.expr == nullptr) {
+      ExprPtr ref = MakeColumnRef(item.column, in.node->schema.fields[item.column].type);
+      std::optional<int> k = agg.FindKey(*ref);
+      if (!k) {
+        return ValidationErrorAt(item.pos, absl::StrCat("expression '", item.name,
+                                                        "' is not being grouped"));
+      }
+      select_exprs.push_back(MakeColumnRef(*k, ref->type));
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, out_scope));
+    select_exprs.push_back(std::move(e));
+  }
+  ExprPtr having;
+  if (q.having) {
+    ExprScope having_scope = agg.OutputScope("HAVING clause");
+    ASSIGN_OR_RETURN(having, BindExpr(*q.having, having_scope));
+    RETURN_IF_ERROR(RequireBoolean(*having, q.having->pos, "HAVING clause"));
+  }
+
+  // Names of the aggregate's output: keys by their input name, a call by the select alias when the
+  // item is exactly that call (so EXPLAIN reads COUNT(*) AS cnt).
+  const int k = agg.num_keys();
+  std::vector<std::string> agg_names;
+  for (int i = 0; i < k; ++i) agg_names.push_back(agg.pre_names()[i]);
+  for (size_t c = 0; c < agg.calls().size(); ++c) {
+    std::string name = absl::StrCat("$f", k + c);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (IsColumnRef(*select_exprs[i], k + static_cast<int>(c)) && items[i].expr &&
+          IsAggregateCall(*items[i].expr)) {
+        name = names[i];
+        break;
+      }
+    }
+    agg_names.push_back(std::move(name));
+  }
+  agg_names = UniquifyNames(std::move(agg_names));
+  std::vector<int> keys;
+  for (int i = 0; i < k; ++i) keys.push_back(i);
+  LogicalNodePtr pre = MakeProject(node, agg.pre(), UniquifyNames(agg.pre_names()));
+  LogicalNodePtr top = MakeAggregate(pre, std::move(keys), agg.calls(), std::move(agg_names));
+  if (having) top = MakeFilter(top, std::move(having));
+  BoundRelation out;
+  out.node = MakeProject(top, std::move(select_exprs), names);
+  if (q.distinct) out.node = Distinct(out.node);
+  for (const auto& f : out.node->schema.fields) out.columns.push_back({"", f.name});
+  return out;
+}
+
+}  // namespace eddy::planner

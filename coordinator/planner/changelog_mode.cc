@@ -1,0 +1,168 @@
+#include "coordinator/planner/changelog_mode.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "absl/strings/str_cat.h"
+#include "coordinator/planner/connector_options.h"
+#include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/plan_digest.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+namespace {
+
+// Post-order (inputs before consumers), each shared node once.
+void TopoOrder(const LogicalNodePtr& n, std::unordered_set<const LogicalNode*>* seen,
+               std::vector<LogicalNode*>* out) {
+  if (!seen->insert(n.get()).second) return;
+  for (const auto& in : n->inputs) TopoOrder(in, seen, out);
+  out->push_back(n.get());
+}
+
+// The produced modes, bottom-up. UPDATE_BEFORE of aggregates comes from requires_update_before.
+void ComputeModes(const std::vector<LogicalNode*>& order) {
+  for (LogicalNode* n : order) {
+    switch (n->kind) {
+      case LogicalKind::kTableScan:
+      case LogicalKind::kValues:
+        n->mode = ChangelogMode::InsertOnly();
+        break;
+      case LogicalKind::kProject:
+      case LogicalKind::kFilter:
+      case LogicalKind::kSink:
+        n->mode = n->input().mode;
+        break;
+      case LogicalKind::kUnion: {
+        ChangelogMode m = n->input(0).mode;
+        for (const auto& in : n->inputs) m = m.Union(in->mode);
+        n->mode = m;
+        break;
+      }
+      case LogicalKind::kAggregate: {
+        ChangelogMode m;
+        m.update_after = true;
+        m.update_before = n->requires_update_before;
+        // Retractions in the input can empty a group, which then emits a delete.
+        m.del = !n->input().mode.IsInsertOnly();
+        n->mode = m;
+        break;
+      }
+    }
+  }
+}
+
+// Marks that `n` must produce UPDATE_BEFORE, propagating to the nodes it passes changes through.
+void RequireUpdateBefore(LogicalNode* n) {
+  if (n->requires_update_before || !n->mode.HasUpdates()) return;
+  n->requires_update_before = true;
+  switch (n->kind) {
+    case LogicalKind::kProject:
+    case LogicalKind::kFilter:
+    case LogicalKind::kUnion:
+    case LogicalKind::kSink:
+      for (const auto& in : n->inputs) RequireUpdateBefore(in.get());
+      break;
+    default:
+      break;  // an aggregate produces UB itself; sources have no updates
+  }
+}
+
+// The node that originates the updates reaching `n` (for error messages).
+const LogicalNode* UpdateOrigin(const LogicalNode& n) {
+  if (n.kind == LogicalKind::kAggregate) return &n;
+  for (const auto& in : n.inputs) {
+    if (!in->mode.IsInsertOnly()) return UpdateOrigin(*in);
+  }
+  return &n;
+}
+
+std::string Digest(const LogicalNode& n) {
+  switch (n.kind) {
+    case LogicalKind::kAggregate: return AggregateDigest(n);
+    case LogicalKind::kUnion: return UnionDigest(n);
+    default: return LogicalNodeName(n.kind);
+  }
+}
+
+absl::Status SinkRequirements(LogicalNode* sink) {
+  const LogicalNode& in = sink->input();
+  const CatalogTable& table = *sink->sink_table;
+  const ConnectorCapabilities* caps = FindConnector(table.connector());
+  if (in.mode.IsInsertOnly()) return absl::OkStatus();
+  if (caps == nullptr || !caps->sink_accepts_updates) {
+    return ValidationError(absl::StrCat("Table sink '", table.path.ToString(),
+                                        "' doesn't support consuming update changes which is "
+                                        "produced by node ",
+                                        Digest(*UpdateOrigin(in))));
+  }
+  bool need_ub = caps->sink_requires_update_before;
+  if (!need_ub && !table.primary_key.empty()) {
+    // An upsert sink keyed differently from the query would overwrite the wrong rows: fall back to
+    // retractions.
+    std::set<int> pk;
+    for (const auto& col : table.primary_key) {
+      if (auto i = table.schema.FindField(col)) pk.insert(*i);
+    }
+    std::optional<std::vector<int>> key = UpsertKey(in);
+    need_ub = !key || std::set<int>(key->begin(), key->end()) != pk;
+  }
+  if (need_ub) RequireUpdateBefore(sink);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
+  switch (n.kind) {
+    case LogicalKind::kAggregate: {
+      std::vector<int> key;
+      for (size_t i = 0; i < n.group_keys.size(); ++i) key.push_back(static_cast<int>(i));
+      return key;
+    }
+    case LogicalKind::kFilter:
+    case LogicalKind::kSink:
+      return UpsertKey(n.input());
+    case LogicalKind::kProject: {
+      std::optional<std::vector<int>> in = UpsertKey(n.input());
+      if (!in) return std::nullopt;
+      std::vector<int> key;
+      for (int c : *in) {
+        int found = -1;
+        for (size_t j = 0; j < n.projections.size() && found < 0; ++j) {
+          if (IsColumnRef(*n.projections[j], c)) found = static_cast<int>(j);
+        }
+        if (found < 0) return std::nullopt;  // a key column was projected away
+        key.push_back(found);
+      }
+      return key;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
+  std::unordered_set<const LogicalNode*> seen;
+  std::vector<LogicalNode*> order;
+  for (const auto& s : sinks) TopoOrder(s, &seen, &order);
+  for (LogicalNode* n : order) n->requires_update_before = false;
+  ComputeModes(order);
+  for (LogicalNode* n : order) {
+    // An aggregate must subtract old values, so it needs UB from an updating input. A filter over
+    // updates needs UB too: an update that stops matching must retract the old row (FLINK-9528).
+    if (n->kind == LogicalKind::kAggregate ||
+        (n->kind == LogicalKind::kFilter && n->input().mode.HasUpdates())) {
+      RequireUpdateBefore(n->inputs[0].get());
+    }
+    if (n->kind == LogicalKind::kSink) {
+      absl::Status s = SinkRequirements(n);
+      if (!s.ok()) return s;
+    }
+  }
+  ComputeModes(order);
+  return absl::OkStatus();
+}
+
+}  // namespace eddy::planner

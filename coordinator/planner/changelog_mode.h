@@ -1,0 +1,23 @@
+// Changelog-mode inference (DESIGN.md, "Changelog-mode inference"): decides for every logical node
+// which row kinds it produces. Sources are insert-only, aggregates produce updates, and UPDATE_BEFORE
+// is produced only where a consumer needs it (a retracting sink, a nested aggregate, a filter over
+// updates, a primary-key sink whose key differs from the query's upsert key).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "coordinator/planner/logical_plan.h"
+
+namespace eddy::planner {
+
+// Sets `mode` and `requires_update_before` on every node reachable from `sinks`. Errors when a sink
+// cannot consume the changes its input produces (an append-only sink fed updates).
+absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks);
+
+// Columns that uniquely identify a row of `node`'s updating output (the group keys of the nearest
+// aggregate, as projected), or nullopt when unknown.
+std::optional<std::vector<int>> UpsertKey(const LogicalNode& node);
+
+}  // namespace eddy::planner

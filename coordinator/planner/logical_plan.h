@@ -1,0 +1,98 @@
+// The logical plan the binder builds and the optimizer/EXPLAIN work on: a DAG of relational nodes
+// (TableScan, Values, Project, Filter, Aggregate, Union, Sink), each with its output schema and the
+// changelog mode that changelog_mode.h infers. Nodes are shared_ptr so that a statement set can
+// share identical sub-plans; the physical planner emits a shared node once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/expr/aggregate_signature.h"
+#include "common/expr/expr.h"
+#include "common/types/data_type.h"
+#include "common/types/value.h"
+#include "coordinator/catalog/catalog_objects.h"
+
+namespace eddy::planner {
+
+// A subset of {INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE}, printed as Flink does: [I,UB,UA,D].
+struct ChangelogMode {
+  bool insert = true;
+  bool update_before = false;
+  bool update_after = false;
+  bool del = false;
+
+  static ChangelogMode InsertOnly() { return {}; }
+  bool IsInsertOnly() const { return !update_before && !update_after && !del; }
+  bool HasUpdates() const { return update_before || update_after; }
+  bool HasRetractions() const { return update_before || del; }
+  ChangelogMode Union(const ChangelogMode& o) const {
+    return {insert || o.insert, update_before || o.update_before, update_after || o.update_after,
+            del || o.del};
+  }
+  bool operator==(const ChangelogMode& o) const {
+    return insert == o.insert && update_before == o.update_before &&
+           update_after == o.update_after && del == o.del;
+  }
+  std::string ToString() const;
+};
+
+enum class LogicalKind { kTableScan, kValues, kProject, kFilter, kAggregate, kUnion, kSink };
+
+struct LogicalAggCall {
+  AggKind kind = AggKind::kCountStar;
+  int arg = -1;  // input column; -1 for COUNT(*)
+  bool distinct = false;
+  DataType arg_type;
+  DataType result_type;
+};
+
+struct LogicalNode;
+using LogicalNodePtr = std::shared_ptr<LogicalNode>;
+
+struct LogicalNode {
+  LogicalKind kind = LogicalKind::kValues;
+  std::vector<LogicalNodePtr> inputs;
+  Schema schema;  // output schema
+
+  // Filled by changelog-mode inference (changelog_mode.h).
+  ChangelogMode mode;
+  bool requires_update_before = false;  // some consumer needs UB from this node
+
+  // kTableScan
+  std::shared_ptr<const CatalogTable> table;
+  // kValues: literal rows, each matching `schema`.
+  std::vector<std::vector<Value>> rows;
+  // kProject: one expression per output column, over the input's columns.
+  std::vector<ExprPtr> projections;
+  // kFilter: BOOLEAN predicate over the input's columns; the schema is the input's.
+  ExprPtr condition;
+  // kAggregate: output = group keys (input columns) then one column per call.
+  std::vector<int> group_keys;
+  std::vector<LogicalAggCall> calls;
+  // kSink: the target table; schema is the table's.
+  std::shared_ptr<const CatalogTable> sink_table;
+
+  const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
+};
+
+LogicalNodePtr MakeTableScan(std::shared_ptr<const CatalogTable> table);
+LogicalNodePtr MakeValues(Schema schema, std::vector<std::vector<Value>> rows);
+// `names` gives the output column names (one per projection).
+LogicalNodePtr MakeProject(LogicalNodePtr input, std::vector<ExprPtr> projections,
+                           std::vector<std::string> names);
+LogicalNodePtr MakeFilter(LogicalNodePtr input, ExprPtr condition);
+// `names`: one per group key then one per call.
+LogicalNodePtr MakeAggregate(LogicalNodePtr input, std::vector<int> group_keys,
+                             std::vector<LogicalAggCall> calls, std::vector<std::string> names);
+LogicalNodePtr MakeUnion(std::vector<LogicalNodePtr> inputs);
+LogicalNodePtr MakeSink(LogicalNodePtr input, std::shared_ptr<const CatalogTable> table);
+
+// Name of the node in EXPLAIN's abstract syntax tree: LogicalTableScan, LogicalProject, ...
+std::string LogicalNodeName(LogicalKind kind);
+
+// True when `p` is a Project that returns its input's columns unchanged, in order.
+bool IsIdentityProject(const LogicalNode& p);
+
+}  // namespace eddy::planner

@@ -1,0 +1,221 @@
+#include "coordinator/planner/physical_planner.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "common/base/status_macros.h"
+#include "common/batch/batch_codec.h"
+#include "common/batch/changelog_batch.h"
+#include "common/expr/expr_proto.h"
+#include "common/expr/function_registry.h"
+#include "common/types/type_proto.h"
+#include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/plan_digest.h"
+
+namespace eddy::planner {
+namespace {
+
+// Rows per ValuesSource batch.
+constexpr size_t kValuesBatchRows = 1024;
+constexpr double kDefaultRowsPerSecond = 10000;
+constexpr int kDefaultRandomStringLength = 100;
+
+// Fills the datagen spec from the table options (validated at CREATE TABLE).
+void FillDatagen(const CatalogTable& table, v1::DatagenSource* out) {
+  double rps = kDefaultRowsPerSecond;
+  if (const std::string* v = table.FindOption("rows-per-second")) absl::SimpleAtod(*v, &rps);
+  out->set_rows_per_second(rps);
+  bool bounded = false;
+  if (const std::string* v = table.FindOption("number-of-rows")) {
+    int64_t n = 0;
+    if (absl::SimpleAtoi(*v, &n)) {
+      bounded = true;
+      out->set_number_of_rows(n);
+    }
+  }
+  for (const auto& f : table.schema.fields) {
+    v1::DatagenField* df = out->add_fields();
+    df->set_name(f.name);
+    df->set_kind("random");
+    df->set_length(kDefaultRandomStringLength);
+    const std::string prefix = "fields." + f.name + ".";
+    for (const auto& [key, value] : table.options) {
+      if (key.rfind(prefix, 0) != 0) continue;
+      const std::string prop = key.substr(prefix.size());
+      int64_t i = 0;
+      double d = 0;
+      if (prop == "kind") {
+        df->set_kind(value);
+      } else if (prop == "start" && absl::SimpleAtoi(value, &i)) {
+        df->set_has_start(true);
+        df->set_start(i);
+      } else if (prop == "end" && absl::SimpleAtoi(value, &i)) {
+        df->set_has_end(true);
+        df->set_end(i);
+      } else if (prop == "min" && absl::SimpleAtod(value, &d)) {
+        df->set_has_min(true);
+        df->set_min(d);
+      } else if (prop == "max" && absl::SimpleAtod(value, &d)) {
+        df->set_has_max(true);
+        df->set_max(d);
+      } else if (prop == "length" && absl::SimpleAtoi(value, &i)) {
+        df->set_length(static_cast<int32_t>(i));
+      } else if (prop == "null-rate" && absl::SimpleAtod(value, &d)) {
+        df->set_null_rate(d);
+      }
+    }
+    // A sequence ends, so the table is bounded by its shortest sequence.
+    if (df->kind() == "sequence") bounded = true;
+  }
+  out->set_bounded(bounded);
+}
+
+void FillValues(const LogicalNode& values, v1::ValuesSource* out) {
+  const std::vector<DataType> types = values.schema.Types();
+  for (size_t begin = 0; begin < values.rows.size(); begin += kValuesBatchRows) {
+    ChangelogBatch batch(types);
+    size_t end = std::min(values.rows.size(), begin + kValuesBatchRows);
+    batch.Reserve(end - begin);
+    for (size_t r = begin; r < end; ++r) batch.AppendValues(values.rows[r], RowKind::kInsert);
+    EncodeBatch(batch, out->add_batches());
+  }
+}
+
+}  // namespace
+
+v1::PlanNode* PhysicalPlanner::NewNode(const LogicalNode& logical, const Schema& schema) {
+  v1::PlanNode& n = nodes_.emplace_back();
+  n.set_id(static_cast<int>(nodes_.size()) - 1);
+  SchemaToProto(schema, n.mutable_output_schema());
+  return &n;
+}
+
+absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
+  if (auto it = ids_.find(root.get()); it != ids_.end()) return it->second;
+  const LogicalNode& n = *root;
+  int id = -1;
+  switch (n.kind) {
+    case LogicalKind::kTableScan: {
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->set_description(TableScanDigest(n));
+      FillDatagen(*n.table, p->mutable_datagen());
+      bounded_ = bounded_ && p->datagen().bounded();
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kValues: {
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->set_description(ValuesDigest(n));
+      FillValues(n, p->mutable_values());
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kProject:
+    case LogicalKind::kFilter: {
+      ASSIGN_OR_RETURN(id, TranslateCalc(root));
+      break;
+    }
+    case LogicalKind::kAggregate: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(AggregateDigest(n));
+      v1::GroupAggregate* agg = p->mutable_group_aggregate();
+      for (int k : n.group_keys) agg->add_group_keys(k);
+      for (const LogicalAggCall& c : n.calls) {
+        v1::AggregateCall* call = agg->add_calls();
+        call->set_function(std::string(AggKindName(c.kind)));
+        call->set_count_star(c.kind == AggKind::kCountStar);
+        call->set_arg(c.kind == AggKind::kCountStar ? -1 : c.arg);
+        call->set_distinct(c.distinct);
+        if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
+        TypeToProto(c.result_type, call->mutable_result_type());
+      }
+      agg->set_generate_update_before(n.mode.update_before);
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kUnion: {
+      std::vector<int> ins;
+      for (const auto& in : n.inputs) {
+        ASSIGN_OR_RETURN(int i, Translate(in));
+        ins.push_back(i);
+      }
+      v1::PlanNode* p = NewNode(n, n.schema);
+      for (int i : ins) p->add_inputs(i);
+      p->set_description(UnionDigest(n));
+      p->mutable_union_all();
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kSink: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.input().schema);
+      p->add_inputs(in);
+      p->set_description(SinkDigest(n));
+      v1::Sink* sink = p->mutable_sink();
+      sink->set_table_name(n.sink_table->path.ToString());
+      sink->set_connector(n.sink_table->connector());
+      for (const auto& [k, v] : n.sink_table->options) {
+        if (k != "connector") (*sink->mutable_options())[k] = v;
+      }
+      id = p->id();
+      break;
+    }
+  }
+  ids_[root.get()] = id;
+  return id;
+}
+
+absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
+  // Collect the chain of Project/Filter nodes down to the first other node.
+  std::vector<const LogicalNode*> chain;
+  LogicalNodePtr base = top;
+  while (base->kind == LogicalKind::kProject || base->kind == LogicalKind::kFilter) {
+    chain.push_back(base.get());
+    base = base->inputs[0];
+  }
+  // Compose bottom-up into projections and a filter over `base`'s columns; a filter is evaluated
+  // before the projections, so conditions above a Project are rewritten in terms of its inputs.
+  std::vector<ExprPtr> projections;
+  for (size_t i = 0; i < base->schema.size(); ++i) {
+    projections.push_back(MakeColumnRef(static_cast<int>(i), base->schema.fields[i].type));
+  }
+  ExprPtr filter;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const LogicalNode& n = **it;
+    if (n.kind == LogicalKind::kFilter) {
+      ExprPtr cond = SubstituteColumns(n.condition, projections);
+      if (filter) {
+        ASSIGN_OR_RETURN(filter, MakeCall("AND", {filter, cond}));
+      } else {
+        filter = std::move(cond);
+      }
+    } else {
+      std::vector<ExprPtr> next;
+      for (const auto& e : n.projections) next.push_back(SubstituteColumns(e, projections));
+      projections = std::move(next);
+    }
+  }
+  ASSIGN_OR_RETURN(int in, Translate(base));
+  bool identity = filter == nullptr && projections.size() == base->schema.size();
+  for (size_t i = 0; identity && i < projections.size(); ++i) {
+    identity = IsColumnRef(*projections[i], static_cast<int>(i)) &&
+               projections[i]->type == base->schema.fields[i].type;
+  }
+  if (identity) return in;
+  v1::PlanNode* p = NewNode(*top, top->schema);
+  p->add_inputs(in);
+  p->set_description(
+      CalcDigest(projections, filter, base->schema.Names(), top->schema.Names()));
+  v1::Calc* calc = p->mutable_calc();
+  for (const auto& e : projections) ExprToProto(*e, calc->add_projections());
+  if (filter) ExprToProto(*filter, calc->mutable_filter());
+  return p->id();
+}
+
+}  // namespace eddy::planner

@@ -1,0 +1,78 @@
+#include "coordinator/planner/plan_digest.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/expr/expr_printer.h"
+
+namespace eddy::planner {
+namespace {
+
+// Values digests list at most this many rows, then the count.
+constexpr size_t kMaxValuesRowsShown = 5;
+
+}  // namespace
+
+std::string TableScanDigest(const LogicalNode& scan) {
+  return absl::StrCat("TableSourceScan(table=", scan.table->path.ToExplainString(), ", fields=[",
+                      absl::StrJoin(scan.schema.Names(), ", "), "])");
+}
+
+std::string ValuesDigest(const LogicalNode& values) {
+  std::vector<std::string> rows;
+  for (size_t r = 0; r < values.rows.size() && r < kMaxValuesRowsShown; ++r) {
+    std::vector<std::string> cells;
+    for (size_t c = 0; c < values.rows[r].size(); ++c) {
+      cells.push_back(LiteralToString(values.rows[r][c], values.schema.fields[c].type));
+    }
+    rows.push_back("[" + absl::StrJoin(cells, ", ") + "]");
+  }
+  if (values.rows.size() > kMaxValuesRowsShown) {
+    rows.push_back(absl::StrCat("... (", values.rows.size(), " rows)"));
+  }
+  return absl::StrCat("Values(tuples=[", absl::StrJoin(rows, ", "), "])");
+}
+
+std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& filter,
+                       const std::vector<std::string>& input_names,
+                       const std::vector<std::string>& output_names) {
+  std::vector<std::string> select;
+  for (size_t i = 0; i < projections.size(); ++i) {
+    std::string s = ExprToString(*projections[i], input_names);
+    if (i < output_names.size() && s != output_names[i]) s += " AS " + output_names[i];
+    select.push_back(std::move(s));
+  }
+  std::string out = absl::StrCat("Calc(select=[", absl::StrJoin(select, ", "), "]");
+  if (filter) absl::StrAppend(&out, ", where=[", ExprToString(*filter, input_names), "]");
+  return out + ")";
+}
+
+std::string AggregateDigest(const LogicalNode& agg) {
+  const std::vector<std::string> in = agg.input().schema.Names();
+  const std::vector<std::string> out = agg.schema.Names();
+  std::vector<std::string> keys, select;
+  for (int k : agg.group_keys) keys.push_back(in[k]);
+  for (size_t i = 0; i < agg.group_keys.size(); ++i) {
+    select.push_back(keys[i] == out[i] ? keys[i] : keys[i] + " AS " + out[i]);
+  }
+  for (size_t c = 0; c < agg.calls.size(); ++c) {
+    const LogicalAggCall& call = agg.calls[c];
+    std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
+    if (call.distinct) arg = "DISTINCT " + arg;
+    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(", arg, ") AS ",
+                                  out[agg.group_keys.size() + c]));
+  }
+  std::string s = "GroupAggregate(";
+  if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
+  return absl::StrCat(s, "select=[", absl::StrJoin(select, ", "), "])");
+}
+
+std::string UnionDigest(const LogicalNode& u) {
+  return absl::StrCat("Union(all=[true], union=[", absl::StrJoin(u.schema.Names(), ", "), "])");
+}
+
+std::string SinkDigest(const LogicalNode& sink) {
+  return absl::StrCat("Sink(table=[", sink.sink_table->path.ToString(), "], fields=[",
+                      absl::StrJoin(sink.input().schema.Names(), ", "), "])");
+}
+
+}  // namespace eddy::planner

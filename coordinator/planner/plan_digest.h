@@ -1,0 +1,24 @@
+// Flink-style one-line digests of plan nodes, e.g. `GroupAggregate(groupBy=[word], select=[word,
+// COUNT(*) AS cnt])`, used as PlanNode.description, in planner errors that name a node, and by
+// EXPLAIN's physical sections.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/expr/expr.h"
+#include "coordinator/planner/logical_plan.h"
+
+namespace eddy::planner {
+
+std::string TableScanDigest(const LogicalNode& scan);
+std::string ValuesDigest(const LogicalNode& values);
+// `projections`/`filter` are over `input_names`; `output_names` name the projections.
+std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& filter,
+                       const std::vector<std::string>& input_names,
+                       const std::vector<std::string>& output_names);
+std::string AggregateDigest(const LogicalNode& aggregate);
+std::string UnionDigest(const LogicalNode& u);
+std::string SinkDigest(const LogicalNode& sink);
+
+}  // namespace eddy::planner

@@ -1,0 +1,44 @@
+// PlanInserts: binds every INSERT of a statement set into one logical DAG (one Sink per INSERT),
+// infers changelog modes over the whole DAG (a node shared by two sinks must satisfy both), and
+// translates it into one task's plan nodes.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/base/status_macros.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/physical_planner.h"
+#include "coordinator/planner/planner.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy {
+
+absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
+                                       const SessionCatalog& catalog, const ConfigMap& config) {
+  if (inserts.empty()) return planner::ValidationError("no INSERT statement to plan");
+  planner::Binder binder(catalog, config);
+  std::vector<planner::LogicalNodePtr> sinks;
+  std::vector<std::string> names;
+  for (const sql::Insert* insert : inserts) {
+    if (insert == nullptr) return planner::ValidationError("missing INSERT statement");
+    ASSIGN_OR_RETURN(planner::LogicalNodePtr sink, binder.BindInsert(*insert));
+    names.push_back("insert-into_" + sink->sink_table->path.ToString());
+    sinks.push_back(std::move(sink));
+  }
+  RETURN_IF_ERROR(planner::InferChangelogModes(sinks));
+  planner::PhysicalPlanner physical;
+  for (const auto& sink : sinks) {
+    ASSIGN_OR_RETURN(int id, physical.Translate(sink));
+    (void)id;
+  }
+  PlannedJob job;
+  job.name = absl::StrJoin(names, ",");
+  job.nodes = std::move(physical.nodes());
+  job.bounded = physical.bounded();
+  return job;
+}
+
+}  // namespace eddy

@@ -1,0 +1,43 @@
+// The coordinator's SQL planner: binds CREATE TABLE / CREATE VIEW against the catalog and plans one or
+// more INSERT statements (a statement set) into one job of physical plan nodes for the workers.
+// Pipeline: bind (binder_*.cc) -> logical plan (logical_plan.h) -> changelog-mode inference
+// (changelog_mode.h) -> physical translation (physical_planner.h).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/sql/ast.h"
+#include "coordinator/catalog/catalog.h"
+#include "coordinator/catalog/catalog_objects.h"
+#include "eddy/v1/plan.pb.h"
+
+namespace eddy {
+
+using ConfigMap = std::map<std::string, std::string>;  // session SET values
+
+struct PlannedJob {
+  // Flink-like: "insert-into_<catalog>.<db>.<table>"; statement sets join the names with ','.
+  std::string name;
+  // ONE task, topologically ordered (inputs before consumers), ids unique.
+  std::vector<v1::PlanNode> nodes;
+  // Every source ends (VALUES; datagen with number-of-rows or a sequence field).
+  bool bounded = true;
+};
+
+// Binds and validates a CREATE TABLE (types, primary key, watermark, LIKE, connector options). Does
+// not check whether the table exists: the caller handles IF NOT EXISTS.
+absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
+                                             const SessionCatalog& catalog);
+
+// Binds the view's query (to validate it and derive its schema) and returns the catalog object.
+absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const SessionCatalog& catalog,
+                                           const ConfigMap& config);
+
+// Plans INSERT statements into one job (a statement set when there are several).
+absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
+                                       const SessionCatalog& catalog, const ConfigMap& config);
+
+}  // namespace eddy

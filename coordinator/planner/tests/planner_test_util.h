@@ -1,0 +1,107 @@
+// Shared fixture for planner tests: a catalog populated by SQL DDL, and helpers that plan INSERTs
+// and look at the resulting plan nodes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/sql/parser.h"
+#include "coordinator/catalog/catalog.h"
+#include "coordinator/planner/planner.h"
+#include "gtest/gtest.h"
+
+namespace eddy::planner_test {
+
+class PlannerTest : public ::testing::Test {
+ protected:
+  PlannerTest() : session_(&catalog_) {}
+
+  // Runs CREATE TABLE / CREATE VIEW statements through the planner's binders into the catalog.
+  absl::Status Ddl(const std::string& sql) {
+    auto stmt = sql::ParseStatement(sql);
+    if (!stmt.ok()) return stmt.status();
+    const sql::Statement& s = **stmt;
+    if (s.kind == sql::StatementKind::kCreateTable) {
+      auto t = BindCreateTable(*s.create_table, session_);
+      if (!t.ok()) return t.status();
+      return session_.CreateTable(*std::move(t), s.create_table->temporary,
+                                  s.create_table->if_not_exists);
+    }
+    if (s.kind == sql::StatementKind::kCreateView) {
+      auto v = BindCreateView(*s.create_view, session_, config_);
+      if (!v.ok()) return v.status();
+      return session_.CreateView(*std::move(v), s.create_view->temporary,
+                                 s.create_view->if_not_exists);
+    }
+    return absl::InvalidArgumentError("not DDL: " + sql);
+  }
+
+  void MustDdl(const std::string& sql) {
+    absl::Status s = Ddl(sql);
+    ASSERT_TRUE(s.ok()) << sql << "\n" << s;
+  }
+
+  // Plans one INSERT or a statement set of INSERTs.
+  absl::StatusOr<PlannedJob> Plan(const std::string& sql) {
+    auto stmt = sql::ParseStatement(sql);
+    if (!stmt.ok()) return stmt.status();
+    statements_.push_back(*std::move(stmt));
+    const sql::Statement& s = *statements_.back();
+    std::vector<const sql::Insert*> inserts;
+    if (s.kind == sql::StatementKind::kInsert) {
+      inserts.push_back(s.insert.get());
+    } else if (s.kind == sql::StatementKind::kStatementSet) {
+      for (const auto& i : s.statement_set->inserts) inserts.push_back(&i);
+    } else {
+      return absl::InvalidArgumentError("not an INSERT: " + sql);
+    }
+    return PlanInserts(inserts, session_, config_);
+  }
+
+  std::string PlanError(const std::string& sql) {
+    auto job = Plan(sql);
+    if (job.ok()) return "<planned OK>";
+    return std::string(job.status().message());
+  }
+  std::string DdlError(const std::string& sql) {
+    absl::Status s = Ddl(sql);
+    if (s.ok()) return "<OK>";
+    return std::string(s.message());
+  }
+
+  // "values,group_aggregate,calc,sink": the op of each node in order.
+  static std::string Ops(const PlannedJob& job) {
+    std::string out;
+    for (const auto& n : job.nodes) {
+      if (!out.empty()) out += ",";
+      switch (n.op_case()) {
+        case v1::PlanNode::kValues: out += "values"; break;
+        case v1::PlanNode::kDatagen: out += "datagen"; break;
+        case v1::PlanNode::kCalc: out += "calc"; break;
+        case v1::PlanNode::kGroupAggregate: out += "group_aggregate"; break;
+        case v1::PlanNode::kUnionAll: out += "union_all"; break;
+        case v1::PlanNode::kSink: out += "sink"; break;
+        default: out += "?"; break;
+      }
+    }
+    return out;
+  }
+
+  static std::vector<const v1::PlanNode*> NodesOf(const PlannedJob& job,
+                                                  v1::PlanNode::OpCase op) {
+    std::vector<const v1::PlanNode*> out;
+    for (const auto& n : job.nodes) {
+      if (n.op_case() == op) out.push_back(&n);
+    }
+    return out;
+  }
+
+  Catalog catalog_;
+  SessionCatalog session_;
+  ConfigMap config_;
+  std::vector<sql::StatementPtr> statements_;
+};
+
+}  // namespace eddy::planner_test

@@ -1,0 +1,67 @@
+#include "coordinator/planner/type_spec.h"
+
+#include "absl/strings/str_cat.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+
+absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
+  const std::string& n = spec.name;
+  const auto& p = spec.params;
+  auto no_params = [&]() -> absl::Status {
+    if (!p.empty()) {
+      return ValidationErrorAt(spec.pos, absl::StrCat("type ", n, " takes no parameters"));
+    }
+    return absl::OkStatus();
+  };
+  DataType t;
+  if (n == "BOOLEAN" || n == "TINYINT" || n == "SMALLINT" || n == "INT" || n == "INTEGER" ||
+      n == "BIGINT" || n == "FLOAT" || n == "DOUBLE" || n == "STRING" || n == "DATE") {
+    if (absl::Status s = no_params(); !s.ok()) return s;
+    if (n == "BOOLEAN") t = DataType::Boolean();
+    if (n == "TINYINT") t = DataType::TinyInt();
+    if (n == "SMALLINT") t = DataType::SmallInt();
+    if (n == "INT" || n == "INTEGER") t = DataType::Int();
+    if (n == "BIGINT") t = DataType::BigInt();
+    if (n == "FLOAT") t = DataType::Float();
+    if (n == "DOUBLE") t = DataType::Double();
+    if (n == "STRING") t = DataType::String();
+    if (n == "DATE") t = DataType::Date();
+  } else if (n == "DECIMAL" || n == "DEC" || n == "NUMERIC") {
+    if (p.size() > 2) return ValidationErrorAt(spec.pos, "DECIMAL takes at most two parameters");
+    int precision = p.empty() ? 10 : p[0];
+    int scale = p.size() > 1 ? p[1] : 0;
+    if (precision > kMaxDecimalPrecision) {
+      return ValidationErrorAt(spec.pos, absl::StrCat("DECIMAL precision ", precision,
+                                                      " is not supported (maximum ",
+                                                      kMaxDecimalPrecision, ")"));
+    }
+    if (precision < 1) {
+      return ValidationErrorAt(spec.pos, "DECIMAL precision must be between 1 and 18");
+    }
+    if (scale < 0 || scale > precision) {
+      return ValidationErrorAt(spec.pos, absl::StrCat("DECIMAL scale ", scale,
+                                                      " must be between 0 and the precision ",
+                                                      precision));
+    }
+    t = DataType::Decimal(precision, scale);
+  } else if (n == "VARCHAR" || n == "CHAR") {
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
+    int len = p.empty() ? 1 : p[0];
+    if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
+    t = DataType::Varchar(len);
+  } else if (n == "TIMESTAMP") {
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, "TIMESTAMP takes one precision parameter");
+    int precision = p.empty() ? 3 : p[0];
+    if (precision < 0 || precision > 9) {
+      return ValidationErrorAt(spec.pos, "TIMESTAMP precision must be between 0 and 9");
+    }
+    t = DataType::Timestamp(std::min(precision, 3));
+  } else {
+    return ValidationErrorAt(spec.pos, absl::StrCat("type ", n, " is not supported yet"));
+  }
+  t.nullable = !spec.not_null;
+  return t;
+}
+
+}  // namespace eddy::planner
