@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/aggregate_signature.h"
+#include "common/expr/evaluator.h"
 #include "common/expr/function_registry.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
@@ -18,11 +19,34 @@
 namespace eddy::planner {
 namespace {
 
+// MakeCall widens literal operands with CASTs (`n > 1` on BIGINT becomes >(n, CAST(1 AS BIGINT)));
+// folding those into typed literals keeps digests readable, as Flink's do, and saves work per row.
+// A cast that fails to evaluate stays, so the error surfaces where Flink's would, at run time.
+ExprPtr FoldLiteralCasts(ExprPtr e) {
+  if (e->kind != ExprKind::kCall) return e;
+  bool changed = false;
+  std::vector<ExprPtr> args = e->args;
+  for (auto& a : args) {
+    if (a->kind == ExprKind::kCall && a->function == "CAST" && a->args.size() == 1 &&
+        a->args[0]->kind == ExprKind::kLiteral) {
+      auto v = EvaluateConstant(*a);
+      if (v.ok()) {
+        a = MakeLiteral(*std::move(v), a->type);
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->args = std::move(args);
+  return copy;
+}
+
 absl::StatusOr<ExprPtr> Call(const sql::SourcePos& pos, std::string_view fn,
                              std::vector<ExprPtr> args) {
   auto r = MakeCall(fn, std::move(args));
   if (!r.ok()) return AsValidationError(pos, r.status());
-  return r;
+  return FoldLiteralCasts(*std::move(r));
 }
 
 absl::StatusOr<std::vector<ExprPtr>> BindAll(const std::vector<sql::ExprPtr>& args,
