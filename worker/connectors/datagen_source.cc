@@ -44,7 +44,7 @@ absl::Status DatagenSource::Open(const OperatorContext& ctx) {
     fields_[f] = {true, my_start, my_start + my_count - 1};
     sequence_rows = sequence_rows < 0 ? my_count : std::min(sequence_rows, my_count);
   }
-  if (spec_.bounded() && spec_.number_of_rows() >= 0 && spec_.number_of_rows() > 0) {
+  if (spec_.bounded() && spec_.number_of_rows() > 0) {
     int64_t total = spec_.number_of_rows();
     rows_remaining_ = total / p + (i < total % p ? 1 : 0);
   } else if (spec_.bounded() && spec_.number_of_rows() == 0 && sequence_rows < 0) {
@@ -120,25 +120,22 @@ void DatagenSource::GenerateValue(size_t f, Column* column) {
       return;
     }
     default: {
+      // Integers; DECIMAL draws its unscaled value, with min/max
+      // given in units of the value.
       int64_t lo, hi;
       IntegerRange(type.id, &lo, &hi);
+      int64_t unit = 1;
       if (type.id == TypeId::kDecimal) {
+        for (int k = 0; k < type.scale; ++k) unit *= 10;
         lo = -999999;
         hi = 999999;
       }
-      if (fs && fs->has_min()) lo = static_cast<int64_t>(fs->min());
-      if (fs && fs->has_max()) hi = static_cast<int64_t>(fs->max());
+      if (fs && fs->has_min()) lo = static_cast<int64_t>(fs->min()) * unit;
+      if (fs && fs->has_max()) hi = static_cast<int64_t>(fs->max()) * unit;
       uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
       uint64_t r = NextRandom();
+      // span == 0 means the full 64-bit range.
       int64_t v = span == 0 ? static_cast<int64_t>(r) : static_cast<int64_t>(lo + r % span);
-      if (type.id == TypeId::kDecimal && !(fs && (fs->has_min() || fs->has_max()))) {
-        v = lo + static_cast<int64_t>(r % span);
-      } else if (type.id == TypeId::kDecimal) {
-        // min/max are in units of the value; scale them up.
-        int64_t scale = 1;
-        for (int k = 0; k < type.scale; ++k) scale *= 10;
-        v = static_cast<int64_t>(lo * scale + r % (span * scale));
-      }
       column->AppendValue(Value::Int(v));
       return;
     }
@@ -158,9 +155,9 @@ absl::StatusOr<SourceState> DatagenSource::Next(ChangelogBatch* out) {
           std::clamp<int64_t>(static_cast<int64_t>(wait_s * 1e6), 100, 100000));
       return SourceState::kIdle;
     }
-    n = std::min<size_t>(n, static_cast<size_t>(allowed - static_cast<double>(emitted_)) + 1);
-    // Keep batches reasonably sized at low rates: emit at most ~10 batches per second.
-    n = std::min<size_t>(n, std::max<size_t>(1, static_cast<size_t>(rows_per_second_ / 10) + 1));
+    // Emit what the rate allows so far, in batches of at most a tenth of a second's rows.
+    n = std::min<size_t>(n, static_cast<size_t>(allowed - static_cast<double>(emitted_)));
+    n = std::clamp<size_t>(n, 1, std::max<size_t>(1, static_cast<size_t>(rows_per_second_ / 10)));
   }
   *out = ChangelogBatch(schema_.Types());
   out->Reserve(n);
