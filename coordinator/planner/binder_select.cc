@@ -288,8 +288,6 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   AggregateScope agg(input);
   for (const auto& g : q.group_by) {
     if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
-    ExprScope group = input;
-    group.clause = "GROUP BY clause";
     RETURN_IF_ERROR(agg.AddGroupKey(*g));
   }
   ExprScope out_scope = agg.OutputScope("the select list");
