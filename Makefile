@@ -15,6 +15,10 @@ JOBS       ?= $(shell nproc)
 CTEST_JOBS ?= 2
 INSTALL_DEPS := bash deploy/install-deps.sh
 
+# Let ccache reuse objects across checkouts in different directories (paths are made relative).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+
 .PHONY: deps build test demo clean
 
 # `make test` asks for docker-compose in the same install run, so a fresh machine runs apt-get once.
