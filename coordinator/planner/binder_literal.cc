@@ -9,83 +9,12 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/types/temporal_text.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
 namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-// Reads exactly `n`.. digits at `*i`: returns false when absent.
-bool ReadNumber(const std::string& s, size_t* i, size_t min_digits, size_t max_digits,
-                int64_t* out) {
-  size_t start = *i;
-  int64_t v = 0;
-  while (*i < s.size() && std::isdigit(static_cast<unsigned char>(s[*i])) &&
-         *i - start < max_digits) {
-    v = v * 10 + (s[*i] - '0');
-    ++*i;
-  }
-  if (*i - start < min_digits) return false;
-  *out = v;
-  return true;
-}
-
-bool ParseDate(const std::string& s, size_t* i, int64_t* days) {
-  int64_t y, m, d;
-  if (!ReadNumber(s, i, 1, 4, &y) || *i >= s.size() || s[(*i)++] != '-') return false;
-  if (!ReadNumber(s, i, 1, 2, &m) || *i >= s.size() || s[(*i)++] != '-') return false;
-  if (!ReadNumber(s, i, 1, 2, &d)) return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  if (d > kDays[m - 1] + (m == 2 && IsLeap(y) ? 1 : 0)) return false;
-  *days = DaysFromCivil(y, m, d);
-  return true;
-}
-
-// 'yyyy-mm-dd[ hh:mm[:ss[.fff]]]' (also with 'T'); fractional digits beyond ms are truncated.
-bool ParseTimestamp(const std::string& s, int64_t* millis) {
-  size_t i = 0;
-  int64_t days;
-  if (!ParseDate(s, &i, &days)) return false;
-  int64_t h = 0, mi = 0, sec = 0, ms = 0;
-  if (i < s.size()) {
-    if (s[i] != ' ' && s[i] != 'T') return false;
-    ++i;
-    if (!ReadNumber(s, &i, 1, 2, &h) || i >= s.size() || s[i++] != ':') return false;
-    if (!ReadNumber(s, &i, 1, 2, &mi)) return false;
-    if (i < s.size() && s[i] == ':') {
-      ++i;
-      if (!ReadNumber(s, &i, 1, 2, &sec)) return false;
-      if (i < s.size() && s[i] == '.') {
-        ++i;
-        size_t start = i;
-        int64_t frac = 0;
-        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-          if (i - start < 3) frac = frac * 10 + (s[i] - '0');
-          ++i;
-        }
-        if (i == start || i - start > 9) return false;
-        for (size_t k = i - start; k < 3; ++k) frac *= 10;
-        ms = frac;
-      }
-    }
-  }
-  if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
-  *millis = ((days * 24 + h) * 60 + mi) * 60000 + sec * 1000 + ms;
-  return true;
-}
 
 size_t CodePoints(const std::string& s) {
   size_t n = 0;
@@ -163,16 +92,15 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate) {
       return MakeLiteral(Value::String(e.text), t.WithNullable(false));
     }
     case sql::LiteralKind::kDate: {
-      size_t i = 0;
-      int64_t days;
-      if (!ParseDate(e.text, &i, &days) || i != e.text.size()) {
+      int32_t days;
+      if (!ParseDateText(e.text, &days)) {
         return ValidationErrorAt(e.pos, absl::StrCat("invalid DATE literal '", e.text, "'"));
       }
       return MakeLiteral(Value::Int(days), DataType::Date().WithNullable(false));
     }
     case sql::LiteralKind::kTimestamp: {
       int64_t ms;
-      if (!ParseTimestamp(e.text, &ms)) {
+      if (!ParseTimestampText(e.text, &ms)) {
         return ValidationErrorAt(e.pos, absl::StrCat("invalid TIMESTAMP literal '", e.text, "'"));
       }
       return MakeLiteral(Value::Int(ms), DataType::Timestamp(3).WithNullable(false));

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "common/types/data_type.h"
+#include "common/types/temporal_text.h"
 #include "common/types/value.h"
 
 namespace eddy {
@@ -33,6 +34,26 @@ TEST(DataType, PrintsSqlSpelling) {
   Schema s{{{"Word", DataType::String()}, {"cnt", DataType::BigInt()}}};
   EXPECT_EQ(s.FindField("word"), 0);
   EXPECT_EQ(s.FindField("missing"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace eddy
+
+namespace eddy {
+namespace {
+
+TEST(TemporalText, ParsesDatesAndTimestampsStrictly) {
+  int32_t days = 0;
+  int64_t ms = 0;
+  EXPECT_TRUE(ParseDateText(" 2024-01-31 ", &days));
+  EXPECT_EQ(days, 19753);
+  EXPECT_FALSE(ParseDateText("2024-02-30", &days));
+  EXPECT_FALSE(ParseDateText("2024-01-31x", &days));
+  EXPECT_TRUE(ParseTimestampText("2024-01-31 10:00:00.123456", &ms));
+  EXPECT_EQ(ms, 1706695200123);
+  EXPECT_TRUE(ParseTimestampText("2024-01-31T10:00", &ms));
+  EXPECT_EQ(ms, 1706695200000);
+  EXPECT_FALSE(ParseTimestampText("2024-01-31 25:00:00", &ms));
 }
 
 }  // namespace

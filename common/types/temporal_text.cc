@@ -1,0 +1,79 @@
+#include "common/types/temporal_text.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/time/civil_time.h"
+
+namespace eddy {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Reads 1..max_digits digits at s[*i].
+bool Digits(std::string_view s, size_t* i, int max_digits, int* out) {
+  int v = 0, k = 0;
+  while (*i < s.size() && k < max_digits && absl::ascii_isdigit(static_cast<unsigned char>(s[*i]))) {
+    v = v * 10 + (s[(*i)++] - '0');
+    ++k;
+  }
+  *out = v;
+  return k > 0;
+}
+
+bool ParseDatePart(std::string_view s, size_t* i, int32_t* days) {
+  int y, m, d;
+  if (!Digits(s, i, 4, &y) || *i >= s.size() || s[(*i)++] != '-') return false;
+  if (!Digits(s, i, 2, &m) || *i >= s.size() || s[(*i)++] != '-') return false;
+  if (!Digits(s, i, 2, &d)) return false;
+  absl::CivilDay day(y, m, d);
+  if (day.year() != y || day.month() != m || day.day() != d) return false;  // e.g. 2024-02-30
+  *days = static_cast<int32_t>(day - absl::CivilDay(1970, 1, 1));
+  return true;
+}
+
+}  // namespace
+
+bool ParseDateText(std::string_view s, int32_t* out) {
+  s = Trim(s);
+  size_t i = 0;
+  return ParseDatePart(s, &i, out) && i == s.size();
+}
+
+// 'yyyy-mm-dd[( |T)hh:mm[:ss[.fffffffff]]]'; digits below milliseconds are truncated.
+bool ParseTimestampText(std::string_view s, int64_t* out) {
+  s = Trim(s);
+  size_t i = 0;
+  int32_t days;
+  if (!ParseDatePart(s, &i, &days)) return false;
+  int h = 0, mi = 0, sec = 0, ms = 0;
+  if (i < s.size()) {
+    if (s[i] != ' ' && s[i] != 'T') return false;
+    ++i;
+    if (!Digits(s, &i, 2, &h) || i >= s.size() || s[i++] != ':' || !Digits(s, &i, 2, &mi)) {
+      return false;
+    }
+    if (i < s.size() && s[i] == ':') {
+      ++i;
+      if (!Digits(s, &i, 2, &sec)) return false;
+      if (i < s.size() && s[i] == '.') {
+        ++i;
+        int k = 0;
+        while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) && k < 9) {
+          if (k < 3) ms = ms * 10 + (s[i] - '0');
+          ++i;
+          ++k;
+        }
+        if (k == 0) return false;
+        for (; k < 3; ++k) ms *= 10;
+      }
+    }
+    if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
+  }
+  *out = (static_cast<int64_t>(days) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms;
+  return true;
+}
+
+}  // namespace eddy

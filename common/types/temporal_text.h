@@ -1,0 +1,18 @@
+// Parsing DATE and TIMESTAMP text ('2024-01-31', '2024-01-31 10:00:00.123'), shared by SQL literals
+// and CAST from STRING so both accept exactly the same forms.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace eddy {
+
+// 'yyyy-mm-dd' (surrounding blanks ignored) into days since 1970-01-01; false when malformed or not
+// a real calendar day (e.g. 2024-02-30).
+bool ParseDateText(std::string_view s, int32_t* days);
+
+// 'yyyy-mm-dd[( |T)hh:mm[:ss[.fffffffff]]]' into milliseconds since the epoch; digits below
+// milliseconds are truncated.
+bool ParseTimestampText(std::string_view s, int64_t* millis);
+
+}  // namespace eddy
