@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_join.h"
+#include "common/base/status_macros.h"
 
 namespace eddy {
 namespace {
@@ -16,6 +17,39 @@ absl::Status ExistsError(const char* what, const ObjectPath& p) {
 absl::Status NotFoundError(const char* what, const ObjectPath& p) {
   return absl::NotFoundError(
       absl::StrCat("Validation error: ", what, " '", p.ToString(), "' not found"));
+}
+
+absl::Status DatabaseNotFound(const ObjectPath& p) {
+  return absl::NotFoundError(
+      absl::StrCat("Validation error: database '", p.catalog, ".", p.database, "' not found"));
+}
+
+// Adds `obj` to a session's temporary objects unless the path is taken there.
+template <typename Obj>
+absl::Status AddTemporary(std::map<ObjectPath, std::shared_ptr<const Obj>>& into, bool taken,
+                          Obj obj, bool if_not_exists, const char* what) {
+  const ObjectPath path = obj.path;
+  if (taken) return if_not_exists ? absl::OkStatus() : ExistsError(what, path);
+  into[path] = std::make_shared<const Obj>(std::move(obj));
+  return absl::OkStatus();
+}
+
+// Drops a temporary or permanent object; `drop_permanent` removes it from the shared catalog.
+template <typename Obj, typename DropPermanent>
+absl::Status DropObject(std::map<ObjectPath, std::shared_ptr<const Obj>>& temps,
+                        const ObjectPath& path, bool temporary, bool if_exists,
+                        const char* temp_what, DropPermanent drop_permanent) {
+  absl::Status s;
+  if (temporary) {
+    s = temps.erase(path) ? absl::OkStatus() : NotFoundError(temp_what, path);
+  } else if (temps.erase(path)) {
+    // As Flink: DROP of a name that is temporary in this session drops the temporary object.
+    s = absl::OkStatus();
+  } else {
+    s = drop_permanent(path);
+  }
+  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
+  return s;
 }
 
 template <typename Map>
@@ -70,14 +104,18 @@ std::vector<std::string> Catalog::ListDatabases(const std::string& catalog) cons
   return std::vector<std::string>(it->second.begin(), it->second.end());
 }
 
+absl::Status Catalog::CheckDatabaseLocked(const ObjectPath& path) const {
+  auto db = databases_.find(path.catalog);
+  if (db == databases_.end() || db->second.count(path.database) == 0) {
+    return DatabaseNotFound(path);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Catalog::CreateTable(CatalogTable table, bool if_not_exists) {
   std::lock_guard<std::mutex> lock(mu_);
   const ObjectPath path = table.path;
-  auto db = databases_.find(path.catalog);
-  if (db == databases_.end() || db->second.count(path.database) == 0) {
-    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
-                                            path.database, "' not found"));
-  }
+  RETURN_IF_ERROR(CheckDatabaseLocked(path));
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("table", path);
   }
@@ -88,11 +126,7 @@ absl::Status Catalog::CreateTable(CatalogTable table, bool if_not_exists) {
 absl::Status Catalog::CreateView(CatalogView view, bool if_not_exists) {
   std::lock_guard<std::mutex> lock(mu_);
   const ObjectPath path = view.path;
-  auto db = databases_.find(path.catalog);
-  if (db == databases_.end() || db->second.count(path.database) == 0) {
-    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
-                                            path.database, "' not found"));
-  }
+  RETURN_IF_ERROR(CheckDatabaseLocked(path));
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("view", path);
   }
@@ -180,59 +214,30 @@ absl::StatusOr<ObjectPath> SessionCatalog::Resolve(const sql::QualifiedName& nam
 
 absl::Status SessionCatalog::CreateTable(CatalogTable table, bool temporary, bool if_not_exists) {
   if (!temporary) return catalog_->CreateTable(std::move(table), if_not_exists);
-  const ObjectPath path = table.path;
-  if (!catalog_->DatabaseExists(path.catalog, path.database)) {
-    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
-                                            path.database, "' not found"));
+  if (!catalog_->DatabaseExists(table.path.catalog, table.path.database)) {
+    return DatabaseNotFound(table.path);
   }
-  if (temp_tables_.count(path) || temp_views_.count(path)) {
-    return if_not_exists ? absl::OkStatus() : ExistsError("temporary table", path);
-  }
-  temp_tables_[path] = std::make_shared<const CatalogTable>(std::move(table));
-  return absl::OkStatus();
+  bool taken = IsTemporary(table.path);
+  return AddTemporary(temp_tables_, taken, std::move(table), if_not_exists, "temporary table");
 }
 
 absl::Status SessionCatalog::CreateView(CatalogView view, bool temporary, bool if_not_exists) {
   if (!temporary) return catalog_->CreateView(std::move(view), if_not_exists);
-  const ObjectPath path = view.path;
-  if (!catalog_->DatabaseExists(path.catalog, path.database)) {
-    return absl::NotFoundError(absl::StrCat("Validation error: database '", path.catalog, ".",
-                                            path.database, "' not found"));
+  if (!catalog_->DatabaseExists(view.path.catalog, view.path.database)) {
+    return DatabaseNotFound(view.path);
   }
-  if (temp_tables_.count(path) || temp_views_.count(path)) {
-    return if_not_exists ? absl::OkStatus() : ExistsError("temporary view", path);
-  }
-  temp_views_[path] = std::make_shared<const CatalogView>(std::move(view));
-  return absl::OkStatus();
+  bool taken = IsTemporary(view.path);
+  return AddTemporary(temp_views_, taken, std::move(view), if_not_exists, "temporary view");
 }
 
 absl::Status SessionCatalog::DropTable(const ObjectPath& path, bool temporary, bool if_exists) {
-  absl::Status s;
-  if (temporary) {
-    s = temp_tables_.erase(path) ? absl::OkStatus() : NotFoundError("temporary table", path);
-  } else if (temp_tables_.count(path)) {
-    // Flink: DROP TABLE on a name that is temporary drops the temporary one.
-    temp_tables_.erase(path);
-    s = absl::OkStatus();
-  } else {
-    s = catalog_->DropTable(path);
-  }
-  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
-  return s;
+  return DropObject(temp_tables_, path, temporary, if_exists, "temporary table",
+                    [this](const ObjectPath& p) { return catalog_->DropTable(p); });
 }
 
 absl::Status SessionCatalog::DropView(const ObjectPath& path, bool temporary, bool if_exists) {
-  absl::Status s;
-  if (temporary) {
-    s = temp_views_.erase(path) ? absl::OkStatus() : NotFoundError("temporary view", path);
-  } else if (temp_views_.count(path)) {
-    temp_views_.erase(path);
-    s = absl::OkStatus();
-  } else {
-    s = catalog_->DropView(path);
-  }
-  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
-  return s;
+  return DropObject(temp_views_, path, temporary, if_exists, "temporary view",
+                    [this](const ObjectPath& p) { return catalog_->DropView(p); });
 }
 
 std::shared_ptr<const CatalogTable> SessionCatalog::FindTable(const ObjectPath& path) const {

@@ -43,6 +43,8 @@ class Catalog {
   std::vector<std::string> ListViews(const std::string& catalog, const std::string& db) const;
 
  private:
+  absl::Status CheckDatabaseLocked(const ObjectPath& path) const;  // NotFound unless it exists
+
   mutable std::mutex mu_;
   std::map<std::string, std::set<std::string>> databases_;  // catalog -> databases
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;
