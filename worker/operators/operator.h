@@ -1,10 +1,14 @@
 // The operator contract of the worker runtime (push model, like Flink's chained operators): the task
 // driver hands each input batch to Process(); an operator emits zero or more batches to its Output,
 // synchronously. Finish() is called once after every input has ended, to flush buffered results.
-// Backpressure belongs to the driver: an operator never blocks or sleeps.
+// Backpressure belongs to the driver: an operator never blocks or sleeps, except an exchange sink
+// waiting for credit, which is how a slow consumer stops the driver (it honours ctx.cancelled).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -29,6 +33,12 @@ struct OperatorContext {
   int parallelism = 1;
   int max_parallelism = 128;
   KeyedStateBackend* state = nullptr;  // the worker's state backend (RocksDB)
+  // Set when the task is cancelled; an operator that must wait (an exchange sender out of credit)
+  // polls it so that a cancelled task never hangs. Null: never cancelled.
+  const std::atomic<bool>* cancelled = nullptr;
+  // Wakes the task driver from an idle wait (new input arrived for a source). Thread-safe; may be
+  // empty.
+  std::function<void()> wakeup;
 };
 
 class Operator {
@@ -41,6 +51,11 @@ class Operator {
   // `input` is the 0-based input index (Union has several; most operators have one).
   virtual absl::Status Process(int input, const ChangelogBatch& batch) = 0;
   virtual absl::Status Finish() { return absl::OkStatus(); }
+  // Called by the driver at least every ~10 ms while the task runs (also while it idles), for
+  // time-based work such as flushing a buffer after a timeout. Never called after Finish().
+  virtual absl::Status OnTick(std::chrono::steady_clock::time_point now) {
+    return absl::OkStatus();
+  }
   // Releases resources, including state; called once, also after failures.
   virtual absl::Status Close() { return absl::OkStatus(); }
 

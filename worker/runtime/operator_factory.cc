@@ -11,6 +11,8 @@
 #include "worker/connectors/datagen_source.h"
 #include "worker/connectors/print_sink.h"
 #include "worker/connectors/values_source.h"
+#include "worker/exchange/exchange_sink.h"
+#include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/union_operator.h"
@@ -90,8 +92,41 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node) {
   return built;
 }
 
+absl::StatusOr<BuiltNode> BuildExchangeSink(const v1::PlanNode& node,
+                                            const std::vector<DataType>& in,
+                                            const NodeBuildContext& ctx) {
+  const std::string producer =
+      absl::StrCat("job ", ctx.job_id, " task ", ctx.task_index, " subtask ", ctx.subtask_index);
+  ASSIGN_OR_RETURN(ExchangeSinkSpec spec,
+                   ExchangeSinkSpecFromProto(node.exchange_sink(), in, producer));
+  for (const auto& t : spec.targets) {
+    if (t.local && ctx.exchange == nullptr) {
+      return absl::FailedPreconditionError("local exchange target but no exchange registry");
+    }
+  }
+  BuiltNode built;
+  built.op = std::make_unique<ExchangeSinkOperator>(std::move(spec), ctx.exchange);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
+                                              const NodeBuildContext& ctx) {
+  if (node.inputs_size() != 0) return absl::InvalidArgumentError("an exchange source has no inputs");
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const auto& src = node.exchange_source();
+  ASSIGN_OR_RETURN(auto source,
+                   ExchangeSource::Create(ctx.exchange,
+                                          GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index},
+                                          src.num_channels(), src.credits_per_channel(),
+                                          schema.Types()));
+  BuiltNode built;
+  built.source = std::move(source);
+  return built;
+}
+
 absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
-                                   const std::vector<std::vector<DataType>>& input_types) {
+                                   const std::vector<std::vector<DataType>>& input_types,
+                                   const NodeBuildContext& ctx) {
   auto single_input = [&]() -> absl::StatusOr<std::vector<DataType>> {
     if (input_types.size() != 1) {
       return absl::InvalidArgumentError(absl::StrCat("expects one input, has ", input_types.size()));
@@ -130,6 +165,12 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kSink:
       return BuildSink(node);
+    case v1::PlanNode::kExchangeSink: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildExchangeSink(node, in, ctx);
+    }
+    case v1::PlanNode::kExchangeSource:
+      return BuildExchangeSource(node, ctx);
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
@@ -139,8 +180,9 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
 }  // namespace
 
 absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
-                                    const std::vector<std::vector<DataType>>& input_types) {
-  auto built = BuildOne(node, input_types);
+                                    const std::vector<std::vector<DataType>>& input_types,
+                                    const NodeBuildContext& ctx) {
+  auto built = BuildOne(node, input_types, ctx);
   if (!built.ok()) return NodeError(node, built.status());
   return built;
 }

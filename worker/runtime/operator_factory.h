@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "eddy/v1/plan.pb.h"
@@ -11,13 +12,26 @@
 
 namespace eddy {
 
+class ExchangeRegistry;
+
+// Where the node runs: exchange nodes need their task's identity and the worker's registry.
+struct NodeBuildContext {
+  std::string job_id;
+  int task_index = 0;
+  int subtask_index = 0;
+  ExchangeRegistry* exchange = nullptr;  // null: exchange nodes are rejected
+};
+
 struct BuiltNode {
   std::unique_ptr<Source> source;      // set for source nodes
   std::unique_ptr<Operator> op;        // set otherwise
 };
 
 // `input_types` holds the output column types of each input node, in input order.
+// An ExchangeSource registers its input gate in ctx.exchange here, until the source is closed or
+// destroyed.
 absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
-                                    const std::vector<std::vector<DataType>>& input_types);
+                                    const std::vector<std::vector<DataType>>& input_types,
+                                    const NodeBuildContext& ctx = {});
 
 }  // namespace eddy

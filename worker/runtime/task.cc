@@ -9,6 +9,12 @@
 #include "worker/runtime/operator_factory.h"
 
 namespace eddy {
+namespace {
+
+// Operators get OnTick at least this often (exchange buffer timeouts rely on it).
+constexpr auto kTickInterval = std::chrono::milliseconds(10);
+
+}  // namespace
 
 // Delivers an operator's or source's output to each downstream (node, input slot).
 class Task::FanOut : public Output {
@@ -67,7 +73,12 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
       ASSIGN_OR_RETURN(Schema s, SchemaFromProto(task->nodes_[it->second]->spec.output_schema()));
       input_types.push_back(s.Types());
     }
-    ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types));
+    NodeBuildContext build_ctx;
+    build_ctx.job_id = d.job_id();
+    build_ctx.task_index = d.task_index();
+    build_ctx.subtask_index = d.subtask_index();
+    build_ctx.exchange = task->env_.exchange;
+    ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types, build_ctx));
     node->source = std::move(built.source);
     node->op = std::move(built.op);
     node->inputs_total = spec.inputs_size();
@@ -87,6 +98,8 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
 Task::~Task() {
   Cancel();
   Join();
+  // Before mu_/cv_ go: an exchange gate may still call Wake() until its source is destroyed.
+  nodes_.clear();
 }
 
 void Task::Start() {
@@ -130,6 +143,8 @@ absl::Status Task::OpenAll() {
     ctx.parallelism = parallelism_;
     ctx.max_parallelism = max_parallelism_;
     ctx.state = env_.state;
+    ctx.cancelled = &cancelled_;
+    ctx.wakeup = [this] { Wake(); };
     absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);
     if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat(node->spec.description(), ": ", s.message()));
@@ -153,6 +168,22 @@ absl::Status Task::EndInputOf(size_t n) {
   return absl::OkStatus();
 }
 
+void Task::Wake() {
+  std::lock_guard<std::mutex> lock(mu_);
+  wakeup_ = true;
+  cv_.notify_all();
+}
+
+absl::Status Task::TickAll(std::chrono::steady_clock::time_point now) {
+  for (auto& node : nodes_) {
+    // Finished operators get no more ticks.
+    if (node->op && node->inputs_ended < node->inputs_total) {
+      RETURN_IF_ERROR(node->op->OnTick(now));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Task::Drive() {
   std::vector<size_t> sources;
   for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -160,6 +191,7 @@ absl::Status Task::Drive() {
   }
   size_t active = sources.size();
   ChangelogBatch batch;
+  auto next_tick = std::chrono::steady_clock::now() + kTickInterval;
   while (active > 0 && !cancelled_) {
     bool produced = false;
     auto wait = std::chrono::microseconds(100000);
@@ -183,9 +215,16 @@ absl::Status Task::Drive() {
       }
       if (cancelled_) break;
     }
+    auto now = std::chrono::steady_clock::now();
+    if (now >= next_tick && active > 0 && !cancelled_) {
+      RETURN_IF_ERROR(TickAll(now));
+      next_tick = now + kTickInterval;
+    }
     if (!produced && active > 0 && !cancelled_) {
+      wait = std::min(wait, std::chrono::duration_cast<std::chrono::microseconds>(next_tick - now));
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, wait, [this] { return cancelled_.load(); });
+      cv_.wait_for(lock, wait, [this] { return cancelled_.load() || wakeup_; });
+      wakeup_ = false;
     }
   }
   return absl::OkStatus();

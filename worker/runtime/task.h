@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -20,8 +21,11 @@
 
 namespace eddy {
 
+class ExchangeRegistry;
+
 struct TaskEnvironment {
   KeyedStateBackend* state = nullptr;
+  ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED).
   std::function<void(v1::TaskState state, const std::string& error)> on_state;
@@ -52,6 +56,8 @@ class Task {
   absl::Status OpenAll();
   void CloseAll();
   absl::Status EndInputOf(size_t node);  // one input of `node` ended
+  absl::Status TickAll(std::chrono::steady_clock::time_point now);
+  void Wake();  // ends an idle wait early (a source got input)
 
   std::string job_id_;
   int task_index_ = 0;
@@ -64,7 +70,8 @@ class Task {
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> done_{false};
   std::mutex mu_;
-  std::condition_variable cv_;  // wakes an idle driver on cancel
+  std::condition_variable cv_;  // wakes an idle driver on cancel or Wake()
+  bool wakeup_ = false;         // guarded by mu_
 };
 
 }  // namespace eddy

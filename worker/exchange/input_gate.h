@@ -1,0 +1,115 @@
+// InputGate: the receiving end of a consumer subtask's exchange inputs. It has one bounded buffer per
+// input channel (its credit window, as Flink's exclusive buffers); producers (gRPC handler threads or
+// local senders on other task threads) push into it and the consumer task's driver polls it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/batch/changelog_batch.h"
+#include "common/types/data_type.h"
+#include "worker/operators/source.h"
+
+namespace eddy {
+
+inline constexpr int kDefaultCreditsPerChannel = 4;
+
+class InputGate {
+ public:
+  // `types`: the column types every batch must have (checked on push; physical layout only).
+  // `name` names the gate in errors, e.g. "job j task 2 subtask 1".
+  InputGate(std::string name, int num_channels, int credits_per_channel,
+            std::vector<DataType> types);
+
+  const std::string& name() const { return name_; }
+  int num_channels() const { return static_cast<int>(channels_.size()); }
+  int credits_per_channel() const { return capacity_; }
+  const std::vector<DataType>& types() const { return types_; }
+
+  // --- producer side ---
+
+  // Claims `channel` for one producer. `num_channels` is what the producer's plan says the gate has
+  // (0: unchecked). `on_close` (may be empty) runs under the gate's lock if the consumer closes while
+  // the channel is attached, to abort a remote stream; it must not block or call back into the gate.
+  // Fails if the channel is out of range, already claimed, or the gate is closed.
+  absl::Status Attach(int channel, int num_channels, std::function<void()> on_close);
+  // Forgets `on_close` (the stream handler is returning).
+  void Detach(int channel);
+
+  // Remote producers: never waits. The producer holds a credit for every batch it sends, so a full
+  // buffer means it broke the protocol: RESOURCE_EXHAUSTED, and nothing is buffered.
+  absl::Status Push(int channel, ChangelogBatch batch);
+  // Local producers: waits until the channel's buffer has room (the same bound as the credits of a
+  // remote channel). CANCELLED once *cancelled is set (checked every few ms), ABORTED if the gate
+  // closes.
+  absl::Status PushWait(int channel, ChangelogBatch batch, const std::atomic<bool>* cancelled);
+  absl::Status EndOfInput(int channel);
+  // The producer of `channel` went away before end-of-input: the consumer's next Poll fails.
+  void Fail(int channel, const absl::Status& status);
+
+  // Remote channels: waits up to `max_wait` for credits to grant to the producer and returns their
+  // number: 0 if none yet or once *stop is set, -1 once the channel ended or the gate closed (no
+  // more grants, ever). The first grant is the whole window; then one per batch the consumer took
+  // out of the channel.
+  int TakeGrants(int channel, std::chrono::milliseconds max_wait, const std::atomic<bool>* stop);
+  // Wakes TakeGrants waiters after their stop flag was set.
+  void WakeGrants();
+
+  // --- consumer side ---
+
+  // kData: *out holds the next batch of some channel (round-robin over channels); *channel (if
+  // non-null) says which. kIdle: nothing buffered now. kEnd: every channel sent end-of-input and
+  // every buffer is drained. An error if a channel failed.
+  absl::StatusOr<SourceState> Poll(ChangelogBatch* out, int* channel = nullptr);
+  // Called (under the gate's lock, so it must be cheap and must not call back) whenever a batch,
+  // end-of-input or a failure arrives, to wake an idle driver.
+  void SetNotify(std::function<void()> notify);
+  // Drops buffered batches, aborts attached remote streams, fails waiting local producers.
+  // Idempotent.
+  void Close();
+
+  // Batches buffered over all channels (tests, metrics).
+  size_t buffered() const;
+  bool closed() const;
+
+ private:
+  struct Channel {
+    std::deque<ChangelogBatch> queue;
+    bool attached = false;
+    bool ended = false;
+    int grants = 0;  // credits not yet sent to the remote producer
+    std::function<void()> on_close;
+  };
+
+  absl::Status CheckChannel(int channel) const;  // mu_ held
+  absl::Status CheckBatch(int channel, const ChangelogBatch& batch) const;
+  absl::Status Enqueue(int channel, ChangelogBatch batch);  // mu_ held, room checked
+  void Notify() {
+    if (notify_) notify_();
+  }
+
+  const std::string name_;
+  const int capacity_;
+  const std::vector<DataType> types_;
+
+  mutable std::mutex mu_;
+  std::condition_variable space_cv_;   // local producers waiting for room
+  std::condition_variable grants_cv_;  // remote credit writers waiting for grants
+  std::vector<Channel> channels_;
+  int ended_channels_ = 0;
+  size_t next_channel_ = 0;  // round-robin start of the next Poll
+  bool closed_ = false;
+  absl::Status failure_;
+  std::function<void()> notify_;
+};
+
+}  // namespace eddy

@@ -1,0 +1,48 @@
+#include "worker/exchange/local_output_channel.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+
+namespace eddy {
+
+absl::Status LocalOutputChannel::Attach() {
+  if (gate_) return absl::OkStatus();
+  if (closed_) return absl::FailedPreconditionError("exchange channel is closed");
+  ASSIGN_OR_RETURN(std::shared_ptr<InputGate> gate,
+                   registry_->Await(target_.consumer, [this] {
+                     return cancelled_ != nullptr && cancelled_->load();
+                   }));
+  RETURN_IF_ERROR(gate->Attach(target_.channel_index, target_.num_channels, nullptr));
+  gate_ = std::move(gate);
+  return absl::OkStatus();
+}
+
+absl::Status LocalOutputChannel::Send(ChangelogBatch batch) {
+  if (ended_) return absl::FailedPreconditionError("exchange channel: Send after end-of-input");
+  RETURN_IF_ERROR(Attach());
+  return gate_->PushWait(target_.channel_index, std::move(batch), cancelled_);
+}
+
+absl::Status LocalOutputChannel::SendEndOfInput() {
+  if (ended_) return absl::OkStatus();
+  RETURN_IF_ERROR(Attach());
+  RETURN_IF_ERROR(gate_->EndOfInput(target_.channel_index));
+  ended_ = true;
+  return absl::OkStatus();
+}
+
+void LocalOutputChannel::Close() {
+  if (closed_) return;
+  closed_ = true;
+  if (!gate_) return;
+  if (!ended_) {
+    gate_->Fail(target_.channel_index,
+                absl::AbortedError(absl::StrCat("exchange ", target_.ToString(), ": producer ",
+                                                target_.producer,
+                                                " stopped before end-of-input")));
+  }
+  gate_->Detach(target_.channel_index);
+  gate_.reset();
+}
+
+}  // namespace eddy

@@ -1,0 +1,38 @@
+// LocalOutputChannel: an exchange channel to a consumer on the same worker. It pushes batches straight
+// into the consumer's InputGate (found through the worker's ExchangeRegistry): no gRPC, no
+// serialization, and the same bound as a remote channel's credits (the gate's per-channel buffer).
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "worker/exchange/exchange_registry.h"
+#include "worker/exchange/output_channel.h"
+
+namespace eddy {
+
+class LocalOutputChannel final : public OutputChannel {
+ public:
+  // `registry` must outlive the channel; `cancelled` may be null.
+  LocalOutputChannel(ExchangeRegistry* registry, ChannelTarget target,
+                     const std::atomic<bool>* cancelled)
+      : registry_(registry), target_(std::move(target)), cancelled_(cancelled) {}
+  ~LocalOutputChannel() override { Close(); }
+
+  absl::Status Send(ChangelogBatch batch) override;
+  absl::Status SendEndOfInput() override;
+  void Close() override;
+
+ private:
+  // Finds and claims the gate on first use: the consumer may register after we are deployed.
+  absl::Status Attach();
+
+  ExchangeRegistry* registry_;
+  ChannelTarget target_;
+  const std::atomic<bool>* cancelled_;
+  std::shared_ptr<InputGate> gate_;
+  bool ended_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace eddy

@@ -1,0 +1,39 @@
+// OutputChannel: the sending end of one exchange channel (producer subtask -> consumer subtask).
+// Send waits for credit, which is how a slow consumer backpressures the producing task's driver; the
+// wait honours the task's cancellation flag so that a cancelled task never hangs in Send.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "absl/status/status.h"
+#include "common/batch/changelog_batch.h"
+#include "worker/exchange/exchange_registry.h"
+
+namespace eddy {
+
+// Where a channel goes: the consumer's gate and our position among its channels.
+struct ChannelTarget {
+  std::string address;    // consumer worker, host:port (remote channels)
+  GateKey consumer;
+  int channel_index = 0;
+  int num_channels = 0;   // the consumer gate's channel count; 0: unchecked
+  std::string producer;   // "job j task 1 subtask 0", for logs and errors
+
+  std::string ToString() const;  // "channel 3 of job j task 2 subtask 1 at host:port"
+};
+
+class OutputChannel {
+ public:
+  virtual ~OutputChannel() = default;
+  // Hands one batch to the consumer, waiting for credit. CANCELLED once the cancellation flag given
+  // at construction is set; another error if the consumer failed or went away.
+  virtual absl::Status Send(ChangelogBatch batch) = 0;
+  // Tells the consumer this channel has ended; after it, only Close().
+  virtual absl::Status SendEndOfInput() = 0;
+  // Releases the channel. Without a prior SendEndOfInput the consumer learns that its producer
+  // failed. Idempotent.
+  virtual void Close() = 0;
+};
+
+}  // namespace eddy

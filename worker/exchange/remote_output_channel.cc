@@ -1,0 +1,149 @@
+#include "worker/exchange/remote_output_channel.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/batch/batch_codec.h"
+#include "common/rpc/status_convert.h"
+
+namespace eddy {
+namespace {
+
+// How often a waiting sender re-checks its cancellation flag.
+constexpr auto kCancelPollInterval = std::chrono::milliseconds(5);
+constexpr auto kConnectPollInterval = std::chrono::milliseconds(50);
+
+}  // namespace
+
+RemoteOutputChannel::RemoteOutputChannel(ChannelTarget target, const std::atomic<bool>* cancelled,
+                                         RemoteChannelOptions options)
+    : target_(std::move(target)), cancelled_(cancelled), options_(options) {}
+
+absl::Status RemoteOutputChannel::Annotate(const absl::Status& s) const {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat("exchange ", target_.ToString(), ": ", s.message()));
+}
+
+absl::Status RemoteOutputChannel::Connect() {
+  if (stream_) return absl::OkStatus();
+  if (finished_) return final_status_.ok() ? absl::FailedPreconditionError("channel closed")
+                                           : final_status_;
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS,
+              static_cast<int>(options_.initial_backoff.count()));
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS,
+              static_cast<int>(options_.initial_backoff.count()));
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, static_cast<int>(options_.max_backoff.count()));
+  channel_ = grpc::CreateCustomChannel(target_.address, grpc::InsecureChannelCredentials(), args);
+  const auto deadline = std::chrono::system_clock::now() + options_.connect_timeout;
+  while (true) {
+    if (Cancelled()) return Annotate(absl::CancelledError("task cancelled while connecting"));
+    auto now = std::chrono::system_clock::now();
+    if (now >= deadline) {
+      return Annotate(absl::UnavailableError(
+          absl::StrCat("cannot connect to worker ", target_.address, " within ",
+                       options_.connect_timeout.count(), " ms")));
+    }
+    if (channel_->WaitForConnected(std::min(deadline, now + kConnectPollInterval))) break;
+  }
+  stub_ = v1::ExchangeService::NewStub(channel_);
+  ctx_ = std::make_unique<grpc::ClientContext>();
+  stream_ = stub_->Transfer(ctx_.get());
+  auto* header = frame_.mutable_header();
+  header->set_job_id(target_.consumer.job_id);
+  header->set_task_index(target_.consumer.task_index);
+  header->set_subtask_index(target_.consumer.subtask_index);
+  header->set_channel_index(target_.channel_index);
+  header->set_num_channels(target_.num_channels);
+  header->set_producer(target_.producer);
+  reader_ = std::thread([this] { ReadCredits(); });
+  if (!stream_->Write(frame_)) return FinishCall(/*cancel=*/false);
+  return absl::OkStatus();
+}
+
+void RemoteOutputChannel::ReadCredits() {
+  v1::ExchangeCredit credit;
+  while (stream_->Read(&credit)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    credits_ += credit.credits();
+    cv_.notify_all();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  reader_done_ = true;
+  cv_.notify_all();
+}
+
+absl::Status RemoteOutputChannel::FinishCall(bool cancel) {
+  if (finished_) return final_status_;
+  if (cancel) ctx_->TryCancel();
+  if (reader_.joinable()) reader_.join();
+  grpc::Status s = stream_->Finish();
+  finished_ = true;
+  final_status_ = Annotate(FromGrpcStatus(s));
+  if (final_status_.ok() && !ended_) {
+    // The consumer ended the stream although we had more to send.
+    final_status_ = Annotate(absl::AbortedError("the consumer closed the stream"));
+  }
+  return final_status_;
+}
+
+absl::Status RemoteOutputChannel::Send(ChangelogBatch batch) {
+  if (ended_) return absl::FailedPreconditionError("exchange channel: Send after end-of-input");
+  RETURN_IF_ERROR(Connect());
+  if (finished_) return final_status_;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (credits_ == 0) {
+      if (reader_done_) {
+        lock.unlock();
+        return FinishCall(/*cancel=*/false);
+      }
+      if (Cancelled()) {
+        lock.unlock();
+        FinishCall(/*cancel=*/true).IgnoreError();
+        return Annotate(absl::CancelledError("task cancelled while waiting for credit"));
+      }
+      cv_.wait_for(lock, kCancelPollInterval);
+    }
+    --credits_;
+  }
+  auto* msg = frame_.mutable_batch();
+  msg->Clear();
+  EncodeBatch(batch, msg);
+  if (!stream_->Write(frame_)) return FinishCall(/*cancel=*/false);
+  return absl::OkStatus();
+}
+
+absl::Status RemoteOutputChannel::SendEndOfInput() {
+  if (ended_) return final_status_;
+  RETURN_IF_ERROR(Connect());
+  if (finished_) return final_status_;
+  ended_ = true;
+  frame_.mutable_end_of_input();
+  if (!stream_->Write(frame_) || !stream_->WritesDone()) return FinishCall(/*cancel=*/false);
+  // The consumer ends the call once it has taken end-of-input into its gate; wait for that, so that
+  // a finished producer task has handed over all its data.
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!reader_done_) {
+      if (Cancelled()) {
+        lock.unlock();
+        FinishCall(/*cancel=*/true).IgnoreError();
+        return Annotate(absl::CancelledError("task cancelled while ending the stream"));
+      }
+      cv_.wait_for(lock, kCancelPollInterval);
+    }
+  }
+  return FinishCall(/*cancel=*/false);
+}
+
+void RemoteOutputChannel::Close() {
+  if (stream_ && !finished_) FinishCall(/*cancel=*/true).IgnoreError();
+  finished_ = true;
+}
+
+int RemoteOutputChannel::credits() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return credits_;
+}
+
+}  // namespace eddy
