@@ -42,11 +42,8 @@ int main(int argc, char** argv) {
   }
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
-  if (auto s = flags.Parse(static_cast<int>(cargs.size()), cargs.data());
-      !s.ok() || flags.GetBool("help")) {
-    if (!s.ok()) std::fprintf(stderr, "eddy: %s\n", std::string(s.message()).c_str());
-    std::fprintf(stderr, "%s", flags.Usage("eddy").c_str());
-    return s.ok() ? 0 : 2;
+  if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(), "eddy")) {
+    return *code;
   }
   eddy::InitLogging(flags.Get("log-level"));
 
@@ -78,13 +75,9 @@ int main(int argc, char** argv) {
   bool embedded = address.empty();
   if (embedded) {
     eddy::EmbeddedClusterOptions opts;
-    auto workers = flags.GetInt("workers");
-    auto slots = flags.GetInt("slots");
-    if (!workers.ok() || !slots.ok()) {
-      std::fprintf(stderr, "eddy: %s\n",
-                   std::string((workers.ok() ? slots.status() : workers.status()).message()).c_str());
-      return 2;
-    }
+    auto workers = flags.IntOrReport("workers", "eddy");
+    auto slots = flags.IntOrReport("slots", "eddy");
+    if (!workers || !slots) return 2;
     opts.workers = *workers;
     opts.slots = *slots;
     opts.data_dir = flags.Get("data-dir");

@@ -1,5 +1,7 @@
 #include "common/base/flags.h"
 
+#include <cstdio>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -73,6 +75,21 @@ std::string FlagSet::Usage(const std::string& program) const {
                     f.value.empty() ? "" : absl::StrCat(" (default ", f.value, ")"), "\n");
   }
   return out;
+}
+
+std::optional<int> FlagSet::ParseOrExitCode(int argc, char** argv, const std::string& program) {
+  absl::Status s = Parse(argc, argv);
+  if (s.ok() && !GetBool("help")) return std::nullopt;
+  if (!s.ok()) std::fprintf(stderr, "%s: %s\n", program.c_str(), std::string(s.message()).c_str());
+  std::fprintf(stderr, "%s", Usage(program).c_str());
+  return s.ok() ? 0 : 2;
+}
+
+std::optional<int> FlagSet::IntOrReport(const std::string& name, const std::string& program) const {
+  auto v = GetInt(name);
+  if (v.ok()) return *v;
+  std::fprintf(stderr, "%s: %s\n", program.c_str(), std::string(v.status().message()).c_str());
+  return std::nullopt;
 }
 
 }  // namespace eddy

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ class FlagSet {
   bool IsSet(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
   std::string Usage(const std::string& program) const;
+
+  // For main(): parses argv and handles --help and bad flags by printing to stderr. Returns the
+  // exit code to leave with, or nullopt to go on.
+  std::optional<int> ParseOrExitCode(int argc, char** argv, const std::string& program);
+  // Reads integer flags; on a bad value prints `program: message` and returns nullopt.
+  std::optional<int> IntOrReport(const std::string& name, const std::string& program) const;
 
  private:
   struct Flag {

@@ -15,20 +15,12 @@ int main(int argc, char** argv) {
   flags.Add("heartbeat-timeout-ms", "10000", "a worker silent for this long is lost");
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
-  if (auto s = flags.Parse(argc, argv); !s.ok() || flags.GetBool("help")) {
-    if (!s.ok()) std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(s.message()).c_str());
-    std::fprintf(stderr, "%s", flags.Usage("eddy-coordinator").c_str());
-    return s.ok() ? 0 : 2;
-  }
+  if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-coordinator")) return *code;
   eddy::InitLogging(flags.Get("log-level"));
   eddy::CoordinatorOptions opts;
-  auto port = flags.GetInt("port");
-  auto timeout = flags.GetInt("heartbeat-timeout-ms");
-  if (!port.ok() || !timeout.ok()) {
-    std::fprintf(stderr, "eddy-coordinator: %s\n",
-                 std::string((port.ok() ? timeout.status() : port.status()).message()).c_str());
-    return 2;
-  }
+  auto port = flags.IntOrReport("port", "eddy-coordinator");
+  auto timeout = flags.IntOrReport("heartbeat-timeout-ms", "eddy-coordinator");
+  if (!port || !timeout) return 2;
   opts.port = *port;
   opts.heartbeat_timeout_ms = *timeout;
   opts.bind_host = flags.Get("bind-host");

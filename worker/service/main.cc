@@ -19,23 +19,15 @@ int main(int argc, char** argv) {
   flags.Add("data-dir", "/tmp/eddy-worker", "directory for RocksDB state");
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
-  if (auto s = flags.Parse(argc, argv); !s.ok() || flags.GetBool("help")) {
-    if (!s.ok()) std::fprintf(stderr, "eddy-worker: %s\n", std::string(s.message()).c_str());
-    std::fprintf(stderr, "%s", flags.Usage("eddy-worker").c_str());
-    return s.ok() ? 0 : 2;
-  }
+  if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
   eddy::InitLogging(flags.Get("log-level"));
   eddy::WorkerOptions opts;
   opts.coordinator_address = flags.Get("coordinator");
   opts.bind_host = flags.Get("bind-host");
   opts.advertise_host = flags.Get("advertise-host");
-  auto port = flags.GetInt("port");
-  auto slots = flags.GetInt("slots");
-  if (!port.ok() || !slots.ok()) {
-    std::fprintf(stderr, "eddy-worker: %s\n",
-                 std::string((port.ok() ? slots.status() : port.status()).message()).c_str());
-    return 2;
-  }
+  auto port = flags.IntOrReport("port", "eddy-worker");
+  auto slots = flags.IntOrReport("slots", "eddy-worker");
+  if (!port || !slots) return 2;
   opts.port = *port;
   opts.slots = *slots;
   opts.data_dir = flags.Get("data-dir");
