@@ -210,7 +210,8 @@ void InputGate::Close() {
   closed_ = true;
   for (Channel& ch : channels_) {
     ch.queue.clear();
-    if (ch.on_close) ch.on_close();
+    // An ended channel's stream is finishing cleanly; aborting it would fail its producer.
+    if (ch.on_close && !ch.ended) ch.on_close();
     ch.on_close = nullptr;
   }
   notify_ = nullptr;
