@@ -114,6 +114,40 @@ TEST_F(ClusterProcessTest, BadStatementsFailClearlyAndTheClusterKeepsServing) {
   EXPECT_EQ(WorkerStdout(), "+I[z, 7]\n");
 }
 
+std::string JobIdIn(const std::string& text) {
+  size_t p = text.find("Job ID: ");
+  return p == std::string::npos ? "" : text.substr(p + 8, 32);
+}
+
+TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
+  auto submit = Eddy(
+      "CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '50');"
+      "CREATE TABLE slow (v BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'gen');"
+      "INSERT INTO slow SELECT v FROM gen;");
+  ASSERT_EQ(submit.exit_code, 0) << submit.err;
+  std::string job = JobIdIn(submit.err);
+  ASSERT_EQ(job.size(), 32u) << submit.err;
+  // Rows keep arriving while the job runs.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (Count(WorkerStdout(), "gen> +I[") < 5) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no rows from the datagen job";
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  auto running = Eddy("SHOW JOBS;");
+  ASSERT_EQ(running.exit_code, 0) << running.err;
+  EXPECT_NE(running.out.find(job), std::string::npos) << running.out;
+  EXPECT_NE(running.out.find("RUNNING"), std::string::npos) << running.out;
+  auto stop = Eddy("STOP JOB '" + job + "';");
+  ASSERT_EQ(stop.exit_code, 0) << stop.err;
+  auto stopped = Eddy("SHOW JOBS;");
+  EXPECT_NE(stopped.out.find("CANCELED"), std::string::npos) << stopped.out;
+  // Output stops: the task is gone from its worker.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  int rows = Count(WorkerStdout(), "gen> +I[");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(Count(WorkerStdout(), "gen> +I["), rows);
+}
+
 TEST_F(ClusterProcessTest, AllBinariesStopCleanlyOnSigterm) {
   for (auto& w : workers_) w.Signal(SIGTERM);
   coordinator_.Signal(SIGTERM);
