@@ -77,6 +77,11 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
       std::fputs(FormatTextTable(resp->table()).c_str(), results_);
       std::fflush(results_);
       break;
+    case v1::ExecuteStatementResponse::EXPLAIN:
+      // The plan is the statement's result: stdout, verbatim, as Flink's SQL client prints it.
+      std::fputs(resp->message().c_str(), results_);
+      std::fflush(results_);
+      break;
     case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
       std::fprintf(messages_,
                    "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",

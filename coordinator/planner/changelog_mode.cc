@@ -149,6 +149,11 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
   for (const auto& s : sinks) TopoOrder(s, &seen, &order);
   for (LogicalNode* n : order) n->requires_update_before = false;
   ComputeModes(order);
+  // A root that is not a Sink is a bare query (EXPLAIN SELECT): like Flink, its consumer is taken to
+  // need retractions, as a client collecting the result would.
+  for (const auto& s : sinks) {
+    if (s->kind != LogicalKind::kSink) RequireUpdateBefore(s.get());
+  }
   for (LogicalNode* n : order) {
     // An aggregate must subtract old values, so it needs UB from an updating input. A filter over
     // updates needs UB too: an update that stops matching must retract the old row (FLINK-9528).

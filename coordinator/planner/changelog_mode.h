@@ -13,7 +13,8 @@
 namespace eddy::planner {
 
 // Sets `mode` and `requires_update_before` on every node reachable from `sinks`. Errors when a sink
-// cannot consume the changes its input produces (an append-only sink fed updates).
+// cannot consume the changes its input produces (an append-only sink fed updates). A root that is
+// not a Sink (a bare query, for EXPLAIN) is consumed with UPDATE_BEFORE.
 absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks);
 
 // Columns that uniquely identify a row of `node`'s updating output (the group keys of the nearest

@@ -15,6 +15,7 @@
 #include "common/types/type_proto.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/plan_digest.h"
+#include "coordinator/planner/reuse_sub_plans.h"
 
 namespace eddy::planner {
 namespace {
@@ -89,6 +90,7 @@ void FillValues(const LogicalNode& values, v1::ValuesSource* out) {
 
 v1::PlanNode* PhysicalPlanner::NewNode(const LogicalNode& logical, const Schema& schema) {
   v1::PlanNode& n = nodes_.emplace_back();
+  modes_.push_back(logical.mode);
   n.set_id(static_cast<int>(nodes_.size()) - 1);
   SchemaToProto(schema, n.mutable_output_schema());
   return &n;
@@ -216,6 +218,22 @@ absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
   for (const auto& e : projections) ExprToProto(*e, calc->add_projections());
   if (filter) ExprToProto(*filter, calc->mutable_filter());
   return p->id();
+}
+
+absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
+                                               const ConfigMap& config) {
+  PhysicalPlanner physical;
+  PhysicalPlan plan;
+  for (const auto& root : roots) {
+    ASSIGN_OR_RETURN(int id, physical.Translate(root));
+    plan.roots.push_back(id);
+  }
+  plan.nodes = std::move(physical.nodes());
+  plan.modes = std::move(physical.modes());
+  plan.bounded = physical.bounded();
+  std::vector<int> remap = ReuseSubPlans(ReuseOptionsFromConfig(config), &plan.nodes, &plan.modes);
+  for (int& id : plan.roots) id = remap[id];
+  return plan;
 }
 
 }  // namespace eddy::planner

@@ -1,7 +1,8 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
 // TableScan -> datagen source, Values -> values source, adjacent Project/Filter -> one Calc (dropped
 // when it is an identity without a filter), Aggregate -> GroupAggregate, Union -> UnionAll, Sink.
-// A logical node shared by several consumers is emitted once.
+// A logical node shared by several consumers is emitted once; BuildPhysicalPlan then merges
+// identical sub-plans (reuse_sub_plans.h).
 #pragma once
 
 #include <unordered_map>
@@ -9,9 +10,23 @@
 
 #include "absl/status/statusor.h"
 #include "coordinator/planner/logical_plan.h"
+#include "coordinator/planner/planner.h"
 #include "eddy/v1/plan.pb.h"
 
 namespace eddy::planner {
+
+// A job's optimized DAG. Node ids are indexes into `nodes`.
+struct PhysicalPlan {
+  std::vector<v1::PlanNode> nodes;     // inputs before consumers
+  std::vector<ChangelogMode> modes;    // what each node produces (EXPLAIN CHANGELOG_MODE)
+  std::vector<int> roots;              // the node of each root, in the order given
+  bool bounded = true;
+};
+
+// Translates `roots` (sinks, or one bare query for EXPLAIN; changelog modes already inferred) and
+// merges identical sub-plans as the table.optimizer.reuse-* keys of `config` allow.
+absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
+                                               const ConfigMap& config);
 
 class PhysicalPlanner {
  public:
@@ -20,6 +35,8 @@ class PhysicalPlanner {
 
   // Topologically ordered: inputs before consumers.
   std::vector<v1::PlanNode>& nodes() { return nodes_; }
+  // One per node: the changelog mode of the logical node it was made from.
+  std::vector<ChangelogMode>& modes() { return modes_; }
   // False once any emitted source is unbounded.
   bool bounded() const { return bounded_; }
 
@@ -28,6 +45,7 @@ class PhysicalPlanner {
   v1::PlanNode* NewNode(const LogicalNode& logical, const Schema& schema);
 
   std::vector<v1::PlanNode> nodes_;
+  std::vector<ChangelogMode> modes_;
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
 };

@@ -5,31 +5,26 @@
 #include "common/expr/expr_printer.h"
 
 namespace eddy::planner {
-namespace {
-
-// Values digests list at most this many rows, then the count.
-constexpr size_t kMaxValuesRowsShown = 5;
-
-}  // namespace
-
 std::string TableScanDigest(const LogicalNode& scan) {
   return absl::StrCat("TableSourceScan(table=", scan.table->path.ToExplainString(), ", fields=[",
                       absl::StrJoin(scan.schema.Names(), ", "), "])");
 }
 
-std::string ValuesDigest(const LogicalNode& values) {
+std::string ValuesTuples(const LogicalNode& values) {
   std::vector<std::string> rows;
-  for (size_t r = 0; r < values.rows.size() && r < kMaxValuesRowsShown; ++r) {
+  for (const auto& row : values.rows) {
     std::vector<std::string> cells;
-    for (size_t c = 0; c < values.rows[r].size(); ++c) {
-      cells.push_back(LiteralToString(values.rows[r][c], values.schema.fields[c].type));
+    for (size_t c = 0; c < row.size(); ++c) {
+      cells.push_back(LiteralToString(row[c], values.schema.fields[c].type));
     }
-    rows.push_back("[" + absl::StrJoin(cells, ", ") + "]");
+    rows.push_back("{ " + absl::StrJoin(cells, ", ") + " }");
   }
-  if (values.rows.size() > kMaxValuesRowsShown) {
-    rows.push_back(absl::StrCat("... (", values.rows.size(), " rows)"));
-  }
-  return absl::StrCat("Values(tuples=[", absl::StrJoin(rows, ", "), "])");
+  return "[[" + absl::StrJoin(rows, ", ") + "]]";
+}
+
+std::string ValuesDigest(const LogicalNode& values) {
+  return absl::StrCat("Values(tuples=", ValuesTuples(values), ", values=[",
+                      absl::StrJoin(values.schema.Names(), ", "), "])");
 }
 
 std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& filter,

@@ -12,7 +12,10 @@
 namespace eddy::planner {
 
 std::string TableScanDigest(const LogicalNode& scan);
+// Flink's form: `Values(tuples=[[{ 'a', 1 }, { 'b', 2 }]], values=[word, n])`, every row.
 std::string ValuesDigest(const LogicalNode& values);
+// Just the `[[{ 'a', 1 }, ...]]` part (also used by LogicalValues).
+std::string ValuesTuples(const LogicalNode& values);
 // `projections`/`filter` are over `input_names`; `output_names` name the projections.
 std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& filter,
                        const std::vector<std::string>& input_names,

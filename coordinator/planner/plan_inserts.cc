@@ -1,6 +1,6 @@
 // PlanInserts: binds every INSERT of a statement set into one logical DAG (one Sink per INSERT),
 // infers changelog modes over the whole DAG (a node shared by two sinks must satisfy both), and
-// translates it into one task's plan nodes.
+// translates it into one task's plan nodes, identical sub-plans merged (reuse_sub_plans.h).
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,15 +29,11 @@ absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& in
     sinks.push_back(std::move(sink));
   }
   RETURN_IF_ERROR(planner::InferChangelogModes(sinks));
-  planner::PhysicalPlanner physical;
-  for (const auto& sink : sinks) {
-    ASSIGN_OR_RETURN(int id, physical.Translate(sink));
-    (void)id;
-  }
+  ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(sinks, config));
   PlannedJob job;
   job.name = absl::StrJoin(names, ",");
-  job.nodes = std::move(physical.nodes());
-  job.bounded = physical.bounded();
+  job.nodes = std::move(plan.nodes);
+  job.bounded = plan.bounded;
   return job;
 }
 

@@ -1,7 +1,8 @@
 // The coordinator's SQL planner: binds CREATE TABLE / CREATE VIEW against the catalog and plans one or
 // more INSERT statements (a statement set) into one job of physical plan nodes for the workers.
 // Pipeline: bind (binder_*.cc) -> logical plan (logical_plan.h) -> changelog-mode inference
-// (changelog_mode.h) -> physical translation (physical_planner.h).
+// (changelog_mode.h) -> physical translation (physical_planner.h) -> sub-plan reuse
+// (reuse_sub_plans.h). EXPLAIN renders the same stages (explain_*.h).
 #pragma once
 
 #include <map>
@@ -39,5 +40,11 @@ absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const Ses
 // Plans INSERT statements into one job (a statement set when there are several).
 absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
                                        const SessionCatalog& catalog, const ConfigMap& config);
+
+// EXPLAIN [CHANGELOG_MODE] of an INSERT, a statement set or a bare query: Flink's three sections
+// (`== Abstract Syntax Tree ==`, `== Optimized Physical Plan ==`, `== Optimized Execution Plan ==`)
+// as one text, blank lines between trees and sections, ending in a newline.
+absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
+                                             const SessionCatalog& catalog, const ConfigMap& config);
 
 }  // namespace eddy

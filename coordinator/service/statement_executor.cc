@@ -207,8 +207,14 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return absl::UnimplementedError(
           "SELECT results cannot be shown yet; write them to a sink, e.g. INSERT INTO a table "
           "WITH ('connector' = 'print')");
-    case sql::StatementKind::kExplain:
-      return absl::UnimplementedError("EXPLAIN is not supported yet");
+    case sql::StatementKind::kExplain: {
+      ASSIGN_OR_RETURN(std::string plan,
+                       ExplainStatement(*stmt->explain, session.catalog, session.config));
+      Response r;
+      r.set_kind(Response::EXPLAIN);
+      r.set_message(std::move(plan));
+      return r;
+    }
     case sql::StatementKind::kHelp:
     case sql::StatementKind::kQuit:
       return absl::InvalidArgumentError("HELP and QUIT are client commands");

@@ -1,0 +1,96 @@
+#include "coordinator/planner/explain_logical.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/expr/expr_printer.h"
+#include "coordinator/planner/plan_digest.h"
+
+namespace eddy::planner {
+namespace {
+
+// Column references print as Calcite's input refs ($0, $1, ...).
+std::string Rex(const Expr& e) { return ExprToString(e, {}); }
+
+// Calcite's SqlToRelConverter keeps a plain SELECT's select list even when it passes its input
+// through, but builds no such projection around an aggregate (neither the pre-aggregation one nor the
+// select list over it, nor over HAVING's filter) when it would be the identity.
+bool SkipProject(const LogicalNode& n, LogicalKind parent) {
+  if (!IsIdentityProject(n)) return false;
+  if (parent == LogicalKind::kAggregate) return true;
+  const LogicalNode* below = &n.input();
+  if (below->kind == LogicalKind::kFilter) below = &below->input();
+  return below->kind == LogicalKind::kAggregate &&
+         n.schema.Names() == n.input().schema.Names();
+}
+
+// The node shown for input `in` of a node of kind `parent`.
+const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
+  // INSERT's projection onto the sink's columns: Calcite adds none when no cast is needed.
+  if (parent == LogicalKind::kSink && IsIdentityProject(*in)) in = &in->input();
+  while (SkipProject(*in, parent)) in = &in->input();
+  return in;
+}
+
+std::string AggCall(const LogicalAggCall& c) {
+  if (c.kind == AggKind::kCountStar) return "COUNT()";
+  return absl::StrCat(std::string(AggKindName(c.kind)), "(", c.distinct ? "DISTINCT " : "", "$",
+                      c.arg, ")");
+}
+
+std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
+  switch (n.kind) {
+    case LogicalKind::kTableScan:
+      return absl::StrCat("LogicalTableScan(table=", n.table->path.ToExplainString(), ")");
+    case LogicalKind::kValues:
+      return absl::StrCat("LogicalValues(tuples=", ValuesTuples(n), ")");
+    case LogicalKind::kProject: {
+      std::vector<std::string> items;
+      for (size_t i = 0; i < n.projections.size(); ++i) {
+        items.push_back(absl::StrCat(n.schema.fields[i].name, "=[", Rex(*n.projections[i]), "]"));
+      }
+      return absl::StrCat("LogicalProject(", absl::StrJoin(items, ", "), ")");
+    }
+    case LogicalKind::kFilter:
+      return absl::StrCat("LogicalFilter(condition=[", Rex(*n.condition), "])");
+    case LogicalKind::kAggregate: {
+      std::vector<int> keys = n.group_keys;
+      std::sort(keys.begin(), keys.end());  // Calcite prints the group set as a sorted bit set
+      std::string s = absl::StrCat("LogicalAggregate(group=[{", absl::StrJoin(keys, ", "), "}]");
+      for (size_t c = 0; c < n.calls.size(); ++c) {
+        absl::StrAppend(&s, ", ", n.schema.fields[n.group_keys.size() + c].name, "=[",
+                        AggCall(n.calls[c]), "]");
+      }
+      return s + ")";
+    }
+    case LogicalKind::kUnion:
+      return "LogicalUnion(all=[true])";
+    case LogicalKind::kSink:
+      return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
+                          absl::StrJoin(shown_input->schema.Names(), ", "), "])");
+  }
+  return "Logical?";
+}
+
+const ExplainNode* Convert(const LogicalNode& n, ExplainGraph* graph) {
+  std::vector<const ExplainNode*> inputs;
+  const LogicalNode* shown_input = nullptr;
+  for (const auto& in : n.inputs) {
+    const LogicalNode* shown = Shown(in.get(), n.kind);
+    if (shown_input == nullptr) shown_input = shown;
+    inputs.push_back(Convert(*shown, graph));
+  }
+  return graph->Add(Describe(n, shown_input), std::move(inputs), n.kind == LogicalKind::kSink);
+}
+
+}  // namespace
+
+const ExplainNode* LogicalToExplain(const LogicalNode& root, ExplainGraph* graph) {
+  // A bare query's top is a select list like any other.
+  return Convert(*Shown(&root, LogicalKind::kUnion), graph);
+}
+
+}  // namespace eddy::planner

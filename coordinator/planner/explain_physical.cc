@@ -1,0 +1,72 @@
+#include "coordinator/planner/explain_physical.h"
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace eddy::planner {
+namespace {
+
+class Builder {
+ public:
+  Builder(const PhysicalPlan& plan, bool changelog_mode, ExplainGraph* graph)
+      : plan_(plan), changelog_mode_(changelog_mode), graph_(graph), built_(plan.nodes.size()) {}
+
+  const ExplainNode* Node(int id) {
+    if (built_[id] != nullptr) return built_[id];
+    const v1::PlanNode& n = plan_.nodes[id];
+    std::vector<const ExplainNode*> inputs;
+    for (int in : n.inputs()) {
+      inputs.push_back(n.op_case() == v1::PlanNode::kGroupAggregate ? Exchange(n, in) : Node(in));
+    }
+    const bool sink = n.op_case() == v1::PlanNode::kSink;
+    // A sink emits nothing downstream; Flink prints its mode as NONE.
+    std::string desc = WithMode(n.description(), sink ? "[NONE]" : plan_.modes[id].ToString());
+    built_[id] = graph_->Add(std::move(desc), std::move(inputs), sink);
+    return built_[id];
+  }
+
+ private:
+  // Flink shuffles by the group keys before a GroupAggregate; one Exchange per distinct
+  // (input, distribution), so two aggregates with the same keys over one input share it.
+  const ExplainNode* Exchange(const v1::PlanNode& agg, int input) {
+    const v1::Schema& in = plan_.nodes[input].output_schema();
+    std::vector<std::string> keys;
+    for (int k : agg.group_aggregate().group_keys()) keys.push_back(in.fields(k).name());
+    std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
+    auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);
+    if (added) {
+      it->second = graph_->Add(WithMode(absl::StrCat("Exchange(distribution=[", dist, "])"),
+                                        plan_.modes[input].ToString()),
+                               {Node(input)});
+    }
+    return it->second;
+  }
+
+  // `Name(attrs)` -> `Name(attrs, changelogMode=[...])` when asked for.
+  std::string WithMode(const std::string& desc, const std::string& mode) const {
+    if (!changelog_mode_ || desc.empty() || desc.back() != ')') return desc;
+    return absl::StrCat(desc.substr(0, desc.size() - 1), ", changelogMode=", mode, ")");
+  }
+
+  const PhysicalPlan& plan_;
+  const bool changelog_mode_;
+  ExplainGraph* graph_;
+  std::vector<const ExplainNode*> built_;
+  std::map<std::pair<int, std::string>, const ExplainNode*> exchanges_;
+};
+
+}  // namespace
+
+std::vector<const ExplainNode*> PhysicalToExplain(const PhysicalPlan& plan, bool changelog_mode,
+                                                  ExplainGraph* graph) {
+  Builder b(plan, changelog_mode, graph);
+  std::vector<const ExplainNode*> roots;
+  for (int id : plan.roots) roots.push_back(b.Node(id));
+  return roots;
+}
+
+}  // namespace eddy::planner
