@@ -38,11 +38,16 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   }
   ASSIGN_OR_RETURN(w->state_, KeyedStateBackend::Open(options.data_dir + "/state"));
 
+  w->exchange_ = std::make_unique<ExchangeRegistry>(
+      std::chrono::milliseconds(std::max(0, options.exchange_gate_wait_ms)));
+  w->exchange_service_ = std::make_unique<ExchangeServiceImpl>(w->exchange_.get());
+
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
                            grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(w.get());
+  builder.RegisterService(w->exchange_service_.get());
   builder.SetMaxReceiveMessageSize(256 << 20);
   w->server_ = builder.BuildAndStart();
   if (!w->server_ || port == 0) {
@@ -63,6 +68,8 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
 WorkerServer::~WorkerServer() { Shutdown(); }
 
 void WorkerServer::Shutdown() {
+  // Streams still waiting for a gate would hold up the server's shutdown.
+  if (exchange_) exchange_->Shutdown();
   {
     std::lock_guard<std::mutex> lock(mu_);
     shutdown_ = true;
@@ -166,6 +173,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
   for (const auto& d : req->tasks()) {
     TaskEnvironment env;
     env.state = state_.get();
+    env.exchange = exchange_.get();
     env.next_operator_id = &next_operator_id_;
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
@@ -196,6 +204,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
 
 grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
                                      v1::CancelJobResponse*) {
+  exchange_->CancelJob(req->job_id());
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& t : tasks_) {
     if (t->job_id() == req->job_id()) t->Cancel();

@@ -1,4 +1,4 @@
-// An eddy-worker: serves WorkerService over gRPC, runs deployed tasks on their own threads against the
+// An eddy-worker: serves WorkerService and ExchangeService over gRPC (one port), runs deployed tasks on their own threads against the
 // worker's RocksDB state backend, registers with the coordinator and heartbeats, and reports each
 // task's state changes. Embedded clusters run several of these in one process.
 #pragma once
@@ -17,6 +17,8 @@
 #include "absl/status/statusor.h"
 #include "eddy/v1/coordinator.grpc.pb.h"
 #include "eddy/v1/worker.grpc.pb.h"
+#include "worker/exchange/exchange_registry.h"
+#include "worker/exchange/exchange_service.h"
 #include "worker/runtime/task.h"
 #include "worker/state/keyed_state_backend.h"
 
@@ -29,6 +31,8 @@ struct WorkerOptions {
   int port = 0;                     // 0: any free port
   int slots = 4;
   std::string data_dir = "/tmp/eddy-worker";
+  // How long an incoming exchange stream waits for its consumer task to be deployed here.
+  int exchange_gate_wait_ms = 30000;
 };
 
 class WorkerServer final : public v1::WorkerService::Service {
@@ -60,6 +64,9 @@ class WorkerServer final : public v1::WorkerService::Service {
   WorkerOptions options_;
   std::string address_;
   std::unique_ptr<KeyedStateBackend> state_;
+  // Declared before server_ and tasks_: streams and tasks use them until those are gone.
+  std::unique_ptr<ExchangeRegistry> exchange_;
+  std::unique_ptr<ExchangeServiceImpl> exchange_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::ClusterService::Stub> coordinator_;
   std::atomic<uint32_t> next_operator_id_{1};
