@@ -17,14 +17,17 @@ std::string Rex(const Expr& e) { return ExprToString(e, {}); }
 
 // Calcite's SqlToRelConverter keeps a plain SELECT's select list even when it passes its input
 // through, but builds no such projection around an aggregate (neither the pre-aggregation one nor the
-// select list over it, nor over HAVING's filter) when it would be the identity.
+// select list over it, nor over HAVING's filter) when it would be the identity, and it merges a
+// projection into one right below it.
 bool SkipProject(const LogicalNode& n, LogicalKind parent) {
   if (!IsIdentityProject(n)) return false;
   if (parent == LogicalKind::kAggregate) return true;
+  const bool same_names = n.schema.Names() == n.input().schema.Names();
+  // RelBuilder merges a projection into the one below it (a view's `SELECT *` over its query).
+  if (same_names && n.input().kind == LogicalKind::kProject) return true;
   const LogicalNode* below = &n.input();
   if (below->kind == LogicalKind::kFilter) below = &below->input();
-  return below->kind == LogicalKind::kAggregate &&
-         n.schema.Names() == n.input().schema.Names();
+  return same_names && below->kind == LogicalKind::kAggregate;
 }
 
 // The node shown for input `in` of a node of kind `parent`.

@@ -60,6 +60,16 @@ class PlannerTest : public ::testing::Test {
     return PlanInserts(inserts, session_, config_);
   }
 
+  // The text of an EXPLAIN statement, or the error message.
+  std::string Explain(const std::string& sql) {
+    auto stmt = sql::ParseStatement(sql);
+    if (!stmt.ok()) return std::string(stmt.status().message());
+    if ((*stmt)->kind != sql::StatementKind::kExplain) return "not an EXPLAIN: " + sql;
+    auto text = ExplainStatement(*(*stmt)->explain, session_, config_);
+    if (!text.ok()) return std::string(text.status().message());
+    return *text;
+  }
+
   std::string PlanError(const std::string& sql) {
     auto job = Plan(sql);
     if (job.ok()) return "<planned OK>";
