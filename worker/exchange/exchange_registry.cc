@@ -23,7 +23,8 @@ absl::StatusOr<std::unique_ptr<ExchangeRegistry::Registration>> ExchangeRegistry
     std::lock_guard<std::mutex> lock(mu_);
     if (!gates_.emplace(key, std::move(gate)).second) {
       return absl::AlreadyExistsError(
-          absl::StrCat("an exchange input gate for ", key.ToString(), " is already registered"));
+          absl::StrCat("an exchange input gate for ", key.ToString(),
+                       " is already registered (one exchange source per task)"));
     }
     cv_.notify_all();
   }

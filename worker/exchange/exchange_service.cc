@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/base/logging.h"
 #include "common/batch/batch_codec.h"
 #include "common/rpc/status_convert.h"
 
@@ -95,6 +96,9 @@ grpc::Status ExchangeServiceImpl::Transfer(
   gate->WakeGrants();
   writer.join();
   gate->Detach(channel);
+  if (!result.ok() && !absl::IsCancelled(result) && !absl::IsAborted(result)) {
+    EDDY_LOG_WARN("exchange stream failed: {}", result.ToString());
+  }
   return ToGrpcStatus(result);
 }
 
