@@ -266,5 +266,55 @@ TEST_F(ExchangeTaskTest, CancellingABackpressuredProducerDoesNotHang) {
   task->Join();
 }
 
+
+TEST_F(ExchangeTaskTest, TheDriversTicksFlushASlowSourcesRowsAfterTheBufferTimeout) {
+  TestWorker a;
+  const Schema schema{{{"x", DataType::BigInt()}}};
+  auto gate = std::make_shared<InputGate>("slow", 1, 4, schema.Types());
+  auto reg = a.registry.Register(GateKey{"jx", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  v1::TaskDeployment d;
+  d.set_job_id("jx");
+  v1::PlanNode src;
+  src.set_id(1);
+  src.set_description("datagen");
+  SchemaToProto(schema, src.mutable_output_schema());
+  src.mutable_datagen()->set_rows_per_second(200);  // far below the 1024-row flush threshold
+  auto* f = src.mutable_datagen()->add_fields();
+  f->set_name("x");
+  f->set_kind("random");
+  *d.add_nodes() = src;
+  v1::PlanNode out;
+  out.set_id(2);
+  out.add_inputs(1);
+  out.set_description("Exchange");
+  auto* sink = out.mutable_exchange_sink();
+  sink->set_partitioning(v1::ExchangeSink::FORWARD);
+  sink->set_buffer_timeout_ms(50);
+  AddTarget(sink, a.address, /*local=*/true, 1, 0, 0, 1);
+  *d.add_nodes() = out;
+  auto task = MakeTask(d, &a.registry);
+  ASSERT_NE(task, nullptr);
+  task->Start();
+  // Only the timeout can flush here: batches arrive while the source is far from 1024 rows.
+  size_t batches = 0, rows = 0;
+  ChangelogBatch b;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (batches < 3 && std::chrono::steady_clock::now() < deadline) {
+    auto st = gate->Poll(&b);
+    ASSERT_TRUE(st.ok()) << st.status();
+    if (*st == SourceState::kData) {
+      ++batches;
+      rows += b.num_rows();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  EXPECT_EQ(batches, 3u);
+  EXPECT_LT(rows, 1024u);
+  task->Cancel();
+  task->Join();
+}
+
 }  // namespace
 }  // namespace eddy
