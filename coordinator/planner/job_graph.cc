@@ -1,0 +1,166 @@
+// BuildJobGraph: walks the topologically ordered nodes once, assigning each to a stage. Sources open
+// stages; Calc chains into its input's stage; an aggregate (unless both sides run at parallelism 1),
+// a union of several stages and a sink at another parallelism open a stage fed by an ExchangeSource.
+#include "coordinator/planner/job_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace eddy {
+namespace {
+
+using Partitioning = v1::ExchangeSink::Partitioning;
+
+absl::StatusOr<int> PositiveInt(const std::map<std::string, std::string>& m, const std::string& key,
+                                int fallback) {
+  auto it = m.find(key);
+  if (it == m.end()) return fallback;
+  int v = 0;
+  if (!absl::SimpleAtoi(it->second, &v) || v < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", key, "' must be a positive integer, got '", it->second, "'"));
+  }
+  return v;
+}
+
+class Splitter {
+ public:
+  Splitter(const std::vector<v1::PlanNode>& nodes, int default_parallelism)
+      : default_parallelism_(default_parallelism) {
+    for (const auto& n : nodes) next_id_ = std::max(next_id_, n.id() + 1);
+  }
+
+  absl::Status Add(const v1::PlanNode& node) {
+    for (int in : node.inputs()) {
+      if (!stage_of_.count(in)) {
+        return absl::InternalError(absl::StrCat("node ", node.id(), " reads unknown node ", in));
+      }
+    }
+    switch (node.op_case()) {
+      case v1::PlanNode::kValues:
+        return Place(node, NewStage(1));
+      case v1::PlanNode::kDatagen:
+        return Place(node, NewStage(default_parallelism_));
+      case v1::PlanNode::kGroupAggregate: {
+        const auto& keys = node.group_aggregate().group_keys();
+        const bool global = keys.empty();
+        const int p = global ? 1 : default_parallelism_;
+        const int input_stage = stage_of_[node.inputs(0)];
+        // Every partitioning between two single subtasks is a forward: chain.
+        if (p == 1 && graph_.stages[input_stage].parallelism == 1) return Place(node, input_stage);
+        const int stage = NewStage(p);
+        v1::PlanNode copy = node;
+        Connect(stage, &copy, global ? v1::ExchangeSink::SINGLETON : v1::ExchangeSink::HASH,
+                std::vector<int>(keys.begin(), keys.end()));
+        return Place(copy, stage);
+      }
+      case v1::PlanNode::kUnionAll: {
+        std::set<int> stages;
+        int p = 1;
+        for (int in : node.inputs()) {
+          stages.insert(stage_of_[in]);
+          p = std::max(p, graph_.stages[stage_of_[in]].parallelism);
+        }
+        if (stages.size() == 1) return Place(node, *stages.begin());
+        // The union becomes the new stage's ExchangeSource: one gate reads every input.
+        const int stage = NewStage(p);
+        JobStage& s = graph_.stages[stage];
+        for (int in : node.inputs()) {
+          const int producer = stage_of_[in];
+          const Partitioning part = graph_.stages[producer].parallelism == p
+                                        ? v1::ExchangeSink::FORWARD
+                                        : v1::ExchangeSink::REBALANCE;
+          s.inputs.push_back({producer, in, part, {}});
+        }
+        v1::PlanNode source;
+        source.set_id(node.id());
+        *source.mutable_output_schema() = node.output_schema();
+        source.set_description(node.description());
+        source.mutable_exchange_source();
+        return Place(source, stage);
+      }
+      case v1::PlanNode::kSink: {
+        const int input_stage = stage_of_[node.inputs(0)];
+        const int input_p = graph_.stages[input_stage].parallelism;
+        std::map<std::string, std::string> options(node.sink().options().begin(),
+                                                   node.sink().options().end());
+        auto p = PositiveInt(options, "sink.parallelism", input_p);
+        if (!p.ok()) return p.status();
+        if (*p == input_p) return Place(node, input_stage);
+        const int stage = NewStage(*p);
+        v1::PlanNode copy = node;
+        Connect(stage, &copy, v1::ExchangeSink::REBALANCE, {});
+        return Place(copy, stage);
+      }
+      default:  // Calc and anything else with one input chains into its input's stage
+        if (node.inputs_size() == 0) {
+          return absl::InternalError(absl::StrCat("unexpected source node ", node.id()));
+        }
+        return Place(node, stage_of_[node.inputs(0)]);
+    }
+  }
+
+  JobGraph Take() { return std::move(graph_); }
+
+ private:
+  int NewStage(int parallelism) {
+    graph_.stages.emplace_back();
+    graph_.stages.back().parallelism = parallelism;
+    return static_cast<int>(graph_.stages.size()) - 1;
+  }
+
+  // Feeds `node`'s single input into `stage` through a new ExchangeSource.
+  void Connect(int stage, v1::PlanNode* node, Partitioning part, std::vector<int> keys) {
+    const int in = node->inputs(0);
+    JobStage& s = graph_.stages[stage];
+    s.inputs.push_back({stage_of_[in], in, part, std::move(keys)});
+    v1::PlanNode source;
+    source.set_id(next_id_++);
+    *source.mutable_output_schema() = schema_of_[in];
+    source.set_description("ExchangeSource");
+    source.mutable_exchange_source();
+    s.nodes.push_back(std::move(source));
+    stage_of_[s.nodes.back().id()] = stage;
+    node->set_inputs(0, s.nodes.back().id());
+  }
+
+  absl::Status Place(const v1::PlanNode& node, int stage) {
+    graph_.stages[stage].nodes.push_back(node);
+    stage_of_[node.id()] = stage;
+    schema_of_[node.id()] = node.output_schema();
+    return absl::OkStatus();
+  }
+
+  int default_parallelism_;
+  int next_id_ = 0;
+  JobGraph graph_;
+  std::map<int, int> stage_of_;  // node id -> stage
+  std::map<int, v1::Schema> schema_of_;
+};
+
+}  // namespace
+
+int JobGraph::MaxParallelism() const {
+  int p = 1;
+  for (const auto& s : stages) p = std::max(p, s.parallelism);
+  return p;
+}
+
+absl::StatusOr<JobGraph> BuildJobGraph(const std::vector<v1::PlanNode>& nodes,
+                                       const ConfigMap& config) {
+  auto p = PositiveInt(config, "parallelism.default", 1);
+  if (!p.ok()) return p.status();
+  Splitter splitter(nodes, *p);
+  for (const auto& node : nodes) {
+    absl::Status s = splitter.Add(node);
+    if (!s.ok()) return s;
+  }
+  return splitter.Take();
+}
+
+}  // namespace eddy

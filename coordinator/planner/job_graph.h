@@ -1,0 +1,39 @@
+// Splits a planned job's node DAG into stages (tasks) at exchange points: a hash (or singleton)
+// exchange before every GroupAggregate not fed by parallelism 1 into parallelism 1, a rebalance
+// wherever the parallelism changes, forward (chained in one task) otherwise. VALUES run at 1.
+#pragma once
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "coordinator/planner/planner.h"
+#include "eddy/v1/plan.pb.h"
+
+namespace eddy {
+
+// One upstream stage feeding a stage's ExchangeSource.
+struct JobEdge {
+  int producer = 0;  // stage index
+  int producer_node = 0;  // node id (in the producer stage) whose output is shipped
+  v1::ExchangeSink::Partitioning partitioning = v1::ExchangeSink::FORWARD;
+  std::vector<int> hash_keys;  // HASH only: the consumer aggregate's group keys
+};
+
+struct JobStage {
+  // The task's nodes, topologically ordered; an ExchangeSource first when `inputs` is non-empty.
+  // ExchangeSinks are not included: the deployment adds them (they need consumer addresses).
+  std::vector<v1::PlanNode> nodes;
+  int parallelism = 1;
+  std::vector<JobEdge> inputs;  // in the ExchangeSource's channel order
+};
+
+struct JobGraph {
+  std::vector<JobStage> stages;  // producers before consumers
+  int MaxParallelism() const;
+};
+
+// Reads `parallelism.default` from `config` (default 1) and each sink's `sink.parallelism`.
+absl::StatusOr<JobGraph> BuildJobGraph(const std::vector<v1::PlanNode>& nodes,
+                                       const ConfigMap& config);
+
+}  // namespace eddy

@@ -1,0 +1,99 @@
+// BuildJobGraph: where plans split into stages, each stage's parallelism, and the partitioning and
+// keys of the edges between them (Q1, Q2, datagen, global aggregates, sink.parallelism).
+#include "coordinator/planner/job_graph.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "coordinator/planner/tests/planner_test_util.h"
+
+namespace eddy::planner_test {
+namespace {
+
+// "p<parallelism>[<ops>]<-<edges>" per stage, e.g. "p2[exchange_source,group_aggregate,sink]<-0:HASH(0)".
+std::string Describe(const JobGraph& g) {
+  std::vector<std::string> out;
+  for (const auto& s : g.stages) {
+    std::vector<std::string> ops, edges;
+    for (const auto& n : s.nodes) {
+      ops.push_back(v1::PlanNode::descriptor()->FindFieldByNumber(n.op_case())->name());
+    }
+    for (const auto& e : s.inputs) {
+      std::string keys =
+          e.partitioning == v1::ExchangeSink::HASH ? "(" + absl::StrJoin(e.hash_keys, ",") + ")" : "";
+      edges.push_back(
+          absl::StrCat(e.producer, ":", v1::ExchangeSink::Partitioning_Name(e.partitioning), keys));
+    }
+    std::string text = absl::StrCat("p", s.parallelism, "[", absl::StrJoin(ops, ","), "]");
+    if (!edges.empty()) absl::StrAppend(&text, "<-", absl::StrJoin(edges, ";"));
+    out.push_back(text);
+  }
+  return absl::StrJoin(out, " ");
+}
+
+class JobGraphTest : public PlannerTest {
+ protected:
+  void SetUp() override {
+    MustDdl("CREATE TEMPORARY VIEW words AS SELECT * FROM (VALUES ('a'), ('b'), ('a')) AS t(word)");
+    MustDdl(
+        "CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = "
+        "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100')");
+    MustDdl("CREATE TABLE sink1 (word STRING, cnt BIGINT) WITH ('connector' = 'print')");
+    MustDdl("CREATE TABLE sink2 (cnt BIGINT, n BIGINT) WITH ('connector' = 'print')");
+    MustDdl("CREATE TABLE total (n BIGINT) WITH ('connector' = 'print')");
+    MustDdl(
+        "CREATE TABLE narrow (word STRING, cnt BIGINT) WITH ('connector' = 'print', "
+        "'sink.parallelism' = '1')");
+  }
+
+  std::string Graph(const std::string& sql, const std::string& parallelism) {
+    config_["parallelism.default"] = parallelism;
+    auto job = Plan(sql);
+    if (!job.ok()) return std::string(job.status().message());
+    auto g = BuildJobGraph(job->nodes, config_);
+    if (!g.ok()) return std::string(g.status().message());
+    return Describe(*g);
+  }
+};
+
+TEST_F(JobGraphTest, Q1AtParallelismOneIsOneTask) {
+  EXPECT_EQ(Graph("INSERT INTO sink1 SELECT word, COUNT(*) FROM words GROUP BY word", "1"),
+            "p1[values,group_aggregate,sink]");
+}
+
+TEST_F(JobGraphTest, Q1ValuesStayAtOneAndHashIntoTheAggregate) {
+  EXPECT_EQ(Graph("INSERT INTO sink1 SELECT word, COUNT(*) FROM words GROUP BY word", "4"),
+            "p1[values] p4[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+}
+
+TEST_F(JobGraphTest, DatagenRunsAtTheDefaultParallelism) {
+  const std::string g =
+      Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10", "4");
+  EXPECT_EQ(g, "p4[datagen,calc] p4[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+}
+
+TEST_F(JobGraphTest, Q2HashesTwice) {
+  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT cnt, COUNT(*) FROM (SELECT word, COUNT(*) AS cnt FROM "
+                  "words GROUP BY word) GROUP BY cnt",
+                  "2"),
+            "p1[values] p2[exchange_source,group_aggregate,calc]<-0:HASH(0) "
+            "p2[exchange_source,group_aggregate,sink]<-1:HASH(0)");
+}
+
+TEST_F(JobGraphTest, GlobalAggregateIsASingleton) {
+  EXPECT_EQ(Graph("INSERT INTO total SELECT COUNT(*) FROM gen", "4"),
+            "p4[datagen,calc] p1[exchange_source,group_aggregate,sink]<-0:SINGLETON");
+}
+
+TEST_F(JobGraphTest, SinkParallelismRebalances) {
+  EXPECT_EQ(Graph("INSERT INTO narrow SELECT word, COUNT(*) FROM words GROUP BY word", "3"),
+            "p1[values] p3[exchange_source,group_aggregate]<-0:HASH(0) "
+            "p1[exchange_source,sink]<-1:REBALANCE");
+}
+
+TEST_F(JobGraphTest, UnionOfStagesReadsOneGate) {
+  EXPECT_EQ(Graph("INSERT INTO total SELECT id FROM gen UNION ALL SELECT CAST(1 AS BIGINT)", "2"),
+            "p2[datagen] p1[values] p2[exchange_source,sink]<-0:FORWARD;1:REBALANCE");
+}
+
+}  // namespace
+}  // namespace eddy::planner_test
