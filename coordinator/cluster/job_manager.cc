@@ -34,14 +34,27 @@ bool JobManager::IsFinal(v1::JobStatus s) {
          s == v1::JOB_STATUS_CANCELED;
 }
 
-absl::StatusOr<std::string> JobManager::Submit(const std::string& name,
-                                               std::vector<v1::TaskDeployment> tasks) {
-  int slots_needed = 1;
-  for (const auto& t : tasks) slots_needed = std::max(slots_needed, t.subtask_index() + 1);
+absl::StatusOr<std::string> JobManager::Submit(const std::string& name, int slots_needed,
+                                               const DeploymentBuilder& build) {
+  slots_needed = std::max(1, slots_needed);
   auto slots = registry_->AllocateSlots(slots_needed);
   if (!slots.ok()) return slots.status();
 
   const std::string job_id = NewJobId();
+  std::vector<std::string> addresses;
+  for (const auto& w : *slots) addresses.push_back(registry_->AddressOf(w));
+  auto built = build(job_id, *slots, addresses);
+  if (!built.ok()) {
+    for (const auto& w : *slots) registry_->ReleaseSlot(w);
+    return built.status();
+  }
+  std::vector<v1::TaskDeployment> tasks = *std::move(built);
+  for (const auto& t : tasks) {
+    if (t.subtask_index() < 0 || t.subtask_index() >= slots_needed) {
+      for (const auto& w : *slots) registry_->ReleaseSlot(w);
+      return absl::InternalError(absl::StrCat("subtask ", t.subtask_index(), " has no slot"));
+    }
+  }
   std::map<std::string, v1::DeployTasksRequest> per_worker;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,8 +24,16 @@ class JobManager {
  public:
   explicit JobManager(WorkerRegistry* registry);
 
-  // Deploys every task; on any failure nothing of the job keeps running. Tasks get the job id set.
-  absl::StatusOr<std::string> Submit(const std::string& name, std::vector<v1::TaskDeployment> tasks);
+  // Builds a job's subtasks once its slots are known: (job id, worker id per slot, worker address
+  // per slot) -> deployments; subtask i of every task must run on slot i.
+  using DeploymentBuilder = std::function<absl::StatusOr<std::vector<v1::TaskDeployment>>(
+      const std::string& job_id, const std::vector<std::string>& slot_workers,
+      const std::vector<std::string>& slot_addresses)>;
+
+  // Allocates `slots_needed` slots, builds the subtasks and deploys them; on any failure nothing of
+  // the job keeps running and its slots are released.
+  absl::StatusOr<std::string> Submit(const std::string& name, int slots_needed,
+                                     const DeploymentBuilder& build);
   void OnTaskState(const v1::TaskStateReport& report);
   void OnWorkerLost(const std::string& worker_id, const std::string& address);
   absl::Status Cancel(const std::string& job_id);

@@ -5,7 +5,9 @@
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parser.h"
+#include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/service/deployment_builder.h"
 #include "coordinator/service/config_keys.h"
 
 namespace eddy {
@@ -43,16 +45,17 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
 absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
                                 const std::vector<const sql::Insert*>& inserts) {
   ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
-  v1::TaskDeployment task;
-  task.set_task_index(0);
-  task.set_subtask_index(0);
-  task.set_parallelism(1);
-  task.set_max_parallelism(128);
-  for (auto& node : planned.nodes) *task.add_nodes() = std::move(node);
-  for (const auto& [k, v] : session.config) (*task.mutable_config())[k] = v;
+  ASSIGN_OR_RETURN(JobGraph graph, BuildJobGraph(planned.nodes, session.config));
   std::string name = planned.name;
   if (auto it = session.config.find("pipeline.name"); it != session.config.end()) name = it->second;
-  ASSIGN_OR_RETURN(std::string job_id, jobs->Submit(name, {std::move(task)}));
+  const ConfigMap& config = session.config;
+  ASSIGN_OR_RETURN(
+      std::string job_id,
+      jobs->Submit(name, graph.MaxParallelism(),
+                   [&](const std::string& id, const std::vector<std::string>& workers,
+                       const std::vector<std::string>& addresses) {
+                     return BuildDeployments(graph, id, workers, addresses, config);
+                   }));
   Response r;
   r.set_kind(Response::JOB_SUBMITTED);
   r.set_job_id(job_id);
