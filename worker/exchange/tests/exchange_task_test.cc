@@ -13,7 +13,7 @@
 #include "worker/exchange/tests/exchange_test_util.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/runtime/task.h"
-#include "worker/state/keyed_state_backend.h"
+#include "worker/state/testing/temp_state_backend.h"
 
 namespace eddy {
 namespace {
@@ -86,16 +86,7 @@ v1::PlanNode AggNode(int id, int input) {
 
 class ExchangeTaskTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "/exchange_task_test_" + std::to_string(getpid());
-    auto backend = KeyedStateBackend::Open(dir_);
-    ASSERT_TRUE(backend.ok()) << backend.status();
-    state_ = std::move(*backend);
-  }
-  void TearDown() override {
-    state_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_TRUE(state_.status().ok()) << state_.status(); }
 
   std::unique_ptr<Task> MakeTask(const v1::TaskDeployment& d, ExchangeRegistry* registry) {
     TaskEnvironment env;
@@ -111,8 +102,7 @@ class ExchangeTaskTest : public ::testing::Test {
     return task.ok() ? std::move(*task) : nullptr;
   }
 
-  std::string dir_;
-  std::unique_ptr<KeyedStateBackend> state_;
+  testing::TempStateBackend state_{"exchange_task_test"};
   std::atomic<uint32_t> next_id_{1};
   std::map<std::pair<int, int>, std::promise<std::pair<v1::TaskState, std::string>>> done_;
 };

@@ -7,7 +7,7 @@
 
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
-#include "worker/state/keyed_state_backend.h"
+#include "worker/state/testing/temp_state_backend.h"
 
 namespace eddy {
 namespace {
@@ -51,16 +51,7 @@ v1::PlanNode SinkNode(int id, std::vector<int> inputs) {
 
 class TaskTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "/task_test_" + std::to_string(getpid());
-    auto backend = KeyedStateBackend::Open(dir_);
-    ASSERT_TRUE(backend.ok()) << backend.status();
-    state_ = std::move(*backend);
-  }
-  void TearDown() override {
-    state_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_TRUE(state_.status().ok()) << state_.status(); }
   TaskEnvironment Env(std::promise<std::pair<v1::TaskState, std::string>>* done) {
     TaskEnvironment env;
     env.state = state_.get();
@@ -70,8 +61,7 @@ class TaskTest : public ::testing::Test {
     };
     return env;
   }
-  std::string dir_;
-  std::unique_ptr<KeyedStateBackend> state_;
+  testing::TempStateBackend state_{"task_test"};
   std::atomic<uint32_t> next_id_{1};
 };
 
