@@ -138,6 +138,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         TypeToProto(c.result_type, call->mutable_result_type());
       }
       agg->set_generate_update_before(n.mode.update_before);
+      agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
       id = p->id();
       break;
     }

@@ -65,6 +65,7 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
     spec.aggregates.push_back(call);
   }
   spec.generate_update_before = agg.generate_update_before();
+  spec.input_insert_only = agg.input_insert_only();
   ASSIGN_OR_RETURN(auto op, GroupAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);

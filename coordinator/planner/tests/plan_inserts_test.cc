@@ -48,6 +48,7 @@ TEST_F(WordCountTest, Q1IntoPrint) {
   EXPECT_TRUE(agg.group_aggregate().calls(0).count_star());
   EXPECT_EQ(agg.group_aggregate().calls(0).arg(), -1);
   EXPECT_TRUE(agg.group_aggregate().generate_update_before());
+  EXPECT_TRUE(agg.group_aggregate().input_insert_only());  // VALUES only inserts
   EXPECT_EQ(agg.description(), "GroupAggregate(groupBy=[word], select=[word, COUNT(*) AS cnt])");
   const auto& sink = job->nodes[2];
   EXPECT_EQ(sink.inputs(0), agg.id());
@@ -71,6 +72,9 @@ TEST_F(WordCountTest, Q2IntoPrint) {
   EXPECT_EQ(Ops(*job), "values,group_aggregate,calc,group_aggregate,sink");
   EXPECT_TRUE(job->nodes[1].group_aggregate().generate_update_before());
   EXPECT_TRUE(job->nodes[3].group_aggregate().generate_update_before());
+  EXPECT_TRUE(job->nodes[1].group_aggregate().input_insert_only());
+  // The outer aggregate consumes the inner one's updates: it must be able to retract.
+  EXPECT_FALSE(job->nodes[3].group_aggregate().input_insert_only());
   const auto& calc = job->nodes[2];
   EXPECT_EQ(calc.calc().projections_size(), 1);
   EXPECT_FALSE(calc.calc().has_filter());

@@ -114,5 +114,33 @@ TEST_F(TaskTest, MalformedDeploymentsAreErrorsNamingTheNode) {
       << t2.status();
 }
 
+TEST_F(TaskTest, AggregatePlannedForInsertOnlyInputRejectsARetraction) {
+  // The plan's input_insert_only reaches the operator: a -D then fails the task instead of being
+  // folded into a MIN/MAX that kept no multiset.
+  v1::TaskDeployment d;
+  d.set_job_id("j");
+  v1::PlanNode values = ValuesNode(1, 0);
+  ChangelogBatch b({DataType::BigInt()});
+  b.AppendValues({Value::Int(1)}, RowKind::kInsert);
+  b.AppendValues({Value::Int(1)}, RowKind::kDelete);
+  values.mutable_values()->clear_batches();
+  EncodeBatch(b, values.mutable_values()->add_batches());
+  *d.add_nodes() = values;
+  v1::PlanNode agg = AggNode(2, 1);
+  agg.mutable_group_aggregate()->set_input_insert_only(true);
+  *d.add_nodes() = agg;
+  *d.add_nodes() = SinkNode(3, {2});
+  std::promise<std::pair<v1::TaskState, std::string>> done;
+  auto task = Task::Create(d, Env(&done));
+  ASSERT_TRUE(task.ok()) << task.status();
+  (*task)->Start();
+  auto fut = done.get_future();
+  ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto [state, error] = fut.get();
+  EXPECT_EQ(state, v1::TASK_STATE_FAILED);
+  EXPECT_NE(error.find("planned for insert-only input"), std::string::npos) << error;
+  (*task)->Join();
+}
+
 }  // namespace
 }  // namespace eddy
