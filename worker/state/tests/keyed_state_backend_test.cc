@@ -170,5 +170,35 @@ TEST(KeyedStateBackendTest, ConcurrentOperatorsShareOneBackend) {
   EXPECT_EQ(backend->stats().multiget_calls, uint64_t{kThreads * kBatches});
 }
 
+TEST(KeyedStateBackendTest, ReadsStayCorrectWhileMemtablesFlushUnderLargeValues) {
+  // 1000 keys whose values grow by ~64 bytes per batch to ~4 KiB: the 4 MiB memtables fill and flush to SST files
+  // many times while batches keep reading every key with one MultiGet each.
+  auto backend = OpenOrDie(UniqueDir("flush"));
+  KeyedStateTable table(backend.get(), 7, 128);
+  constexpr int kKeys = 1000;
+  constexpr int kBatches = 60;
+  std::vector<std::string> keys;
+  for (int k = 0; k < kKeys; ++k) keys.push_back("key" + std::to_string(k));
+  auto tag = [](const std::string& key) { return key + std::string(60, '.') + ';'; };
+  std::string value;
+  int mismatches = 0;
+  for (int b = 0; b < kBatches; ++b) {
+    table.ClearReads();
+    for (int k = 0; k < kKeys; ++k) table.AddRead(k % 128, keys[k]);
+    ASSERT_TRUE(table.ReadAll().ok());
+    for (int k = 0; k < kKeys; ++k) {
+      // The previous batch wrote b-1 copies of the key's tag.
+      std::string expected;
+      for (int i = 0; i < b; ++i) expected += tag(keys[k]);
+      if (b > 0 && (!table.found(k) || table.value(k) != expected)) ++mismatches;
+      value = expected + tag(keys[k]);
+      table.Put(k % 128, keys[k], value);
+    }
+    ASSERT_TRUE(table.Commit().ok());
+  }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(*backend->CountKeys(7), static_cast<size_t>(kKeys));
+}
+
 }  // namespace
 }  // namespace eddy
