@@ -1,37 +1,20 @@
-// Starts the real binaries — eddy-coordinator and two eddy-worker processes on loopback — submits
+// Starts the real binaries — eddy-coordinator and two eddy-worker processes — submits
 // jobs with `eddy --coordinator`, and checks results, error handling, and clean SIGTERM shutdown.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <string>
 #include <thread>
 
-#include "tests/util/subprocess.h"
+#include "tests/integration/process_cluster.h"
 
-namespace eddy {
+namespace eddy::testing {
 namespace {
-
-using testing::ReadFileToString;
-using testing::RunToCompletion;
-using testing::Subprocess;
-
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  int port = ntohs(addr.sin_port);
-  close(fd);
-  return port;
-}
 
 class ClusterProcessTest : public ::testing::Test {
  protected:
@@ -40,49 +23,20 @@ class ClusterProcessTest : public ::testing::Test {
            ("eddy-it-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    port_ = FreePort();
-    coordinator_ = Subprocess::Start(
-        {Bin("eddy-coordinator"), "--port", std::to_string(port_), "--bind-host", "127.0.0.1",
-         "--data-dir", dir_ + "/coordinator"},
-        dir_ + "/coordinator.out", dir_ + "/coordinator.err");
-    ASSERT_TRUE(coordinator_.started());
-    for (int i = 0; i < 2; ++i) {
-      std::string w = "/worker" + std::to_string(i);
-      workers_.push_back(Subprocess::Start(
-          {Bin("eddy-worker"), "--coordinator", Address(), "--port", "0", "--bind-host",
-           "127.0.0.1", "--advertise-host", "127.0.0.1", "--slots", "2", "--data-dir", dir_ + w},
-          dir_ + w + ".out", dir_ + w + ".err"));
-      ASSERT_TRUE(workers_.back().started());
-    }
-    // Ready when both workers have registered (the coordinator logs each registration).
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (Count(ReadFileToString(dir_ + "/coordinator.err"), "registered at") < 2) {
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "workers did not register";
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    cluster_ = std::make_unique<ProcessCluster>(dir_, ClusterOptions{.workers = 2});
+    std::cout << cluster_->topology().description() << std::endl;
+    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+  }
+  void TearDown() override {
+    cluster_.reset();
+    std::filesystem::remove_all(dir_);
   }
 
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  static std::string Bin(const std::string& name) { return std::string(EDDY_BIN_DIR) + "/" + name; }
-  std::string Address() const { return "127.0.0.1:" + std::to_string(port_); }
-  static int Count(const std::string& s, const std::string& needle) {
-    int n = 0;
-    for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
-    return n;
-  }
-  testing::RunResult Eddy(const std::string& sql) {
-    return RunToCompletion({Bin("eddy"), "--coordinator", Address(), "-e", sql}, dir_);
-  }
-  std::string WorkerStdout() {
-    return ReadFileToString(dir_ + "/worker0.out") + ReadFileToString(dir_ + "/worker1.out");
-  }
+  RunResult Eddy(const std::string& sql) { return cluster_->Eddy(sql); }
+  std::string WorkerStdout() { return cluster_->AllWorkerStdout(); }
 
   std::string dir_;
-  int port_ = 0;
-  Subprocess coordinator_;
-  std::vector<Subprocess> workers_;
+  std::unique_ptr<ProcessCluster> cluster_;
 };
 
 constexpr char kSetup[] =
@@ -114,11 +68,6 @@ TEST_F(ClusterProcessTest, BadStatementsFailClearlyAndTheClusterKeepsServing) {
   EXPECT_EQ(WorkerStdout(), "+I[z, 7]\n");
 }
 
-std::string JobIdIn(const std::string& text) {
-  size_t p = text.find("Job ID: ");
-  return p == std::string::npos ? "" : text.substr(p + 8, 32);
-}
-
 TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
   auto submit = Eddy(
       "CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '50');"
@@ -129,7 +78,7 @@ TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
   ASSERT_EQ(job.size(), 32u) << submit.err;
   // Rows keep arriving while the job runs.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (Count(WorkerStdout(), "gen> +I[") < 5) {
+  while (CountOccurrences(WorkerStdout(), "gen> +I[") < 5) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no rows from the datagen job";
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -143,17 +92,17 @@ TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
   EXPECT_NE(stopped.out.find("CANCELED"), std::string::npos) << stopped.out;
   // Output stops: the task is gone from its worker.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  int rows = Count(WorkerStdout(), "gen> +I[");
+  int rows = CountOccurrences(WorkerStdout(), "gen> +I[");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_EQ(Count(WorkerStdout(), "gen> +I["), rows);
+  EXPECT_EQ(CountOccurrences(WorkerStdout(), "gen> +I["), rows);
 }
 
 TEST_F(ClusterProcessTest, AllBinariesStopCleanlyOnSigterm) {
-  for (auto& w : workers_) w.Signal(SIGTERM);
-  coordinator_.Signal(SIGTERM);
-  for (auto& w : workers_) EXPECT_EQ(w.Wait(15000), 0);
-  EXPECT_EQ(coordinator_.Wait(15000), 0);
+  for (int i = 0; i < cluster_->workers(); ++i) cluster_->worker(i).Signal(SIGTERM);
+  cluster_->coordinator().Signal(SIGTERM);
+  for (int i = 0; i < cluster_->workers(); ++i) EXPECT_EQ(cluster_->worker(i).Wait(15000), 0);
+  EXPECT_EQ(cluster_->coordinator().Wait(15000), 0);
 }
 
 }  // namespace
-}  // namespace eddy
+}  // namespace eddy::testing

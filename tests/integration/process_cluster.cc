@@ -1,0 +1,120 @@
+#include "tests/integration/process_cluster.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+namespace eddy::testing {
+
+std::string EddyBinary(const std::string& name) { return std::string(EDDY_BIN_DIR) + "/" + name; }
+
+int FreeTcpPort(const std::string& host) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  int port = ntohs(addr.sin_port);
+  close(fd);
+  return port;
+}
+
+int CountOccurrences(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+std::string JobIdIn(const std::string& text) {
+  size_t p = text.find("Job ID: ");
+  return p == std::string::npos ? "" : text.substr(p + 8, 32);
+}
+
+ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
+    : dir_(dir),
+      options_(std::move(options)),
+      topology_(options_.isolate_workers ? NetworkTopology::Create(options_.workers)
+                                         : NetworkTopology::Loopback(options_.workers,
+                                                                     "loopback requested")) {
+  std::filesystem::create_directories(dir_);
+  const std::string host = topology_.coordinator_host();
+  port_ = FreeTcpPort(host);
+  coordinator_ = Subprocess::Start(
+      {EddyBinary("eddy-coordinator"), "--port", std::to_string(port_), "--bind-host", host,
+       "--heartbeat-timeout-ms", std::to_string(options_.heartbeat_timeout_ms), "--data-dir",
+       dir_ + "/coordinator"},
+      dir_ + "/coordinator.out", dir_ + "/coordinator.err");
+  if (!coordinator_.started()) {
+    error_ = "cannot start eddy-coordinator";
+    return;
+  }
+  for (int i = 0; i < options_.workers; ++i) {
+    const std::string name = "/worker" + std::to_string(i);
+    const std::string& worker_host = topology_.worker_host(i);
+    std::vector<std::string> argv = topology_.WorkerLauncher(i);
+    for (const std::string& a :
+         {EddyBinary("eddy-worker"), std::string("--coordinator"), coordinator_address(),
+          std::string("--port"), std::string("0"), std::string("--bind-host"), worker_host,
+          std::string("--advertise-host"), worker_host, std::string("--slots"),
+          std::to_string(options_.slots_per_worker), std::string("--data-dir"), dir_ + name}) {
+      argv.push_back(a);
+    }
+    std::string out = i < static_cast<int>(options_.worker_stdout_paths.size())
+                          ? options_.worker_stdout_paths[i]
+                          : dir_ + name + ".out";
+    workers_.push_back(Subprocess::Start(argv, out, dir_ + name + ".err"));
+    if (!workers_.back().started()) {
+      error_ = "cannot start eddy-worker " + std::to_string(i);
+      return;
+    }
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (CountOccurrences(CoordinatorLog(), "registered at") < options_.workers) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      error_ = "workers did not register; coordinator log:\n" + CoordinatorLog();
+      for (int i = 0; i < options_.workers; ++i) {
+        error_ += "\nworker " + std::to_string(i) + " log:\n" +
+                  ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".err");
+      }
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+ProcessCluster::~ProcessCluster() {
+  workers_.clear();  // SIGKILL whatever still runs, before the namespaces go away
+  coordinator_ = Subprocess();
+}
+
+std::string ProcessCluster::coordinator_address() const {
+  return topology_.coordinator_host() + ":" + std::to_string(port_);
+}
+
+RunResult ProcessCluster::Eddy(const std::string& sql, int timeout_ms) const {
+  return RunToCompletion({EddyBinary("eddy"), "--coordinator", coordinator_address(), "-e", sql},
+                         dir_, timeout_ms);
+}
+
+std::string ProcessCluster::WorkerStdout(int i) const {
+  return ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".out");
+}
+
+std::string ProcessCluster::AllWorkerStdout() const {
+  std::string all;
+  for (int i = 0; i < options_.workers; ++i) all += WorkerStdout(i);
+  return all;
+}
+
+std::string ProcessCluster::CoordinatorLog() const {
+  return ReadFileToString(dir_ + "/coordinator.err");
+}
+
+}  // namespace eddy::testing
