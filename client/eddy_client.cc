@@ -70,4 +70,14 @@ absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {
   return std::vector<v1::JobInfo>(resp.jobs().begin(), resp.jobs().end());
 }
 
+absl::StatusOr<std::vector<v1::WorkerStatus>> EddyClient::ListWorkers() {
+  v1::ListWorkersRequest req;
+  v1::ListWorkersResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  grpc::Status s = stub_->ListWorkers(&ctx, req, &resp);
+  if (!s.ok()) return FromGrpcStatus(s);
+  return std::vector<v1::WorkerStatus>(resp.workers().begin(), resp.workers().end());
+}
+
 }  // namespace eddy

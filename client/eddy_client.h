@@ -23,6 +23,8 @@ class EddyClient {
   absl::StatusOr<v1::JobInfo> GetJob(const std::string& job_id);
   absl::Status CancelJob(const std::string& job_id);
   absl::StatusOr<std::vector<v1::JobInfo>> ListJobs();
+  // Workers with their slots, running subtasks and heartbeat age.
+  absl::StatusOr<std::vector<v1::WorkerStatus>> ListWorkers();
 
   const std::string& address() const { return address_; }
 

@@ -242,7 +242,7 @@ struct Use {
 };
 
 struct Show {
-  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, CREATE TABLE, CREATE VIEW
+  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, WORKERS, CREATE TABLE, CREATE VIEW
   QualifiedName name;  // for SHOW CREATE ...
 };
 

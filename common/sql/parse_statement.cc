@@ -279,7 +279,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   const Token& t = Peek();
   if (t.kind == TokenKind::kWord &&
       (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
-       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS")) {
+       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" ||
+       t.upper == "WORKERS")) {
     show.what = Advance().upper;
     return absl::OkStatus();
   }
@@ -297,7 +298,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     return absl::OkStatus();
   }
   return ErrorExpected(
-      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'JOBS', 'CURRENT' or 'CREATE'");
+      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or "
+      "'CREATE'");
 }
 
 }  // namespace eddy::sql

@@ -34,6 +34,29 @@ bool JobManager::IsFinal(v1::JobStatus s) {
          s == v1::JOB_STATUS_CANCELED;
 }
 
+bool JobManager::IsFinal(v1::TaskState s) {
+  return s == v1::TASK_STATE_FINISHED || s == v1::TASK_STATE_FAILED ||
+         s == v1::TASK_STATE_CANCELED;
+}
+
+v1::JobInfo JobManager::InfoLocked(const Job& job) {
+  v1::JobInfo info = job.info;
+  std::map<std::pair<int, int>, v1::OperatorMetrics> by_node;  // (task, node) -> sum
+  for (const auto& t : job.tasks) {
+    for (const auto& m : t.operators) {
+      v1::OperatorMetrics& sum = by_node[{t.task_index, m.node_id()}];
+      sum.set_node_id(m.node_id());
+      sum.set_task_index(t.task_index);
+      if (sum.description().empty()) sum.set_description(m.description());
+      sum.set_rows_in(sum.rows_in() + m.rows_in());
+      sum.set_rows_out(sum.rows_out() + m.rows_out());
+      sum.set_subtasks(sum.subtasks() + 1);
+    }
+  }
+  for (auto& [id, m] : by_node) *info.add_operators() = std::move(m);
+  return info;
+}
+
 absl::StatusOr<std::string> JobManager::Submit(const std::string& name, int slots_needed,
                                                const DeploymentBuilder& build) {
   slots_needed = std::max(1, slots_needed);
@@ -163,6 +186,7 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
     for (auto& t : job.tasks) {
       if (t.task_index == report.task_index() && t.subtask_index == report.subtask_index()) {
         t.state = report.state();
+        if (report.operators_size() > 0) t.operators = report.operators();
       }
       all_finished = all_finished && t.state == v1::TASK_STATE_FINISHED;
     }
@@ -176,6 +200,21 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
     }
   }
   CancelOnWorkers(report.job_id(), to_cancel);
+}
+
+void JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& running : heartbeat.running()) {
+    auto it = jobs_.find(running.job_id());
+    if (it == jobs_.end()) continue;
+    for (auto& t : it->second.tasks) {
+      // A heartbeat may trail the subtask's final report: final counts are never overwritten.
+      if (t.task_index == running.task_index() && t.subtask_index == running.subtask_index() &&
+          t.worker_id == heartbeat.worker_id() && !IsFinal(t.state)) {
+        t.operators = running.operators();
+      }
+    }
+  }
 }
 
 void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address) {
@@ -216,13 +255,13 @@ absl::StatusOr<v1::JobInfo> JobManager::Get(const std::string& job_id, int64_t w
     cv_.wait_for(lock, std::chrono::milliseconds(wait_ms),
                  [&] { return IsFinal(it->second.info.status()); });
   }
-  return it->second.info;
+  return InfoLocked(it->second);
 }
 
 std::vector<v1::JobInfo> JobManager::List() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<v1::JobInfo> out;
-  for (const auto& id : order_) out.push_back(jobs_[id].info);
+  for (const auto& id : order_) out.push_back(InfoLocked(jobs_[id]));
   return out;
 }
 

@@ -35,6 +35,8 @@ class JobManager {
   absl::StatusOr<std::string> Submit(const std::string& name, int slots_needed,
                                      const DeploymentBuilder& build);
   void OnTaskState(const v1::TaskStateReport& report);
+  // Row counts of running subtasks, from a worker's heartbeat.
+  void OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
   void OnWorkerLost(const std::string& worker_id, const std::string& address);
   absl::Status Cancel(const std::string& job_id);
 
@@ -48,6 +50,7 @@ class JobManager {
     int subtask_index;
     std::string worker_id;
     v1::TaskState state = v1::TASK_STATE_UNKNOWN;
+    google::protobuf::RepeatedPtrField<v1::OperatorMetrics> operators;  // latest reported
   };
   struct Job {
     v1::JobInfo info;
@@ -56,6 +59,9 @@ class JobManager {
     bool slots_released = false;
   };
   static bool IsFinal(v1::JobStatus s);
+  static bool IsFinal(v1::TaskState s);
+  // The job's info with its per-node row counts summed over subtasks; caller holds mu_.
+  static v1::JobInfo InfoLocked(const Job& job);
   // Sets a final status (first one wins), releases slots; caller holds mu_. Returns workers to cancel.
   std::vector<std::string> FinishLocked(Job& job, v1::JobStatus status, const std::string& error);
   void CancelOnWorkers(const std::string& job_id, const std::vector<std::string>& workers);

@@ -29,15 +29,17 @@ std::string WorkerRegistry::Register(const std::string& address, int slots) {
       grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
   std::string id = w.id;
   workers_[id] = std::move(w);
+  order_.push_back(id);
   EDDY_LOG_INFO("worker {} registered at {} with {} slots", id, address, slots);
   return id;
 }
 
-bool WorkerRegistry::Heartbeat(const std::string& worker_id) {
+bool WorkerRegistry::Heartbeat(const std::string& worker_id, int running_subtasks) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = workers_.find(worker_id);
   if (it == workers_.end()) return false;
   it->second.last_heartbeat = std::chrono::steady_clock::now();
+  it->second.running_subtasks = running_subtasks;
   return true;
 }
 
@@ -119,6 +121,27 @@ std::vector<WorkerInfo> WorkerRegistry::Workers() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<WorkerInfo> out;
   for (const auto& [id, w] : workers_) out.push_back(w);
+  return out;
+}
+
+
+std::vector<v1::WorkerStatus> WorkerRegistry::Statuses() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<v1::WorkerStatus> out;
+  std::erase_if(order_, [this](const std::string& id) { return !workers_.contains(id); });
+  for (const auto& id : order_) {
+    const WorkerInfo& w = workers_.at(id);
+    v1::WorkerStatus s;
+    s.set_worker_id(w.id);
+    s.set_address(w.address);
+    s.set_slots(w.slots);
+    s.set_free_slots(w.slots - w.used_slots);
+    s.set_running_subtasks(w.running_subtasks);
+    s.set_last_heartbeat_age_ms(
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - w.last_heartbeat).count());
+    out.push_back(std::move(s));
+  }
   return out;
 }
 

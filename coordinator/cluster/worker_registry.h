@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "eddy/v1/metrics.pb.h"
 #include "eddy/v1/worker.grpc.pb.h"
 
 namespace eddy {
@@ -21,6 +22,7 @@ struct WorkerInfo {
   std::string address;
   int slots = 0;
   int used_slots = 0;
+  int running_subtasks = 0;  // as of the last heartbeat
   std::chrono::steady_clock::time_point last_heartbeat;
   std::shared_ptr<v1::WorkerService::Stub> stub;
 };
@@ -33,7 +35,8 @@ class WorkerRegistry {
       : heartbeat_timeout_(heartbeat_timeout) {}
 
   std::string Register(const std::string& address, int slots);
-  bool Heartbeat(const std::string& worker_id);  // false: unknown worker
+  // false: unknown worker. `running_subtasks` is what the worker reported as still running.
+  bool Heartbeat(const std::string& worker_id, int running_subtasks = 0);
   void SetLostListener(LostListener l) { lost_listener_ = std::move(l); }
   // Marks workers lost whose last heartbeat is older than the timeout; called periodically.
   void CheckHeartbeats();
@@ -47,6 +50,8 @@ class WorkerRegistry {
   int TotalSlots();
   int FreeSlots();
   std::vector<WorkerInfo> Workers();
+  // What clients see of each worker (ListWorkers, SHOW WORKERS), in registration order.
+  std::vector<v1::WorkerStatus> Statuses();
 
  private:
   std::chrono::milliseconds heartbeat_timeout_;
@@ -54,6 +59,7 @@ class WorkerRegistry {
   std::mutex mu_;
   std::map<std::string, WorkerInfo> workers_;
   int next_id_ = 1;
+  std::vector<std::string> order_;  // worker ids in registration order (lost ones removed lazily)
 };
 
 }  // namespace eddy

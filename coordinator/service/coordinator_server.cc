@@ -44,6 +44,12 @@ class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Ser
     return grpc::Status::OK;
   }
 
+  grpc::Status ListWorkers(grpc::ServerContext*, const v1::ListWorkersRequest*,
+                           v1::ListWorkersResponse* resp) override {
+    for (auto& w : server_->registry_->Statuses()) *resp->add_workers() = std::move(w);
+    return grpc::Status::OK;
+  }
+
  private:
   CoordinatorServer* server_;
 };
@@ -65,7 +71,9 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
 
   grpc::Status Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* req,
                          v1::HeartbeatResponse* resp) override {
-    resp->set_known(server_->registry_->Heartbeat(req->worker_id()));
+    const bool known = server_->registry_->Heartbeat(req->worker_id(), req->running_size());
+    resp->set_known(known);
+    if (known) server_->jobs_->OnHeartbeat(*req);
     return grpc::Status::OK;
   }
 
@@ -96,7 +104,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
                                                         const std::string& address) {
     jobs->OnWorkerLost(id, address);
   });
-  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get());
+  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get());
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
 

@@ -78,7 +78,8 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
   return Ok("Execute statement succeeded.");
 }
 
-absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, const sql::Show& show) {
+absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerRegistry* workers,
+                                     const sql::Show& show) {
   const std::string& what = show.what;
   if (what == "CATALOGS") return SingleColumn("catalog name", session.catalog.catalog()->ListCatalogs());
   if (what == "DATABASES") {
@@ -100,6 +101,17 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, const s
       rows.push_back({j.job_id(), j.name(), status, std::to_string(j.start_time_ms())});
     }
     return Table({"job id", "job name", "status", "start time"}, rows);
+  }
+  if (what == "WORKERS") {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& w : workers->Statuses()) {
+      rows.push_back({w.worker_id(), w.address(), std::to_string(w.slots()),
+                      std::to_string(w.free_slots()), std::to_string(w.running_subtasks()),
+                      std::to_string(w.last_heartbeat_age_ms())});
+    }
+    return Table({"worker id", "address", "slots", "free slots", "running subtasks",
+                  "heartbeat age ms"},
+                 rows);
   }
   return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
 }
@@ -193,7 +205,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       }
       return Ok();
     case sql::StatementKind::kShow:
-      return ExecuteShow(session, jobs_, *stmt->show);
+      return ExecuteShow(session, jobs_, workers_, *stmt->show);
     case sql::StatementKind::kDescribe:
       return ExecuteDescribe(session, *stmt->describe);
     case sql::StatementKind::kInsert:

@@ -14,12 +14,13 @@ namespace eddy {
 
 class StatementExecutor {
  public:
-  explicit StatementExecutor(JobManager* jobs) : jobs_(jobs) {}
+  StatementExecutor(JobManager* jobs, WorkerRegistry* workers) : jobs_(jobs), workers_(workers) {}
 
   absl::StatusOr<v1::ExecuteStatementResponse> Execute(Session& session, const std::string& sql);
 
  private:
   JobManager* jobs_;
+  WorkerRegistry* workers_;
 };
 
 }  // namespace eddy

@@ -19,7 +19,7 @@ constexpr auto kTickInterval = std::chrono::milliseconds(10);
 // Delivers an operator's or source's output to each downstream (node, input slot).
 class Task::FanOut : public Output {
  public:
-  explicit FanOut(Task* task) : task_(task) {}
+  FanOut(Task* task, Node* owner) : task_(task), owner_(owner) {}
   void AddTarget(size_t node, int slot) { targets_.push_back({node, slot}); }
   const std::vector<std::pair<size_t, int>>& targets() const { return targets_; }
 
@@ -27,8 +27,18 @@ class Task::FanOut : public Output {
 
  private:
   Task* task_;
+  Node* owner_;
   std::vector<std::pair<size_t, int>> targets_;
 };
+
+namespace {
+
+// Counters written only by the task thread and read by the heartbeat: no read-modify-write needed.
+void AddRows(std::atomic<uint64_t>& counter, size_t n) {
+  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 struct Task::Node {
   v1::PlanNode spec;
@@ -38,11 +48,16 @@ struct Task::Node {
   int inputs_total = 0;
   int inputs_ended = 0;
   bool source_ended = false;
+  std::atomic<uint64_t> rows_in{0};
+  std::atomic<uint64_t> rows_out{0};
 };
 
 absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
+  AddRows(owner_->rows_out, batch.num_rows());
   for (const auto& [node, slot] : targets_) {
-    RETURN_IF_ERROR(task_->nodes_[node]->op->Process(slot, batch));
+    Node& target = *task_->nodes_[node];
+    AddRows(target.rows_in, batch.num_rows());
+    RETURN_IF_ERROR(target.op->Process(slot, batch));
   }
   return absl::OkStatus();
 }
@@ -61,7 +76,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
   for (const auto& spec : d.nodes()) {
     auto node = std::make_unique<Node>();
     node->spec = spec;
-    node->out = std::make_unique<FanOut>(task.get());
+    node->out = std::make_unique<FanOut>(task.get(), node.get());
     std::vector<std::vector<DataType>> input_types;
     for (int in : spec.inputs()) {
       auto it = index_of.find(in);
@@ -116,21 +131,41 @@ void Task::Join() {
   if (thread_.joinable()) thread_.join();
 }
 
+void Task::Metrics(v1::TaskMetrics* out) const {
+  out->set_job_id(job_id_);
+  out->set_task_index(task_index_);
+  out->set_subtask_index(subtask_index_);
+  OperatorMetrics(out->mutable_operators());
+}
+
+void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const {
+  out->Clear();
+  for (const auto& node : nodes_) {
+    v1::OperatorMetrics* m = out->Add();
+    m->set_node_id(node->spec.id());
+    m->set_task_index(task_index_);
+    m->set_description(node->spec.description());
+    m->set_rows_in(static_cast<int64_t>(node->rows_in.load(std::memory_order_relaxed)));
+    m->set_rows_out(static_cast<int64_t>(node->rows_out.load(std::memory_order_relaxed)));
+    m->set_subtasks(1);
+  }
+}
+
 void Task::Run() {
-  if (env_.on_state) env_.on_state(v1::TASK_STATE_RUNNING, "");
+  if (env_.on_state) env_.on_state(*this, v1::TASK_STATE_RUNNING, "");
   absl::Status status = OpenAll();
   if (status.ok()) status = Drive();
   CloseAll();
   done_ = true;
   if (!env_.on_state) return;
   if (cancelled_) {
-    env_.on_state(v1::TASK_STATE_CANCELED, "");
+    env_.on_state(*this, v1::TASK_STATE_CANCELED, "");
   } else if (!status.ok()) {
     EDDY_LOG_WARN("job {} task {}.{} failed: {}", job_id_, task_index_, subtask_index_,
                   status.ToString());
-    env_.on_state(v1::TASK_STATE_FAILED, std::string(status.message()));
+    env_.on_state(*this, v1::TASK_STATE_FAILED, std::string(status.message()));
   } else {
-    env_.on_state(v1::TASK_STATE_FINISHED, "");
+    env_.on_state(*this, v1::TASK_STATE_FINISHED, "");
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "eddy/v1/coordinator.pb.h"
+#include "eddy/v1/metrics.pb.h"
 #include "eddy/v1/plan.pb.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/source.h"
@@ -23,12 +24,15 @@ namespace eddy {
 
 class ExchangeRegistry;
 
+class Task;
+
 struct TaskEnvironment {
   KeyedStateBackend* state = nullptr;
   ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
-  // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED).
-  std::function<void(v1::TaskState state, const std::string& error)> on_state;
+  // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);
+  // `task` gives the row counts (final with a final state).
+  std::function<void(const Task& task, v1::TaskState state, const std::string& error)> on_state;
 };
 
 class Task {
@@ -45,6 +49,9 @@ class Task {
   int task_index() const { return task_index_; }
   int subtask_index() const { return subtask_index_; }
   bool done() const { return done_.load(); }
+  // Rows into and out of each node so far; safe to call from any thread while the task exists.
+  void Metrics(v1::TaskMetrics* out) const;
+  void OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const;
 
  private:
   struct Node;

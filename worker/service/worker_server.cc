@@ -95,6 +95,13 @@ void WorkerServer::Wait() {
   cv_.wait(lock, [this] { return shutdown_; });
 }
 
+void WorkerServer::RunningMetrics(v1::HeartbeatRequest* req) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& t : tasks_) {
+    if (!t->done()) t->Metrics(req->add_running());
+  }
+}
+
 size_t WorkerServer::RunningTasks() {
   std::lock_guard<std::mutex> lock(mu_);
   size_t n = 0;
@@ -128,6 +135,7 @@ void WorkerServer::ControlLoop() {
     } else {
       v1::HeartbeatRequest req;
       req.set_worker_id(worker_id_);
+      RunningMetrics(&req);
       v1::HeartbeatResponse resp;
       grpc::ClientContext ctx;
       SetDeadline(&ctx, 2000);
@@ -179,10 +187,11 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     base.set_job_id(d.job_id());
     base.set_task_index(d.task_index());
     base.set_subtask_index(d.subtask_index());
-    env.on_state = [this, base](v1::TaskState state, const std::string& error) {
+    env.on_state = [this, base](const Task& task, v1::TaskState state, const std::string& error) {
       v1::TaskStateReport r = base;
       r.set_state(state);
       r.set_error(error);
+      task.OperatorMetrics(r.mutable_operators());
       {
         std::lock_guard<std::mutex> lock(mu_);
         r.set_worker_id(worker_id_);

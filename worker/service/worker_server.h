@@ -60,6 +60,7 @@ class WorkerServer final : public v1::WorkerService::Service {
   bool Register();
   void Report(const v1::TaskStateReport& report);
   void ReapFinished();
+  void RunningMetrics(v1::HeartbeatRequest* req);  // the not-yet-ended tasks, for a heartbeat
 
   WorkerOptions options_;
   std::string address_;

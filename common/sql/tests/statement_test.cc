@@ -183,7 +183,7 @@ TEST(Statement, Use) {
 }
 
 TEST(Statement, Show) {
-  for (const char* what : {"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "JOBS"}) {
+  for (const char* what : {"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "JOBS", "WORKERS"}) {
     StatementPtr s = Parse(std::string("show ") + what);
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->kind, StatementKind::kShow);
@@ -201,7 +201,7 @@ TEST(Statement, Show) {
   EXPECT_EQ(s->show->what, "CURRENT DATABASE");
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
-            "'VIEWS', 'FUNCTIONS', 'JOBS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+            "'VIEWS', 'FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or 'CREATE' but found 'STUFF'");
 }
 
 TEST(Statement, DescribeStopHelpQuit) {

@@ -94,7 +94,7 @@ class ExchangeTaskTest : public ::testing::Test {
     env.exchange = registry;
     env.next_operator_id = &next_id_;
     auto* promise = &done_[{d.task_index(), d.subtask_index()}];
-    env.on_state = [promise](v1::TaskState s, const std::string& error) {
+    env.on_state = [promise](const Task&, v1::TaskState s, const std::string& error) {
       if (s != v1::TASK_STATE_RUNNING) promise->set_value({s, error});
     };
     auto task = Task::Create(d, std::move(env));

@@ -56,7 +56,7 @@ class TaskTest : public ::testing::Test {
     TaskEnvironment env;
     env.state = state_.get();
     env.next_operator_id = &next_id_;
-    env.on_state = [done](v1::TaskState s, const std::string& error) {
+    env.on_state = [done](const Task&, v1::TaskState s, const std::string& error) {
       if (s != v1::TASK_STATE_RUNNING) done->set_value({s, error});
     };
     return env;
