@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 namespace eddy::testing {
@@ -35,6 +36,26 @@ int CountOccurrences(const std::string& text, const std::string& needle) {
 std::string JobIdIn(const std::string& text) {
   size_t p = text.find("Job ID: ");
   return p == std::string::npos ? "" : text.substr(p + 8, 32);
+}
+
+std::vector<WorkerRow> ParseShowWorkers(const std::string& table) {
+  std::vector<WorkerRow> rows;
+  std::istringstream in(table);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("| ", 0) != 0 || line.find("| worker id") == 0) continue;
+    std::vector<std::string> cells;
+    std::istringstream cols(line.substr(1));
+    std::string cell;
+    while (std::getline(cols, cell, '|')) {
+      size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+    }
+    if (cells.size() < 5) continue;
+    rows.push_back({cells[0], cells[1], std::atoi(cells[2].c_str()), std::atoi(cells[3].c_str()),
+                    std::atoi(cells[4].c_str())});
+  }
+  return rows;
 }
 
 ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
@@ -111,6 +132,11 @@ std::string ProcessCluster::AllWorkerStdout() const {
   std::string all;
   for (int i = 0; i < options_.workers; ++i) all += WorkerStdout(i);
   return all;
+}
+
+std::vector<WorkerRow> ProcessCluster::ShowWorkers() const {
+  RunResult r = Eddy("SHOW WORKERS;", 20000);
+  return r.exit_code == 0 ? ParseShowWorkers(r.out) : std::vector<WorkerRow>{};
 }
 
 std::string ProcessCluster::CoordinatorLog() const {

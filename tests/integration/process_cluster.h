@@ -13,6 +13,17 @@
 
 namespace eddy::testing {
 
+// One row of SHOW WORKERS.
+struct WorkerRow {
+  std::string worker_id;
+  std::string address;
+  int slots = 0;
+  int free_slots = 0;
+  int running_subtasks = 0;
+};
+// The rows of a SHOW WORKERS table as the eddy client prints it.
+std::vector<WorkerRow> ParseShowWorkers(const std::string& table);
+
 struct ClusterOptions {
   int workers = 3;
   int slots_per_worker = 2;
@@ -38,6 +49,8 @@ class ProcessCluster {
   std::string WorkerStdout(int i) const;
   std::string AllWorkerStdout() const;
   std::string CoordinatorLog() const;
+  // SHOW WORKERS through the client; empty when it fails.
+  std::vector<WorkerRow> ShowWorkers() const;
 
   int workers() const { return static_cast<int>(workers_.size()); }
   pid_t worker_pid(int i) const { return workers_[i].pid(); }
@@ -53,6 +66,7 @@ class ProcessCluster {
   std::vector<Subprocess> workers_;
   std::string error_;
 };
+
 
 std::string EddyBinary(const std::string& name);  // build/bin/<name>
 int FreeTcpPort(const std::string& host);

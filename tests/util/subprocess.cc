@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -80,7 +82,10 @@ std::string ReadFileToString(const std::string& path) {
 
 RunResult RunToCompletion(const std::vector<std::string>& argv, const std::string& scratch_dir,
                           int timeout_ms) {
-  std::string out = scratch_dir + "/run.out", err = scratch_dir + "/run.err";
+  // Unique names: tests may run several clients at once (one waiting on a job, one inspecting).
+  static std::atomic<int> counter{0};
+  const std::string stem = scratch_dir + "/run" + std::to_string(counter++);
+  std::string out = stem + ".out", err = stem + ".err";
   Subprocess p = Subprocess::Start(argv, out, err);
   RunResult r;
   if (!p.started()) {
@@ -90,6 +95,8 @@ RunResult RunToCompletion(const std::vector<std::string>& argv, const std::strin
   r.exit_code = p.Wait(timeout_ms);
   r.out = ReadFileToString(out);
   r.err = ReadFileToString(err);
+  std::remove(out.c_str());
+  std::remove(err.c_str());
   return r;
 }
 
