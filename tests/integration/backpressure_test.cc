@@ -1,0 +1,176 @@
+// Backpressure end to end: the workers' stdout is a FIFO that the test stops reading, so the print
+// sink blocks; credits stop flowing back over the exchange and the sources stall. Memory of every
+// worker stays bounded while far more data than that waits to be produced, and once the reader
+// resumes every row arrives exactly once.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/integration/process_cluster.h"
+
+namespace eddy::testing {
+namespace {
+
+constexpr int kWorkers = 3;
+constexpr long long kRows = 200000;
+constexpr int kPadBytes = 1000;  // ~200 MB of print output in all
+
+// Resident memory of a process in bytes, 0 if unknown.
+long long RssBytes(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
+  }
+  return 0;
+}
+
+// Reads one FIFO on its own thread while `paused` is false; records the ids of the rows it sees.
+class FifoReader {
+ public:
+  FifoReader(int fd, std::atomic<bool>* paused, std::vector<std::atomic<uint8_t>>* seen)
+      : fd_(fd), paused_(paused), seen_(seen), thread_([this] { Loop(); }) {}
+  ~FifoReader() {
+    stop_ = true;
+    thread_.join();
+    close(fd_);
+  }
+  long long lines() const { return lines_.load(); }
+  long long bad_lines() const { return bad_lines_.load(); }
+
+ private:
+  void Loop() {
+    std::vector<char> buf(1 << 16);
+    while (!stop_) {
+      if (paused_->load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      ssize_t n = read(fd_, buf.data(), buf.size());
+      if (n <= 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      for (ssize_t i = 0; i < n; ++i) {
+        if (buf[i] != '\n') {
+          if (partial_.size() < 32) partial_.push_back(buf[i]);  // the id is at the start
+          continue;
+        }
+        Line();
+        partial_.clear();
+      }
+    }
+  }
+  void Line() {
+    ++lines_;
+    // "+I[<id>, <pad>]"
+    long long id = partial_.rfind("+I[", 0) == 0 ? std::atoll(partial_.c_str() + 3) : 0;
+    if (id < 1 || id > kRows || (*seen_)[id].fetch_add(1) != 0) ++bad_lines_;
+  }
+
+  int fd_;
+  std::atomic<bool>* paused_;
+  std::vector<std::atomic<uint8_t>>* seen_;
+  std::string partial_;
+  std::atomic<long long> lines_{0};
+  std::atomic<long long> bad_lines_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("eddy-backpressure-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ClusterOptions options{.workers = kWorkers, .slots_per_worker = 2};
+  std::atomic<bool> paused{true};
+  std::vector<std::atomic<uint8_t>> seen(kRows + 1);
+  std::vector<std::unique_ptr<FifoReader>> readers;
+  for (int i = 0; i < kWorkers; ++i) {
+    std::string fifo = dir + "/worker" + std::to_string(i) + ".fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // Opened before the workers so that their open for writing does not block.
+    int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(fd, 0);
+    readers.push_back(std::make_unique<FifoReader>(fd, &paused, &seen));
+    options.worker_stdout_paths.push_back(fifo);
+  }
+  ProcessCluster cluster(dir, options);
+  std::cout << cluster.topology().description() << std::endl;
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+
+  std::vector<long long> baseline;
+  for (int i = 0; i < kWorkers; ++i) baseline.push_back(RssBytes(cluster.worker_pid(i)));
+
+  // Two source subtasks on different workers feed one print subtask: one channel in memory, one
+  // over gRPC.
+  auto job = std::async(std::launch::async, [&] {
+    return cluster.Eddy(
+        "SET 'table.dml-sync' = 'true'; SET 'parallelism.default' = '2';"
+        "CREATE TEMPORARY TABLE wide (id BIGINT, pad STRING) WITH ('connector' = 'datagen',"
+        " 'rows-per-second' = '1000000000', 'number-of-rows' = '" + std::to_string(kRows) + "',"
+        " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+        std::to_string(kRows) + "', 'fields.pad.length' = '" + std::to_string(kPadBytes) + "');"
+        "CREATE TEMPORARY TABLE out WITH ('connector' = 'print', 'sink.parallelism' = '1')"
+        " LIKE wide (EXCLUDING OPTIONS);"
+        "INSERT INTO out SELECT * FROM wide;");
+  });
+
+  // While nobody reads, the job cannot finish and no worker's memory grows with the data.
+  long long max_growth = 0;
+  auto pause_end = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  while (std::chrono::steady_clock::now() < pause_end) {
+    for (int i = 0; i < kWorkers; ++i) {
+      max_growth = std::max(max_growth, RssBytes(cluster.worker_pid(i)) - baseline[i]);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(job.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+      << "the job finished although its sink could not write";
+  const long long data_bytes = kRows * (kPadBytes + 10);
+  std::cout << "[backpressure] largest worker memory growth while blocked: " << (max_growth >> 20)
+            << " MiB, for " << (data_bytes >> 20) << " MiB of rows" << std::endl;
+  EXPECT_LT(max_growth, 96ll << 20);
+
+  paused = false;
+  ASSERT_EQ(job.wait_for(std::chrono::seconds(120)), std::future_status::ready);
+  RunResult r = job.get();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  auto total = [&] {
+    long long n = 0;
+    for (const auto& rd : readers) n += rd->lines();
+    return n;
+  };
+  while (total() < kRows && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(total(), kRows);
+  long long bad = 0, missing = 0;
+  for (const auto& rd : readers) bad += rd->bad_lines();
+  for (long long id = 1; id <= kRows; ++id) missing += seen[id].load() == 0 ? 1 : 0;
+  EXPECT_EQ(bad, 0) << "duplicated or malformed rows";
+  EXPECT_EQ(missing, 0) << "rows lost";
+  readers.clear();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace eddy::testing
