@@ -19,7 +19,8 @@ std::string WorkerRegistry::Register(const std::string& address, int slots) {
     }
   }
   WorkerInfo w;
-  w.id = absl::StrCat("worker-", next_id_++);
+  w.registration = next_id_++;
+  w.id = absl::StrCat("worker-", w.registration);
   w.address = address;
   w.slots = slots;
   w.last_heartbeat = std::chrono::steady_clock::now();
@@ -29,7 +30,6 @@ std::string WorkerRegistry::Register(const std::string& address, int slots) {
       grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
   std::string id = w.id;
   workers_[id] = std::move(w);
-  order_.push_back(id);
   EDDY_LOG_INFO("worker {} registered at {} with {} slots", id, address, slots);
   return id;
 }
@@ -124,14 +124,14 @@ std::vector<WorkerInfo> WorkerRegistry::Workers() {
   return out;
 }
 
-
 std::vector<v1::WorkerStatus> WorkerRegistry::Statuses() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<WorkerInfo> workers = Workers();
+  std::sort(workers.begin(), workers.end(), [](const WorkerInfo& a, const WorkerInfo& b) {
+    return a.registration < b.registration;
+  });
   const auto now = std::chrono::steady_clock::now();
   std::vector<v1::WorkerStatus> out;
-  std::erase_if(order_, [this](const std::string& id) { return !workers_.contains(id); });
-  for (const auto& id : order_) {
-    const WorkerInfo& w = workers_.at(id);
+  for (const WorkerInfo& w : workers) {
     v1::WorkerStatus s;
     s.set_worker_id(w.id);
     s.set_address(w.address);

@@ -23,6 +23,7 @@ struct WorkerInfo {
   int slots = 0;
   int used_slots = 0;
   int running_subtasks = 0;  // as of the last heartbeat
+  int registration = 0;      // 1 for the first worker registered, 2 for the next, ...
   std::chrono::steady_clock::time_point last_heartbeat;
   std::shared_ptr<v1::WorkerService::Stub> stub;
 };
@@ -59,7 +60,6 @@ class WorkerRegistry {
   std::mutex mu_;
   std::map<std::string, WorkerInfo> workers_;
   int next_id_ = 1;
-  std::vector<std::string> order_;  // worker ids in registration order (lost ones removed lazily)
 };
 
 }  // namespace eddy
