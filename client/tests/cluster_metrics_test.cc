@@ -31,6 +31,11 @@ class ClusterMetricsTest : public ::testing::Test {
     EXPECT_TRUE(w.ok()) << w.status();
     return w.ok() ? *w : std::vector<v1::WorkerStatus>{};
   }
+  int RunningSubtasks() {
+    int n = 0;
+    for (const auto& w : Workers()) n += w.running_subtasks();
+    return n;
+  }
   void Run(const std::string& sql) {
     auto r = client_->Execute(sql);
     ASSERT_TRUE(r.ok()) << sql << ": " << r.status();
@@ -99,8 +104,7 @@ TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {
     ASSERT_TRUE(info.ok());
     const v1::OperatorMetrics* scan = Find(*info, "TableSourceScan");
     rows = scan ? scan->rows_out() : 0;
-    running = 0;
-    for (const auto& w : Workers()) running += w.running_subtasks();
+    running = RunningSubtasks();
   }
   EXPECT_GT(rows, 0) << "no rows counted while the job ran";
   EXPECT_GT(running, 0);
@@ -115,8 +119,7 @@ TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {
   deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   do {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    running = 0;
-    for (const auto& w : Workers()) running += w.running_subtasks();
+    running = RunningSubtasks();
   } while (running > 0 && std::chrono::steady_clock::now() < deadline);
   EXPECT_EQ(running, 0);
   for (const auto& w : Workers()) {

@@ -95,9 +95,7 @@ class FifoReader {
 };
 
 TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("eddy-backpressure-" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDir("backpressure");
   std::filesystem::create_directories(dir);
   ClusterOptions options{.workers = kWorkers, .slots_per_worker = 2};
   std::atomic<bool> paused{true};

@@ -19,10 +19,7 @@ namespace {
 class ClusterProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("eddy-it-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
+    dir_ = FreshTestDir("it-" + CurrentTestName());
     cluster_ = std::make_unique<ProcessCluster>(dir_, ClusterOptions{.workers = 2});
     std::cout << cluster_->topology().description() << std::endl;
     ASSERT_TRUE(cluster_->ok()) << cluster_->error();

@@ -19,9 +19,7 @@ namespace {
 class DistributedAggregationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(std::filesystem::temp_directory_path() /
-                           ("eddy-dist-" + std::to_string(getpid())));
-    std::filesystem::remove_all(*dir_);
+    dir_ = new std::string(FreshTestDir("dist"));
     cluster_ = new ProcessCluster(*dir_, ClusterOptions{.workers = 3, .slots_per_worker = 2});
     std::cout << cluster_->topology().description() << std::endl;
   }

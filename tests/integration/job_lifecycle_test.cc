@@ -22,10 +22,7 @@ namespace {
 class JobLifecycleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("eddy-life-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
+    dir_ = FreshTestDir("life-" + CurrentTestName());
     // A short heartbeat timeout so that a killed worker is noticed quickly.
     cluster_ = std::make_unique<ProcessCluster>(
         dir_, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});

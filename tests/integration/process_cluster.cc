@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <filesystem>
 #include <sstream>
@@ -13,6 +15,17 @@
 namespace eddy::testing {
 
 std::string EddyBinary(const std::string& name) { return std::string(EDDY_BIN_DIR) + "/" + name; }
+
+std::string FreshTestDir(const std::string& name) {
+  std::string dir = std::filesystem::temp_directory_path() /
+                    ("eddy-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+std::string CurrentTestName() {
+  return ::testing::UnitTest::GetInstance()->current_test_info()->name();
+}
 
 int FreeTcpPort(const std::string& host) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);

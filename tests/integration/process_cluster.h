@@ -69,6 +69,10 @@ class ProcessCluster {
 
 
 std::string EddyBinary(const std::string& name);  // build/bin/<name>
+// <temp dir>/eddy-<name>-<pid>, emptied: a directory of this test process's own.
+std::string FreshTestDir(const std::string& name);
+// The running test's name, to give each test of a fixture its own directory.
+std::string CurrentTestName();
 int FreeTcpPort(const std::string& host);
 int CountOccurrences(const std::string& text, const std::string& needle);
 // The 32-hex-digit job id after "Job ID: " in the client's output, or "".

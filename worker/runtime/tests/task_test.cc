@@ -61,6 +61,19 @@ class TaskTest : public ::testing::Test {
     };
     return env;
   }
+  // Creates and starts the task, waits for its final state and joins it.
+  std::pair<v1::TaskState, std::string> RunToEnd(const v1::TaskDeployment& d) {
+    std::promise<std::pair<v1::TaskState, std::string>> done;
+    auto task = Task::Create(d, Env(&done));
+    EXPECT_TRUE(task.ok()) << task.status();
+    if (!task.ok()) return {v1::TASK_STATE_UNKNOWN, std::string(task.status().message())};
+    (*task)->Start();
+    auto fut = done.get_future();
+    EXPECT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    auto result = fut.get();
+    (*task)->Join();
+    return result;
+  }
   testing::TempStateBackend state_{"task_test"};
   std::atomic<uint32_t> next_id_{1};
 };
@@ -80,15 +93,8 @@ TEST_F(TaskTest, BoundedDagFinishesAfterEndOfInputReachesEverySink) {
   SchemaToProto(Schema{{{"x", DataType::BigInt()}}}, u.mutable_output_schema());
   *d.add_nodes() = u;
   *d.add_nodes() = SinkNode(6, {5});
-  std::promise<std::pair<v1::TaskState, std::string>> done;
-  auto task = Task::Create(d, Env(&done));
-  ASSERT_TRUE(task.ok()) << task.status();
-  (*task)->Start();
-  auto fut = done.get_future();
-  ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  auto [state, error] = fut.get();
+  auto [state, error] = RunToEnd(d);
   EXPECT_EQ(state, v1::TASK_STATE_FINISHED) << error;
-  (*task)->Join();
   // The 3000 VALUES rows arrive as one batch: the aggregate reads its 3 keys with one MultiGet.
   EXPECT_EQ(state_->stats().multiget_calls, 1u);
   EXPECT_EQ(state_->stats().keys_read, 3u);
@@ -130,16 +136,9 @@ TEST_F(TaskTest, AggregatePlannedForInsertOnlyInputRejectsARetraction) {
   agg.mutable_group_aggregate()->set_input_insert_only(true);
   *d.add_nodes() = agg;
   *d.add_nodes() = SinkNode(3, {2});
-  std::promise<std::pair<v1::TaskState, std::string>> done;
-  auto task = Task::Create(d, Env(&done));
-  ASSERT_TRUE(task.ok()) << task.status();
-  (*task)->Start();
-  auto fut = done.get_future();
-  ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  auto [state, error] = fut.get();
+  auto [state, error] = RunToEnd(d);
   EXPECT_EQ(state, v1::TASK_STATE_FAILED);
   EXPECT_NE(error.find("planned for insert-only input"), std::string::npos) << error;
-  (*task)->Join();
 }
 
 }  // namespace
