@@ -15,7 +15,6 @@
 #include <fstream>
 #include <future>
 #include <iostream>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
