@@ -33,7 +33,8 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("GroupAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
-  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism);
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism,
+                                             ctx.state_cache_bytes);
   return absl::OkStatus();
 }
 

@@ -1,7 +1,8 @@
 // GroupAggregate: non-windowed GROUP BY over a changelog, with Flink's non-mini-batch
 // GroupAggFunction semantics (row by row, in input order) and state in the worker's RocksDB.
-// Per input batch: one MultiGet of the batch's distinct keys, in-memory updates, one write batch,
-// and one output batch.
+// Per input batch: the batch's distinct keys are read once (from the state cache, and one MultiGet
+// for the misses), updated in memory, written once (to the cache; evictions reach RocksDB in one
+// write batch), and one output batch is emitted.
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,6 +34,9 @@ struct OperatorContext {
   int parallelism = 1;
   int max_parallelism = 128;
   KeyedStateBackend* state = nullptr;  // the worker's state backend (RocksDB)
+  // Budget of a keyed operator's in-memory cache of hot state in front of RocksDB (StateCache);
+  // 0: none, every change reaches RocksDB with its batch.
+  size_t state_cache_bytes = 0;
   // Set when the task is cancelled; an operator that must wait (an exchange sender out of credit)
   // polls it so that a cancelled task never hangs. Null: never cancelled.
   const std::atomic<bool>* cancelled = nullptr;

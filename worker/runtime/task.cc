@@ -178,6 +178,7 @@ absl::Status Task::OpenAll() {
     ctx.parallelism = parallelism_;
     ctx.max_parallelism = max_parallelism_;
     ctx.state = env_.state;
+    ctx.state_cache_bytes = env_.state_cache_bytes;
     ctx.cancelled = &cancelled_;
     ctx.wakeup = [this] { Wake(); };
     absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);

@@ -28,6 +28,7 @@ class Task;
 
 struct TaskEnvironment {
   KeyedStateBackend* state = nullptr;
+  size_t state_cache_bytes = 0;  // per keyed operator instance (OperatorContext)
   ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);

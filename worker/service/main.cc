@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
                                   "(default: this machine's hostname)");
   flags.Add("slots", "4", "task slots offered to the coordinator");
   flags.Add("data-dir", "/tmp/eddy-worker", "directory for RocksDB state");
+  flags.Add("state-cache-mb", "32",
+            "MiB of hot keyed state each aggregate subtask caches in memory in front of RocksDB "
+            "(0 = none)");
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
@@ -27,7 +30,13 @@ int main(int argc, char** argv) {
   opts.advertise_host = flags.Get("advertise-host");
   auto port = flags.IntOrReport("port", "eddy-worker");
   auto slots = flags.IntOrReport("slots", "eddy-worker");
-  if (!port || !slots) return 2;
+  auto cache_mb = flags.IntOrReport("state-cache-mb", "eddy-worker");
+  if (!port || !slots || !cache_mb) return 2;
+  if (*cache_mb < 0) {
+    std::fprintf(stderr, "eddy-worker: --state-cache-mb must be >= 0, got %d\n", *cache_mb);
+    return 2;
+  }
+  opts.state_cache_bytes = static_cast<size_t>(*cache_mb) << 20;
   opts.port = *port;
   opts.slots = *slots;
   opts.data_dir = flags.Get("data-dir");

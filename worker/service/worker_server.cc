@@ -181,6 +181,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
   for (const auto& d : req->tasks()) {
     TaskEnvironment env;
     env.state = state_.get();
+    env.state_cache_bytes = options_.state_cache_bytes;
     env.exchange = exchange_.get();
     env.next_operator_id = &next_operator_id_;
     v1::TaskStateReport base;

@@ -31,6 +31,8 @@ struct WorkerOptions {
   int port = 0;                     // 0: any free port
   int slots = 4;
   std::string data_dir = "/tmp/eddy-worker";
+  // Each keyed operator subtask keeps up to this much hot state in memory in front of RocksDB.
+  size_t state_cache_bytes = 32u << 20;
   // How long an incoming exchange stream waits for its consumer task to be deployed here.
   int exchange_gate_wait_ms = 30000;
 };

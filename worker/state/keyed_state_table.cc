@@ -1,17 +1,21 @@
 #include "worker/state/keyed_state_table.h"
 
+#include "common/base/status_macros.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
 
 KeyedStateTable::KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id,
-                                 int max_parallelism)
-    : backend_(backend), operator_id_(operator_id), max_parallelism_(max_parallelism) {}
+                                 int max_parallelism, size_t cache_bytes)
+    : backend_(backend),
+      operator_id_(operator_id),
+      max_parallelism_(max_parallelism),
+      cache_(cache_bytes) {}
 
 void KeyedStateTable::ClearReads() {
   read_arena_.clear();
   read_offsets_.assign(1, 0);
-  read_keys_.clear();
+  read_entries_.clear();
 }
 
 size_t KeyedStateTable::AddRead(int key_group, std::string_view group_key) {
@@ -22,36 +26,83 @@ size_t KeyedStateTable::AddRead(int key_group, std::string_view group_key) {
 
 absl::Status KeyedStateTable::ReadAll() {
   const size_t n = read_offsets_.size() - 1;
-  read_keys_.resize(n);
+  read_entries_.assign(n, StateCache::kNone);
+  miss_keys_.clear();
+  miss_reads_.clear();
   for (size_t i = 0; i < n; ++i) {
-    read_keys_[i] = std::string_view(read_arena_.data() + read_offsets_[i],
-                                     read_offsets_[i + 1] - read_offsets_[i]);
+    std::string_view key(read_arena_.data() + read_offsets_[i],
+                         read_offsets_[i + 1] - read_offsets_[i]);
+    read_entries_[i] = cache_.Find(key);
+    if (read_entries_[i] != StateCache::kNone) {
+      ++stats_.cache_hits;
+    } else {
+      miss_keys_.push_back(key);
+      miss_reads_.push_back(static_cast<uint32_t>(i));
+    }
   }
+  if (miss_keys_.empty()) return absl::OkStatus();
   ++stats_.multiget_calls;
-  stats_.keys_read += n;
-  return backend_->MultiGet(read_keys_, &result_);
+  stats_.keys_read += miss_keys_.size();
+  RETURN_IF_ERROR(backend_->MultiGet(miss_keys_, &result_));
+  for (size_t m = 0; m < miss_keys_.size(); ++m) {
+    // A key read twice in one batch missed twice; the first miss cached it.
+    uint32_t e = cache_.Find(miss_keys_[m]);
+    if (e == StateCache::kNone) {
+      const bool found = result_.found(m);
+      e = cache_.Insert(miss_keys_[m], found, result_.value(m), found, /*dirty=*/false);
+    }
+    read_entries_[miss_reads_[m]] = e;
+  }
+  return absl::OkStatus();
+}
+
+uint32_t KeyedStateTable::EntryFor(std::string_view state_key) {
+  uint32_t e = cache_.Find(state_key);
+  if (e != StateCache::kNone) return e;
+  // A write without a read: whether RocksDB holds the key is unknown, so a later delete is
+  // written back.
+  return cache_.Insert(state_key, false, {}, /*in_store=*/true, /*dirty=*/false);
 }
 
 void KeyedStateTable::Put(int key_group, std::string_view group_key, std::string_view value) {
   write_key_.clear();
   AppendStateKey(key_group, operator_id_, group_key, &write_key_);
-  writes_.Put(write_key_, value);
+  cache_.Set(EntryFor(write_key_), value);
 }
 
 void KeyedStateTable::Delete(int key_group, std::string_view group_key) {
   write_key_.clear();
   AppendStateKey(key_group, operator_id_, group_key, &write_key_);
-  writes_.Delete(write_key_);
+  cache_.Remove(EntryFor(write_key_));
 }
 
-absl::Status KeyedStateTable::Commit() {
+void KeyedStateTable::Stage(const StateCache::WriteBack& w) {
+  if (w.present) {
+    writes_.Put(w.key, w.value);
+  } else {
+    writes_.Delete(w.key);
+  }
+}
+
+absl::Status KeyedStateTable::WriteStaged() {
   if (writes_.count() == 0) return absl::OkStatus();
   ++stats_.commits;
   stats_.keys_written += writes_.count();
   return backend_->Write(&writes_);
 }
 
+absl::Status KeyedStateTable::Commit() {
+  cache_.Shrink([this](const StateCache::WriteBack& w) { Stage(w); });
+  return WriteStaged();
+}
+
+absl::Status KeyedStateTable::Flush() {
+  cache_.Flush([this](const StateCache::WriteBack& w) { Stage(w); });
+  return WriteStaged();
+}
+
 absl::Status KeyedStateTable::DropAll() {
+  cache_.Clear();
   writes_.Clear();
   return backend_->DeleteOperatorState(operator_id_, max_parallelism_);
 }

@@ -1,6 +1,8 @@
 // A per-operator-instance view of the KeyedStateBackend: builds full state keys from (key group,
-// encoded group key) with this operator's id, stages a batch of reads for one MultiGet and a batch of
-// writes for one atomic Write. Owned and used by one operator instance (one thread); not thread-safe.
+// encoded group key) with this operator's id, serves a batch of reads from its StateCache and one
+// MultiGet for the misses, and writes changes back to RocksDB in one atomic write per batch (the
+// cache's evictions; all changes when the cache is off). Owned and used by one operator instance
+// (one thread); not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "worker/state/keyed_state_backend.h"
+#include "worker/state/state_cache.h"
 
 namespace eddy {
 
@@ -18,44 +21,59 @@ class KeyedStateTable {
  public:
   struct Stats {
     uint64_t multiget_calls = 0;
-    uint64_t keys_read = 0;
-    uint64_t commits = 0;
-    uint64_t keys_written = 0;
+    uint64_t keys_read = 0;  // looked up in RocksDB (cache misses)
+    uint64_t cache_hits = 0;
+    uint64_t commits = 0;       // write batches applied to RocksDB
+    uint64_t keys_written = 0;  // puts + deletes applied to RocksDB
   };
 
-  KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id, int max_parallelism);
+  // `cache_bytes` bounds the StateCache (0: no caching between batches, every change of a batch
+  // is written at its Commit).
+  KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id, int max_parallelism,
+                  size_t cache_bytes = 0);
 
   uint32_t operator_id() const { return operator_id_; }
   int max_parallelism() const { return max_parallelism_; }
 
-  // Reads: ClearReads, AddRead for each key (returns its index), then ReadAll (one MultiGet).
-  // found/value are valid until the next ClearReads.
+  // Reads: ClearReads, AddRead for each key (returns its index), then ReadAll (cache, then one
+  // MultiGet for the misses). found/value are valid until the next Put, Delete or Commit.
   void ClearReads();
   size_t AddRead(int key_group, std::string_view group_key);
   absl::Status ReadAll();
-  bool found(size_t i) const { return result_.found(i); }
-  std::string_view value(size_t i) const { return result_.value(i); }
+  bool found(size_t i) const { return cache_.entry(read_entries_[i]).present; }
+  std::string_view value(size_t i) const { return cache_.entry(read_entries_[i]).value; }
 
-  // Writes are staged and applied atomically by Commit (once per input batch).
+  // Changes go to the cache; Commit (once per input batch) trims it to its budget and applies the
+  // evicted changes to RocksDB atomically.
   void Put(int key_group, std::string_view group_key, std::string_view value);
   void Delete(int key_group, std::string_view group_key);
   absl::Status Commit();
+  // Writes every cached change to RocksDB (the cache keeps its entries, now clean).
+  absl::Status Flush();
 
-  // Removes all of this operator's state (every key group).
+  // Removes all of this operator's state (every key group), cached or not.
   absl::Status DropAll();
 
   const Stats& stats() const { return stats_; }
+  const StateCache& cache() const { return cache_; }
 
  private:
+  uint32_t EntryFor(std::string_view state_key);
+  void Stage(const StateCache::WriteBack& w);  // into writes_
+  absl::Status WriteStaged();
+
   KeyedStateBackend* backend_;
   uint32_t operator_id_;
   int max_parallelism_;
+  StateCache cache_;
 
   // Read keys are appended to one arena (no allocation per key once it has grown); the views are
   // built in ReadAll, after the arena stops moving.
   std::string read_arena_;
   std::vector<uint32_t> read_offsets_{0};
-  std::vector<std::string_view> read_keys_;
+  std::vector<uint32_t> read_entries_;  // cache entry of each read
+  std::vector<std::string_view> miss_keys_;
+  std::vector<uint32_t> miss_reads_;
   StateReadResult result_;
 
   std::string write_key_;

@@ -1,0 +1,110 @@
+// A bounded, write-back cache of one operator instance's state values in front of the worker's
+// RocksDB (as streaming engines keep an operator cache over their LSM state store). Hot keys are read
+// and updated in memory; a changed value reaches RocksDB when its entry is evicted, least recently
+// used first, or on Flush. Owned by one KeyedStateTable (one thread); not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace eddy {
+
+class StateCache {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // Accounted per entry on top of its key and value bytes (entry, list links, hash slot).
+  static constexpr size_t kEntryOverheadBytes = 96;
+
+  struct Entry {
+    std::string key;    // full state key
+    std::string value;  // valid when present
+    bool present = false;   // the key has a value (false: known absent, or deleted)
+    bool in_store = false;  // RocksDB may hold a value for the key (a delete must be written back)
+    bool dirty = false;     // differs from RocksDB
+    uint32_t prev = kNone;  // LRU list, most recently used first
+    uint32_t next = kNone;
+  };
+
+  // What Shrink and Flush hand to the write-back callback for a dirty entry.
+  struct WriteBack {
+    std::string_view key;
+    bool present;            // false: delete the key
+    std::string_view value;  // when present
+  };
+
+  // `max_bytes` bounds keys + values + kEntryOverheadBytes per entry after each Shrink; 0 keeps
+  // nothing between batches (every change is written back at the next Shrink).
+  explicit StateCache(size_t max_bytes) : max_bytes_(max_bytes) {}
+
+  // The entry for `key` (marked most recently used), or kNone.
+  uint32_t Find(std::string_view key);
+  // Adds `key`, which must not be cached, as most recently used. References to entries stay valid
+  // across Insert (entries never move).
+  uint32_t Insert(std::string_view key, bool present, std::string_view value, bool in_store,
+                  bool dirty);
+  const Entry& entry(uint32_t e) const { return entries_[e]; }
+
+  // Changes a cached key's value in memory; it is written back later.
+  void Set(uint32_t e, std::string_view value);
+  void Remove(uint32_t e);
+
+  // Evicts least recently used entries until within max_bytes, calling write_back(WriteBack) for
+  // each dirty one before it is dropped.
+  template <typename F>
+  void Shrink(F&& write_back);
+  // Calls write_back for every dirty entry and marks it clean; keeps all entries cached.
+  template <typename F>
+  void Flush(F&& write_back);
+  // Forgets everything, dirty entries included.
+  void Clear();
+
+  size_t size() const { return index_.size(); }
+  size_t bytes() const { return bytes_; }
+  size_t max_bytes() const { return max_bytes_; }
+  uint64_t evictions() const { return evictions_; }
+
+ private:
+  static size_t Cost(const Entry& e) { return e.key.size() + e.value.size() + kEntryOverheadBytes; }
+  void Unlink(uint32_t e);
+  void PushFront(uint32_t e);
+  void Drop(uint32_t e);
+
+  size_t max_bytes_;
+  size_t bytes_ = 0;
+  uint64_t evictions_ = 0;
+  std::deque<Entry> entries_;      // stable addresses: the index holds views into Entry::key
+  std::vector<uint32_t> free_;     // dropped entries, reused (with their string buffers)
+  absl::flat_hash_map<std::string_view, uint32_t> index_;
+  uint32_t head_ = kNone;  // most recently used
+  uint32_t tail_ = kNone;  // least recently used
+};
+
+template <typename F>
+void StateCache::Shrink(F&& write_back) {
+  while (bytes_ > max_bytes_ && tail_ != kNone) {
+    const uint32_t e = tail_;
+    const Entry& x = entries_[e];
+    if (x.dirty) write_back(WriteBack{x.key, x.present, x.value});
+    Drop(e);
+    ++evictions_;
+  }
+}
+
+template <typename F>
+void StateCache::Flush(F&& write_back) {
+  for (uint32_t e = head_; e != kNone; e = entries_[e].next) {
+    Entry& x = entries_[e];
+    if (!x.dirty) continue;
+    write_back(WriteBack{x.key, x.present, x.value});
+    x.dirty = false;
+    x.in_store = x.present;
+  }
+}
+
+}  // namespace eddy

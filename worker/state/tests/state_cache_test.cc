@@ -1,0 +1,211 @@
+// StateCache: LRU order, write-back of dirty entries only, byte accounting; and KeyedStateTable
+// with a cache against a model, across budgets that keep everything, some or nothing.
+#include "worker/state/state_cache.h"
+
+#include <atomic>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "worker/state/keyed_state_table.h"
+
+namespace eddy {
+namespace {
+
+using ::testing::ElementsAre;
+
+// "key=value" for a written-back put, "key-" for a delete.
+std::vector<std::string> ShrinkTo(StateCache* cache) {
+  std::vector<std::string> out;
+  cache->Shrink([&](const StateCache::WriteBack& w) {
+    out.push_back(std::string(w.key) + (w.present ? "=" + std::string(w.value) : "-"));
+  });
+  return out;
+}
+
+size_t CostOf(size_t key, size_t value) { return key + value + StateCache::kEntryOverheadBytes; }
+
+TEST(StateCacheTest, EvictsLeastRecentlyUsedAndWritesBackOnlyDirtyEntries) {
+  // Room for two entries of a 1-byte key and a 1-byte value.
+  StateCache cache(2 * CostOf(1, 1));
+  uint32_t a = cache.Insert("a", true, "1", true, /*dirty=*/false);
+  uint32_t b = cache.Insert("b", true, "2", true, false);
+  cache.Set(b, "3");
+  EXPECT_EQ(cache.Find("a"), a);  // a is now the most recently used
+  cache.Insert("c", true, "4", false, /*dirty=*/true);
+  EXPECT_EQ(cache.bytes(), 3 * CostOf(1, 1));
+  // b is least recently used and dirty: written back; a and c stay.
+  EXPECT_THAT(ShrinkTo(&cache), ElementsAre("b=3"));
+  EXPECT_EQ(cache.Find("b"), StateCache::kNone);
+  EXPECT_NE(cache.Find("a"), StateCache::kNone);
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.evictions(), 1u);
+  // Clean a goes silently; dirty c is written back.
+  StateCache none(0);
+  none.Insert("a", true, "1", true, false);
+  none.Insert("c", true, "4", false, true);
+  EXPECT_THAT(ShrinkTo(&none), ElementsAre("c=4"));
+  EXPECT_EQ(none.size(), 0u);
+  EXPECT_EQ(none.bytes(), 0u);
+}
+
+TEST(StateCacheTest, DeletesAreWrittenBackOnlyForKeysRocksDbMayHold) {
+  StateCache cache(0);
+  uint32_t stored = cache.Insert("s", true, "1", /*in_store=*/true, false);
+  uint32_t fresh = cache.Insert("f", false, {}, /*in_store=*/false, false);
+  cache.Set(fresh, "9");
+  cache.Remove(fresh);  // created and removed in memory: RocksDB never saw it
+  cache.Remove(stored);
+  EXPECT_THAT(ShrinkTo(&cache), ElementsAre("s-"));
+}
+
+TEST(StateCacheTest, FlushWritesEveryDirtyEntryOnceAndKeepsThem) {
+  StateCache cache(1 << 20);
+  uint32_t a = cache.Insert("a", true, "1", true, false);
+  cache.Set(a, "2");
+  cache.Insert("b", true, "3", false, true);
+  std::vector<std::string> out;
+  auto collect = [&](const StateCache::WriteBack& w) {
+    out.push_back(std::string(w.key) + "=" + std::string(w.value));
+  };
+  cache.Flush(collect);
+  EXPECT_THAT(out, ::testing::UnorderedElementsAre("a=2", "b=3"));
+  out.clear();
+  cache.Flush(collect);
+  EXPECT_TRUE(out.empty());
+  EXPECT_EQ(cache.size(), 2u);
+  // After a flush b is in RocksDB, so removing it must now be written back.
+  cache.Remove(cache.Find("b"));
+  StateCache::WriteBack last{};
+  int calls = 0;
+  cache.Flush([&](const StateCache::WriteBack& w) {
+    last = w;
+    ++calls;
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(last.present);
+}
+
+TEST(StateCacheTest, ReusesDroppedEntriesAndTracksBytesAcrossValueChanges) {
+  StateCache cache(CostOf(1, 4));
+  uint32_t a = cache.Insert("a", true, "1", false, true);
+  cache.Set(a, "1234");
+  EXPECT_EQ(cache.bytes(), CostOf(1, 4));
+  cache.Remove(a);
+  EXPECT_EQ(cache.bytes(), CostOf(1, 0));
+  ShrinkTo(&cache);
+  cache.Insert("b", true, "5", false, true);
+  cache.Insert("c", true, "6", false, true);
+  EXPECT_THAT(ShrinkTo(&cache), ElementsAre("b=5"));
+  EXPECT_EQ(cache.bytes(), CostOf(1, 1));
+  cache.Clear();
+  EXPECT_EQ(cache.bytes(), 0u);
+  EXPECT_EQ(cache.Find("c"), StateCache::kNone);
+}
+
+std::string UniqueDir(const std::string& name) {
+  static std::atomic<int> counter{0};
+  return testing::TempDir() + "/eddy_cache_" + name + "_" + std::to_string(::getpid()) + "_" +
+         std::to_string(counter++) + "/state";
+}
+
+// Random batches of reads, puts and deletes over 300 keys, checked against a map, then the
+// RocksDB contents after Flush. Budgets: nothing, about a third of the keys, everything.
+class KeyedStateTableCacheTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(KeyedStateTableCacheTest, ReadsWhatWasWrittenAndRocksDbHoldsItAfterFlush) {
+  auto backend = KeyedStateBackend::Open(UniqueDir("model"));
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  KeyedStateTable table(backend->get(), 5, 128, GetParam());
+  std::map<std::string, std::string> model;
+  std::mt19937 rng(42);
+  constexpr int kKeys = 300;
+  int mismatches = 0;
+  for (int batch = 0; batch < 200; ++batch) {
+    std::vector<std::string> keys;
+    std::map<std::string, int> seen;
+    for (int i = 0; i < 50; ++i) {
+      std::string k = "k" + std::to_string(rng() % kKeys);
+      if (seen.emplace(k, 0).second) keys.push_back(k);
+    }
+    table.ClearReads();
+    for (const std::string& k : keys) table.AddRead(static_cast<int>(k.size() % 128), k);
+    ASSERT_TRUE(table.ReadAll().ok());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto it = model.find(keys[i]);
+      std::optional<std::string> expected;
+      if (it != model.end()) expected = it->second;
+      std::optional<std::string> got;
+      if (table.found(i)) got = std::string(table.value(i));
+      if (got != expected) ++mismatches;
+    }
+    for (const std::string& k : keys) {
+      const int kg = static_cast<int>(k.size() % 128);
+      if (rng() % 4 == 0) {
+        table.Delete(kg, k);
+        model.erase(k);
+      } else {
+        std::string v = k + ":" + std::to_string(batch) + std::string(rng() % 40, 'x');
+        table.Put(kg, k, v);
+        model[k] = v;
+      }
+    }
+    ASSERT_TRUE(table.Commit().ok());
+    EXPECT_LE(table.cache().bytes(), GetParam());
+  }
+  EXPECT_EQ(mismatches, 0);
+  ASSERT_TRUE(table.Flush().ok());
+  auto count = (*backend)->CountKeys(5);
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, model.size());
+  const KeyedStateTable::Stats& s = table.stats();
+  if (GetParam() == 0) {
+    EXPECT_EQ(s.cache_hits, 0u);
+  } else if (GetParam() >= (1u << 20)) {
+    // Everything fits: each key is read from RocksDB at most once.
+    EXPECT_LE(s.keys_read, static_cast<uint64_t>(kKeys));
+    EXPECT_GT(s.cache_hits, 0u);
+  } else {
+    EXPECT_GT(s.cache_hits, 0u);
+    EXPECT_GT(s.keys_read, static_cast<uint64_t>(kKeys));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Budgets, KeyedStateTableCacheTest,
+                         ::testing::Values(size_t{0}, size_t{100 * 150}, size_t{1} << 20));
+
+TEST(KeyedStateTableCacheTest, HotKeysCostNoRocksDbAccessUntilEvictedOrFlushed) {
+  auto backend = KeyedStateBackend::Open(UniqueDir("hot"));
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  KeyedStateTable table(backend->get(), 9, 128, 1 << 20);
+  for (int batch = 0; batch < 10; ++batch) {
+    table.ClearReads();
+    table.AddRead(1, "a");
+    table.AddRead(2, "b");
+    ASSERT_TRUE(table.ReadAll().ok());
+    table.Put(1, "a", std::to_string(batch));
+    table.Put(2, "b", std::to_string(batch));
+    ASSERT_TRUE(table.Commit().ok());
+  }
+  EXPECT_EQ(table.stats().multiget_calls, 1u);  // the first batch only
+  EXPECT_EQ(table.stats().cache_hits, 18u);
+  EXPECT_EQ((*backend)->stats().write_batches, 0u);
+  ASSERT_TRUE(table.Flush().ok());
+  EXPECT_EQ((*backend)->stats().write_batches, 1u);
+  EXPECT_EQ(table.stats().keys_written, 2u);
+  EXPECT_EQ(*(*backend)->CountKeys(9), 2u);
+  // DropAll forgets cached and stored state alike.
+  ASSERT_TRUE(table.DropAll().ok());
+  EXPECT_EQ(*(*backend)->CountKeys(9), 0u);
+  table.ClearReads();
+  table.AddRead(1, "a");
+  ASSERT_TRUE(table.ReadAll().ok());
+  EXPECT_FALSE(table.found(0));
+}
+
+}  // namespace
+}  // namespace eddy
