@@ -2,16 +2,20 @@
 //   (a) datagen -> blackhole
 //   (b) keyed COUNT/SUM GROUP BY over --keys keys with RocksDB state, one subtask
 //   (c) the same at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
-// By default the cluster is embedded (coordinator and two workers in this process, real gRPC on
-// loopback), so the process's CPU time is the cluster's: busy cores = CPU seconds / wall seconds.
+// --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
+// and counts their CPU time; --cluster embedded runs the same servers inside this process (real
+// gRPC on loopback) and counts this process's. Busy cores = CPU seconds / wall seconds.
 // With --coordinator the jobs run on that cluster and only rows/s is reported.
 #include <sys/resource.h>
 
 #include <chrono>
+#include <filesystem>
+#include <functional>
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "bench/local_process_cluster.h"
 #include "client/eddy_client.h"
 #include "client/embedded_cluster.h"
 #include "common/base/flags.h"
@@ -37,7 +41,11 @@ int main(int argc, char** argv) {
   eddy::FlagSet flags;
   flags.Add("rows", "10000000", "rows per job");
   flags.Add("keys", "100000", "distinct keys of the aggregations");
-  flags.Add("coordinator", "", "HOST:PORT of a running cluster (default: embedded, two workers)");
+  flags.Add("cluster", "processes",
+            "processes: a coordinator and two worker processes on loopback; embedded: the same "
+            "servers in this process");
+  flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
+  flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
   flags.Add("help", "", "show this help", true);
   std::vector<char*> cargs(argv, argv + argc);
   if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(), "eddy-bench")) {
@@ -46,21 +54,44 @@ int main(int argc, char** argv) {
   eddy::InitLogging("warn");
   auto rows = flags.IntOrReport("rows", "eddy-bench");
   auto keys = flags.IntOrReport("keys", "eddy-bench");
-  if (!rows || !keys || *rows <= 0 || *keys <= 0) {
-    std::fprintf(stderr, "eddy-bench: --rows and --keys must be positive integers\n");
+  auto cache_mb = flags.IntOrReport("state-cache-mb", "eddy-bench");
+  if (!rows || !keys || !cache_mb || *rows <= 0 || *keys <= 0 || *cache_mb < 0) {
+    std::fprintf(stderr,
+                 "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= 0\n");
     return 2;
   }
-  std::unique_ptr<eddy::EmbeddedCluster> cluster;
+  const std::string kind = flags.Get("cluster");
+  if (kind != "processes" && kind != "embedded") {
+    std::fprintf(stderr, "eddy-bench: --cluster must be 'processes' or 'embedded', got '%s'\n",
+                 kind.c_str());
+    return 2;
+  }
+  std::unique_ptr<eddy::EmbeddedCluster> embedded_cluster;
+  std::unique_ptr<eddy::bench::LocalProcessCluster> process_cluster;
+  std::function<double()> cluster_cpu_seconds;  // null: not measurable (an external cluster)
   std::string address = flags.Get("coordinator");
-  const bool embedded = address.empty();
-  if (embedded) {
-    auto c = eddy::EmbeddedCluster::Start({.workers = 2, .slots = 1});
+  if (address.empty() && kind == "embedded") {
+    auto c = eddy::EmbeddedCluster::Start(
+        {.workers = 2, .slots = 1, .state_cache_bytes = static_cast<size_t>(*cache_mb) << 20});
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
       return 1;
     }
-    cluster = std::move(*c);
-    address = cluster->coordinator_address();
+    embedded_cluster = std::move(*c);
+    address = embedded_cluster->coordinator_address();
+    cluster_cpu_seconds = CpuSeconds;
+  } else if (address.empty()) {
+    const std::string bin_dir =
+        std::filesystem::absolute(std::filesystem::path(argv[0])).parent_path().string();
+    auto c = eddy::bench::LocalProcessCluster::Start(
+        bin_dir, 2, 1, {"--state-cache-mb", std::to_string(*cache_mb)});
+    if (!c.ok()) {
+      std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
+      return 1;
+    }
+    process_cluster = std::move(*c);
+    address = process_cluster->coordinator_address();
+    cluster_cpu_seconds = [&] { return process_cluster->CpuSeconds(); };
   }
   eddy::EddyClient client(address, "eddy-bench");
   const std::string n = std::to_string(*rows);
@@ -88,7 +119,7 @@ int main(int argc, char** argv) {
               "rows/s per core");
   for (const Scenario& s : scenarios) {
     auto set = client.Execute("SET 'parallelism.default' = '" + std::to_string(s.parallelism) + "'");
-    const double cpu0 = CpuSeconds();
+    const double cpu0 = cluster_cpu_seconds ? cluster_cpu_seconds() : 0;
     const auto t0 = std::chrono::steady_clock::now();
     auto submitted = set.ok() ? client.Execute(s.insert) : set;
     if (!submitted.ok()) {
@@ -99,14 +130,14 @@ int main(int argc, char** argv) {
     auto info = client.WaitJob(submitted->job_id(), 3600 * 1000);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = CpuSeconds() - cpu0;
+    const double cpu = cluster_cpu_seconds ? cluster_cpu_seconds() - cpu0 : 0;
     if (!info.ok() || info->status() != eddy::v1::JOB_STATUS_FINISHED) {
       std::fprintf(stderr, "eddy-bench: %s did not finish: %s\n", s.name,
                    info.ok() ? info->error().c_str() : std::string(info.status().message()).c_str());
       return 1;
     }
     const double rate = *rows / wall;
-    if (embedded) {
+    if (cluster_cpu_seconds) {
       std::printf("%-54s %12d %10.2f %12.0f %18.0f   (%.2f busy cores)\n", s.name, *rows, wall, rate,
                   *rows / cpu, cpu / wall);
     } else {

@@ -38,6 +38,7 @@ absl::StatusOr<std::unique_ptr<EmbeddedCluster>> EmbeddedCluster::Start(
     wo.advertise_host = "127.0.0.1";
     wo.port = 0;
     wo.slots = o.slots;
+    wo.state_cache_bytes = o.state_cache_bytes;
     wo.data_dir = absl::StrCat(c->data_dir_, "/worker-", i);
     ASSIGN_OR_RETURN(auto w, WorkerServer::Start(wo));
     c->workers_.push_back(std::move(w));

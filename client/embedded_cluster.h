@@ -17,6 +17,7 @@ struct EmbeddedClusterOptions {
   int workers = 1;
   int slots = 4;
   std::string data_dir;  // empty: a fresh temporary directory
+  size_t state_cache_bytes = WorkerOptions{}.state_cache_bytes;  // per aggregate subtask
 };
 
 class EmbeddedCluster {

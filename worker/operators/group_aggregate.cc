@@ -62,14 +62,14 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
 
   // 1. Distinct keys of the batch, in first-appearance order.
   used_slots_ = 0;
-  slot_of_key_.clear();
+  slot_of_key_.Reset(n);
   row_slot_.resize(n);
   for (size_t r = 0; r < n; ++r) {
     key_buf_.clear();
     encoder_.Encode(batch, r, &key_buf_);
-    auto it = slot_of_key_.find(std::string_view(key_buf_));
-    if (it != slot_of_key_.end()) {
-      row_slot_[r] = it->second;
+    BatchKeyIndex::Lookup found = slot_of_key_.Find(key_buf_);
+    if (found.found) {
+      row_slot_[r] = found.value;
       continue;
     }
     uint32_t index = static_cast<uint32_t>(used_slots_);
@@ -77,7 +77,7 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
     s->key.assign(key_buf_);
     s->key_group = s->key.empty() ? 0 : KeyGroupOf(s->key, max_parallelism_);
     s->dirty = false;
-    slot_of_key_.emplace(std::string_view(s->key), index);
+    slot_of_key_.Insert(found, s->key, index);
     row_slot_[r] = index;
   }
 
@@ -135,13 +135,18 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
     if (s->exists) {
       value_buf_.clear();
       functions_.Serialize(s->acc, &value_buf_);
-      table_->Put(s->key_group, s->key, value_buf_);
+      table_->Update(i, value_buf_);
     } else if (s->in_state) {
-      table_->Delete(s->key_group, s->key);
+      table_->Erase(i);
     }
   }
   RETURN_IF_ERROR(table_->Commit());
   return Emit(out_);
+}
+
+absl::Status GroupAggregateOperator::FlushState() {
+  if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: not open");
+  return table_->Flush();
 }
 
 absl::Status GroupAggregateOperator::Close() {

@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
+#include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
 #include "worker/state/state_key.h"
@@ -60,6 +60,9 @@ class GroupAggregateOperator : public Operator {
   // Drops this operator's state.
   absl::Status Close() override;
 
+  // Writes every change held in the state cache to RocksDB (for checkpoints and tests).
+  absl::Status FlushState();
+
   // Reads/writes made so far, for tests and metrics; null before Open.
   const KeyedStateTable* state_table() const { return table_.get(); }
 
@@ -93,7 +96,7 @@ class GroupAggregateOperator : public Operator {
   // Per-batch scratch, reused.
   std::vector<std::unique_ptr<Slot>> slots_;
   size_t used_slots_ = 0;
-  absl::flat_hash_map<std::string_view, uint32_t> slot_of_key_;  // views into Slot::key
+  BatchKeyIndex slot_of_key_;  // views into Slot::key
   std::vector<uint32_t> row_slot_;
   std::string key_buf_;
   std::string value_buf_;

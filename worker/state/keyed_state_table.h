@@ -47,6 +47,9 @@ class KeyedStateTable {
   // evicted changes to RocksDB atomically.
   void Put(int key_group, std::string_view group_key, std::string_view value);
   void Delete(int key_group, std::string_view group_key);
+  // The same for the key of read `i` of the current batch (no second lookup).
+  void Update(size_t i, std::string_view value) { cache_.Set(read_entries_[i], value); }
+  void Erase(size_t i) { cache_.Remove(read_entries_[i]); }
   absl::Status Commit();
   // Writes every cached change to RocksDB (the cache keeps its entries, now clean).
   absl::Status Flush();

@@ -3,14 +3,10 @@
 namespace eddy {
 
 uint32_t StateCache::Find(std::string_view key) {
-  auto it = index_.find(key);
+  auto it = index_.find(View(key));
   if (it == index_.end()) return kNone;
-  const uint32_t e = it->second;
-  if (head_ != e) {
-    Unlink(e);
-    PushFront(e);
-  }
-  return e;
+  entries_[it->second].referenced = true;
+  return it->second;
 }
 
 uint32_t StateCache::Insert(std::string_view key, bool present, std::string_view value,
@@ -33,9 +29,11 @@ uint32_t StateCache::Insert(std::string_view key, bool present, std::string_view
   x.present = present;
   x.in_store = in_store;
   x.dirty = dirty;
-  index_.emplace(std::string_view(x.key), e);
+  x.live = true;
+  // A new entry waits one full turn of the hand before it can go.
+  x.referenced = true;
+  index_.emplace(View(x.key), e);
   bytes_ += Cost(x);
-  PushFront(e);
   return e;
 }
 
@@ -62,39 +60,15 @@ void StateCache::Clear() {
   entries_.clear();
   free_.clear();
   index_.clear();
-  head_ = tail_ = kNone;
+  hand_ = 0;
   bytes_ = 0;
-}
-
-void StateCache::Unlink(uint32_t e) {
-  Entry& x = entries_[e];
-  if (x.prev != kNone) {
-    entries_[x.prev].next = x.next;
-  } else {
-    head_ = x.next;
-  }
-  if (x.next != kNone) {
-    entries_[x.next].prev = x.prev;
-  } else {
-    tail_ = x.prev;
-  }
-  x.prev = x.next = kNone;
-}
-
-void StateCache::PushFront(uint32_t e) {
-  Entry& x = entries_[e];
-  x.prev = kNone;
-  x.next = head_;
-  if (head_ != kNone) entries_[head_].prev = e;
-  head_ = e;
-  if (tail_ == kNone) tail_ = e;
 }
 
 void StateCache::Drop(uint32_t e) {
   Entry& x = entries_[e];
-  Unlink(e);
-  index_.erase(std::string_view(x.key));
+  index_.erase(View(x.key));
   bytes_ -= Cost(x);
+  x.live = false;
   x.dirty = false;
   free_.push_back(e);
 }

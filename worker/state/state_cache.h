@@ -1,7 +1,8 @@
 // A bounded, write-back cache of one operator instance's state values in front of the worker's
 // RocksDB (as streaming engines keep an operator cache over their LSM state store). Hot keys are read
-// and updated in memory; a changed value reaches RocksDB when its entry is evicted, least recently
-// used first, or on Flush. Owned by one KeyedStateTable (one thread); not thread-safe.
+// and updated in memory; a changed value reaches RocksDB when its entry is evicted (CLOCK: an entry
+// used since the hand last passed gets a second chance) or on Flush. Owned by one KeyedStateTable
+// (one thread); not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -12,13 +13,14 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 
 namespace eddy {
 
 class StateCache {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
-  // Accounted per entry on top of its key and value bytes (entry, list links, hash slot).
+  // Accounted per entry on top of its key and value bytes (entry, hash slot).
   static constexpr size_t kEntryOverheadBytes = 96;
 
   struct Entry {
@@ -27,8 +29,8 @@ class StateCache {
     bool present = false;   // the key has a value (false: known absent, or deleted)
     bool in_store = false;  // RocksDB may hold a value for the key (a delete must be written back)
     bool dirty = false;     // differs from RocksDB
-    uint32_t prev = kNone;  // LRU list, most recently used first
-    uint32_t next = kNone;
+    bool live = false;      // false: a dropped entry waiting for reuse
+    bool referenced = false;  // used since the clock hand last passed
   };
 
   // What Shrink and Flush hand to the write-back callback for a dirty entry.
@@ -42,10 +44,10 @@ class StateCache {
   // nothing between batches (every change is written back at the next Shrink).
   explicit StateCache(size_t max_bytes) : max_bytes_(max_bytes) {}
 
-  // The entry for `key` (marked most recently used), or kNone.
+  // The entry for `key` (marked as used), or kNone.
   uint32_t Find(std::string_view key);
-  // Adds `key`, which must not be cached, as most recently used. References to entries stay valid
-  // across Insert (entries never move).
+  // Adds `key`, which must not be cached. References to entries stay valid across Insert (entries
+  // never move).
   uint32_t Insert(std::string_view key, bool present, std::string_view value, bool in_store,
                   bool dirty);
   const Entry& entry(uint32_t e) const { return entries_[e]; }
@@ -54,8 +56,8 @@ class StateCache {
   void Set(uint32_t e, std::string_view value);
   void Remove(uint32_t e);
 
-  // Evicts least recently used entries until within max_bytes, calling write_back(WriteBack) for
-  // each dirty one before it is dropped.
+  // Evicts entries not used since the clock hand last passed them until within max_bytes, calling
+  // write_back(WriteBack) for each dirty one before it is dropped.
   template <typename F>
   void Shrink(F&& write_back);
   // Calls write_back for every dirty entry and marks it clean; keeps all entries cached.
@@ -71,8 +73,7 @@ class StateCache {
 
  private:
   static size_t Cost(const Entry& e) { return e.key.size() + e.value.size() + kEntryOverheadBytes; }
-  void Unlink(uint32_t e);
-  void PushFront(uint32_t e);
+  static absl::string_view View(std::string_view s) { return {s.data(), s.size()}; }
   void Drop(uint32_t e);
 
   size_t max_bytes_;
@@ -80,16 +81,23 @@ class StateCache {
   uint64_t evictions_ = 0;
   std::deque<Entry> entries_;      // stable addresses: the index holds views into Entry::key
   std::vector<uint32_t> free_;     // dropped entries, reused (with their string buffers)
-  absl::flat_hash_map<std::string_view, uint32_t> index_;
-  uint32_t head_ = kNone;  // most recently used
-  uint32_t tail_ = kNone;  // least recently used
+  // absl::string_view keys hash with absl's own string hash (std::string_view would fall back to
+  // std::hash with this abseil build).
+  absl::flat_hash_map<absl::string_view, uint32_t> index_;
+  size_t hand_ = 0;  // the clock hand: next entry Shrink looks at
 };
 
 template <typename F>
 void StateCache::Shrink(F&& write_back) {
-  while (bytes_ > max_bytes_ && tail_ != kNone) {
-    const uint32_t e = tail_;
-    const Entry& x = entries_[e];
+  while (bytes_ > max_bytes_ && !index_.empty()) {
+    if (hand_ >= entries_.size()) hand_ = 0;
+    const uint32_t e = static_cast<uint32_t>(hand_++);
+    Entry& x = entries_[e];
+    if (!x.live) continue;
+    if (x.referenced) {
+      x.referenced = false;
+      continue;
+    }
     if (x.dirty) write_back(WriteBack{x.key, x.present, x.value});
     Drop(e);
     ++evictions_;
@@ -98,9 +106,8 @@ void StateCache::Shrink(F&& write_back) {
 
 template <typename F>
 void StateCache::Flush(F&& write_back) {
-  for (uint32_t e = head_; e != kNone; e = entries_[e].next) {
-    Entry& x = entries_[e];
-    if (!x.dirty) continue;
+  for (Entry& x : entries_) {
+    if (!x.live || !x.dirty) continue;
     write_back(WriteBack{x.key, x.present, x.value});
     x.dirty = false;
     x.in_store = x.present;

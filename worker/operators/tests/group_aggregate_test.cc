@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -61,13 +62,15 @@ class GroupAggregateTest : public ::testing::Test {
   }
 
   // Creates and opens an operator with a fresh operator id; `out` receives its output.
-  std::unique_ptr<GroupAggregateOperator> Make(GroupAggregateSpec spec, Output* out) {
+  std::unique_ptr<GroupAggregateOperator> Make(GroupAggregateSpec spec, Output* out,
+                                               size_t state_cache_bytes = 0) {
     auto op = GroupAggregateOperator::Create(std::move(spec));
     EXPECT_TRUE(op.ok()) << op.status();
     if (!op.ok()) return nullptr;
     OperatorContext ctx;
     ctx.operator_id = ++next_operator_id_;
     ctx.state = backend_.get();
+    ctx.state_cache_bytes = state_cache_bytes;
     EXPECT_TRUE((*op)->Open(ctx).ok());
     (*op)->set_output(out);
     return std::move(op).value();
@@ -365,6 +368,57 @@ TEST_F(GroupAggregateTest, OneMultiGetPerBatchOverDistinctKeys) {
   EXPECT_EQ(s.multiget_calls, 2u);
   EXPECT_EQ(s.keys_read, 20u);
   EXPECT_EQ(out.rows().back(), "+U[w9, 200]");
+}
+
+TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWrittenBack) {
+  // A random changelog over 200 keys (inserts, and retractions of rows inserted earlier) through
+  // three operators: no cache, a cache holding ~50 keys (constant eviction), and one holding all.
+  std::vector<DataType> types = {DataType::BigInt(), DataType::BigInt()};
+  GroupAggregateSpec spec;
+  spec.input_types = types;
+  spec.group_keys = {0};
+  spec.aggregates = {CountStar(), Call(AggKind::kSum, 1, types[1]),
+                     Call(AggKind::kMax, 1, types[1])};
+  CollectingOutput no_cache_out, small_out, large_out;
+  auto no_cache = Make(spec, &no_cache_out, 0);
+  auto small = Make(spec, &small_out, 50 * 150);
+  auto large = Make(spec, &large_out, 1 << 20);
+  std::mt19937 rng(7);
+  std::vector<std::pair<int64_t, int64_t>> live;  // inserted and not yet retracted
+  for (int b = 0; b < 100; ++b) {
+    ValuesBuilder batch(types);
+    for (int r = 0; r < 64; ++r) {
+      if (!live.empty() && rng() % 3 == 0) {
+        size_t i = rng() % live.size();
+        RowKind kind = rng() % 2 ? RowKind::kDelete : RowKind::kUpdateBefore;
+        batch.Row(kind, {Value::Int(live[i].first), Value::Int(live[i].second)});
+        live[i] = live.back();
+        live.pop_back();
+      } else {
+        int64_t k = rng() % 200, v = rng() % 1000;
+        batch.Row(RowKind::kInsert, {Value::Int(k), Value::Int(v)});
+        live.emplace_back(k, v);
+      }
+    }
+    ChangelogBatch in = batch.Build();
+    ASSERT_TRUE(no_cache->Process(0, in).ok());
+    ASSERT_TRUE(small->Process(0, in).ok());
+    ASSERT_TRUE(large->Process(0, in).ok());
+  }
+  EXPECT_EQ(small_out.rows(), no_cache_out.rows());
+  EXPECT_EQ(large_out.rows(), no_cache_out.rows());
+  EXPECT_GT(small->state_table()->cache().evictions(), 0u);
+  EXPECT_GT(large->state_table()->stats().cache_hits, 0u);
+  EXPECT_EQ(large->state_table()->cache().evictions(), 0u);
+  // Written back, every cache leaves RocksDB with the same live keys as the uncached operator.
+  auto keys_of = [&](const GroupAggregateOperator& op) {
+    return *backend_->CountKeys(op.state_table()->operator_id());
+  };
+  ASSERT_TRUE(small->FlushState().ok());
+  ASSERT_TRUE(large->FlushState().ok());
+  EXPECT_EQ(keys_of(*small), keys_of(*no_cache));
+  EXPECT_EQ(keys_of(*large), keys_of(*no_cache));
+  EXPECT_GT(keys_of(*no_cache), 0u);
 }
 
 TEST_F(GroupAggregateTest, CloseDropsState) {

@@ -1,0 +1,41 @@
+// The distinct keys of one input batch and their slot numbers: an open-addressing hash table that
+// forgets the previous batch in O(1) (a generation stamp per bucket), so it allocates only while it
+// grows to the largest batch seen, never per batch or per row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace eddy {
+
+class BatchKeyIndex {
+ public:
+  struct Lookup {
+    bool found = false;
+    uint32_t value = 0;  // when found
+    size_t bucket = 0;   // where the key is, or where to insert it
+    uint64_t hash = 0;
+  };
+
+  // Forgets all keys and makes room for up to `max_keys` new ones.
+  void Reset(size_t max_keys);
+  Lookup Find(std::string_view key) const;
+  // After a Find that did not find `key`, with no insert in between: stores `value` for it.
+  // `stable_key` (equal to the key looked up) must stay valid until the next Reset.
+  void Insert(const Lookup& at, std::string_view stable_key, uint32_t value);
+
+ private:
+  struct Bucket {
+    uint32_t generation = 0;  // the bucket is in use when equal to generation_
+    uint32_t value = 0;
+    uint64_t hash = 0;
+    std::string_view key;
+  };
+  std::vector<Bucket> buckets_;
+  size_t mask_ = 0;
+  uint32_t generation_ = 0;
+};
+
+}  // namespace eddy
