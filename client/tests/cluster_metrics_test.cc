@@ -86,6 +86,57 @@ TEST_F(ClusterMetricsTest, FinishedJobReportsRowsPerNodeSummedOverSubtasks) {
   for (const auto& w : Workers()) EXPECT_EQ(w.free_slots(), w.slots()) << w.DebugString();
 }
 
+// How many plan nodes of the job start with `prefix`.
+int CountNodes(const v1::JobInfo& job, const std::string& prefix) {
+  int n = 0;
+  for (const auto& m : job.operators()) n += m.description().rfind(prefix, 0) == 0 ? 1 : 0;
+  return n;
+}
+
+TEST_F(ClusterMetricsTest, StatementSetRunsItsSharedScanAndFilterOnce) {
+  Run("CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '100000000', 'fields.id.kind' = 'sequence', "
+      "'fields.id.start' = '1', 'fields.id.end' = '10000')");
+  Run("CREATE TEMPORARY TABLE hole1 (id BIGINT) WITH ('connector' = 'blackhole')");
+  Run("CREATE TEMPORARY TABLE hole2 (id BIGINT) WITH ('connector' = 'blackhole')");
+  const std::string statement_set =
+      "EXECUTE STATEMENT SET BEGIN "
+      "INSERT INTO hole1 SELECT id FROM ids WHERE id % 4 = 0; "
+      "INSERT INTO hole2 SELECT id FROM ids WHERE id % 4 = 0 UNION ALL SELECT id FROM ids; "
+      "END";
+  auto run = [&] {
+    std::string job = Submit(statement_set);
+    auto info = client_->WaitJob(job, 30000);
+    EXPECT_TRUE(info.ok()) << info.status();
+    EXPECT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
+    return *info;
+  };
+
+  // Shared: one scan reads the 10,000 rows once, one filter passes 2,500 to both consumers.
+  v1::JobInfo shared = run();
+  EXPECT_EQ(CountNodes(shared, "TableSourceScan"), 1) << shared.DebugString();
+  EXPECT_EQ(CountNodes(shared, "Calc"), 1) << shared.DebugString();
+  EXPECT_EQ(Find(shared, "TableSourceScan")->rows_out(), 10000);
+  EXPECT_EQ(Find(shared, "Calc")->rows_in(), 10000);
+  EXPECT_EQ(Find(shared, "Calc")->rows_out(), 2500);
+  int64_t sink_rows = 0;
+  for (const auto& m : shared.operators()) {
+    if (m.description().rfind("Sink", 0) == 0) sink_rows += m.rows_in();
+  }
+  EXPECT_EQ(sink_rows, 2500 + 2500 + 10000);
+
+  // Reuse off: each reference to the table is its own scan, each filter its own Calc.
+  Run("SET 'table.optimizer.reuse-sub-plan-enabled' = 'false'");
+  v1::JobInfo separate = run();
+  EXPECT_EQ(CountNodes(separate, "TableSourceScan"), 3) << separate.DebugString();
+  EXPECT_EQ(CountNodes(separate, "Calc"), 2) << separate.DebugString();
+  int64_t scanned = 0;
+  for (const auto& m : separate.operators()) {
+    if (m.description().rfind("TableSourceScan", 0) == 0) scanned += m.rows_out();
+  }
+  EXPECT_EQ(scanned, 30000);
+}
+
 TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {
   Run("SET 'parallelism.default' = '4'");
   Run("CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
