@@ -8,6 +8,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/explain_logical.h"
 #include "coordinator/planner/explain_physical.h"
 #include "coordinator/planner/explain_tree.h"
@@ -73,6 +74,7 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   for (const auto& root : roots) {
     absl::StrAppend(&out, TreeToString(*LogicalToExplain(*root, &graph), false), "\n");
   }
+  ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
 

@@ -60,8 +60,9 @@ struct LogicalNode {
   ChangelogMode mode;
   bool requires_update_before = false;  // some consumer needs UB from this node
 
-  // kTableScan
+  // kTableScan; `schema` is the columns read.
   std::shared_ptr<const CatalogTable> table;
+  std::vector<int> scan_columns;  // table columns read, ascending (empty: all; see PruneColumns)
   // kValues: literal rows, each matching `schema`.
   std::vector<std::vector<Value>> rows;
   // kProject: one expression per output column, over the input's columns.

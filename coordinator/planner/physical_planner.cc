@@ -26,7 +26,10 @@ constexpr double kDefaultRowsPerSecond = 10000;
 constexpr int kDefaultRandomStringLength = 100;
 
 // Fills the datagen spec from the table options (validated at CREATE TABLE).
-void FillDatagen(const CatalogTable& table, v1::DatagenSource* out) {
+// The datagen spec of `scan`: only the columns it reads, but bounded by every sequence of the table
+// (a sequence column nobody reads still ends the table).
+void FillDatagen(const LogicalNode& scan, v1::DatagenSource* out) {
+  const CatalogTable& table = *scan.table;
   double rps = kDefaultRowsPerSecond;
   if (const std::string* v = table.FindOption("rows-per-second")) absl::SimpleAtod(*v, &rps);
   out->set_rows_per_second(rps);
@@ -38,8 +41,14 @@ void FillDatagen(const CatalogTable& table, v1::DatagenSource* out) {
       out->set_number_of_rows(n);
     }
   }
-  for (const auto& f : table.schema.fields) {
-    v1::DatagenField* df = out->add_fields();
+  const bool has_row_count = bounded;  // number-of-rows given
+  std::vector<bool> read(table.schema.size(), scan.scan_columns.empty());
+  for (int c : scan.scan_columns) read[c] = true;
+  int64_t unread_sequence_rows = -1;
+  for (size_t c = 0; c < table.schema.size(); ++c) {
+    const Field& f = table.schema.fields[c];
+    v1::DatagenField unread;
+    v1::DatagenField* df = read[c] ? out->add_fields() : &unread;
     df->set_name(f.name);
     df->set_kind("random");
     df->set_length(kDefaultRandomStringLength);
@@ -71,6 +80,16 @@ void FillDatagen(const CatalogTable& table, v1::DatagenSource* out) {
     }
     // A sequence ends, so the table is bounded by its shortest sequence.
     if (df->kind() == "sequence") bounded = true;
+    if (!read[c] && df->kind() == "sequence") {
+      const int64_t rows = df->end() - df->start() + 1;  // start <= end (validated)
+      unread_sequence_rows = unread_sequence_rows < 0 ? rows : std::min(unread_sequence_rows, rows);
+    }
+  }
+  // The worker splits number-of-rows and every sequence the same way over subtasks, so bounding the
+  // row count by the unread sequences' length gives each subtask the rows it would have had.
+  if (unread_sequence_rows > 0 &&
+      (!has_row_count || unread_sequence_rows < out->number_of_rows())) {
+    out->set_number_of_rows(unread_sequence_rows);
   }
   out->set_bounded(bounded);
 }
@@ -104,7 +123,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     case LogicalKind::kTableScan: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(TableScanDigest(n));
-      FillDatagen(*n.table, p->mutable_datagen());
+      FillDatagen(n, p->mutable_datagen());
       bounded_ = bounded_ && p->datagen().bounded();
       id = p->id();
       break;

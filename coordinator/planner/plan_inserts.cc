@@ -1,5 +1,5 @@
 // PlanInserts: binds every INSERT of a statement set into one logical DAG (one Sink per INSERT),
-// infers changelog modes over the whole DAG (a node shared by two sinks must satisfy both), and
+// optimizes it (optimizer.h), infers changelog modes over the whole DAG (a node shared by two sinks must satisfy both), and
 // translates it into one task's plan nodes, identical sub-plans merged (reuse_sub_plans.h).
 #include <string>
 #include <utility>
@@ -10,6 +10,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/planner/planner_errors.h"
@@ -28,6 +29,7 @@ absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& in
     names.push_back("insert-into_" + sink->sink_table->path.ToString());
     sinks.push_back(std::move(sink));
   }
+  ASSIGN_OR_RETURN(sinks, planner::OptimizeLogicalPlan(sinks, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(sinks));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(sinks, config));
   PlannedJob job;

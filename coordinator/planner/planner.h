@@ -1,6 +1,7 @@
 // The coordinator's SQL planner: binds CREATE TABLE / CREATE VIEW against the catalog and plans one or
 // more INSERT statements (a statement set) into one job of physical plan nodes for the workers.
-// Pipeline: bind (binder_*.cc) -> logical plan (logical_plan.h) -> changelog-mode inference
+// Pipeline: bind (binder_*.cc) -> logical plan (logical_plan.h) -> logical optimizer rules
+// (optimizer.h) -> changelog-mode inference
 // (changelog_mode.h) -> physical translation (physical_planner.h) -> sub-plan reuse
 // (reuse_sub_plans.h). EXPLAIN renders the same stages (explain_*.h).
 #pragma once

@@ -1,0 +1,17 @@
+#include "coordinator/planner/optimizer.h"
+
+#include "common/base/status_macros.h"
+#include "coordinator/planner/reuse_sub_plans.h"
+
+namespace eddy::planner {
+
+absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
+                                                 const ConfigMap& config) {
+  ASSIGN_OR_RETURN(LogicalRoots plan, FoldConstants(roots));
+  ASSIGN_OR_RETURN(plan, SimplifyFilters(plan));
+  ASSIGN_OR_RETURN(plan, PushDownFilters(plan));
+  const ReuseOptions reuse = ReuseOptionsFromConfig(config);
+  return PruneColumns(plan, reuse.sub_plans && reuse.sources);
+}
+
+}  // namespace eddy::planner

@@ -1,0 +1,34 @@
+// The logical optimizer: rewrites the bound plan (all roots of a statement set at once) before
+// changelog-mode inference and physical translation. Rules, in the order they run, one per file:
+//   rule_fold_constants.cc      calls over literals become literals (`1 + 1` -> 2)
+//   rule_simplify_filters.cc    TRUE conjuncts and always-true filters go; an always-false or NULL
+//                               filter becomes an empty VALUES
+//   rule_push_down_filters.cc   filters move below projections, into each UNION ALL branch and,
+//                               for conditions on group keys, below aggregates
+//   rule_prune_columns.cc       projections and scans keep only the columns used above them
+// Adjacent projections and filters then merge into one Calc in physical translation
+// (physical_planner.h), and identical sub-plans merge after it (reuse_sub_plans.h). Every rule keeps
+// shared nodes shared.
+#pragma once
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "coordinator/planner/logical_plan.h"
+#include "coordinator/planner/planner.h"
+
+namespace eddy::planner {
+
+using LogicalRoots = std::vector<LogicalNodePtr>;
+
+absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
+                                                 const ConfigMap& config);
+
+absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
+// With `merge_scans_of_a_table`, every scan of one table reads the union of the columns its scans
+// need, so that source reuse can still merge them.
+absl::StatusOr<LogicalRoots> PruneColumns(const LogicalRoots& roots, bool merge_scans_of_a_table);
+
+}  // namespace eddy::planner

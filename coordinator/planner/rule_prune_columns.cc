@@ -1,0 +1,186 @@
+// Column pruning: each node learns which of its output columns its consumers use (the union over
+// all of them: a shared node serves every consumer); projections drop unused outputs and table
+// scans read only the used columns (at least one, so that rows still have a column). Filters pass
+// through what is used above them plus what their condition reads; aggregates, unions and sinks
+// keep all their outputs. Every rebuilt node's column references are remapped to the narrower
+// inputs.
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+#include <utility>
+
+#include "common/base/status_macros.h"
+#include "coordinator/planner/logical_rewrite.h"
+#include "coordinator/planner/optimizer.h"
+
+namespace eddy::planner {
+namespace {
+
+using ColumnSet = std::vector<bool>;
+
+void AddColumns(const Expr& e, ColumnSet* set) {
+  if (e.kind == ExprKind::kColumn) (*set)[e.column] = true;
+  for (const auto& a : e.args) AddColumns(*a, set);
+}
+
+// Consumers before their inputs.
+void PostOrder(const LogicalNodePtr& n, std::unordered_map<const LogicalNode*, bool>* seen,
+               std::vector<const LogicalNode*>* out) {
+  if ((*seen)[n.get()]) return;
+  (*seen)[n.get()] = true;
+  for (const auto& in : n->inputs) PostOrder(in, seen, out);
+  out->push_back(n.get());
+}
+
+class ColumnPruner {
+ public:
+  void ComputeUsed(const LogicalRoots& roots, bool merge_scans_of_a_table) {
+    std::unordered_map<const LogicalNode*, bool> seen;
+    std::vector<const LogicalNode*> order;
+    for (const auto& r : roots) PostOrder(r, &seen, &order);
+    for (const auto& r : roots) Used(*r).assign(r->schema.size(), true);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) Propagate(**it);
+    if (!merge_scans_of_a_table) return;
+    std::unordered_map<std::string, ColumnSet> by_table;
+    for (const LogicalNode* n : order) {
+      if (n->kind != LogicalKind::kTableScan) continue;
+      ColumnSet& all = by_table.try_emplace(n->table->path.ToString(), n->schema.size(), false)
+                           .first->second;
+      for (size_t c = 0; c < all.size(); ++c) all[c] = all[c] || Used(*n)[c];
+    }
+    for (const LogicalNode* n : order) {
+      if (n->kind == LogicalKind::kTableScan) used_[n] = by_table[n->table->path.ToString()];
+    }
+  }
+
+  absl::StatusOr<LogicalNodePtr> Rebuild(const LogicalNode& original, const LogicalNodePtr& n) {
+    std::vector<int>& mapping = mapping_[&original];
+    mapping.resize(original.schema.size());
+    std::iota(mapping.begin(), mapping.end(), 0);  // identity unless narrowed below
+    const ColumnSet& used = Used(original);
+    switch (n->kind) {
+      case LogicalKind::kTableScan: {
+        std::vector<int> read;
+        for (size_t c = 0; c < used.size(); ++c) {
+          if (used[c]) read.push_back(static_cast<int>(c));
+        }
+        if (read.empty()) read.push_back(0);
+        if (read.size() == used.size()) return n;
+        auto scan = std::make_shared<LogicalNode>(*n);
+        scan->scan_columns = read;
+        scan->schema.fields.clear();
+        std::fill(mapping.begin(), mapping.end(), -1);
+        for (size_t i = 0; i < read.size(); ++i) {
+          scan->schema.fields.push_back(n->schema.fields[read[i]]);
+          mapping[read[i]] = static_cast<int>(i);
+        }
+        return scan;
+      }
+      case LogicalKind::kProject: {
+        const std::vector<int>& in = InputMapping(original, 0);
+        std::vector<int> kept;
+        for (size_t c = 0; c < used.size(); ++c) {
+          if (used[c]) kept.push_back(static_cast<int>(c));
+        }
+        if (kept.empty() && !used.empty()) kept.push_back(0);
+        if (kept.size() == used.size() && IsIdentity(in)) return n;
+        std::vector<ExprPtr> projections;
+        std::vector<std::string> names;
+        std::fill(mapping.begin(), mapping.end(), -1);
+        for (size_t i = 0; i < kept.size(); ++i) {
+          projections.push_back(RemapColumns(n->projections[kept[i]], in));
+          names.push_back(n->schema.fields[kept[i]].name);
+          mapping[kept[i]] = static_cast<int>(i);
+        }
+        return MakeProject(n->inputs[0], std::move(projections), std::move(names));
+      }
+      case LogicalKind::kFilter: {
+        const std::vector<int>& in = InputMapping(original, 0);
+        mapping = in;
+        if (IsIdentity(in)) return n;
+        auto f = std::make_shared<LogicalNode>(*n);
+        f->condition = RemapColumns(n->condition, in);
+        return f;
+      }
+      case LogicalKind::kAggregate: {
+        const std::vector<int>& in = InputMapping(original, 0);
+        if (IsIdentity(in)) return n;
+        auto a = std::make_shared<LogicalNode>(*n);
+        for (int& k : a->group_keys) k = in[k];
+        for (LogicalAggCall& c : a->calls) {
+          if (c.arg >= 0) c.arg = in[c.arg];
+        }
+        return a;
+      }
+      default:  // Values, Union and Sink keep every column of their inputs
+        return n;
+    }
+  }
+
+ private:
+  ColumnSet& Used(const LogicalNode& n) {
+    auto [it, added] = used_.try_emplace(&n, n.schema.size(), false);
+    return it->second;
+  }
+
+  // Adds what `n` needs of its inputs, given what is used of `n`.
+  void Propagate(const LogicalNode& n) {
+    const ColumnSet used = Used(n);
+    switch (n.kind) {
+      case LogicalKind::kProject: {
+        ColumnSet& in = Used(*n.inputs[0]);
+        bool any = false;
+        for (size_t c = 0; c < used.size(); ++c) {
+          if (used[c]) AddColumns(*n.projections[c], &in), any = true;
+        }
+        if (!any && !n.projections.empty()) AddColumns(*n.projections[0], &in);
+        return;
+      }
+      case LogicalKind::kFilter: {
+        ColumnSet& in = Used(*n.inputs[0]);
+        for (size_t c = 0; c < used.size(); ++c) in[c] = in[c] || used[c];
+        AddColumns(*n.condition, &in);
+        return;
+      }
+      case LogicalKind::kAggregate: {
+        ColumnSet& in = Used(*n.inputs[0]);
+        for (int k : n.group_keys) in[k] = true;
+        for (const LogicalAggCall& c : n.calls) {
+          if (c.arg >= 0) in[c.arg] = true;
+        }
+        return;
+      }
+      default:
+        for (const auto& input : n.inputs) {
+          ColumnSet& in = Used(*input);
+          std::fill(in.begin(), in.end(), true);
+        }
+        return;
+    }
+  }
+
+  const std::vector<int>& InputMapping(const LogicalNode& original, size_t i) {
+    return mapping_.at(original.inputs[i].get());
+  }
+  static bool IsIdentity(const std::vector<int>& m) {
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (m[i] != static_cast<int>(i)) return false;
+    }
+    return true;
+  }
+
+  std::unordered_map<const LogicalNode*, ColumnSet> used_;
+  std::unordered_map<const LogicalNode*, std::vector<int>> mapping_;
+};
+
+}  // namespace
+
+absl::StatusOr<LogicalRoots> PruneColumns(const LogicalRoots& roots, bool merge_scans_of_a_table) {
+  ColumnPruner pruner;
+  pruner.ComputeUsed(roots, merge_scans_of_a_table);
+  return RewriteBottomUp(roots, [&](const LogicalNode& original, const LogicalNodePtr& n) {
+    return pruner.Rebuild(original, n);
+  });
+}
+
+}  // namespace eddy::planner
