@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/base/status_macros.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -33,6 +34,16 @@ absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::stri
     return FromGrpcStatus(s);
   }
   return resp;
+}
+
+absl::StatusOr<std::string> EddyClient::Explain(const std::string& statement,
+                                                bool changelog_mode) {
+  ASSIGN_OR_RETURN(v1::ExecuteStatementResponse r,
+                   Execute((changelog_mode ? "EXPLAIN CHANGELOG_MODE " : "EXPLAIN ") + statement));
+  if (r.kind() != v1::ExecuteStatementResponse::EXPLAIN) {
+    return absl::InternalError("the coordinator answered EXPLAIN without a plan");
+  }
+  return r.message();
 }
 
 absl::StatusOr<v1::JobInfo> EddyClient::WaitJob(const std::string& job_id, int64_t timeout_ms) {

@@ -18,6 +18,9 @@ class EddyClient {
   EddyClient(const std::string& address, std::string session_id);
 
   absl::StatusOr<v1::ExecuteStatementResponse> Execute(const std::string& statement);
+  // The plan text of `EXPLAIN [CHANGELOG_MODE] <statement>` (a query, an INSERT or a statement
+  // set); runs nothing.
+  absl::StatusOr<std::string> Explain(const std::string& statement, bool changelog_mode = false);
   // Waits up to `timeout_ms` for the job to reach a final status and returns its info either way.
   absl::StatusOr<v1::JobInfo> WaitJob(const std::string& job_id, int64_t timeout_ms);
   absl::StatusOr<v1::JobInfo> GetJob(const std::string& job_id);
