@@ -46,6 +46,19 @@ absl::StatusOr<std::string> EddyClient::Explain(const std::string& statement,
   return r.message();
 }
 
+absl::StatusOr<v1::FetchResultsResponse> EddyClient::FetchResults(const std::string& job_id,
+                                                                  int wait_ms) {
+  v1::FetchResultsRequest req;
+  req.set_job_id(job_id);
+  req.set_max_wait_ms(wait_ms);
+  v1::FetchResultsResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, wait_ms + 30000);
+  grpc::Status s = stub_->FetchResults(&ctx, req, &resp);
+  if (!s.ok()) return FromGrpcStatus(s);
+  return resp;
+}
+
 absl::StatusOr<v1::JobInfo> EddyClient::WaitJob(const std::string& job_id, int64_t timeout_ms) {
   v1::GetJobRequest req;
   req.set_job_id(job_id);

@@ -24,6 +24,9 @@ class EddyClient {
   // Waits up to `timeout_ms` for the job to reach a final status and returns its info either way.
   absl::StatusOr<v1::JobInfo> WaitJob(const std::string& job_id, int64_t timeout_ms);
   absl::StatusOr<v1::JobInfo> GetJob(const std::string& job_id);
+  // The next rows of a SELECT job (ExecuteStatementResponse::QUERY), waiting up to `wait_ms` for
+  // some; `end` once all were handed over; an error when the job failed or was cancelled.
+  absl::StatusOr<v1::FetchResultsResponse> FetchResults(const std::string& job_id, int wait_ms);
   absl::Status CancelJob(const std::string& job_id);
   absl::StatusOr<std::vector<v1::JobInfo>> ListJobs();
   // Workers with their slots, running subtasks and heartbeat age.

@@ -2,7 +2,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "client/result_printer.h"
 #include "client/table_printer.h"
+#include "common/base/status_macros.h"
+#include "common/batch/batch_codec.h"
+#include "common/types/type_proto.h"
 #include "common/sql/parser.h"
 
 namespace eddy {
@@ -82,6 +86,8 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
       std::fputs(resp->message().c_str(), results_);
       std::fflush(results_);
       break;
+    case v1::ExecuteStatementResponse::QUERY:
+      return ShowQueryResult(*resp);
     case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
       std::fprintf(messages_,
                    "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",
@@ -96,6 +102,32 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
       break;
   }
   std::fflush(messages_);
+  return absl::OkStatus();
+}
+
+absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& query) {
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(query.result_schema()));
+  std::unique_ptr<ResultPrinter> printer =
+      MakeResultPrinter(query.result_mode(), schema, results_);
+  const std::string& job_id = query.job_id();
+  running_jobs_.push_back(job_id);
+  printer->Begin();
+  while (true) {
+    if (options_.interrupted && options_.interrupted->load()) {
+      // The query stops, the session goes on (the caller cancels the running jobs).
+      printer->End();
+      return absl::CancelledError("Query terminated by the user; its job was cancelled");
+    }
+    auto fetched = client_->FetchResults(job_id, 200);
+    if (!fetched.ok()) return fetched.status();
+    for (const auto& encoded : fetched->batches()) {
+      ASSIGN_OR_RETURN(ChangelogBatch batch, DecodeBatch(encoded));
+      printer->Add(batch);
+    }
+    if (fetched->end()) break;
+  }
+  std::erase(running_jobs_, job_id);
+  printer->End();
   return absl::OkStatus();
 }
 

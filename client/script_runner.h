@@ -31,6 +31,8 @@ class ScriptRunner {
  private:
   absl::Status RunStatement(const std::string& text, int line, int column, bool* quit);
   absl::Status WaitForJob(const std::string& job_id);
+  // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
+  absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query);
   void CancelRunningJobs();
 
   EddyClient* client_;

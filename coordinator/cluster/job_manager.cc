@@ -1,8 +1,10 @@
 #include "coordinator/cluster/job_manager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -158,6 +160,52 @@ std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status
                 error.empty() ? "" : ": " + error);
   cv_.notify_all();
   return to_cancel;
+}
+
+absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
+                                      v1::FetchResultsResponse* out) {
+  std::string worker;
+  v1::JobStatus status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
+    const Job& job = it->second;
+    status = job.info.status();
+    if (status == v1::JOB_STATUS_FAILED) {
+      return absl::AbortedError("Job " + job_id + " failed: " + job.info.error());
+    }
+    if (status == v1::JOB_STATUS_CANCELED) {
+      return absl::CancelledError("Job " + job_id + " was cancelled");
+    }
+    if (job.slots.empty()) return absl::FailedPreconditionError("job " + job_id + " has no slots");
+    worker = job.slots[0];
+  }
+  auto stub = registry_->StubOf(worker);
+  if (!stub) {
+    return absl::UnavailableError("the worker holding the results of job " + job_id + " is gone");
+  }
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, wait_ms + 10000);
+  v1::FetchResultsRequest req;
+  req.set_job_id(job_id);
+  req.set_max_wait_ms(wait_ms);
+  grpc::Status s = stub->FetchResults(&ctx, req, out);
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+    // No buffer: the sink has not opened yet, or its end was already handed over.
+    out->Clear();
+    if (status == v1::JOB_STATUS_FINISHED) {
+      out->set_end(true);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(wait_ms, 50)));
+    }
+    return absl::OkStatus();
+  }
+  if (!s.ok()) {
+    return absl::UnavailableError("fetching the results of job " + job_id + " from " +
+                                  registry_->AddressOf(worker) + ": " + s.error_message());
+  }
+  return absl::OkStatus();
 }
 
 void JobManager::CancelOnWorkers(const std::string& job_id,

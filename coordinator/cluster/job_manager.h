@@ -17,6 +17,7 @@
 #include "eddy/v1/client.pb.h"
 #include "eddy/v1/coordinator.pb.h"
 #include "eddy/v1/plan.pb.h"
+#include "eddy/v1/results.pb.h"
 
 namespace eddy {
 
@@ -43,6 +44,12 @@ class JobManager {
   // Current info; with wait_ms > 0 waits up to that long for a final status.
   absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
   std::vector<v1::JobInfo> List();
+
+  // The next rows of a SELECT job, from the worker running its collect sink (subtask 0, so the
+  // job's first slot). Waits up to `wait_ms` for rows. An error when the job failed or was
+  // cancelled; `end` once the job finished and every row was handed over.
+  absl::Status FetchResults(const std::string& job_id, int wait_ms,
+                            v1::FetchResultsResponse* out);
 
  private:
   struct TaskSlot {

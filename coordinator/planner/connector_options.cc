@@ -24,6 +24,9 @@ constexpr ConnectorCapabilities kConnectors[] = {
     {"print", false, true, true, true},
 };
 
+// The sink of a SELECT whose rows go to the client; planned internally, never named in DDL.
+constexpr ConnectorCapabilities kCollect = {kCollectConnector, false, true, true, true};
+
 std::string SupportedList() {
   std::string s;
   for (const auto& c : kConnectors) {
@@ -179,6 +182,7 @@ const ConnectorCapabilities* FindConnector(std::string_view name) {
   for (const auto& c : kConnectors) {
     if (c.name == name) return &c;
   }
+  if (name == kCollect.name) return &kCollect;
   return nullptr;
 }
 
@@ -188,7 +192,7 @@ absl::Status ValidateConnectorOptions(const CatalogTable& table) {
     return ValidationError(
         absl::StrCat("table '", table.path.ToString(), "' has no 'connector' option"));
   }
-  if (FindConnector(*connector) == nullptr) {
+  if (FindConnector(*connector) == nullptr || *connector == kCollectConnector) {
     return ValidationError(absl::StrCat("unknown connector '", *connector, "' for table '",
                                         table.path.ToString(), "'; supported: ", SupportedList()));
   }

@@ -10,6 +10,9 @@
 
 namespace eddy::planner {
 
+// The internal sink that feeds a SELECT's rows to the client (see PlanQuery).
+inline constexpr std::string_view kCollectConnector = "collect";
+
 struct ConnectorCapabilities {
   std::string_view name;
   bool source = false;

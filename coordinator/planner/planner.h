@@ -42,6 +42,15 @@ absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const Ses
 absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
                                        const SessionCatalog& catalog, const ConfigMap& config);
 
+// A SELECT planned as a job whose rows go to a collect sink at parallelism 1, from which the client
+// pulls them (FetchResults). `schema` is the result's columns.
+struct PlannedQuery {
+  PlannedJob job;
+  Schema schema;
+};
+absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
+                                       const ConfigMap& config);
+
 // EXPLAIN [CHANGELOG_MODE] of an INSERT, a statement set or a bare query: Flink's three sections
 // (`== Abstract Syntax Tree ==`, `== Optimized Physical Plan ==`, `== Optimized Execution Plan ==`)
 // as one text, blank lines between trees and sections, ending in a newline.

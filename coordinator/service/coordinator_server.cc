@@ -1,5 +1,6 @@
 #include "coordinator/service/coordinator_server.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -48,6 +49,12 @@ class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Ser
                            v1::ListWorkersResponse* resp) override {
     for (auto& w : server_->registry_->Statuses()) *resp->add_workers() = std::move(w);
     return grpc::Status::OK;
+  }
+
+  grpc::Status FetchResults(grpc::ServerContext*, const v1::FetchResultsRequest* req,
+                            v1::FetchResultsResponse* resp) override {
+    const int wait_ms = std::clamp(req->max_wait_ms(), 0, 5000);
+    return ToGrpcStatus(server_->jobs_->FetchResults(req->job_id(), wait_ms, resp));
   }
 
  private:

@@ -8,6 +8,7 @@
 #include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/deployment_builder.h"
+#include "common/types/type_proto.h"
 #include "coordinator/service/config_keys.h"
 
 namespace eddy {
@@ -42,20 +43,23 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
   return Table({name}, rows);
 }
 
-absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
-                                const std::vector<const sql::Insert*>& inserts) {
-  ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
+absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
+                                          const PlannedJob& planned) {
   ASSIGN_OR_RETURN(JobGraph graph, BuildJobGraph(planned.nodes, session.config));
   std::string name = planned.name;
   if (auto it = session.config.find("pipeline.name"); it != session.config.end()) name = it->second;
   const ConfigMap& config = session.config;
-  ASSIGN_OR_RETURN(
-      std::string job_id,
-      jobs->Submit(name, graph.MaxParallelism(),
-                   [&](const std::string& id, const std::vector<std::string>& workers,
-                       const std::vector<std::string>& addresses) {
-                     return BuildDeployments(graph, id, workers, addresses, config);
-                   }));
+  return jobs->Submit(name, graph.MaxParallelism(),
+                      [&](const std::string& id, const std::vector<std::string>& workers,
+                          const std::vector<std::string>& addresses) {
+                        return BuildDeployments(graph, id, workers, addresses, config);
+                      });
+}
+
+absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
+                                const std::vector<const sql::Insert*>& inserts) {
+  ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
+  ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs, session, planned));
   Response r;
   r.set_kind(Response::JOB_SUBMITTED);
   r.set_job_id(job_id);
@@ -218,10 +222,19 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kStopJob:
       RETURN_IF_ERROR(jobs_->Cancel(stmt->stop_job->job_id));
       return Ok();
-    case sql::StatementKind::kQuery:
-      return absl::UnimplementedError(
-          "SELECT results cannot be shown yet; write them to a sink, e.g. INSERT INTO a table "
-          "WITH ('connector' = 'print')");
+    case sql::StatementKind::kQuery: {
+      ASSIGN_OR_RETURN(PlannedQuery planned,
+                       PlanQuery(*stmt->query, session.catalog, session.config));
+      ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs_, session, planned.job));
+      Response r;
+      r.set_kind(Response::QUERY);
+      r.set_job_id(job_id);
+      r.set_job_bounded(planned.job.bounded);
+      SchemaToProto(planned.schema, r.mutable_result_schema());
+      auto mode = session.config.find("sql-client.execution.result-mode");
+      r.set_result_mode(mode != session.config.end() ? mode->second : "TABLEAU");
+      return r;
+    }
     case sql::StatementKind::kExplain: {
       ASSIGN_OR_RETURN(std::string plan,
                        ExplainStatement(*stmt->explain, session.catalog, session.config));

@@ -8,6 +8,7 @@
 #include "common/expr/expr_proto.h"
 #include "common/types/type_proto.h"
 #include "worker/connectors/blackhole_sink.h"
+#include "worker/connectors/collect_sink.h"
 #include "worker/connectors/datagen_source.h"
 #include "worker/connectors/print_sink.h"
 #include "worker/connectors/values_source.h"
@@ -72,7 +73,7 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   return built;
 }
 
-absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node) {
+absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
   const auto& sink = node.sink();
   BuiltNode built;
   if (sink.connector() == "print") {
@@ -87,6 +88,9 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node) {
     built.op = std::make_unique<PrintSink>(identifier, to_stderr);
   } else if (sink.connector() == "blackhole") {
     built.op = std::make_unique<BlackholeSink>();
+  } else if (sink.connector() == "collect") {
+    if (ctx.results == nullptr) return absl::FailedPreconditionError("collect sink without result buffers");
+    built.op = std::make_unique<CollectSink>(ctx.results);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("unknown sink connector '", sink.connector(), "'"));
   }
@@ -165,7 +169,7 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       return built;
     }
     case v1::PlanNode::kSink:
-      return BuildSink(node);
+      return BuildSink(node, ctx);
     case v1::PlanNode::kExchangeSink: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildExchangeSink(node, in, ctx);

@@ -13,6 +13,7 @@
 namespace eddy {
 
 class ExchangeRegistry;
+class ResultBuffers;
 
 // Where the node runs: exchange nodes need their task's identity and the worker's registry.
 struct NodeBuildContext {
@@ -20,6 +21,7 @@ struct NodeBuildContext {
   int task_index = 0;
   int subtask_index = 0;
   ExchangeRegistry* exchange = nullptr;  // null: exchange nodes are rejected
+  ResultBuffers* results = nullptr;      // null: collect sinks are rejected
 };
 
 struct BuiltNode {

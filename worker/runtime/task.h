@@ -23,6 +23,7 @@
 namespace eddy {
 
 class ExchangeRegistry;
+class ResultBuffers;
 
 class Task;
 
@@ -30,6 +31,7 @@ struct TaskEnvironment {
   KeyedStateBackend* state = nullptr;
   size_t state_cache_bytes = 0;  // per keyed operator instance (OperatorContext)
   ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
+  ResultBuffers* results = nullptr;      // the worker's SELECT result buffers; null: no collect sink
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);
   // `task` gives the row counts (final with a final state).

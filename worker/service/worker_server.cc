@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -183,6 +184,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     env.state = state_.get();
     env.state_cache_bytes = options_.state_cache_bytes;
     env.exchange = exchange_.get();
+    env.results = &results_;
     env.next_operator_id = &next_operator_id_;
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
@@ -215,10 +217,21 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
 grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
                                      v1::CancelJobResponse*) {
   exchange_->CancelJob(req->job_id());
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& t : tasks_) {
-    if (t->job_id() == req->job_id()) t->Cancel();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& t : tasks_) {
+      if (t->job_id() == req->job_id()) t->Cancel();
+    }
   }
+  results_.Drop(req->job_id());
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerServer::FetchResults(grpc::ServerContext*, const v1::FetchResultsRequest* req,
+                                        v1::FetchResultsResponse* resp) {
+  const int wait_ms = std::clamp(req->max_wait_ms(), 0, 5000);
+  absl::Status s = results_.Fetch(req->job_id(), std::chrono::milliseconds(wait_ms), resp);
+  if (!s.ok()) return grpc::Status(grpc::StatusCode::NOT_FOUND, std::string(s.message()));
   return grpc::Status::OK;
 }
 

@@ -20,6 +20,7 @@
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/exchange_service.h"
 #include "worker/runtime/task.h"
+#include "worker/connectors/result_buffers.h"
 #include "worker/state/keyed_state_backend.h"
 
 namespace eddy {
@@ -55,6 +56,8 @@ class WorkerServer final : public v1::WorkerService::Service {
                            v1::DeployTasksResponse* resp) override;
   grpc::Status CancelJob(grpc::ServerContext* ctx, const v1::CancelJobRequest* req,
                          v1::CancelJobResponse* resp) override;
+  grpc::Status FetchResults(grpc::ServerContext* ctx, const v1::FetchResultsRequest* req,
+                            v1::FetchResultsResponse* resp) override;
 
  private:
   explicit WorkerServer(WorkerOptions options) : options_(std::move(options)) {}
@@ -67,6 +70,7 @@ class WorkerServer final : public v1::WorkerService::Service {
   WorkerOptions options_;
   std::string address_;
   std::unique_ptr<KeyedStateBackend> state_;
+  ResultBuffers results_;
   // Declared before server_ and tasks_: streams and tasks use them until those are gone.
   std::unique_ptr<ExchangeRegistry> exchange_;
   std::unique_ptr<ExchangeServiceImpl> exchange_service_;

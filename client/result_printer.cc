@@ -1,0 +1,198 @@
+#include "client/result_printer.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace eddy {
+namespace {
+
+constexpr int kMaxColumnWidth = 30;
+constexpr char kNull[] = "<NULL>";
+constexpr char kTruncated[] = "...";
+
+int TimestampWidth(int precision) {
+  if (precision == 0) return 19;
+  if (precision <= 3) return 23;
+  if (precision <= 6) return 26;
+  return 29;
+}
+
+// Display width: one per code point (UTF-8 continuation bytes do not count).
+int DisplayWidth(const std::string& s) {
+  int n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+// The first `width` code points of `s`.
+std::string Prefix(const std::string& s, int width) {
+  size_t i = 0;
+  int seen = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == width) break;
+  }
+  return s.substr(0, i);
+}
+
+std::string Cell(const std::string& text, int width) {
+  const int w = DisplayWidth(text);
+  if (w <= width) return std::string(width - w, ' ') + text;
+  const int keep = std::max(0, width - static_cast<int>(sizeof(kTruncated) - 1));
+  std::string cut = Prefix(text, keep);
+  return std::string(keep - DisplayWidth(cut), ' ') + cut + kTruncated;
+}
+
+std::string CellText(const Column& c, size_t row) {
+  if (c.IsNull(row)) return kNull;
+  return FormatValue(c.GetValue(row), c.type());
+}
+
+// Borders, header and rows of a tableau with fixed column widths.
+class Tableau {
+ public:
+  Tableau(std::vector<std::string> names, std::vector<int> widths, FILE* out)
+      : names_(std::move(names)), widths_(std::move(widths)), out_(out) {}
+
+  void Border() {
+    std::string line = "+";
+    for (int w : widths_) line += std::string(w + 2, '-') + "+";
+    std::fprintf(out_, "%s\n", line.c_str());
+  }
+  void Row(const std::vector<std::string>& cells) {
+    std::string line = "|";
+    for (size_t i = 0; i < cells.size(); ++i) line += " " + Cell(cells[i], widths_[i]) + " |";
+    std::fprintf(out_, "%s\n", line.c_str());
+  }
+  void Header() {
+    Border();
+    Row(names_);
+    Border();
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<int> widths_;
+  FILE* out_;
+};
+
+std::vector<std::string> Names(const Schema& schema) {
+  std::vector<std::string> names;
+  for (const Field& f : schema.fields) names.push_back(f.name);
+  return names;
+}
+std::vector<int> Widths(const Schema& schema) {
+  std::vector<int> widths;
+  for (const Field& f : schema.fields) widths.push_back(TableauColumnWidth(f));
+  return widths;
+}
+
+class ChangelogTableau : public ResultPrinter {
+ public:
+  ChangelogTableau(const Schema& schema, FILE* out)
+      : tableau_(WithOp(Names(schema)), WithOpWidth(Widths(schema)), out), out_(out) {}
+
+  void Begin() override {
+    tableau_.Header();
+    std::fflush(out_);
+  }
+  void Add(const ChangelogBatch& batch) override {
+    std::vector<std::string> cells(batch.num_columns() + 1);
+    for (size_t r = 0; r < batch.num_rows(); ++r) {
+      cells[0] = std::string(RowKindShortString(batch.kind(r)));
+      for (size_t c = 0; c < batch.num_columns(); ++c) cells[c + 1] = CellText(batch.column(c), r);
+      tableau_.Row(cells);
+      ++rows_;
+    }
+    std::fflush(out_);
+  }
+  void End() override {
+    tableau_.Border();
+    std::fprintf(out_, "Received a total of %lld %s\n", static_cast<long long>(rows_),
+                 rows_ > 1 ? "rows" : "row");
+    std::fflush(out_);
+  }
+  int64_t rows_received() const override { return rows_; }
+
+ private:
+  static std::vector<std::string> WithOp(std::vector<std::string> names) {
+    names.insert(names.begin(), "op");
+    return names;
+  }
+  static std::vector<int> WithOpWidth(std::vector<int> widths) {
+    widths.insert(widths.begin(), 2);
+    return widths;
+  }
+
+  Tableau tableau_;
+  FILE* out_;
+  int64_t rows_ = 0;
+};
+
+class MaterializedTable : public ResultPrinter {
+ public:
+  MaterializedTable(const Schema& schema, FILE* out)
+      : tableau_(Names(schema), Widths(schema), out), out_(out) {}
+
+  void Begin() override {}
+  void Add(const ChangelogBatch& batch) override {
+    std::vector<std::string> cells(batch.num_columns());
+    for (size_t r = 0; r < batch.num_rows(); ++r) {
+      for (size_t c = 0; c < batch.num_columns(); ++c) cells[c] = CellText(batch.column(c), r);
+      ++received_;
+      const RowKind kind = batch.kind(r);
+      if (kind == RowKind::kInsert || kind == RowKind::kUpdateAfter) {
+        rows_.push_back(cells);
+      } else if (auto it = std::find(rows_.begin(), rows_.end(), cells); it != rows_.end()) {
+        rows_.erase(it);
+      }
+    }
+  }
+  void End() override {
+    if (rows_.empty()) {
+      std::fprintf(out_, "Empty set\n");
+    } else {
+      tableau_.Header();
+      for (const auto& row : rows_) tableau_.Row(row);
+      tableau_.Border();
+      std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
+    }
+    std::fflush(out_);
+  }
+  int64_t rows_received() const override { return received_; }
+
+ private:
+  Tableau tableau_;
+  FILE* out_;
+  std::vector<std::vector<std::string>> rows_;
+  int64_t received_ = 0;
+};
+
+}  // namespace
+
+int TableauColumnWidth(const Field& field) {
+  const DataType& t = field.type;
+  int len = kMaxColumnWidth;
+  switch (t.id) {
+    case TypeId::kTinyInt: len = 4; break;
+    case TypeId::kSmallInt: len = 6; break;
+    case TypeId::kInt: len = 11; break;
+    case TypeId::kBigInt: len = 20; break;
+    case TypeId::kDecimal: len = t.precision + 2; break;
+    case TypeId::kBoolean: len = 5; break;
+    case TypeId::kDate: len = 10; break;
+    case TypeId::kTimestamp: len = TimestampWidth(t.precision); break;
+    default: break;
+  }
+  len = std::max<int>(len, sizeof(kNull) - 1);
+  return std::max(len, DisplayWidth(field.name));
+}
+
+std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
+                                                 FILE* out) {
+  if (absl::AsciiStrToUpper(mode) == "TABLE") return std::make_unique<MaterializedTable>(schema, out);
+  return std::make_unique<ChangelogTableau>(schema, out);
+}
+
+}  // namespace eddy

@@ -1,0 +1,38 @@
+// Prints a SELECT's result as it arrives, in the SQL client's result modes
+// (`sql-client.execution.result-mode`):
+//   TABLEAU (default), CHANGELOG: a table with an `op` column, one row per change as it arrives,
+//     column widths from the column types (rows stream, so content cannot size them), ending with
+//     `Received a total of N rows`. CHANGELOG prints the same in a non-interactive session.
+//   TABLE: the materialized result (each -U/-D removes the row it retracts), printed when the
+//     query ends, ending with `N rows in set` (or `Empty set`).
+// Cells are right-aligned, NULL prints as <NULL>, a cell wider than its column ends in `...`.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/batch/changelog_batch.h"
+#include "common/types/data_type.h"
+
+namespace eddy {
+
+class ResultPrinter {
+ public:
+  virtual ~ResultPrinter() = default;
+  virtual void Begin() = 0;
+  virtual void Add(const ChangelogBatch& batch) = 0;
+  virtual void End() = 0;
+  virtual int64_t rows_received() const = 0;
+};
+
+// `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU.
+std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
+                                                 FILE* out);
+
+// Flink's tableau column width for a column: its name, or the widest text of its type (<NULL>
+// included), STRING and other variable-width types 30.
+int TableauColumnWidth(const Field& field);
+
+}  // namespace eddy

@@ -1,0 +1,38 @@
+// PlanQuery: a bare SELECT becomes a job like an INSERT into an internal collect sink (accepts
+// every change and needs UPDATE_BEFORE, as print does) at parallelism 1; the worker running it
+// buffers the rows for the client.
+#include <memory>
+#include <utility>
+
+#include "common/base/status_macros.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/connector_options.h"
+#include "coordinator/planner/optimizer.h"
+#include "coordinator/planner/physical_planner.h"
+#include "coordinator/planner/planner.h"
+
+namespace eddy {
+
+absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
+                                       const ConfigMap& config) {
+  planner::Binder binder(catalog, config);
+  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindQuery(query));
+  auto table = std::make_shared<CatalogTable>();
+  table->path = ObjectPath{"", "", "*anonymous_collect*"};
+  table->schema = bound.node->schema;
+  table->options = {{"connector", std::string(planner::kCollectConnector)},
+                    {"sink.parallelism", "1"}};
+  std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
+  ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
+  RETURN_IF_ERROR(planner::InferChangelogModes(roots));
+  ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
+  PlannedQuery out;
+  out.schema = table->schema;
+  out.job.name = "collect";
+  out.job.nodes = std::move(plan.nodes);
+  out.job.bounded = plan.bounded;
+  return out;
+}
+
+}  // namespace eddy
