@@ -6,6 +6,7 @@
 #include "client/table_printer.h"
 #include "common/base/status_macros.h"
 #include "common/batch/batch_codec.h"
+#include "common/expr/gather.h"
 #include "common/types/type_proto.h"
 #include "common/sql/parser.h"
 
@@ -118,10 +119,23 @@ absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& q
       printer->End();
       return absl::CancelledError("Query terminated by the user; its job was cancelled");
     }
+    if (query.has_limit() && printer->rows_received() >= query.limit()) {
+      // Enough rows: the job is stopped, not waited for.
+      (void)client_->CancelJob(job_id);
+      break;
+    }
     auto fetched = client_->FetchResults(job_id, 200);
     if (!fetched.ok()) return fetched.status();
     for (const auto& encoded : fetched->batches()) {
       ASSIGN_OR_RETURN(ChangelogBatch batch, DecodeBatch(encoded));
+      const int64_t room = query.has_limit() ? query.limit() - printer->rows_received()
+                                             : static_cast<int64_t>(batch.num_rows());
+      if (room <= 0) break;
+      if (room < static_cast<int64_t>(batch.num_rows())) {
+        std::vector<uint32_t> first(static_cast<size_t>(room));
+        for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<uint32_t>(i);
+        batch = Gather(batch, first);
+      }
       printer->Add(batch);
     }
     if (fetched->end()) break;

@@ -58,6 +58,8 @@ class Binder {
       : catalog_(catalog), config_(config), view_depth_(view_depth) {}
 
   absl::StatusOr<BoundRelation> BindQuery(const sql::Query& q);  // binder_query.cc
+  // The same for the top-level query of a SELECT, whose LIMIT the client applies (PlanQuery).
+  absl::StatusOr<BoundRelation> BindQueryIgnoringLimit(const sql::Query& q);
   // Returns the Sink node of the INSERT (binder_insert.cc).
   absl::StatusOr<LogicalNodePtr> BindInsert(const sql::Insert& insert);
 

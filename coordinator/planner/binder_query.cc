@@ -46,7 +46,13 @@ absl::StatusOr<BoundRelation> Binder::BindQuery(const sql::Query& q) {
     return ValidationErrorAt(q.order_by.front().expr ? q.order_by.front().expr->pos : q.pos,
                              "ORDER BY is not supported in streaming queries yet");
   }
-  if (q.limit.has_value()) return ValidationErrorAt(q.pos, "LIMIT is not supported yet");
+  if (q.limit.has_value()) {
+    return ValidationErrorAt(q.pos, "LIMIT is only supported on the outermost query of a SELECT");
+  }
+  return BindQueryIgnoringLimit(q);
+}
+
+absl::StatusOr<BoundRelation> Binder::BindQueryIgnoringLimit(const sql::Query& q) {
   switch (q.kind) {
     case sql::Query::Kind::kSelect:
       return BindSelect(q);

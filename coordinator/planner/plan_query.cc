@@ -1,6 +1,7 @@
 // PlanQuery: a bare SELECT becomes a job like an INSERT into an internal collect sink (accepts
 // every change and needs UPDATE_BEFORE, as print does) at parallelism 1; the worker running it
-// buffers the rows for the client.
+// buffers the rows for the client. A LIMIT on the outermost query of an append-only result is
+// the client's: it stops the job once that many rows arrived.
 #include <memory>
 #include <utility>
 
@@ -11,13 +12,14 @@
 #include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/planner/planner_errors.h"
 
 namespace eddy {
 
 absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
                                        const ConfigMap& config) {
   planner::Binder binder(catalog, config);
-  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindQuery(query));
+  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindQueryIgnoringLimit(query));
   auto table = std::make_shared<CatalogTable>();
   table->path = ObjectPath{"", "", "*anonymous_collect*"};
   table->schema = bound.node->schema;
@@ -26,12 +28,18 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots));
+  if (query.limit.has_value() && !roots[0]->input().mode.IsInsertOnly()) {
+    return planner::ValidationErrorAt(
+        query.pos, "LIMIT over an updating result (an aggregate without windows) is not supported "
+                   "yet; LIMIT applies to append-only results");
+  }
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
   PlannedQuery out;
   out.schema = table->schema;
   out.job.name = "collect";
   out.job.nodes = std::move(plan.nodes);
   out.job.bounded = plan.bounded;
+  out.limit = query.limit;
   return out;
 }
 

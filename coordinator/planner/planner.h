@@ -6,7 +6,9 @@
 // (reuse_sub_plans.h). EXPLAIN renders the same stages (explain_*.h).
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,7 @@ absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& in
 struct PlannedQuery {
   PlannedJob job;
   Schema schema;
+  std::optional<int64_t> limit;  // the outermost LIMIT, applied by the client
 };
 absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
                                        const ConfigMap& config);

@@ -233,6 +233,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       SchemaToProto(planned.schema, r.mutable_result_schema());
       auto mode = session.config.find("sql-client.execution.result-mode");
       r.set_result_mode(mode != session.config.end() ? mode->second : "TABLEAU");
+      if (planned.limit) r.set_limit(*planned.limit);
       return r;
     }
     case sql::StatementKind::kExplain: {

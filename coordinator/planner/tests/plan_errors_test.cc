@@ -76,7 +76,7 @@ TEST_F(ErrorsTest, UnsupportedClauses) {
             "Validation error at line 1, column 52: ORDER BY is not supported in streaming queries "
             "yet");
   EXPECT_NE(PlanError("INSERT INTO out SELECT word, n FROM words LIMIT 3")
-                .find("LIMIT is not supported yet"),
+                .find("LIMIT is only supported on the outermost query of a SELECT"),
             std::string::npos);
   EXPECT_NE(PlanError("INSERT INTO out SELECT a.word, a.n FROM words AS a JOIN words AS b ON "
                       "a.n = b.n")
