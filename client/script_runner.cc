@@ -1,5 +1,7 @@
 #include "client/script_runner.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "client/result_printer.h"
@@ -21,6 +23,15 @@ void PrintError(FILE* out, const absl::Status& s) {
 
 }  // namespace
 
+absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
+  absl::Status s = RunStatement(stmt.text, stmt.pos.line, stmt.pos.column, quit);
+  if (s.ok() && stmt.kind == sql::StatementKind::kSet && stmt.set && stmt.set->key &&
+      *stmt.set->key == "table.dml-sync") {
+    dml_sync_ = stmt.set->value.value_or("") == "true";
+  }
+  return s;
+}
+
 absl::Status ScriptRunner::Run(const std::string& script) {
   auto statements = sql::ParseScript(script);
   if (!statements.ok()) {
@@ -30,18 +41,38 @@ absl::Status ScriptRunner::Run(const std::string& script) {
   for (const auto& stmt : *statements) {
     if (options_.interrupted && options_.interrupted->load()) break;
     bool quit = false;
-    absl::Status s = RunStatement(stmt->text, stmt->pos.line, stmt->pos.column, &quit);
+    absl::Status s = RunParsed(*stmt, &quit);
     if (!s.ok()) {
       PrintError(messages_, s);
       CancelRunningJobs();
       return s;
     }
-    if (stmt->kind == sql::StatementKind::kSet && stmt->set && stmt->set->key &&
-        *stmt->set->key == "table.dml-sync") {
-      dml_sync_ = stmt->set->value.value_or("") == "true";
-    }
     if (quit) break;
   }
+  return FinishJobs();
+}
+
+absl::Status ScriptRunner::RunInteractive(const std::string& statement, bool* quit) {
+  *quit = false;
+  auto statements = sql::ParseScript(statement);
+  if (!statements.ok()) {
+    PrintError(messages_, statements.status());
+    return statements.status();
+  }
+  for (const auto& stmt : *statements) {
+    absl::Status s = RunParsed(*stmt, quit);
+    if (!s.ok()) {
+      // Only what this statement started stops; the session goes on.
+      PrintError(messages_, s);
+      CancelStatementJobs();
+      return s;
+    }
+    if (*quit) break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScriptRunner::FinishJobs() {
   if (options_.wait_for_jobs) {
     std::vector<std::string> jobs = running_jobs_;
     for (const auto& id : jobs) {
@@ -61,13 +92,27 @@ absl::Status ScriptRunner::Run(const std::string& script) {
 }
 
 absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int column, bool* quit) {
+  statement_job_.clear();
   std::string upper = absl::AsciiStrToUpper(text);
   if (upper == "QUIT" || upper == "EXIT") {
     *quit = true;
     return absl::OkStatus();
   }
   if (upper == "HELP") {
-    std::fprintf(results_, "Statements end with ';'. See docs/sql-reference.md for the SQL.\n");
+    std::fputs(
+        "Statements end with ';' and may span lines. Shell commands:\n"
+        "  HELP;                 this text\n"
+        "  QUIT; or EXIT;        leave the shell (so does end of input, Ctrl-D)\n"
+        "SQL (docs/sql-reference.md):\n"
+        "  CREATE [TEMPORARY] TABLE | VIEW | DATABASE ...; DROP ...; USE [CATALOG] ...;\n"
+        "  SHOW CATALOGS | DATABASES | TABLES | VIEWS | JOBS | WORKERS; DESCRIBE t;\n"
+        "  SELECT ...;           runs a query and shows its changing result (Ctrl-C stops it)\n"
+        "  INSERT INTO t ...;    submits a job; EXECUTE STATEMENT SET BEGIN ...; END; submits one\n"
+        "  EXPLAIN [CHANGELOG_MODE] ...; STOP JOB 'id';\n"
+        "  SET 'key' = 'value'; RESET 'key'; SET;  e.g. 'sql-client.execution.result-mode' =\n"
+        "                        'tableau' | 'table' | 'changelog', 'table.dml-sync' = 'true'\n",
+        results_);
+    std::fflush(results_);
     return absl::OkStatus();
   }
   // Pad so that the coordinator's line/column positions match the script.
@@ -95,6 +140,7 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
                    resp->message().c_str(), resp->job_id().c_str());
       std::fflush(messages_);
       running_jobs_.push_back(resp->job_id());
+      statement_job_ = resp->job_id();
       bool wait = dml_sync_ || (options_.wait_for_jobs && resp->job_bounded());
       if (wait) return WaitForJob(resp->job_id());
       break;
@@ -112,6 +158,7 @@ absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& q
       MakeResultPrinter(query.result_mode(), schema, results_);
   const std::string& job_id = query.job_id();
   running_jobs_.push_back(job_id);
+  statement_job_ = job_id;
   printer->Begin();
   while (true) {
     if (options_.interrupted && options_.interrupted->load()) {
@@ -163,6 +210,16 @@ absl::Status ScriptRunner::WaitForJob(const std::string& job_id) {
     std::fprintf(messages_, "[INFO] Job %s finished.\n", job_id.c_str());
     std::fflush(messages_);
     return absl::OkStatus();
+  }
+}
+
+void ScriptRunner::CancelStatementJobs() {
+  // A failed or interrupted statement's own job (a query, or an INSERT being waited for) is the
+  // last one started; earlier INSERTs keep running.
+  if (statement_job_.empty()) return;
+  if (std::find(running_jobs_.begin(), running_jobs_.end(), statement_job_) != running_jobs_.end()) {
+    (void)client_->CancelJob(statement_job_);
+    std::erase(running_jobs_, statement_job_);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "client/eddy_client.h"
+#include "common/sql/ast.h"
 
 namespace eddy {
 
@@ -27,19 +28,27 @@ class ScriptRunner {
 
   // Returns the first error (already printed to `messages`).
   absl::Status Run(const std::string& script);
+  // One statement of an interactive session: errors are printed and returned, cancel only what
+  // the statement started, and never end the session. Sets `quit` for QUIT/EXIT.
+  absl::Status RunInteractive(const std::string& statement, bool* quit);
+  // The end of a session: waits for the jobs still running when the options say so.
+  absl::Status FinishJobs();
 
  private:
+  absl::Status RunParsed(const sql::Statement& stmt, bool* quit);
   absl::Status RunStatement(const std::string& text, int line, int column, bool* quit);
   absl::Status WaitForJob(const std::string& job_id);
   // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
   absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query);
   void CancelRunningJobs();
+  void CancelStatementJobs();
 
   EddyClient* client_;
   ScriptOptions options_;
   FILE* results_;
   FILE* messages_;
   bool dml_sync_ = false;
+  std::string statement_job_;  // the job the current statement started, if any
   std::vector<std::string> running_jobs_;
 };
 

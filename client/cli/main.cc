@@ -1,10 +1,12 @@
 // eddy: the command-line client. `eddy -f job.sql` or `eddy -e 'STMT; ...'` runs statements against
 // the coordinator at --coordinator, or, without it, on an embedded cluster started in this process.
+// Without -f/-e it is an interactive shell (interactive_shell.h) reading the terminal or stdin.
 // Print-sink rows and results go to stdout; status messages and errors to stderr.
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,7 @@
 #include <thread>
 
 #include "client/embedded_cluster.h"
+#include "client/interactive_shell.h"
 #include "client/script_runner.h"
 #include "common/base/flags.h"
 #include "common/base/logging.h"
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
   eddy::InitLogging(flags.Get("log-level"));
 
   std::string script;
+  const bool interactive = !flags.IsSet("f") && !flags.IsSet("e");
   if (flags.IsSet("f")) {
     std::ifstream in(flags.Get("f"));
     if (!in) {
@@ -59,10 +63,6 @@ int main(int argc, char** argv) {
     script = ss.str();
   } else if (flags.IsSet("e")) {
     script = flags.Get("e");
-  } else {
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    script = ss.str();
   }
 
   struct sigaction sa = {};
@@ -97,6 +97,23 @@ int main(int argc, char** argv) {
   options.wait_for_jobs = embedded;
   options.interrupted = &g_interrupted;
   eddy::ScriptRunner runner(&client, options, stdout, stderr);
+  if (interactive) {
+    // A terminal gets line editing and history; a pipe is read line by line, no prompt.
+    std::unique_ptr<eddy::LineReader> reader;
+    if (isatty(STDIN_FILENO)) {
+      const char* home = std::getenv("HOME");
+      reader = eddy::MakeTerminalReader(home ? std::string(home) + "/.eddy_history" : "");
+    } else {
+      reader = eddy::MakeStreamReader(stdin);
+    }
+    eddy::ShellOptions shell;
+    shell.banner = isatty(STDIN_FILENO);
+    shell.interrupted = &g_interrupted;
+    int code = eddy::RunShell(&runner, reader.get(), shell, stderr);
+    std::fflush(stdout);
+    if (cluster) cluster->Shutdown();
+    return code;
+  }
   absl::Status status = runner.Run(script);
   std::fflush(stdout);
   if (cluster) cluster->Shutdown();

@@ -1,0 +1,81 @@
+#include "client/statement_splitter.h"
+
+#include <cctype>
+
+namespace eddy {
+
+std::vector<std::string> StatementSplitter::Add(const std::string& text) {
+  std::vector<std::string> done;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (state_) {
+      case State::kCode:
+        if (c == ';') {
+          if (has_code_) done.push_back(buffer_);
+          buffer_.clear();
+          has_code_ = false;
+          continue;
+        }
+        // Leading whitespace is dropped, so error positions count from the statement's first line.
+        if (!has_code_ && std::isspace(static_cast<unsigned char>(c)) && buffer_.empty()) continue;
+        if (c == '-' && next == '-') {
+          state_ = State::kLineComment;
+        } else if (c == '/' && next == '*') {
+          state_ = State::kBlockComment;
+          buffer_ += c;
+          buffer_ += next;
+          ++i;
+          continue;
+        } else if (c == '\'') {
+          state_ = State::kSingleQuote;
+        } else if (c == '`') {
+          state_ = State::kBacktick;
+        } else if (c == '"') {
+          state_ = State::kDoubleQuote;
+        }
+        if (state_ != State::kLineComment && state_ != State::kBlockComment &&
+            !std::isspace(static_cast<unsigned char>(c))) {
+          has_code_ = true;
+        }
+        break;
+      case State::kSingleQuote:  // '' inside a literal is an escaped quote: leave and re-enter
+        if (c == '\'') state_ = State::kCode;
+        break;
+      case State::kBacktick:
+        if (c == '`') state_ = State::kCode;
+        break;
+      case State::kDoubleQuote:
+        if (c == '"') state_ = State::kCode;
+        break;
+      case State::kLineComment:
+        if (c == '\n') state_ = State::kCode;
+        break;
+      case State::kBlockComment:
+        if (c == '*' && next == '/') {
+          state_ = State::kCode;
+          buffer_ += c;
+          buffer_ += next;
+          ++i;
+          continue;
+        }
+        break;
+    }
+    buffer_ += c;
+  }
+  // Comment lines before a statement are not part of it.
+  if (!has_code_ && state_ == State::kCode) buffer_.clear();
+  return done;
+}
+
+bool StatementSplitter::pending() const { return has_code_ || state_ != State::kCode; }
+
+std::string StatementSplitter::TakeRest() {
+  std::string rest = has_code_ ? buffer_ : "";
+  buffer_.clear();
+  has_code_ = false;
+  state_ = State::kCode;
+  return rest;
+}
+
+}  // namespace eddy

@@ -1,0 +1,28 @@
+// Splits what a user types into complete SQL statements: a statement ends at a ';' outside string
+// literals ('...'), quoted identifiers (`...`, "...") and comments (-- to end of line, /* ... */),
+// so a statement can span lines and a ';' inside a literal does not end it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace eddy {
+
+class StatementSplitter {
+ public:
+  // Adds text (usually one line with its newline) and returns the statements it completed, each
+  // without its ';'. Statements that are only whitespace and comments are dropped.
+  std::vector<std::string> Add(const std::string& text);
+  // Whether an unfinished statement is pending (the shell then shows its continuation prompt).
+  bool pending() const;
+  // The unfinished rest (what is left when the input ends without a ';').
+  std::string TakeRest();
+
+ private:
+  enum class State { kCode, kSingleQuote, kBacktick, kDoubleQuote, kLineComment, kBlockComment };
+  std::string buffer_;
+  bool has_code_ = false;  // the pending statement has something besides whitespace and comments
+  State state_ = State::kCode;
+};
+
+}  // namespace eddy

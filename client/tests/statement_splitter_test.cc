@@ -1,0 +1,43 @@
+// StatementSplitter: statements end at ';' outside literals, quoted identifiers and comments, and
+// may span lines.
+#include "client/statement_splitter.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace eddy {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+TEST(StatementSplitterTest, SplitsAtSemicolonsOutsideQuotesAndComments) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("SELECT 'a;b', `c;d`, \"e;f\" -- g;h\n"), IsEmpty());
+  EXPECT_TRUE(s.pending());
+  EXPECT_THAT(s.Add("FROM t /* i;j */; SELECT 'it''s;'; \n"),
+              ElementsAre("SELECT 'a;b', `c;d`, \"e;f\" -- g;h\nFROM t /* i;j */",
+                          "SELECT 'it''s;'"));
+  EXPECT_FALSE(s.pending());
+}
+
+TEST(StatementSplitterTest, DropsEmptyStatementsAndLeadingWhitespace) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add(";;  \n-- only a comment\n"), IsEmpty());
+  EXPECT_FALSE(s.pending());
+  EXPECT_THAT(s.Add("\n  QUIT;\n"), ElementsAre("QUIT"));
+}
+
+TEST(StatementSplitterTest, KeepsAnUnfinishedStatementForTheEnd) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("SHOW TABLES\n"), IsEmpty());
+  EXPECT_TRUE(s.pending());
+  EXPECT_EQ(s.TakeRest(), "SHOW TABLES\n");
+  EXPECT_FALSE(s.pending());
+  // An open literal keeps the statement pending across lines.
+  EXPECT_THAT(s.Add("SELECT 'a\n"), IsEmpty());
+  EXPECT_THAT(s.Add(";b';\n"), ElementsAre("SELECT 'a\n;b'"));
+}
+
+}  // namespace
+}  // namespace eddy
