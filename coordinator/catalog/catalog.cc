@@ -65,6 +65,26 @@ std::vector<std::string> NamesIn(const Map& m, const std::string& catalog, const
 
 Catalog::Catalog() { databases_[kDefaultCatalog].insert(kDefaultDatabase); }
 
+Catalog::~Catalog() = default;
+
+absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
+  ASSIGN_OR_RETURN(CatalogStore::Contents contents, store->Load());
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [catalog, database] : contents.databases) databases_[catalog].insert(database);
+  for (auto& t : contents.tables) {
+    ObjectPath path = t.path;
+    databases_[path.catalog].insert(path.database);
+    tables_[path] = std::make_shared<const CatalogTable>(std::move(t));
+  }
+  for (auto& v : contents.views) {
+    ObjectPath path = v.path;
+    databases_[path.catalog].insert(path.database);
+    views_[path] = std::make_shared<const CatalogView>(std::move(v));
+  }
+  store_ = std::move(store);
+  return absl::OkStatus();
+}
+
 absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::string& database,
                                      bool if_not_exists) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -72,10 +92,13 @@ absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::stri
   if (it == databases_.end()) {
     return absl::NotFoundError(absl::StrCat("Validation error: catalog '", catalog, "' not found"));
   }
-  if (!it->second.insert(database).second && !if_not_exists) {
+  if (it->second.count(database)) {
+    if (if_not_exists) return absl::OkStatus();
     return absl::AlreadyExistsError(absl::StrCat("Validation error: database '", catalog, ".",
                                                  database, "' already exists"));
   }
+  if (store_) RETURN_IF_ERROR(store_->PutDatabase(catalog, database));
+  it->second.insert(database);
   return absl::OkStatus();
 }
 
@@ -119,6 +142,7 @@ absl::Status Catalog::CreateTable(CatalogTable table, bool if_not_exists) {
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("table", path);
   }
+  if (store_) RETURN_IF_ERROR(store_->PutTable(table));
   tables_[path] = std::make_shared<const CatalogTable>(std::move(table));
   return absl::OkStatus();
 }
@@ -130,18 +154,25 @@ absl::Status Catalog::CreateView(CatalogView view, bool if_not_exists) {
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("view", path);
   }
+  if (store_) RETURN_IF_ERROR(store_->PutView(view));
   views_[path] = std::make_shared<const CatalogView>(std::move(view));
   return absl::OkStatus();
 }
 
 absl::Status Catalog::DropTable(const ObjectPath& path) {
   std::lock_guard<std::mutex> lock(mu_);
-  return tables_.erase(path) ? absl::OkStatus() : NotFoundError("table", path);
+  if (!tables_.count(path)) return NotFoundError("table", path);
+  if (store_) RETURN_IF_ERROR(store_->DeleteTable(path));
+  tables_.erase(path);
+  return absl::OkStatus();
 }
 
 absl::Status Catalog::DropView(const ObjectPath& path) {
   std::lock_guard<std::mutex> lock(mu_);
-  return views_.erase(path) ? absl::OkStatus() : NotFoundError("view", path);
+  if (!views_.count(path)) return NotFoundError("view", path);
+  if (store_) RETURN_IF_ERROR(store_->DeleteView(path));
+  views_.erase(path);
+  return absl::OkStatus();
 }
 
 std::shared_ptr<const CatalogTable> Catalog::FindTable(const ObjectPath& path) const {

@@ -13,16 +13,23 @@
 #include "absl/status/statusor.h"
 #include "common/sql/ast.h"
 #include "coordinator/catalog/catalog_objects.h"
+#include "coordinator/catalog/catalog_store.h"
 
 namespace eddy {
 
 inline constexpr char kDefaultCatalog[] = "default_catalog";
 inline constexpr char kDefaultDatabase[] = "default_database";
 
-// Permanent objects. Thread-safe.
+// Permanent objects. Thread-safe. With a store attached, every change is written to it before it
+// takes effect (a failed write changes nothing), so the objects survive a restart.
 class Catalog {
  public:
   Catalog();
+  ~Catalog();
+
+  // Loads what `store` holds (replacing nothing: call before the first statement) and writes
+  // every later change through it.
+  absl::Status AttachStore(std::unique_ptr<CatalogStore> store);
 
   absl::Status CreateDatabase(const std::string& catalog, const std::string& database,
                               bool if_not_exists);
@@ -45,6 +52,7 @@ class Catalog {
  private:
   absl::Status CheckDatabaseLocked(const ObjectPath& path) const;  // NotFound unless it exists
 
+  std::unique_ptr<CatalogStore> store_;  // null: in memory only
   mutable std::mutex mu_;
   std::map<std::string, std::set<std::string>> databases_;  // catalog -> databases
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;

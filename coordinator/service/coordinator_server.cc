@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/logging.h"
+#include "common/base/status_macros.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -104,6 +105,10 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
+  // Permanent tables, views and databases live in <data-dir>/catalog.
+  ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
+                   CatalogStore::Open(options.data_dir + "/catalog"));
+  RETURN_IF_ERROR(c->catalog_.AttachStore(std::move(store)));
   c->registry_ =
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
   c->jobs_ = std::make_unique<JobManager>(c->registry_.get());

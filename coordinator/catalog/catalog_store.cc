@@ -1,0 +1,151 @@
+#include "coordinator/catalog/catalog_store.h"
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/types/type_proto.h"
+#include "eddy/v1/catalog.pb.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+
+namespace eddy {
+namespace {
+
+// Keys: "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/..." (NUL cannot occur
+// in a name, so keys of different objects never collide).
+std::string DatabaseKey(const std::string& catalog, const std::string& database) {
+  return absl::StrCat("d/", catalog, std::string(1, '\0'), database);
+}
+std::string ObjectKey(char kind, const ObjectPath& p) {
+  const std::string nul(1, '\0');
+  return absl::StrCat(std::string(1, kind), "/", p.catalog, nul, p.database, nul, p.object);
+}
+
+absl::Status FromRocks(const rocksdb::Status& s, const std::string& what, const std::string& path) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat("catalog store ", what, " (", path, "): ", s.ToString()));
+}
+
+void PathToProto(const ObjectPath& p, v1::StoredPath* out) {
+  out->set_catalog(p.catalog);
+  out->set_database(p.database);
+  out->set_object(p.object);
+}
+ObjectPath PathFromProto(const v1::StoredPath& p) { return {p.catalog(), p.database(), p.object()}; }
+
+}  // namespace
+
+CatalogStore::CatalogStore(std::string path, std::unique_ptr<rocksdb::DB> db)
+    : path_(std::move(path)), db_(std::move(db)) {}
+
+CatalogStore::~CatalogStore() {
+  if (db_ != nullptr) db_->Close().PermitUncheckedError();
+}
+
+absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  o.keep_log_file_num = 2;
+  rocksdb::DB* raw = nullptr;
+  RETURN_IF_ERROR(FromRocks(rocksdb::DB::Open(o, path, &raw), "open", path));
+  return std::unique_ptr<CatalogStore>(new CatalogStore(path, std::unique_ptr<rocksdb::DB>(raw)));
+}
+
+absl::Status CatalogStore::Put(const std::string& key, const std::string& value) {
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->Put(wo, key, value), "write", path_);
+}
+
+absl::Status CatalogStore::Delete(const std::string& key) {
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->Delete(wo, key), "delete", path_);
+}
+
+absl::Status CatalogStore::PutDatabase(const std::string& catalog, const std::string& database) {
+  return Put(DatabaseKey(catalog, database), "");
+}
+
+absl::Status CatalogStore::PutTable(const CatalogTable& t) {
+  v1::StoredTable p;
+  PathToProto(t.path, p.mutable_path());
+  SchemaToProto(t.schema, p.mutable_schema());
+  for (const auto& k : t.primary_key) p.add_primary_key(k);
+  for (const auto& [k, v] : t.options) {
+    v1::StoredOption* o = p.add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  p.set_watermark_column(t.watermark_column);
+  p.set_watermark_expr(t.watermark_expr);
+  p.set_comment(t.comment);
+  return Put(ObjectKey('t', t.path), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::PutView(const CatalogView& v) {
+  v1::StoredView p;
+  PathToProto(v.path, p.mutable_path());
+  p.set_query_text(v.query_text);
+  for (const auto& a : v.column_aliases) p.add_column_aliases(a);
+  SchemaToProto(v.schema, p.mutable_schema());
+  return Put(ObjectKey('v', v.path), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::DeleteTable(const ObjectPath& path) { return Delete(ObjectKey('t', path)); }
+absl::Status CatalogStore::DeleteView(const ObjectPath& path) { return Delete(ObjectKey('v', path)); }
+
+absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
+  Contents out;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const std::string key = it->key().ToString();
+    const std::string value = it->value().ToString();
+    auto bad = [&](const std::string& why) {
+      std::string shown = key;
+      for (char& c : shown) c = c == '\0' ? '.' : c;
+      return absl::DataLossError(
+          absl::StrCat("catalog store ", path_, ": entry '", shown, "' ", why));
+    };
+    if (key.rfind("d/", 0) == 0) {
+      const size_t nul = key.find('\0', 2);
+      if (nul == std::string::npos) return bad("has no database name");
+      out.databases.emplace_back(key.substr(2, nul - 2), key.substr(nul + 1));
+    } else if (key.rfind("t/", 0) == 0) {
+      v1::StoredTable p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a table");
+      CatalogTable t;
+      t.path = PathFromProto(p.path());
+      auto schema = SchemaFromProto(p.schema());
+      if (!schema.ok()) return bad(absl::StrCat("has a bad schema: ", schema.status().message()));
+      t.schema = *std::move(schema);
+      t.primary_key.assign(p.primary_key().begin(), p.primary_key().end());
+      for (const auto& o : p.options()) t.options.emplace_back(o.key(), o.value());
+      t.watermark_column = p.watermark_column();
+      t.watermark_expr = p.watermark_expr();
+      t.comment = p.comment();
+      out.tables.push_back(std::move(t));
+    } else if (key.rfind("v/", 0) == 0) {
+      v1::StoredView p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a view");
+      CatalogView v;
+      v.path = PathFromProto(p.path());
+      v.query_text = p.query_text();
+      v.column_aliases.assign(p.column_aliases().begin(), p.column_aliases().end());
+      auto schema = SchemaFromProto(p.schema());
+      if (!schema.ok()) return bad(absl::StrCat("has a bad schema: ", schema.status().message()));
+      v.schema = *std::move(schema);
+      out.views.push_back(std::move(v));
+    } else {
+      return bad("has an unknown kind");
+    }
+  }
+  RETURN_IF_ERROR(FromRocks(it->status(), "scan", path_));
+  return out;
+}
+
+}  // namespace eddy

@@ -1,0 +1,53 @@
+// Durable storage of the permanent catalog: databases, tables and views in a RocksDB instance
+// under the coordinator's data dir (<data-dir>/catalog), one key per object, written synchronously
+// (catalog changes are rare and must survive a crash). Catalog loads it at start and writes
+// through it on every change. Thread-safe (RocksDB is).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "coordinator/catalog/catalog_objects.h"
+
+namespace rocksdb {
+class DB;
+}
+
+namespace eddy {
+
+class CatalogStore {
+ public:
+  struct Contents {
+    std::vector<std::pair<std::string, std::string>> databases;  // (catalog, database)
+    std::vector<CatalogTable> tables;
+    std::vector<CatalogView> views;
+  };
+
+  // Opens (creating when absent) the store at `path`.
+  static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(const std::string& path);
+  ~CatalogStore();
+
+  absl::Status PutDatabase(const std::string& catalog, const std::string& database);
+  absl::Status PutTable(const CatalogTable& table);
+  absl::Status PutView(const CatalogView& view);
+  absl::Status DeleteTable(const ObjectPath& path);
+  absl::Status DeleteView(const ObjectPath& path);
+
+  // Everything stored; a value that does not decode is an error naming its key.
+  absl::StatusOr<Contents> Load() const;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  CatalogStore(std::string path, std::unique_ptr<rocksdb::DB> db);
+  absl::Status Put(const std::string& key, const std::string& value);
+  absl::Status Delete(const std::string& key);
+
+  std::string path_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace eddy

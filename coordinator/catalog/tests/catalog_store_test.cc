@@ -1,0 +1,121 @@
+// CatalogStore and Catalog::AttachStore: permanent objects written through the store come back,
+// in full, in a new Catalog over the same directory; drops stay dropped; temporary objects are
+// never stored; a damaged entry is an error naming it.
+#include "coordinator/catalog/catalog_store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include "coordinator/catalog/catalog.h"
+#include "rocksdb/db.h"
+
+namespace eddy {
+namespace {
+
+std::string FreshDir() {
+  static std::atomic<int> n{0};
+  std::string dir = testing::TempDir() + "/eddy_catalog_store_" + std::to_string(getpid()) + "_" +
+                    std::to_string(n++);
+  std::filesystem::remove_all(dir);
+  return dir + "/catalog";
+}
+
+std::unique_ptr<CatalogStore> OpenOrDie(const std::string& path) {
+  auto s = CatalogStore::Open(path);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? std::move(*s) : nullptr;
+}
+
+CatalogTable Orders(const ObjectPath& path) {
+  CatalogTable t;
+  t.path = path;
+  t.schema.fields = {{"id", DataType::BigInt().WithNullable(false)},
+                     {"amount", DataType::Decimal(10, 2)},
+                     {"ts", DataType::Timestamp(3)}};
+  t.primary_key = {"id"};
+  t.options = {{"connector", "datagen"}, {"number-of-rows", "10"}, {"fields.id.kind", "sequence"}};
+  t.watermark_column = "ts";
+  t.watermark_expr = "ts - INTERVAL '5' SECOND";
+  t.comment = "all orders";
+  return t;
+}
+
+TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
+  const std::string path = FreshDir();
+  const ObjectPath orders{kDefaultCatalog, "shop", "orders"};
+  const ObjectPath big{kDefaultCatalog, "shop", "big_orders"};
+  const ObjectPath gone{kDefaultCatalog, kDefaultDatabase, "gone"};
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    ASSERT_TRUE(catalog.CreateDatabase(kDefaultCatalog, "shop", false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders(orders), false).ok());
+    CatalogView v;
+    v.path = big;
+    v.query_text = "SELECT id FROM orders WHERE amount > 100";
+    v.column_aliases = {"order_id"};
+    v.schema.fields = {{"order_id", DataType::BigInt().WithNullable(false)}};
+    ASSERT_TRUE(catalog.CreateView(v, false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders(gone), false).ok());
+    ASSERT_TRUE(catalog.DropTable(gone).ok());
+    // Temporary objects belong to a session and are never stored.
+    SessionCatalog session(&catalog);
+    ASSERT_TRUE(session.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "tmp"}),
+                                    /*temporary=*/true, false)
+                    .ok());
+  }
+  Catalog reopened;
+  ASSERT_TRUE(reopened.AttachStore(OpenOrDie(path)).ok());
+  EXPECT_TRUE(reopened.DatabaseExists(kDefaultCatalog, "shop"));
+  auto t = reopened.FindTable(orders);
+  ASSERT_NE(t, nullptr);
+  const CatalogTable want = Orders(orders);
+  ASSERT_EQ(t->schema.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(t->schema.fields[i].name, want.schema.fields[i].name);
+    EXPECT_TRUE(t->schema.fields[i].type.SameAs(want.schema.fields[i].type)) << i;
+  }
+  EXPECT_EQ(t->primary_key, want.primary_key);
+  EXPECT_EQ(t->options, want.options);  // in the order written
+  EXPECT_EQ(t->watermark_column, "ts");
+  EXPECT_EQ(t->watermark_expr, want.watermark_expr);
+  EXPECT_EQ(t->comment, "all orders");
+  auto v = reopened.FindView(big);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->query_text, "SELECT id FROM orders WHERE amount > 100");
+  EXPECT_EQ(v->column_aliases, std::vector<std::string>{"order_id"});
+  EXPECT_EQ(reopened.FindTable(gone), nullptr);
+  EXPECT_EQ(reopened.FindTable({kDefaultCatalog, kDefaultDatabase, "tmp"}), nullptr);
+  EXPECT_EQ(reopened.ListTables(kDefaultCatalog, "shop"), std::vector<std::string>{"orders"});
+}
+
+TEST(CatalogStoreTest, ADamagedEntryIsAnErrorNamingIt) {
+  const std::string path = FreshDir();
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "orders"}), false)
+                    .ok());
+  }
+  {
+    rocksdb::DB* raw = nullptr;
+    rocksdb::Options o;
+    ASSERT_TRUE(rocksdb::DB::Open(o, path, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(),
+                        std::string("t/default_catalog\0default_database\0orders", 41),
+                        "\xff\xff not a table")
+                    .ok());
+  }
+  Catalog catalog;
+  absl::Status s = catalog.AttachStore(OpenOrDie(path));
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("default_catalog.default_database.orders"), std::string::npos)
+      << s.message();
+}
+
+}  // namespace
+}  // namespace eddy
