@@ -128,6 +128,7 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
       std::fflush(results_);
       break;
     case v1::ExecuteStatementResponse::EXPLAIN:
+    case v1::ExecuteStatementResponse::TEXT:
       // The plan is the statement's result: stdout, verbatim, as Flink's SQL client prints it.
       std::fputs(resp->message().c_str(), results_);
       std::fflush(results_);

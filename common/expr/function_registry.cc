@@ -419,14 +419,22 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
   return t.WithNullable(nullable);
 }
 
+const std::vector<std::string>& KnownFunctionNames() {
+  static const std::vector<std::string> kNames = {
+      "+", "-", "*", "/", "%", "NEGATE", "=", "<>", "<", "<=", ">", ">=", "AND", "OR", "NOT",
+      "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE", "LIKE",
+      "CASE", "IF", "COALESCE", "||", "CONCAT", "CONCAT_WS", "UPPER", "LOWER", "CHAR_LENGTH",
+      "TRIM", "LTRIM", "RTRIM", "SUBSTRING", "ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT",
+      "EXP", "LN", "LOG10", "CAST", "TRY_CAST"};
+  return kNames;
+}
+
 bool IsKnownFunction(std::string_view function) {
-  std::string f = Canonical(function);
-  return In(f, {"+", "-", "*", "/", "%", "NEGATE", "=", "<>", "<", "<=", ">", ">=", "AND", "OR",
-                "NOT", "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE",
-                "IS NOT FALSE", "LIKE", "CASE", "IF", "COALESCE", "||", "CONCAT", "CONCAT_WS",
-                "UPPER", "LOWER", "CHAR_LENGTH", "TRIM", "LTRIM", "RTRIM", "SUBSTRING", "ROUND",
-                "ABS", "FLOOR", "CEIL", "POWER", "SQRT", "EXP", "LN", "LOG10", "CAST",
-                "TRY_CAST"});
+  const std::string f = Canonical(function);
+  for (const std::string& name : KnownFunctionNames()) {
+    if (name == f) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr> args) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -74,5 +75,7 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b);
 
 // True for names MakeCall accepts (after upper-casing and aliasing), plus CAST and TRY_CAST.
 bool IsKnownFunction(std::string_view function);
+// The canonical names IsKnownFunction accepts (SHOW FUNCTIONS), aliases not included.
+const std::vector<std::string>& KnownFunctionNames();
 
 }  // namespace eddy

@@ -10,6 +10,8 @@
 #include "coordinator/service/deployment_builder.h"
 #include "common/types/type_proto.h"
 #include "coordinator/service/config_keys.h"
+#include "coordinator/service/show_create.h"
+#include "common/expr/function_registry.h"
 
 namespace eddy {
 namespace {
@@ -116,6 +118,34 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     return Table({"worker id", "address", "slots", "free slots", "running subtasks",
                   "heartbeat age ms"},
                  rows);
+  }
+  if (what == "FUNCTIONS") {
+    std::vector<std::string> names = KnownFunctionNames();
+    for (const char* agg : {"AVG", "COUNT", "MAX", "MIN", "SUM"}) names.push_back(agg);
+    std::sort(names.begin(), names.end());
+    return SingleColumn("function name", names);
+  }
+  if (what == "CREATE TABLE" || what == "CREATE VIEW") {
+    ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(show.name));
+    const bool temporary = session.catalog.IsTemporary(path);
+    Response r;
+    r.set_kind(Response::TEXT);
+    if (what == "CREATE TABLE") {
+      auto table = session.catalog.FindTable(path);
+      if (table == nullptr) {
+        return absl::NotFoundError(absl::StrCat("Validation error: table '", path.ToString(),
+                                                "' not found"));
+      }
+      r.set_message(ShowCreateTable(*table, temporary));
+    } else {
+      auto view = session.catalog.FindView(path);
+      if (view == nullptr) {
+        return absl::NotFoundError(absl::StrCat("Validation error: view '", path.ToString(),
+                                                "' not found"));
+      }
+      r.set_message(ShowCreateView(*view, temporary));
+    }
+    return r;
   }
   return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
 }

@@ -1,0 +1,59 @@
+#include "coordinator/service/show_create.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+
+namespace eddy {
+namespace {
+
+std::string Quote(const std::string& identifier) {
+  return absl::StrCat("`", absl::StrReplaceAll(identifier, {{"`", "``"}}), "`");
+}
+std::string Literal(const std::string& s) {
+  return absl::StrCat("'", absl::StrReplaceAll(s, {{"'", "''"}}), "'");
+}
+std::string QuotedPath(const ObjectPath& p) {
+  return absl::StrCat(Quote(p.catalog), ".", Quote(p.database), ".", Quote(p.object));
+}
+
+}  // namespace
+
+std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
+  std::vector<std::string> lines;
+  for (const Field& f : t.schema.fields) lines.push_back(Quote(f.name) + " " + f.type.ToString());
+  if (!t.watermark_column.empty()) {
+    lines.push_back(absl::StrCat("WATERMARK FOR ", Quote(t.watermark_column), " AS ",
+                                 t.watermark_expr));
+  }
+  if (!t.primary_key.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : t.primary_key) keys.push_back(Quote(k));
+    lines.push_back(absl::StrCat("CONSTRAINT ", Quote("PK_" + absl::StrJoin(t.primary_key, "_")),
+                                 " PRIMARY KEY (", absl::StrJoin(keys, ", "), ") NOT ENFORCED"));
+  }
+  std::string out = absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "TABLE ",
+                                 QuotedPath(t.path), " (\n  ", absl::StrJoin(lines, ",\n  "),
+                                 "\n)");
+  if (!t.comment.empty()) absl::StrAppend(&out, "\nCOMMENT ", Literal(t.comment));
+  std::vector<std::string> options;
+  for (const auto& [k, v] : t.options) options.push_back(Literal(k) + " = " + Literal(v));
+  absl::StrAppend(&out, "\nWITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)\n");
+  return out;
+}
+
+std::string ShowCreateView(const CatalogView& v, bool temporary) {
+  std::string out =
+      absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "VIEW ", QuotedPath(v.path));
+  if (!v.column_aliases.empty()) {
+    std::vector<std::string> cols;
+    for (const auto& c : v.column_aliases) cols.push_back(Quote(c));
+    absl::StrAppend(&out, " (", absl::StrJoin(cols, ", "), ")");
+  }
+  absl::StrAppend(&out, " AS\n", v.query_text, "\n");
+  return out;
+}
+
+}  // namespace eddy
