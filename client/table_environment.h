@@ -1,0 +1,98 @@
+// The C++ Table API, as Flink's TableEnvironment and Table: a program connects to a coordinator
+// (or starts an embedded cluster), runs SQL, and builds queries from tables and column expressions
+// (table_expression.h). A Table is a query: each operation wraps the one before it, and the
+// coordinator plans the result like SQL, so Table API and SQL mix freely (a Table registered as a
+// view is readable from SQL, a SQL query is a Table).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/eddy_client.h"
+#include "client/embedded_cluster.h"
+#include "client/statement_set.h"
+#include "client/table_expression.h"
+#include "client/table_result.h"
+
+namespace eddy {
+
+class TableEnvironment;
+class GroupedTable;
+
+class Table {
+ public:
+  Table Select(const std::vector<api::Expression>& items) const;
+  Table Where(const api::Expression& condition) const;
+  // GroupBy(keys).Select(items): items are keys and aggregates.
+  GroupedTable GroupBy(std::vector<api::Expression> keys) const;
+  Table UnionAll(const Table& other) const;
+  // The first n rows of an append-only result (the last operation before Execute).
+  Table Limit(int64_t n) const;
+
+  // Runs the query; its rows come back through TableResult::Collect or Print.
+  absl::StatusOr<TableResult> Execute() const;
+  // INSERT INTO `table` (an SQL identifier path) this query: submits a job.
+  absl::StatusOr<TableResult> ExecuteInsert(const std::string& table) const;
+  absl::StatusOr<std::string> Explain(bool changelog_mode = false) const;
+
+  // The SQL query this table stands for.
+  const std::string& sql() const { return sql_; }
+
+ private:
+  friend class TableEnvironment;
+  friend class GroupedTable;
+  Table(TableEnvironment* env, std::string sql) : env_(env), sql_(std::move(sql)) {}
+  // `SELECT <items> FROM (<this>) AS <alias> <rest>`.
+  Table Wrap(const std::string& items, const std::string& rest) const;
+
+  TableEnvironment* env_;
+  std::string sql_;
+};
+
+class GroupedTable {
+ public:
+  Table Select(const std::vector<api::Expression>& items) const;
+
+ private:
+  friend class Table;
+  GroupedTable(Table table, std::vector<api::Expression> keys)
+      : table_(std::move(table)), keys_(std::move(keys)) {}
+  Table table_;
+  std::vector<api::Expression> keys_;
+};
+
+class TableEnvironment {
+ public:
+  // A session on the coordinator at `address` (host:port).
+  static std::unique_ptr<TableEnvironment> Connect(const std::string& address,
+                                                   const std::string& session_id = "table-api");
+  // A coordinator and workers in this process, for as long as the environment lives.
+  static absl::StatusOr<std::unique_ptr<TableEnvironment>> Embedded(
+      const EmbeddedClusterOptions& options = {});
+
+  // Any statement (DDL, SET, SHOW, EXPLAIN, INSERT, a query).
+  absl::StatusOr<TableResult> ExecuteSql(const std::string& statement);
+  // A query as a Table (validated when it runs or is explained).
+  Table SqlQuery(const std::string& query);
+  // A table or view by its SQL identifier path.
+  Table From(const std::string& path);
+  // Literal rows with the given column names.
+  Table FromElements(const std::vector<std::vector<api::Expression>>& rows,
+                     const std::vector<std::string>& names);
+  // Registers `table` as a temporary view, readable from SQL.
+  absl::Status CreateTemporaryView(const std::string& name, const Table& table);
+  StatementSet CreateStatementSet() { return StatementSet(client_.get()); }
+
+  EddyClient* client() { return client_.get(); }
+  std::string NextAlias() { return "t" + std::to_string(++aliases_); }
+
+ private:
+  TableEnvironment() = default;
+  std::unique_ptr<EmbeddedCluster> cluster_;
+  std::unique_ptr<EddyClient> client_;
+  int aliases_ = 0;
+};
+
+}  // namespace eddy

@@ -1,0 +1,127 @@
+#include "client/table_result.h"
+
+#include "absl/strings/str_cat.h"
+#include "client/result_printer.h"
+#include "client/table_printer.h"
+#include "common/base/status_macros.h"
+#include "common/batch/batch_codec.h"
+#include "common/types/type_proto.h"
+
+namespace eddy {
+
+std::string ResultRow::ToString() const {
+  std::string out(RowKindShortString(kind));
+  out += '[';
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += text[i];
+  }
+  return out + "]";
+}
+
+RowIterator::RowIterator(EddyClient* client, std::string job_id, Schema schema,
+                         std::optional<int64_t> limit)
+    : client_(client), job_id_(std::move(job_id)), schema_(std::move(schema)), limit_(limit) {}
+
+RowIterator::~RowIterator() {
+  if (client_ != nullptr && !ended_ && !job_id_.empty()) (void)client_->CancelJob(job_id_);
+}
+
+absl::StatusOr<bool> RowIterator::Next(ResultRow* row) {
+  while (true) {
+    if (limit_ && delivered_ >= *limit_) {
+      if (!ended_) (void)client_->CancelJob(job_id_);
+      ended_ = true;
+      return false;
+    }
+    if (batch_ < batches_.size()) {
+      const ChangelogBatch& b = batches_[batch_];
+      if (row_ < b.num_rows()) {
+        row->kind = b.kind(row_);
+        row->values.clear();
+        row->text.clear();
+        for (size_t c = 0; c < b.num_columns(); ++c) {
+          row->values.push_back(b.column(c).GetValue(row_));
+          row->text.push_back(FormatValue(row->values.back(), b.column(c).type()));
+        }
+        ++row_;
+        ++delivered_;
+        return true;
+      }
+      ++batch_;
+      row_ = 0;
+      continue;
+    }
+    if (ended_) return false;
+    batches_.clear();
+    batch_ = row_ = 0;
+    ASSIGN_OR_RETURN(v1::FetchResultsResponse fetched, client_->FetchResults(job_id_, 200));
+    for (const auto& encoded : fetched.batches()) {
+      ASSIGN_OR_RETURN(ChangelogBatch b, DecodeBatch(encoded));
+      batches_.push_back(std::move(b));
+    }
+    ended_ = fetched.end();
+  }
+}
+
+absl::StatusOr<RowIterator> TableResult::Collect() const {
+  if (response_.kind() != v1::ExecuteStatementResponse::QUERY) {
+    return absl::FailedPreconditionError("only a query's result has rows to collect");
+  }
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
+  std::optional<int64_t> limit;
+  if (response_.has_limit()) limit = response_.limit();
+  return RowIterator(client_, response_.job_id(), std::move(schema), limit);
+}
+
+absl::Status TableResult::Print(FILE* out) const {
+  switch (response_.kind()) {
+    case v1::ExecuteStatementResponse::QUERY: {
+      ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
+      std::unique_ptr<ResultPrinter> printer =
+          MakeResultPrinter(response_.result_mode(), schema, out);
+      ASSIGN_OR_RETURN(RowIterator rows, Collect());
+      printer->Begin();
+      ResultRow row;
+      ChangelogBatch one(schema.Types());
+      while (true) {
+        ASSIGN_OR_RETURN(bool more, rows.Next(&row));
+        if (!more) break;
+        one.Clear();
+        one.AppendValues(row.values, row.kind);
+        printer->Add(one);
+      }
+      printer->End();
+      return absl::OkStatus();
+    }
+    case v1::ExecuteStatementResponse::TABLE:
+      std::fputs(FormatTextTable(response_.table()).c_str(), out);
+      return absl::OkStatus();
+    case v1::ExecuteStatementResponse::EXPLAIN:
+    case v1::ExecuteStatementResponse::TEXT:
+      std::fputs(response_.message().c_str(), out);
+      return absl::OkStatus();
+    case v1::ExecuteStatementResponse::JOB_SUBMITTED:
+      std::fprintf(out, "Job ID: %s\n", response_.job_id().c_str());
+      return absl::OkStatus();
+    default:
+      std::fprintf(out, "%s\n", response_.message().c_str());
+      return absl::OkStatus();
+  }
+}
+
+absl::Status TableResult::Await(int64_t timeout_ms) const {
+  if (response_.job_id().empty()) return absl::OkStatus();
+  ASSIGN_OR_RETURN(v1::JobInfo info, client_->WaitJob(response_.job_id(), timeout_ms));
+  if (info.status() == v1::JOB_STATUS_FINISHED) return absl::OkStatus();
+  if (info.status() == v1::JOB_STATUS_FAILED) {
+    return absl::AbortedError(absl::StrCat("Job ", info.job_id(), " failed: ", info.error()));
+  }
+  if (info.status() == v1::JOB_STATUS_CANCELED) {
+    return absl::CancelledError(absl::StrCat("Job ", info.job_id(), " was cancelled"));
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat("Job ", info.job_id(), " still running after ", timeout_ms, " ms"));
+}
+
+}  // namespace eddy

@@ -1,0 +1,72 @@
+// What TableEnvironment::ExecuteSql and Table::Execute / ExecuteInsert return, as Flink's
+// TableResult: the statement's kind, a job id for INSERTs and queries, and for a query its rows,
+// pulled from the cluster as they come (Collect) or printed as the shell prints them (Print).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/eddy_client.h"
+#include "common/batch/changelog_batch.h"
+#include "common/types/data_type.h"
+
+namespace eddy {
+
+// One change of a query's result.
+struct ResultRow {
+  RowKind kind = RowKind::kInsert;
+  std::vector<Value> values;
+  std::vector<std::string> text;  // each value as the print sink shows it (`null` for NULL)
+  std::string ToString() const;   // as the print sink: +I[a, 1]
+};
+
+// Iterates a query's changes in order; the job is cancelled when the iterator is destroyed before
+// the end.
+class RowIterator {
+ public:
+  RowIterator(EddyClient* client, std::string job_id, Schema schema,
+              std::optional<int64_t> limit);
+  ~RowIterator();
+  RowIterator(RowIterator&&) = default;
+
+  // Fills `row` with the next change: true, or false at the end; an error when the job fails.
+  absl::StatusOr<bool> Next(ResultRow* row);
+
+ private:
+  EddyClient* client_;
+  std::string job_id_;
+  Schema schema_;
+  std::optional<int64_t> limit_;
+  int64_t delivered_ = 0;
+  std::vector<ChangelogBatch> batches_;
+  size_t batch_ = 0, row_ = 0;
+  bool ended_ = false;
+};
+
+class TableResult {
+ public:
+  TableResult(EddyClient* client, v1::ExecuteStatementResponse response)
+      : client_(client), response_(std::move(response)) {}
+
+  v1::ExecuteStatementResponse::Kind kind() const { return response_.kind(); }
+  // The job of an INSERT, a statement set or a query; empty otherwise.
+  const std::string& job_id() const { return response_.job_id(); }
+  const v1::ExecuteStatementResponse& response() const { return response_; }
+
+  // A query's changes (an error for other statements).
+  absl::StatusOr<RowIterator> Collect() const;
+  // Prints the result as the shell does: a query in the session's result mode, tables, plans and
+  // messages; a job's id. Runs a query to its end.
+  absl::Status Print(FILE* out = stdout) const;
+  // Waits for the job of an INSERT to finish; an error when it fails.
+  absl::Status Await(int64_t timeout_ms = 3600 * 1000) const;
+
+ private:
+  EddyClient* client_;
+  v1::ExecuteStatementResponse response_;
+};
+
+}  // namespace eddy

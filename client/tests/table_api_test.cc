@@ -1,0 +1,103 @@
+// The C++ Table API on an embedded cluster: expressions render the SQL they stand for, Table
+// operations compose with each other and with SQL views, and results, plans and errors come back.
+#include "client/table_environment.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace eddy {
+namespace {
+
+using api::Col;
+using api::CountStar;
+using api::Lit;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(TableExpressionTest, RendersSql) {
+  EXPECT_EQ(Lit("it's").sql(), "'it''s'");
+  EXPECT_EQ(Lit(-3).sql(), "(-3)");
+  EXPECT_EQ(Lit(INT64_MIN).sql(), "(-9223372036854775807 - 1)");
+  EXPECT_EQ(Col("my `col`").sql(), "`my ``col```");
+  EXPECT_EQ(((Col("a") + Lit(1)) * Col("b") >= Lit(2) && !Col("c").IsNull()).sql(),
+            "((((`a` + 1) * `b`) >= 2) AND (NOT (`c` IS NULL)))");
+  EXPECT_EQ(Col("w").Like("H%").sql(), "(`w` LIKE 'H%')");
+  EXPECT_EQ(Col("n").Sum().As("total").sql(), "SUM(`n`) AS `total`");
+}
+
+class TableApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto env = TableEnvironment::Embedded({.workers = 1, .slots = 2});
+    ASSERT_TRUE(env.ok()) << env.status();
+    env_ = std::move(*env);
+  }
+  // The rows of a table, as the print sink shows them.
+  std::vector<std::string> Rows(const Table& t) {
+    std::vector<std::string> out;
+    auto result = t.Execute();
+    EXPECT_TRUE(result.ok()) << result.status() << "\n" << t.sql();
+    if (!result.ok()) return out;
+    auto rows = result->Collect();
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    if (!rows.ok()) return out;
+    ResultRow row;
+    while (true) {
+      auto more = rows->Next(&row);
+      EXPECT_TRUE(more.ok()) << more.status();
+      if (!more.ok() || !*more) break;
+      out.push_back(row.ToString());
+    }
+    return out;
+  }
+  std::unique_ptr<TableEnvironment> env_;
+};
+
+TEST_F(TableApiTest, OperationsComposeAndMixWithSql) {
+  Table people = env_->FromElements({{Lit("ann"), Lit(31), Lit("x")},
+                                     {Lit("bob"), Lit(17), api::Null("STRING")},
+                                     {Lit("cid"), Lit(45), Lit("y")}},
+                                    {"name", "age", "tag"});
+  EXPECT_THAT(Rows(people.Where(Col("age") > Lit(18)).Select({Col("name").Upper().As("n")})),
+              ElementsAre("+I[ANN]", "+I[CID]"));
+  EXPECT_THAT(Rows(people.Select({Col("tag")}).Where(Col("tag").IsNull())),
+              ElementsAre("+I[null]"));
+  // A Table API view read from SQL, and a SQL query continued with the Table API.
+  ASSERT_TRUE(env_->CreateTemporaryView("people", people).ok());
+  Table adults = env_->SqlQuery("SELECT name, age FROM people WHERE age >= 18");
+  EXPECT_THAT(Rows(adults.UnionAll(env_->From("people").Select({Col("name"), Col("age")})
+                                       .Where(Col("name") == Lit("bob")))
+                       .Select({Col("name")})),
+              ElementsAre("+I[ann]", "+I[cid]", "+I[bob]"));
+  EXPECT_THAT(Rows(people.GroupBy({Col("age") > Lit(18)})
+                       .Select({(Col("age") > Lit(18)).As("adult"), CountStar().As("n")})),
+              ElementsAre("+I[true, 1]", "+I[false, 1]", "-U[true, 1]", "+U[true, 2]"));
+  EXPECT_THAT(Rows(env_->From("people").Limit(2)), ::testing::SizeIs(2));
+  auto plan = people.Where(Col("age") > Lit(1) + Lit(1)).Explain();
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // Folded in the optimized plan (the AST keeps the query as written).
+  const std::string optimized = plan->substr(plan->find("== Optimized Physical Plan =="));
+  EXPECT_THAT(optimized, HasSubstr(", 2)]"));
+  EXPECT_THAT(optimized, ::testing::Not(HasSubstr("+(1, 1)")));
+}
+
+TEST_F(TableApiTest, InsertsRunAsJobsAndErrorsSayWhat) {
+  ASSERT_TRUE(env_->ExecuteSql("CREATE TEMPORARY TABLE hole (x INT) WITH ('connector' = "
+                               "'blackhole')")
+                  .ok());
+  Table t = env_->FromElements({{Lit(1)}, {Lit(2)}}, {"x"});
+  auto ok = t.ExecuteInsert("hole");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->kind(), v1::ExecuteStatementResponse::JOB_SUBMITTED);
+  EXPECT_TRUE(ok->Await(30000).ok());
+  auto failing = t.Select({(Lit(10) / (Col("x") - Col("x"))).As("x")}).ExecuteInsert("hole");
+  ASSERT_TRUE(failing.ok()) << failing.status();
+  absl::Status s = failing->Await(30000);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Division by zero"));
+  auto unknown = env_->From("nowhere").Execute();
+  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("nowhere"));
+  EXPECT_FALSE(ok->Collect().ok());  // an INSERT has no rows
+}
+
+}  // namespace
+}  // namespace eddy
