@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parser.h"
 #include "coordinator/planner/job_graph.h"
@@ -104,7 +105,11 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     std::vector<std::vector<std::string>> rows;
     for (const auto& j : jobs->List()) {
       std::string status = v1::JobStatus_Name(j.status()).substr(strlen("JOB_STATUS_"));
-      rows.push_back({j.job_id(), j.name(), status, std::to_string(j.start_time_ms())});
+      // As Flink prints it: 2026-12-03T10:00:00.123 (UTC here).
+      const std::string start = absl::FormatTime("%Y-%m-%dT%H:%M:%E3S",
+                                                 absl::FromUnixMillis(j.start_time_ms()),
+                                                 absl::UTCTimeZone());
+      rows.push_back({j.job_id(), j.name(), status, start});
     }
     return Table({"job id", "job name", "status", "start time"}, rows);
   }
