@@ -23,6 +23,19 @@ RowIterator::RowIterator(EddyClient* client, std::string job_id, Schema schema,
                          std::optional<int64_t> limit)
     : client_(client), job_id_(std::move(job_id)), schema_(std::move(schema)), limit_(limit) {}
 
+RowIterator::RowIterator(RowIterator&& o) noexcept
+    : client_(o.client_),
+      job_id_(std::move(o.job_id_)),
+      schema_(std::move(o.schema_)),
+      limit_(o.limit_),
+      delivered_(o.delivered_),
+      batches_(std::move(o.batches_)),
+      batch_(o.batch_),
+      row_(o.row_),
+      ended_(o.ended_) {
+  o.client_ = nullptr;  // the moved-from iterator cancels nothing
+}
+
 RowIterator::~RowIterator() {
   if (client_ != nullptr && !ended_ && !job_id_.empty()) (void)client_->CancelJob(job_id_);
 }

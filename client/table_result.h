@@ -30,7 +30,8 @@ class RowIterator {
   RowIterator(EddyClient* client, std::string job_id, Schema schema,
               std::optional<int64_t> limit);
   ~RowIterator();
-  RowIterator(RowIterator&&) = default;
+  RowIterator(RowIterator&& o) noexcept;
+  RowIterator& operator=(RowIterator&&) = delete;
 
   // Fills `row` with the next change: true, or false at the end; an error when the job fails.
   absl::StatusOr<bool> Next(ResultRow* row);

@@ -13,8 +13,10 @@
 #include "common/expr/expr_proto.h"
 #include "common/expr/function_registry.h"
 #include "common/types/type_proto.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/plan_digest.h"
+#include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
 
 namespace eddy::planner {
@@ -158,6 +160,8 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       }
       agg->set_generate_update_before(n.mode.update_before);
       agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
+      agg->set_mini_batch_size(mini_batch_.size);
+      agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
       id = p->id();
       break;
     }
@@ -240,9 +244,23 @@ absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
   return p->id();
 }
 
+absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config) {
+  MiniBatchSettings s;
+  if (!ConfigFlag(config, "table.exec.mini-batch.enabled", false)) return s;
+  ASSIGN_OR_RETURN(s.latency_ms, ConfigDurationMs(config, "table.exec.mini-batch.allow-latency", 0));
+  if (s.latency_ms <= 0) {
+    return ValidationError(
+        "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' must "
+        "be a positive duration (e.g. '1 s')");
+  }
+  ASSIGN_OR_RETURN(s.size, ConfigPositiveInt(config, "table.exec.mini-batch.size", 1000));
+  return s;
+}
+
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config) {
-  PhysicalPlanner physical;
+  ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
+  PhysicalPlanner physical(mini_batch);
   PhysicalPlan plan;
   for (const auto& root : roots) {
     ASSIGN_OR_RETURN(int id, physical.Translate(root));

@@ -28,8 +28,17 @@ struct PhysicalPlan {
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config);
 
+// table.exec.mini-batch.* as the aggregates get it; size 0 = off.
+struct MiniBatchSettings {
+  int size = 0;
+  int64_t latency_ms = 0;
+};
+absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config);
+
 class PhysicalPlanner {
  public:
+  explicit PhysicalPlanner(MiniBatchSettings mini_batch = {}) : mini_batch_(mini_batch) {}
+
   // Emits `root` and everything below it; returns the id of root's PlanNode.
   absl::StatusOr<int> Translate(const LogicalNodePtr& root);
 
@@ -48,6 +57,7 @@ class PhysicalPlanner {
   std::vector<ChangelogMode> modes_;
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
+  MiniBatchSettings mini_batch_;
 };
 
 }  // namespace eddy::planner

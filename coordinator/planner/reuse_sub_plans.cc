@@ -1,5 +1,7 @@
 #include "coordinator/planner/reuse_sub_plans.h"
 
+#include "coordinator/planner/config_values.h"
+
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -10,12 +12,6 @@
 
 namespace eddy::planner {
 namespace {
-
-bool ConfigFlag(const ConfigMap& config, const std::string& key, bool def) {
-  auto it = config.find(key);
-  if (it == config.end()) return def;
-  return absl::AsciiStrToLower(it->second) != "false";
-}
 
 // What makes two nodes interchangeable: the operator with its expressions and options, the inputs
 // (already canonical ids), the output types and the changelog mode. Ids, descriptions and column

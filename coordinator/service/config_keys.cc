@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/duration.h"
 
 namespace eddy {
 namespace {
@@ -32,21 +33,6 @@ const std::map<std::string, KeySpec>& Specs() {
   return *specs;
 }
 
-bool IsDuration(const std::string& v) {
-  // A number with an optional unit: 5000, 5 s, 100ms, 1 min, 2 h, 1 d.
-  size_t i = 0;
-  while (i < v.size() && isdigit(static_cast<unsigned char>(v[i]))) ++i;
-  if (i == 0) return false;
-  while (i < v.size() && v[i] == ' ') ++i;
-  static const char* units[] = {"",  "ms", "s", "sec", "second", "seconds", "min", "minute",
-                                "minutes", "h", "hour", "hours", "d", "day", "days"};
-  std::string unit = v.substr(i);
-  for (const char* u : units) {
-    if (unit == u) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 absl::Status ValidateConfigValue(const std::string& key, const std::string& value) {
@@ -69,7 +55,7 @@ absl::Status ValidateConfigValue(const std::string& key, const std::string& valu
       if (value != "true" && value != "false") return bad("true or false");
       break;
     case Kind::kDuration:
-      if (!IsDuration(value)) return bad("a duration such as '5 s' or '100 ms'");
+      if (!ParseDurationMillis(value)) return bad("a duration such as '5 s' or '100 ms'");
       break;
     case Kind::kEnum: {
       std::string upper;

@@ -23,6 +23,7 @@ GroupAggregateOperator::GroupAggregateOperator(GroupAggregateSpec spec, KeyEncod
   output_types_ = encoder_.key_types();
   for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
   out_ = ChangelogBatch(output_types_);
+  pending_ = ChangelogBatch(spec_.input_types);
 }
 
 absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
@@ -57,8 +58,40 @@ void GroupAggregateOperator::EmitRow(const ChangelogBatch& in, size_t row, RowKi
 absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
   if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: Process before Open");
   CountIn(batch);
+  if (batch.num_rows() == 0) return absl::OkStatus();
+  if (spec_.mini_batch_size <= 0) return Apply(batch, /*fold=*/false);
+  // A mini-batch holds `size` rows at most, as Flink counts them, whatever the input batches.
+  for (size_t r = 0; r < batch.num_rows(); ++r) {
+    if (pending_.num_rows() == 0) pending_since_ = std::chrono::steady_clock::now();
+    pending_.AppendRow(batch, r, batch.kind(r));
+    if (pending_.num_rows() >= static_cast<size_t>(spec_.mini_batch_size)) {
+      RETURN_IF_ERROR(FlushMiniBatch());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GroupAggregateOperator::OnTick(std::chrono::steady_clock::time_point now) {
+  if (pending_.num_rows() == 0) return absl::OkStatus();
+  if (now - pending_since_ < std::chrono::milliseconds(spec_.mini_batch_latency_ms)) {
+    return absl::OkStatus();
+  }
+  return FlushMiniBatch();
+}
+
+absl::Status GroupAggregateOperator::Finish() {
+  if (table_ == nullptr || pending_.num_rows() == 0) return absl::OkStatus();
+  return FlushMiniBatch();
+}
+
+absl::Status GroupAggregateOperator::FlushMiniBatch() {
+  absl::Status s = Apply(pending_, /*fold=*/true);
+  pending_.Clear();
+  return s;
+}
+
+absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fold) {
   const size_t n = batch.num_rows();
-  if (n == 0) return absl::OkStatus();
 
   // 1. Distinct keys of the batch, in first-appearance order.
   used_slots_ = 0;
@@ -77,6 +110,7 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
     s->key.assign(key_buf_);
     s->key_group = s->key.empty() ? 0 : KeyGroupOf(s->key, max_parallelism_);
     s->dirty = false;
+    s->first_row = r;
     slot_of_key_.Insert(found, s->key, index);
     row_slot_[r] = index;
   }
@@ -111,6 +145,12 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
     if (first_row && !accumulate) continue;  // no state to retract from
     functions_.Update(&s->acc, batch, r, accumulate);
     s->dirty = true;
+    if (fold) {
+      // The change is emitted once per key, below; `result` keeps the value before the batch.
+      if (s->acc.row_count == 0) functions_.Reset(&s->acc);
+      s->exists = s->acc.row_count != 0;
+      continue;
+    }
     if (s->acc.row_count != 0) {
       functions_.GetValues(s->acc, &scratch_);
       if (first_row) {
@@ -125,6 +165,27 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
       if (!first_row) EmitRow(batch, r, RowKind::kDelete, s->result);
       functions_.Reset(&s->acc);
       s->exists = false;
+    }
+  }
+
+  // 3b. Mini-batch: one change per key, in first-appearance order.
+  if (fold) {
+    for (size_t i = 0; i < used_slots_; ++i) {
+      Slot* s = slots_[i].get();
+      if (!s->dirty) continue;
+      if (s->exists) functions_.GetValues(s->acc, &scratch_);
+      if (s->in_state && s->exists) {
+        if (!AggregateFunctions::Equal(scratch_, s->result)) {
+          if (spec_.generate_update_before) {
+            EmitRow(batch, s->first_row, RowKind::kUpdateBefore, s->result);
+          }
+          EmitRow(batch, s->first_row, RowKind::kUpdateAfter, scratch_);
+        }
+      } else if (s->exists) {
+        EmitRow(batch, s->first_row, RowKind::kInsert, scratch_);
+      } else if (s->in_state) {
+        EmitRow(batch, s->first_row, RowKind::kDelete, s->result);
+      }
     }
   }
 

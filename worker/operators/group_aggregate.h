@@ -5,6 +5,7 @@
 // write batch), and one output batch is emitted.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,6 +34,11 @@ struct GroupAggregateSpec {
   // The input carries only +I rows (planner's changelog mode [I]): MIN/MAX then keep only the
   // extreme instead of a multiset. A retraction row is an error in this mode.
   bool input_insert_only = false;
+  // Mini-batch: buffer input until this many rows arrived (or the oldest waited
+  // mini_batch_latency_ms), then fold each key's changes into one update: one state read and
+  // write, and at most one -U/+U pair (or +I, or -D) per key. 0: row by row.
+  int mini_batch_size = 0;
+  int64_t mini_batch_latency_ms = 0;
 };
 
 // Output schema: the group key columns (input types) followed by one column per aggregate call.
@@ -57,6 +63,9 @@ class GroupAggregateOperator : public Operator {
   // Requires ctx.state; uses ctx.operator_id and ctx.max_parallelism for state keys.
   absl::Status Open(const OperatorContext& ctx) override;
   absl::Status Process(int input, const ChangelogBatch& batch) override;
+  // Mini-batch: flushes the buffer once its oldest row is old enough; at the end, what is left.
+  absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
+  absl::Status Finish() override;
   // Drops this operator's state.
   absl::Status Close() override;
 
@@ -75,6 +84,7 @@ class GroupAggregateOperator : public Operator {
     bool in_state = false;  // found by this batch's MultiGet
     bool exists = false;    // group currently alive (row count > 0)
     bool dirty = false;
+    size_t first_row = 0;   // the batch row that created the slot (its group key values)
     GroupAccumulators acc;
     std::vector<AggValue> result;  // current result while exists
   };
@@ -83,6 +93,10 @@ class GroupAggregateOperator : public Operator {
                                   AggregateFunctions functions);
 
   Slot* AcquireSlot();
+  // Reads the state of `batch`'s keys, applies its rows and writes the state back. Row by row
+  // emits each row's change; `fold` emits one change per key for the whole batch (mini-batch).
+  absl::Status Apply(const ChangelogBatch& batch, bool fold);
+  absl::Status FlushMiniBatch();
   void EmitRow(const ChangelogBatch& in, size_t row, RowKind kind,
                const std::vector<AggValue>& values);
 
@@ -102,6 +116,10 @@ class GroupAggregateOperator : public Operator {
   std::string value_buf_;
   std::vector<AggValue> scratch_;
   ChangelogBatch out_;
+
+  // Mini-batch buffer and when its first row arrived.
+  ChangelogBatch pending_;
+  std::chrono::steady_clock::time_point pending_since_;
 };
 
 }  // namespace eddy

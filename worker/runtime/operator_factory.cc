@@ -67,6 +67,11 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   }
   spec.generate_update_before = agg.generate_update_before();
   spec.input_insert_only = agg.input_insert_only();
+  if (agg.mini_batch_size() < 0 || agg.mini_batch_latency_ms() < 0) {
+    return absl::InvalidArgumentError("GroupAggregate: negative mini-batch size or latency");
+  }
+  spec.mini_batch_size = agg.mini_batch_size();
+  spec.mini_batch_latency_ms = agg.mini_batch_latency_ms();
   ASSIGN_OR_RETURN(auto op, GroupAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);

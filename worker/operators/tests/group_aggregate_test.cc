@@ -1,6 +1,7 @@
 #include "worker/operators/group_aggregate.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <string>
@@ -419,6 +420,53 @@ TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWritte
   EXPECT_EQ(keys_of(*small), keys_of(*no_cache));
   EXPECT_EQ(keys_of(*large), keys_of(*no_cache));
   EXPECT_GT(keys_of(*no_cache), 0u);
+}
+
+TEST_F(GroupAggregateTest, MiniBatchFoldsEachKeyIntoOneChangeAndOneStateAccess) {
+  GroupAggregateSpec spec = WordCountSpec();
+  spec.mini_batch_size = 1000;
+  spec.mini_batch_latency_ms = 50;
+  CollectingOutput out;
+  auto op = Make(spec, &out);
+  // Two input batches in one mini-batch: nothing comes out until it flushes.
+  ASSERT_TRUE(op->Process(0, Words({"a", "b", "a"})).ok());
+  ASSERT_TRUE(op->Process(0, Words({"a", "c"})).ok());
+  EXPECT_THAT(out.rows(), IsEmpty());
+  ASSERT_TRUE(op->OnTick(std::chrono::steady_clock::now()).ok());  // not old enough yet
+  EXPECT_THAT(out.rows(), IsEmpty());
+  ASSERT_TRUE(op->OnTick(std::chrono::steady_clock::now() + std::chrono::milliseconds(60)).ok());
+  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 3]", "+I[b, 1]", "+I[c, 1]"));
+  EXPECT_EQ(op->state_table()->stats().multiget_calls, 1u);
+  EXPECT_EQ(op->state_table()->stats().keys_read, 3u);
+  EXPECT_EQ(op->state_table()->stats().keys_written, 3u);
+
+  // Next mini-batch: a changes (one -U/+U pair for two rows), b goes away (-D), c goes and comes
+  // back to the same count (nothing), d is new; Finish flushes it.
+  ChangelogBatch changes = ValuesBuilder({DataType::String()})
+                               .Row(RowKind::kInsert, {Value::String("a")})
+                               .Row(RowKind::kDelete, {Value::String("b")})
+                               .Row(RowKind::kInsert, {Value::String("a")})
+                               .Row(RowKind::kDelete, {Value::String("c")})
+                               .Row(RowKind::kInsert, {Value::String("c")})
+                               .Row(RowKind::kInsert, {Value::String("d")})
+                               .Build();
+  ASSERT_TRUE(op->Process(0, changes).ok());
+  out.TakeRows();
+  ASSERT_TRUE(op->Finish().ok());
+  EXPECT_THAT(out.rows(), ElementsAre("-U[a, 3]", "+U[a, 5]", "-D[b, 1]", "+I[d, 1]"));
+  EXPECT_EQ(op->state_table()->stats().multiget_calls, 2u);
+}
+
+TEST_F(GroupAggregateTest, MiniBatchFlushesEverySizeRows) {
+  GroupAggregateSpec spec = WordCountSpec();
+  spec.mini_batch_size = 2;
+  spec.mini_batch_latency_ms = 1000;
+  CollectingOutput out;
+  auto op = Make(spec, &out);
+  ASSERT_TRUE(op->Process(0, Words({"a", "a", "a"})).ok());
+  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 2]"));  // the third row waits
+  ASSERT_TRUE(op->Finish().ok());
+  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 2]", "-U[a, 2]", "+U[a, 3]"));
 }
 
 TEST_F(GroupAggregateTest, CloseDropsState) {

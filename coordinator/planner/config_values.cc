@@ -1,0 +1,39 @@
+#include "coordinator/planner/config_values.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/duration.h"
+
+namespace eddy::planner {
+
+bool ConfigFlag(const ConfigMap& config, const std::string& key, bool def) {
+  auto it = config.find(key);
+  if (it == config.end()) return def;
+  return absl::AsciiStrToLower(it->second) != "false";
+}
+
+absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string& key, int def) {
+  auto it = config.find(key);
+  if (it == config.end()) return def;
+  int v = 0;
+  if (!absl::SimpleAtoi(it->second, &v) || v < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", key, "' must be a positive integer, got '", it->second, "'"));
+  }
+  return v;
+}
+
+absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::string& key,
+                                         int64_t def) {
+  auto it = config.find(key);
+  if (it == config.end()) return def;
+  std::optional<int64_t> ms = ParseDurationMillis(it->second);
+  if (!ms) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", key, "' must be a duration such as '5 s' or '100 ms', got '", it->second, "'"));
+  }
+  return *ms;
+}
+
+}  // namespace eddy::planner

@@ -1,0 +1,20 @@
+// Typed reads of session configuration keys for the planner (the service validated the values when
+// they were SET, so a bad value here is still reported, never assumed).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "coordinator/planner/planner.h"
+
+namespace eddy::planner {
+
+// Anything but "false" (case-insensitive) is true; `def` when unset.
+bool ConfigFlag(const ConfigMap& config, const std::string& key, bool def);
+absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string& key, int def);
+// Milliseconds of a duration value ('5 s', '100 ms', 5000).
+absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::string& key,
+                                         int64_t def);
+
+}  // namespace eddy::planner
