@@ -109,9 +109,9 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
       const std::string start = absl::FormatTime("%Y-%m-%dT%H:%M:%E3S",
                                                  absl::FromUnixMillis(j.start_time_ms()),
                                                  absl::UTCTimeZone());
-      rows.push_back({j.job_id(), j.name(), status, start});
+      rows.push_back({j.job_id(), j.name(), status, start, j.error()});
     }
-    return Table({"job id", "job name", "status", "start time"}, rows);
+    return Table({"job id", "job name", "status", "start time", "failure"}, rows);
   }
   if (what == "WORKERS") {
     std::vector<std::vector<std::string>> rows;

@@ -123,6 +123,13 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
     EXPECT_NE(r.err.find(victim_host + ":"), std::string::npos) << r.err;
   }
 
+  // SHOW JOBS tells the same: FAILED, and why.
+  auto jobs = cluster_->Eddy("SHOW JOBS;");
+  EXPECT_NE(jobs.out.find("FAILED"), std::string::npos) << jobs.out;
+  EXPECT_TRUE(jobs.out.find("disconnected before end-of-input") != std::string::npos ||
+              jobs.out.find("was lost (no heartbeat)") != std::string::npos)
+      << jobs.out;
+
   // The survivors cancelled their subtasks; the lost worker is gone from the list.
   rows = WaitForWorkers([](const auto& r) { return r.size() == 2 && Running(r) == 0; },
                         std::chrono::seconds(10));
