@@ -4,12 +4,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "client/result_printer.h"
 #include "client/table_printer.h"
+#include "client/table_result.h"
 #include "common/base/status_macros.h"
-#include "common/batch/batch_codec.h"
-#include "common/expr/gather.h"
-#include "common/types/type_proto.h"
 #include "common/sql/parser.h"
 
 namespace eddy {
@@ -154,42 +151,12 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
 }
 
 absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& query) {
-  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(query.result_schema()));
-  std::unique_ptr<ResultPrinter> printer =
-      MakeResultPrinter(query.result_mode(), schema, results_);
   const std::string& job_id = query.job_id();
   running_jobs_.push_back(job_id);
   statement_job_ = job_id;
-  printer->Begin();
-  while (true) {
-    if (options_.interrupted && options_.interrupted->load()) {
-      // The query stops, the session goes on (the caller cancels the running jobs).
-      printer->End();
-      return absl::CancelledError("Query terminated by the user; its job was cancelled");
-    }
-    if (query.has_limit() && printer->rows_received() >= query.limit()) {
-      // Enough rows: the job is stopped, not waited for.
-      (void)client_->CancelJob(job_id);
-      break;
-    }
-    auto fetched = client_->FetchResults(job_id, 200);
-    if (!fetched.ok()) return fetched.status();
-    for (const auto& encoded : fetched->batches()) {
-      ASSIGN_OR_RETURN(ChangelogBatch batch, DecodeBatch(encoded));
-      const int64_t room = query.has_limit() ? query.limit() - printer->rows_received()
-                                             : static_cast<int64_t>(batch.num_rows());
-      if (room <= 0) break;
-      if (room < static_cast<int64_t>(batch.num_rows())) {
-        std::vector<uint32_t> first(static_cast<size_t>(room));
-        for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<uint32_t>(i);
-        batch = Gather(batch, first);
-      }
-      printer->Add(batch);
-    }
-    if (fetched->end()) break;
-  }
+  // An interrupt stops the query (the caller cancels its job), not the session.
+  RETURN_IF_ERROR(TableResult(client_, query).Print(results_, options_.interrupted));
   std::erase(running_jobs_, job_id);
-  printer->End();
   return absl::OkStatus();
 }
 

@@ -87,7 +87,7 @@ absl::StatusOr<RowIterator> TableResult::Collect() const {
   return RowIterator(client_, response_.job_id(), std::move(schema), limit);
 }
 
-absl::Status TableResult::Print(FILE* out) const {
+absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted) const {
   switch (response_.kind()) {
     case v1::ExecuteStatementResponse::QUERY: {
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
@@ -98,6 +98,10 @@ absl::Status TableResult::Print(FILE* out) const {
       ResultRow row;
       ChangelogBatch one(schema.Types());
       while (true) {
+        if (interrupted != nullptr && interrupted->load()) {
+          printer->End();
+          return absl::CancelledError("Query terminated by the user; its job was cancelled");
+        }
         ASSIGN_OR_RETURN(bool more, rows.Next(&row));
         if (!more) break;
         one.Clear();

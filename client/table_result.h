@@ -3,6 +3,7 @@
 // pulled from the cluster as they come (Collect) or printed as the shell prints them (Print).
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -60,8 +61,9 @@ class TableResult {
   // A query's changes (an error for other statements).
   absl::StatusOr<RowIterator> Collect() const;
   // Prints the result as the shell does: a query in the session's result mode, tables, plans and
-  // messages; a job's id. Runs a query to its end.
-  absl::Status Print(FILE* out = stdout) const;
+  // messages; a job's id. Runs a query to its end, or until `interrupted` is set (then the rows
+  // so far are closed off, the query is cancelled and the result is a Cancelled error).
+  absl::Status Print(FILE* out = stdout, const std::atomic<bool>* interrupted = nullptr) const;
   // Waits for the job of an INSERT to finish; an error when it fails.
   absl::Status Await(int64_t timeout_ms = 3600 * 1000) const;
 
