@@ -193,6 +193,10 @@ absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, siz
   const Column& b = *args[1];
   if (call.type.id == TypeId::kDouble) return DoubleKernel(call, op, a, b, n);
   if (call.type.id == TypeId::kDecimal) return DecimalKernel(call, op, a, b, n);
+  // TIMESTAMP +/- INTERVAL and INTERVAL +/- INTERVAL: milliseconds, both operands int64.
+  if (call.type.id == TypeId::kTimestamp || call.type.id == TypeId::kInterval) {
+    return IntegerKernel<int64_t>(call, op, a, b, n);
+  }
   if (a.type().id != call.type.id || b.type().id != call.type.id) {
     return InternalError(call, "operands must have the result type");
   }

@@ -99,7 +99,8 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kDouble: return f(double{});
     case TypeId::kBigInt:
     case TypeId::kDecimal:
-    case TypeId::kTimestamp: return f(int64_t{});
+    case TypeId::kTimestamp:
+    case TypeId::kInterval: return f(int64_t{});
     case TypeId::kString:
     case TypeId::kNull: break;
   }
@@ -145,6 +146,7 @@ absl::StatusOr<Column> EvalNot(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalString(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalLike(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast);
 // Lazy kernels evaluate their own operands.
 absl::StatusOr<Column> EvalAndOr(const Expr& call, const ChangelogBatch& input);

@@ -139,6 +139,10 @@ absl::StatusOr<Column> EvalCall(const Expr& e, const ChangelogBatch& input) {
       f == "EXP" || f == "LN" || f == "LOG10") {
     return EvalMath(e, args, n);
   }
+  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW" || f == "CURRENT_DATE" ||
+      f == "TO_TIMESTAMP_LTZ" || f == "TO_TIMESTAMP") {
+    return EvalTemporal(e, args, n);
+  }
   return absl::InvalidArgumentError(absl::StrCat("Unknown function '", f, "'"));
 }
 

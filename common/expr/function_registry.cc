@@ -150,6 +150,33 @@ ExprPtr ArithmeticOperand(ExprPtr e, const DataType& result) {
 
 // ---- per-family resolution ----
 
+// TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, TIMESTAMP - INTERVAL, INTERVAL +/- INTERVAL; the
+// timestamp goes first so that the kernel subtracts the right way round.
+absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
+  const TypeId a = args[0]->type.id, b = args[1]->type.id;
+  const bool additive = fn == "+" || fn == "-";
+  DataType t;
+  if (additive && a == TypeId::kInterval && b == TypeId::kInterval) {
+    t = DataType::Interval();
+  } else if (additive && a == TypeId::kTimestamp && b == TypeId::kInterval) {
+    t = DataType::Timestamp(std::max(3, args[0]->type.precision));
+  } else if (fn == "+" && a == TypeId::kInterval && b == TypeId::kTimestamp) {
+    std::swap(args[0], args[1]);
+    t = DataType::Timestamp(std::max(3, args[0]->type.precision));
+  } else {
+    return CannotApply(fn, args);
+  }
+  DataType result = t.WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), result);
+}
+
+bool IsTimeArithmetic(const std::vector<ExprPtr>& args) {
+  for (const auto& a : args) {
+    if (a->type.id == TypeId::kInterval) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<ExprPtr> ResolveArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
   if (args.size() != 2) return WrongArgCount(fn, args.size());
   if (AllNullType(args)) return IllegalNull(fn);
@@ -157,6 +184,7 @@ absl::StatusOr<ExprPtr> ResolveArithmetic(const std::string& fn, std::vector<Exp
   for (int i = 0; i < 2; ++i) {
     if (IsNullType(args[i])) args[i] = MakeCast(args[i], args[1 - i]->type);
   }
+  if (IsTimeArithmetic(args)) return ResolveTimeArithmetic(fn, std::move(args));
   auto t = ArithmeticType(fn, args[0]->type, args[1]->type);
   if (!t) return CannotApply(fn, args);
   DataType result = t->WithNullable(AnyNullable(args));
@@ -183,6 +211,32 @@ bool CoerceAll(std::vector<ExprPtr>& args, const DataType& t, size_t from = 0) {
     }
   }
   return true;
+}
+
+// CURRENT_TIMESTAMP and friends (TIMESTAMP(3); Eddy has no TIMESTAMP_LTZ, times are UTC),
+// TO_TIMESTAMP_LTZ(epoch, 0 | 3), TO_TIMESTAMP(string).
+absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprPtr> args) {
+  if (fn == "CURRENT_DATE" || fn == "CURRENT_TIMESTAMP" || fn == "LOCALTIMESTAMP" || fn == "NOW") {
+    if (!args.empty()) return WrongArgCount(fn, args.size());
+    DataType t = fn == "CURRENT_DATE" ? DataType::Date() : DataType::Timestamp(3);
+    return NewCall(fn, std::move(args), t.WithNullable(false));
+  }
+  if (fn == "TO_TIMESTAMP_LTZ") {
+    if (args.size() != 2) return WrongArgCount(fn, args.size());
+    if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::BigInt());
+    const Expr& p = *args[1];
+    if (!args[0]->type.IsInteger() || p.kind != ExprKind::kLiteral || !p.literal.is_int() ||
+        (p.literal.int_value() != 0 && p.literal.int_value() != 3)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", fn, "' takes an integer epoch and the precision 0 (seconds) or 3 (milliseconds)"));
+    }
+    return NewCall(fn, std::move(args), DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
+  }
+  // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'.
+  if (args.size() != 1) return WrongArgCount(fn, args.size());
+  if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
+  if (!args[0]->type.IsString()) return CannotApply(fn, args);
+  return NewCall(fn, std::move(args), DataType::Timestamp(3));
 }
 
 absl::StatusOr<ExprPtr> ResolveLogic(const std::string& fn, std::vector<ExprPtr> args) {
@@ -425,7 +479,8 @@ const std::vector<std::string>& KnownFunctionNames() {
       "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE", "LIKE",
       "CASE", "IF", "COALESCE", "||", "CONCAT", "CONCAT_WS", "UPPER", "LOWER", "CHAR_LENGTH",
       "TRIM", "LTRIM", "RTRIM", "SUBSTRING", "ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT",
-      "EXP", "LN", "LOG10", "CAST", "TRY_CAST"};
+      "EXP", "LN", "LOG10", "CAST", "TRY_CAST", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW",
+      "CURRENT_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ"};
   return kNames;
 }
 
@@ -463,6 +518,10 @@ absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr>
   if (fn == "SUBSTRING") return ResolveSubstring(fn, std::move(args));
   if (In(fn, {"ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT", "EXP", "LN", "LOG10"})) {
     return ResolveMath(fn, std::move(args));
+  }
+  if (In(fn, {"CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW", "CURRENT_DATE", "TO_TIMESTAMP",
+              "TO_TIMESTAMP_LTZ"})) {
+    return ResolveTemporal(fn, std::move(args));
   }
   if (fn == "CAST" || fn == "TRY_CAST") {
     return absl::InvalidArgumentError(absl::StrCat("'", fn, "' needs a target type; use MakeCast"));

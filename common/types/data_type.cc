@@ -20,6 +20,7 @@ std::string DataType::ToString() const {
     case TypeId::kDate: s = "DATE"; break;
     case TypeId::kTimestamp: s = absl::StrCat("TIMESTAMP(", precision, ")"); break;
     case TypeId::kNull: return "NULL";
+    case TypeId::kInterval: s = absl::StrCat("INTERVAL SECOND(", precision, ")"); break;
   }
   if (!nullable) s += " NOT NULL";
   return s;
@@ -40,6 +41,7 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kDouble:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kInterval:
       return 8;
     case TypeId::kString:
       return 0;

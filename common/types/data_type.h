@@ -1,7 +1,7 @@
 // Logical SQL types and schemas. Each type has one physical layout in a column (see PhysicalWidth):
 // BOOLEAN uint8, TINYINT int8, SMALLINT int16, INT int32, BIGINT int64, FLOAT float, DOUBLE double,
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) int64 ms since epoch,
-// STRING/VARCHAR variable-length bytes.
+// STRING/VARCHAR variable-length bytes, INTERVAL DAY TO SECOND int64 ms.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,10 @@ enum class TypeId : uint8_t {
   kDate,
   kTimestamp,
   kNull,  // the type of an untyped NULL literal
+  // INTERVAL DAY TO SECOND (Flink's INTERVAL SECOND(3)): a duration, int64 milliseconds. Only
+  // expressions have it (INTERVAL literals, TIMESTAMP - TIMESTAMP is not supported); no column of a
+  // table is declared with it.
+  kInterval,
 };
 
 inline constexpr int kMaxDecimalPrecision = 18;
@@ -49,6 +53,7 @@ struct DataType {
   static DataType Date() { return {TypeId::kDate}; }
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
   static DataType Null() { return {TypeId::kNull}; }
+  static DataType Interval() { return {TypeId::kInterval, 3}; }
 
   DataType WithNullable(bool n) const {
     DataType t = *this;

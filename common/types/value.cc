@@ -67,6 +67,13 @@ std::string FormatDate(int32_t days) {
   return absl::StrFormat("%04d-%02d-%02d", day.year(), day.month(), day.day());
 }
 
+std::string FormatInterval(int64_t millis) {
+  const char sign = millis < 0 ? '-' : '+';
+  uint64_t m = millis < 0 ? 0 - static_cast<uint64_t>(millis) : static_cast<uint64_t>(millis);
+  return absl::StrFormat("%c%d %02d:%02d:%02d.%03d", sign, m / 86400000, m / 3600000 % 24,
+                         m / 60000 % 60, m / 1000 % 60, m % 1000);
+}
+
 std::string FormatTimestamp(int64_t millis, int precision) {
   int64_t secs = millis / 1000;
   int64_t ms = millis % 1000;
@@ -110,6 +117,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return FormatTimestamp(v.int_value(), type.precision);
     case TypeId::kNull:
       return "null";
+    case TypeId::kInterval:
+      return FormatInterval(v.int_value());
   }
   return "?";
 }

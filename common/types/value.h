@@ -53,5 +53,7 @@ std::string FormatApproximate(double d, bool as_float);
 std::string FormatDecimal(int64_t unscaled, int scale);
 std::string FormatDate(int32_t days_since_epoch);
 std::string FormatTimestamp(int64_t millis_since_epoch, int precision);
+// An INTERVAL DAY TO SECOND as Flink prints it: +1 02:03:04.005 (sign, days, time).
+std::string FormatInterval(int64_t millis);
 
 }  // namespace eddy

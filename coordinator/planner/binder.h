@@ -47,6 +47,8 @@ bool IsAggregateCall(const sql::Expr& e);
 bool ContainsAggregate(const sql::Expr& e);
 // binder_literal.cc
 absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
+// binder_interval.cc: INTERVAL literals, as milliseconds of type INTERVAL SECOND(3).
+absl::StatusOr<ExprPtr> BindIntervalLiteral(const sql::Expr& e, bool negate = false);
 
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.

@@ -189,6 +189,10 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
         // Fold the sign into the literal: -5 is INT -5, and -9223372036854775808 fits BIGINT.
         return BindLiteral(*e.args[0], /*negate=*/true);
       }
+      if (e.op == "-" && !e.args.empty() && e.args[0] &&
+          e.args[0]->kind == sql::ExprKind::kInterval) {
+        return BindIntervalLiteral(*e.args[0], /*negate=*/true);
+      }
       ASSIGN_OR_RETURN(ExprPtr a, arg(0));
       if (e.op == "+") {
         if (!a->type.IsNumeric() && a->type.id != TypeId::kNull) {
@@ -262,7 +266,7 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
     case sql::ExprKind::kFunction:
       return BindFunction(e, scope);
     case sql::ExprKind::kInterval:
-      return ValidationErrorAt(e.pos, "INTERVAL literals are not supported yet");
+      return BindIntervalLiteral(e);
     case sql::ExprKind::kSubquery:
       return ValidationErrorAt(e.pos, "scalar subqueries are not supported yet");
   }

@@ -1,0 +1,71 @@
+// Time functions: CURRENT_TIMESTAMP / LOCALTIMESTAMP / NOW() (the wall clock, UTC, once per batch),
+// CURRENT_DATE, TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when it does not parse,
+// as Flink).
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "common/expr/eval_internal.h"
+#include "common/types/temporal_text.h"
+
+namespace eddy::eval_internal {
+namespace {
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+template <typename T>
+Column Constant(const Expr& call, T v, size_t n) {
+  FixedBuilder<T> out(call.type, n);
+  std::fill_n(out.values(), n, v);
+  return out.Finish();
+}
+
+// Epoch seconds or milliseconds of any integer column, scaled to milliseconds.
+template <typename T>
+void EpochToMillis(const Column& in, int64_t scale, int64_t* out, size_t n) {
+  const T* a = in.data<T>();
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(a[i]) * scale;
+}
+
+}  // namespace
+
+absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_t n) {
+  const std::string& f = call.function;
+  if (f == "CURRENT_DATE") {
+    return Constant<int32_t>(call, static_cast<int32_t>(NowMillis() / 86400000), n);
+  }
+  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW") {
+    return Constant<int64_t>(call, NowMillis(), n);
+  }
+  if (f == "TO_TIMESTAMP_LTZ") {
+    if (args.size() != 2) return InternalError(call, "expected two arguments");
+    const int64_t scale = call.args[1]->literal.int_value() == 0 ? 1000 : 1;
+    FixedBuilder<int64_t> out(call.type, n);
+    out.SetValidity(CombineValidity({args[0]}, n));
+    const Column& in = *args[0];
+    if (!DispatchInteger(in.type().id, [&](auto t) {
+          EpochToMillis<decltype(t)>(in, scale, out.values(), n);
+        })) {
+      return InternalError(call, "an integer epoch expected");
+    }
+    return out.Finish();
+  }
+  if (f == "TO_TIMESTAMP") {
+    if (args.size() != 1) return InternalError(call, "expected one argument");
+    const Column& in = *args[0];
+    FixedBuilder<int64_t> out(call.type, n);
+    out.SetValidity(CombineValidity({args[0]}, n));
+    int64_t* r = out.values();
+    for (size_t i = 0; i < n; ++i) {
+      if (out.IsNull(i)) continue;
+      if (!ParseTimestampText(in.GetString(i), &r[i])) out.SetNull(i);
+    }
+    return out.Finish();
+  }
+  return absl::InvalidArgumentError(absl::StrCat("Unknown function '", f, "'"));
+}
+
+}  // namespace eddy::eval_internal
