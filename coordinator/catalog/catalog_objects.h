@@ -34,7 +34,11 @@ using OptionList = std::vector<std::pair<std::string, std::string>>;  // in the 
 
 struct CatalogTable {
   ObjectPath path;
-  Schema schema;
+  Schema schema;  // every column in declared order, computed ones with their expression's type
+  // Per column of `schema`, the SQL text of a computed column (`name AS expr`), empty for a
+  // physical one; an empty vector means all columns are physical. A source reads the physical
+  // columns; the binder computes the others over them. A sink receives the physical columns.
+  std::vector<std::string> computed_exprs;
   std::vector<std::string> primary_key;
   OptionList options;
   std::string watermark_column;  // empty: none
@@ -46,6 +50,24 @@ struct CatalogTable {
       if (k == key) return &v;
     }
     return nullptr;
+  }
+  bool IsComputed(size_t column) const {
+    return column < computed_exprs.size() && !computed_exprs[column].empty();
+  }
+  bool HasComputedColumns() const {
+    for (size_t i = 0; i < computed_exprs.size(); ++i) {
+      if (IsComputed(i)) return true;
+    }
+    return false;
+  }
+  // The columns a connector reads or writes.
+  Schema PhysicalSchema() const {
+    if (!HasComputedColumns()) return schema;
+    Schema s;
+    for (size_t i = 0; i < schema.fields.size(); ++i) {
+      if (!IsComputed(i)) s.fields.push_back(schema.fields[i]);
+    }
+    return s;
   }
   std::string connector() const {
     const std::string* c = FindOption("connector");

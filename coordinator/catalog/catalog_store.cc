@@ -83,6 +83,7 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   }
   p.set_watermark_column(t.watermark_column);
   p.set_watermark_expr(t.watermark_expr);
+  for (const auto& e : t.computed_exprs) p.add_computed_exprs(e);
   p.set_comment(t.comment);
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
@@ -127,6 +128,7 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       for (const auto& o : p.options()) t.options.emplace_back(o.key(), o.value());
       t.watermark_column = p.watermark_column();
       t.watermark_expr = p.watermark_expr();
+      t.computed_exprs.assign(p.computed_exprs().begin(), p.computed_exprs().end());
       t.comment = p.comment();
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {

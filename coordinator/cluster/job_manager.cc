@@ -52,6 +52,7 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
       if (sum.description().empty()) sum.set_description(m.description());
       sum.set_rows_in(sum.rows_in() + m.rows_in());
       sum.set_rows_out(sum.rows_out() + m.rows_out());
+      sum.set_late_rows_dropped(sum.late_rows_dropped() + m.late_rows_dropped());
       sum.set_subtasks(sum.subtasks() + 1);
     }
   }

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/sql/ast_debug.h"
+#include "coordinator/planner/binder.h"
 #include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/planner/planner_errors.h"
@@ -85,6 +86,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     ASSIGN_OR_RETURN(LikeParts parts, ParseLikeOptions(*ddl.like));
     table.schema = src->schema;
+    table.computed_exprs = src->computed_exprs;
     if (parts.constraints) table.primary_key = src->primary_key;
     if (parts.watermarks) {
       table.watermark_column = src->watermark_column;
@@ -93,21 +95,30 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     if (parts.options) table.options = src->options;
   }
 
+  // Physical columns first get their types; computed ones are typed over the physical columns
+  // once all are known (they may be declared in any order).
   for (const sql::ColumnDef& col : ddl.columns) {
-    if (col.computed) {
-      return ValidationErrorAt(col.pos, absl::StrCat("computed column '", col.name,
-                                                     "' is not supported yet"));
-    }
     if (FindColumn(table.schema, col.name)) {
       return ValidationErrorAt(col.pos, absl::StrCat("column '", col.name,
                                                      "' is defined more than once in table '",
                                                      name, "'"));
     }
-    ASSIGN_OR_RETURN(DataType type, planner::TypeFromSpec(col.type));
+    DataType type = DataType::Null();
+    if (!col.computed) {
+      ASSIGN_OR_RETURN(type, planner::TypeFromSpec(col.type));
+    }
     table.schema.fields.push_back({col.name, type});
+    table.computed_exprs.resize(table.schema.size() - 1);
+    table.computed_exprs.push_back(col.computed ? sql::DebugString(*col.computed) : "");
   }
   if (table.schema.fields.empty()) {
     return ValidationError(absl::StrCat("table '", name, "' has no columns"));
+  }
+  if (!table.HasComputedColumns()) table.computed_exprs.clear();
+  for (const sql::ColumnDef& col : ddl.columns) {
+    if (!col.computed) continue;
+    ASSIGN_OR_RETURN(ExprPtr e, planner::BindComputedColumn(table, *col.computed));
+    table.schema.fields[*FindColumn(table.schema, col.name)].type = e->type;
   }
 
   if (!ddl.primary_key.empty()) table.primary_key = ddl.primary_key;
@@ -144,6 +155,10 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     table.watermark_column = table.schema.fields[*c].name;
     table.watermark_expr = ddl.watermark->expr ? sql::DebugString(*ddl.watermark->expr) : "";
+    if (ddl.watermark->expr == nullptr) {
+      return ValidationErrorAt(ddl.watermark->pos, "WATERMARK FOR needs AS <expression>");
+    }
+    RETURN_IF_ERROR(planner::BindWatermarkExpr(table, *ddl.watermark->expr).status());
   }
   if (ddl.comment) table.comment = *ddl.comment;
 

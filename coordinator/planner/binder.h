@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,30 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
 // binder_interval.cc: INTERVAL literals, as milliseconds of type INTERVAL SECOND(3).
 absl::StatusOr<ExprPtr> BindIntervalLiteral(const sql::Expr& e, bool negate = false);
 
+// bind_table_columns.cc: a table's computed columns and watermark expression, and the FROM-item
+// plan of a table (scan, computed columns, WatermarkAssigner).
+absl::StatusOr<ExprPtr> BindComputedColumn(const CatalogTable& table, const sql::Expr& e);
+absl::StatusOr<ExprPtr> BindWatermarkExpr(const CatalogTable& table, const sql::Expr& e);
+absl::StatusOr<LogicalNodePtr> BindTableColumns(std::shared_ptr<const CatalogTable> table);
+
+// binder_window.cc. The legacy GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size): the FROM relation
+// gets a window TVF whose columns carry these names, TUMBLE_START/_END/_ROWTIME read them.
+inline constexpr char kLegacyWindowStart[] = "w$start";
+inline constexpr char kLegacyWindowEnd[] = "w$end";
+inline constexpr char kLegacyWindowTime[] = "w$rowtime";
+struct LegacyWindow {
+  size_t group_by_index = 0;
+  std::string function;  // TUMBLE, HOP or SESSION (upper-case)
+};
+std::optional<LegacyWindow> FindLegacyWindow(const sql::Query& q);
+absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const sql::Query& q,
+                                               BoundRelation in);
+// The window column TUMBLE_START(...)/TUMBLE_END/..._ROWTIME (and HOP_*) stands for, or null.
+const char* LegacyWindowProperty(const sql::Expr& e);
+// An Aggregate grouped by window_start and window_end over a window TVF becomes a
+// WindowAggregate (plus a projection back to the aggregate's column order); others stay.
+LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& aggregate);
+
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
 bool IsImplicitlyCastable(const DataType& from, const DataType& to);
@@ -71,6 +96,7 @@ class Binder {
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
   absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref);
+  absl::StatusOr<BoundRelation> BindWindowTableFunction(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 
   const SessionCatalog& catalog_;

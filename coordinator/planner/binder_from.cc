@@ -52,7 +52,10 @@ absl::StatusOr<BoundRelation> Binder::BindTableRef(const sql::TableRef& ref) {
       return Alias(std::move(r), ref.alias.value_or(""), ref.column_aliases, ref.pos);
     }
     case sql::TableRefKind::kFunction:
-      return ValidationErrorAt(ref.pos, "table functions in FROM are not supported yet");
+      if (ref.lateral) {
+        return ValidationErrorAt(ref.pos, "LATERAL TABLE functions are not supported yet");
+      }
+      return BindWindowTableFunction(ref);
     case sql::TableRefKind::kJoin:
       return ValidationErrorAt(ref.pos, "joins are not supported yet");
   }
@@ -79,7 +82,7 @@ absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref) {
                                         "') cannot be read; it is a sink"));
   }
   BoundRelation r;
-  r.node = MakeTableScan(table);
+  ASSIGN_OR_RETURN(r.node, BindTableColumns(table));
   for (const auto& f : table->schema.fields) r.columns.push_back({qualifier, f.name});
   return Alias(std::move(r), qualifier, ref.column_aliases, ref.pos);
 }

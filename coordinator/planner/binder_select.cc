@@ -115,6 +115,7 @@ class AggregateScope {
  private:
   absl::StatusOr<ExprPtr> Hook(const sql::Expr& e) {
     if (IsAggregateCall(e)) return BindAggregate(e);
+    if (const char* window_column = LegacyWindowProperty(e)) return BindWindowProperty(e, window_column);
     if (ContainsAggregate(e)) return ExprPtr();  // bind the children through this hook
     ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input_));
     if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);
@@ -124,6 +125,24 @@ class AggregateScope {
                                                    "' is not being grouped"));
     }
     return ExprPtr();
+  }
+
+  // TUMBLE_START(ts, INTERVAL ..) and friends: the legacy window's column, which must be grouped.
+  absl::StatusOr<ExprPtr> BindWindowProperty(const sql::Expr& e, const char* column) {
+    sql::Expr ref;
+    ref.kind = sql::ExprKind::kIdentifier;
+    ref.pos = e.pos;
+    ref.name.parts = {column};
+    auto bound = BindExpr(ref, input_);
+    if (!bound.ok()) {
+      return ValidationErrorAt(e.pos, absl::StrCat("'", e.name.ToString(),
+                                                   "' needs a GROUP BY TUMBLE(...) or HOP(...) "
+                                                   "window"));
+    }
+    if (std::optional<int> k = FindKey(**bound)) return MakeColumnRef(*k, (*bound)->type);
+    return ValidationErrorAt(e.pos, absl::StrCat("'", e.name.ToString(),
+                                                 "' is not supported yet; use the window's "
+                                                 "start or end"));
   }
 
   absl::StatusOr<ExprPtr> BindAggregate(const sql::Expr& e) {
@@ -247,6 +266,15 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
     RETURN_IF_ERROR(RequireBoolean(*cond, q.where->pos, "WHERE clause"));
     node = MakeFilter(node, std::move(cond));
   }
+  // GROUP BY TUMBLE(ts, size): window the filtered rows; the call groups by the window's columns.
+  const std::optional<LegacyWindow> legacy = FindLegacyWindow(q);
+  if (legacy) {
+    in.node = node;
+    ASSIGN_OR_RETURN(in, BindLegacyWindow(*legacy, q, std::move(in)));
+    node = in.node;
+    input.columns = &in.columns;
+    input.schema = &in.node->schema;
+  }
   ASSIGN_OR_RETURN(std::vector<SelectColumn> items, ExpandSelectList(q, in));
   // Identifiers take the declared spelling of the column they name.
   for (auto& item : items) {
@@ -286,8 +314,19 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   }
 
   AggregateScope agg(input);
-  for (const auto& g : q.group_by) {
+  for (size_t i = 0; i < q.group_by.size(); ++i) {
+    const auto& g = q.group_by[i];
     if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
+    if (legacy && i == legacy->group_by_index) {
+      for (const char* column : {kLegacyWindowStart, kLegacyWindowEnd}) {
+        sql::Expr ref;
+        ref.kind = sql::ExprKind::kIdentifier;
+        ref.pos = g->pos;
+        ref.name.parts = {column};
+        RETURN_IF_ERROR(agg.AddGroupKey(ref));
+      }
+      continue;
+    }
     RETURN_IF_ERROR(agg.AddGroupKey(*g));
   }
   ExprScope out_scope = agg.OutputScope("the select list");
@@ -333,7 +372,8 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   std::vector<int> keys;
   for (int i = 0; i < k; ++i) keys.push_back(i);
   LogicalNodePtr pre = MakeProject(node, agg.pre(), UniquifyNames(agg.pre_names()));
-  LogicalNodePtr top = MakeAggregate(pre, std::move(keys), agg.calls(), std::move(agg_names));
+  LogicalNodePtr top = RewriteWindowAggregate(
+      MakeAggregate(pre, std::move(keys), agg.calls(), std::move(agg_names)));
   if (having) top = MakeFilter(top, std::move(having));
   BoundRelation out;
   out.node = MakeProject(top, std::move(select_exprs), names);

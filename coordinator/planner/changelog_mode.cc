@@ -27,11 +27,14 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
     switch (n->kind) {
       case LogicalKind::kTableScan:
       case LogicalKind::kValues:
+      case LogicalKind::kWindowAggregate:  // a fired window is final: +I only
         n->mode = ChangelogMode::InsertOnly();
         break;
       case LogicalKind::kProject:
       case LogicalKind::kFilter:
       case LogicalKind::kSink:
+      case LogicalKind::kWatermarkAssigner:
+      case LogicalKind::kWindowTableFunction:
         n->mode = n->input().mode;
         break;
       case LogicalKind::kUnion: {
@@ -81,6 +84,7 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kAggregate: return AggregateDigest(n);
+    case LogicalKind::kWindowAggregate: return WindowAggregateDigest(n);
     case LogicalKind::kUnion: return UnionDigest(n);
     default: return LogicalNodeName(n.kind);
   }
@@ -160,6 +164,15 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
     if (n->kind == LogicalKind::kAggregate ||
         (n->kind == LogicalKind::kFilter && n->input().mode.HasUpdates())) {
       RequireUpdateBefore(n->inputs[0].get());
+    }
+    // Windows are defined on event time; an update would have to retract a fired window.
+    if ((n->kind == LogicalKind::kWindowAggregate ||
+         n->kind == LogicalKind::kWindowTableFunction) &&
+        !n->input().mode.IsInsertOnly()) {
+      return ValidationError(absl::StrCat(
+          n->kind == LogicalKind::kWindowAggregate ? "WindowAggregate" : "WindowTableFunction",
+          " doesn't support consuming update changes which is produced by node ",
+          Digest(*UpdateOrigin(n->input()))));
     }
     if (n->kind == LogicalKind::kSink) {
       absl::Status s = SinkRequirements(n);

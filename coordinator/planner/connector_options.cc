@@ -115,7 +115,8 @@ absl::Status ValidateDatagen(const CatalogTable& t, OptionChecker& c) {
     const std::string& col = parts[1];
     const std::string& prop = parts[2];
     bool found = false;
-    for (const auto& f : t.schema.fields) found = found || f.name == col;
+    const Schema physical = t.PhysicalSchema();
+    for (const auto& f : physical.fields) found = found || f.name == col;
     if (!found) return c.Unsupported(key);
     SequenceBounds& b = fields[col];
     if (prop == "kind") {

@@ -21,7 +21,7 @@ std::string Rex(const Expr& e) { return ExprToString(e, {}); }
 // projection into one right below it.
 bool SkipProject(const LogicalNode& n, LogicalKind parent) {
   if (!IsIdentityProject(n)) return false;
-  if (parent == LogicalKind::kAggregate) return true;
+  if (parent == LogicalKind::kAggregate || parent == LogicalKind::kWindowAggregate) return true;
   const bool same_names = n.schema.Names() == n.input().schema.Names();
   // RelBuilder merges a projection into the one below it (a view's `SELECT *` over its query).
   if (same_names && n.input().kind == LogicalKind::kProject) return true;
@@ -71,6 +71,24 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
     }
     case LogicalKind::kUnion:
       return "LogicalUnion(all=[true])";
+    case LogicalKind::kWatermarkAssigner:
+      return absl::StrCat("LogicalWatermarkAssigner(rowtime=[",
+                          n.input().schema.fields[n.rowtime].name, "], watermark=[",
+                          Rex(*n.watermark), "])");
+    case LogicalKind::kWindowTableFunction:
+      return absl::StrCat("LogicalTableFunctionScan(invocation=[",
+                          WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "])");
+    case LogicalKind::kWindowAggregate: {
+      std::string s = absl::StrCat("LogicalWindowAggregate(group=[{",
+                                   absl::StrJoin(n.group_keys, ", "), "}], window=[",
+                                   WindowDigest(n.window, absl::StrCat("$", n.window.time_column)),
+                                   "]");
+      for (size_t c = 0; c < n.calls.size(); ++c) {
+        absl::StrAppend(&s, ", ", n.schema.fields[n.group_keys.size() + c].name, "=[",
+                        AggCall(n.calls[c]), "]");
+      }
+      return s + ")";
+    }
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

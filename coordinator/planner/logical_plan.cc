@@ -18,7 +18,7 @@ std::string ChangelogMode::ToString() const {
 LogicalNodePtr MakeTableScan(std::shared_ptr<const CatalogTable> table) {
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kTableScan;
-  n->schema = table->schema;
+  n->schema = table->PhysicalSchema();
   n->table = std::move(table);
   return n;
 }
@@ -78,10 +78,84 @@ LogicalNodePtr MakeUnion(std::vector<LogicalNodePtr> inputs) {
 LogicalNodePtr MakeSink(LogicalNodePtr input, std::shared_ptr<const CatalogTable> table) {
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kSink;
-  n->schema = table->schema;
+  n->schema = table->PhysicalSchema();
   n->sink_table = std::move(table);
   n->inputs.push_back(std::move(input));
   return n;
+}
+
+LogicalNodePtr MakeWatermarkAssigner(LogicalNodePtr input, int rowtime, ExprPtr watermark) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kWatermarkAssigner;
+  n->schema = input->schema;
+  n->rowtime = rowtime;
+  n->watermark = std::move(watermark);
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
+LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
+                                       const std::vector<std::string>& names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kWindowTableFunction;
+  n->schema = input->schema;
+  const DataType ts = DataType::Timestamp(3).WithNullable(false);
+  for (const std::string& name : names) n->schema.fields.push_back({name, ts});
+  n->window = window;
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
+LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
+                                   std::vector<int> group_keys, std::vector<LogicalAggCall> calls,
+                                   std::vector<std::string> names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kWindowAggregate;
+  size_t i = 0;
+  auto name = [&](size_t k) { return k < names.size() ? names[k] : "EXPR$" + std::to_string(k); };
+  for (int k : group_keys) n->schema.fields.push_back({name(i++), input->schema.fields[k].type});
+  for (const auto& c : calls) n->schema.fields.push_back({name(i++), c.result_type});
+  const DataType ts = DataType::Timestamp(3).WithNullable(false);
+  n->schema.fields.push_back({name(i++), ts});
+  n->schema.fields.push_back({name(i++), ts});
+  n->group_keys = std::move(group_keys);
+  n->calls = std::move(calls);
+  n->window = window;
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
+bool IsRowtimeColumn(const LogicalNode& n, int column) {
+  switch (n.kind) {
+    case LogicalKind::kWatermarkAssigner:
+      return column == n.rowtime || IsRowtimeColumn(n.input(), column);
+    case LogicalKind::kFilter:
+      return IsRowtimeColumn(n.input(), column);
+    case LogicalKind::kProject: {
+      const Expr& e = *n.projections[column];
+      return e.kind == ExprKind::kColumn && IsRowtimeColumn(n.input(), e.column);
+    }
+    case LogicalKind::kUnion:
+      for (const auto& in : n.inputs) {
+        if (!IsRowtimeColumn(*in, column)) return false;
+      }
+      return true;
+    case LogicalKind::kWindowTableFunction:
+      if (column == static_cast<int>(n.schema.size()) - 1) return true;  // window_time
+      return column < static_cast<int>(n.input().schema.size()) &&
+             IsRowtimeColumn(n.input(), column);
+    default:
+      return false;
+  }
+}
+
+std::string WindowKindName(WindowSpec::Kind kind) {
+  switch (kind) {
+    case WindowSpec::Kind::kTumble: return "TUMBLE";
+    case WindowSpec::Kind::kHop: return "HOP";
+    case WindowSpec::Kind::kCumulate: return "CUMULATE";
+  }
+  return "?";
 }
 
 std::string LogicalNodeName(LogicalKind kind) {
@@ -93,6 +167,9 @@ std::string LogicalNodeName(LogicalKind kind) {
     case LogicalKind::kAggregate: return "LogicalAggregate";
     case LogicalKind::kUnion: return "LogicalUnion";
     case LogicalKind::kSink: return "LogicalSink";
+    case LogicalKind::kWatermarkAssigner: return "LogicalWatermarkAssigner";
+    case LogicalKind::kWindowTableFunction: return "LogicalTableFunctionScan";
+    case LogicalKind::kWindowAggregate: return "LogicalWindowAggregate";
   }
   return "Logical?";
 }

@@ -38,7 +38,30 @@ struct ChangelogMode {
   std::string ToString() const;
 };
 
-enum class LogicalKind { kTableScan, kValues, kProject, kFilter, kAggregate, kUnion, kSink };
+enum class LogicalKind {
+  kTableScan,
+  kValues,
+  kProject,
+  kFilter,
+  kAggregate,
+  kUnion,
+  kSink,
+  kWatermarkAssigner,    // a table's WATERMARK FOR: rowtime column + watermark expression
+  kWindowTableFunction,  // TUMBLE/HOP/CUMULATE(TABLE t, DESCRIPTOR(ts), ...): t + window columns
+  kWindowAggregate,      // GROUP BY window_start, window_end, keys over a window TVF
+};
+
+// A window TVF's shape (times in ms). TUMBLE: size; HOP: size and slide; CUMULATE: size (the max
+// size) and step. `offset` shifts window starts (Flink's optional offset argument).
+struct WindowSpec {
+  enum class Kind { kTumble, kHop, kCumulate } kind = Kind::kTumble;
+  int64_t size_ms = 0;
+  int64_t slide_ms = 0;  // HOP
+  int64_t step_ms = 0;   // CUMULATE
+  int64_t offset_ms = 0;
+  int time_column = -1;  // the rowtime column of the input
+};
+std::string WindowKindName(WindowSpec::Kind kind);  // TUMBLE, HOP, CUMULATE
 
 struct LogicalAggCall {
   AggKind kind = AggKind::kCountStar;
@@ -74,6 +97,14 @@ struct LogicalNode {
   std::vector<LogicalAggCall> calls;
   // kSink: the target table; schema is the table's.
   std::shared_ptr<const CatalogTable> sink_table;
+  // kWatermarkAssigner: `rowtime` is the time attribute column, `watermark` the expression over the
+  // input's columns; the schema is the input's.
+  int rowtime = -1;
+  ExprPtr watermark;
+  // kWindowTableFunction (schema = input + window_start, window_end, window_time) and
+  // kWindowAggregate (schema = group keys, calls, window_start, window_end; `group_keys` and
+  // `calls` read the input, window.time_column is the input's rowtime).
+  WindowSpec window;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -89,6 +120,18 @@ LogicalNodePtr MakeAggregate(LogicalNodePtr input, std::vector<int> group_keys,
                              std::vector<LogicalAggCall> calls, std::vector<std::string> names);
 LogicalNodePtr MakeUnion(std::vector<LogicalNodePtr> inputs);
 LogicalNodePtr MakeSink(LogicalNodePtr input, std::shared_ptr<const CatalogTable> table);
+LogicalNodePtr MakeWatermarkAssigner(LogicalNodePtr input, int rowtime, ExprPtr watermark);
+// `names`: the three window columns' names (window_start, window_end, window_time).
+LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
+                                       const std::vector<std::string>& names);
+// `names`: one per group key, one per call, then the window_start and window_end names.
+LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
+                                   std::vector<int> group_keys, std::vector<LogicalAggCall> calls,
+                                   std::vector<std::string> names);
+
+// Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
+// unchanged through projections, filters, unions and window TVFs' window_time).
+bool IsRowtimeColumn(const LogicalNode& n, int column);
 
 // Name of the node in EXPLAIN's abstract syntax tree: LogicalTableScan, LogicalProject, ...
 std::string LogicalNodeName(LogicalKind kind);

@@ -11,7 +11,8 @@ LogicalNodePtr WithInputs(const LogicalNodePtr& n, std::vector<LogicalNodePtr> i
   if (inputs == n->inputs) return n;
   auto copy = std::make_shared<LogicalNode>(*n);
   copy->inputs = std::move(inputs);
-  if (copy->kind == LogicalKind::kFilter || copy->kind == LogicalKind::kUnion) {
+  if (copy->kind == LogicalKind::kFilter || copy->kind == LogicalKind::kUnion ||
+      copy->kind == LogicalKind::kWatermarkAssigner) {
     copy->schema = copy->inputs.front()->schema;
   }
   return copy;

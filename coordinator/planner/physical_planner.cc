@@ -44,11 +44,12 @@ void FillDatagen(const LogicalNode& scan, v1::DatagenSource* out) {
     }
   }
   const bool has_row_count = bounded;  // number-of-rows given
-  std::vector<bool> read(table.schema.size(), scan.scan_columns.empty());
+  const Schema physical = table.PhysicalSchema();
+  std::vector<bool> read(physical.size(), scan.scan_columns.empty());
   for (int c : scan.scan_columns) read[c] = true;
   int64_t unread_sequence_rows = -1;
-  for (size_t c = 0; c < table.schema.size(); ++c) {
-    const Field& f = table.schema.fields[c];
+  for (size_t c = 0; c < physical.size(); ++c) {
+    const Field& f = physical.fields[c];
     v1::DatagenField unread;
     v1::DatagenField* df = read[c] ? out->add_fields() : &unread;
     df->set_name(f.name);
@@ -107,6 +108,28 @@ void FillValues(const LogicalNode& values, v1::ValuesSource* out) {
   }
 }
 
+void FillCalls(const std::vector<LogicalAggCall>& calls,
+               google::protobuf::RepeatedPtrField<v1::AggregateCall>* out) {
+  for (const LogicalAggCall& c : calls) {
+    v1::AggregateCall* call = out->Add();
+    call->set_function(std::string(AggKindName(c.kind)));
+    call->set_count_star(c.kind == AggKind::kCountStar);
+    call->set_arg(c.kind == AggKind::kCountStar ? -1 : c.arg);
+    call->set_distinct(c.distinct);
+    if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
+    TypeToProto(c.result_type, call->mutable_result_type());
+  }
+}
+
+v1::WindowAggregate::Kind WindowKindToProto(WindowSpec::Kind kind) {
+  switch (kind) {
+    case WindowSpec::Kind::kTumble: return v1::WindowAggregate::TUMBLE;
+    case WindowSpec::Kind::kHop: return v1::WindowAggregate::HOP;
+    case WindowSpec::Kind::kCumulate: return v1::WindowAggregate::CUMULATE;
+  }
+  return v1::WindowAggregate::KIND_UNSPECIFIED;
+}
+
 }  // namespace
 
 v1::PlanNode* PhysicalPlanner::NewNode(const LogicalNode& logical, const Schema& schema) {
@@ -149,15 +172,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       p->set_description(AggregateDigest(n));
       v1::GroupAggregate* agg = p->mutable_group_aggregate();
       for (int k : n.group_keys) agg->add_group_keys(k);
-      for (const LogicalAggCall& c : n.calls) {
-        v1::AggregateCall* call = agg->add_calls();
-        call->set_function(std::string(AggKindName(c.kind)));
-        call->set_count_star(c.kind == AggKind::kCountStar);
-        call->set_arg(c.kind == AggKind::kCountStar ? -1 : c.arg);
-        call->set_distinct(c.distinct);
-        if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
-        TypeToProto(c.result_type, call->mutable_result_type());
-      }
+      FillCalls(n.calls, agg->mutable_calls());
       agg->set_generate_update_before(n.mode.update_before);
       agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
       agg->set_mini_batch_size(mini_batch_.size);
@@ -165,6 +180,39 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
+    case LogicalKind::kWatermarkAssigner: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(WatermarkAssignerDigest(n));
+      v1::WatermarkAssigner* w = p->mutable_watermark_assigner();
+      w->set_rowtime(n.rowtime);
+      ExprToProto(*n.watermark, w->mutable_watermark());
+      w->set_idle_timeout_ms(source_idle_timeout_ms_);
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kWindowAggregate: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(WindowAggregateDigest(n));
+      v1::WindowAggregate* w = p->mutable_window_aggregate();
+      w->set_kind(WindowKindToProto(n.window.kind));
+      w->set_size_ms(n.window.size_ms);
+      w->set_slide_ms(n.window.slide_ms);
+      w->set_step_ms(n.window.step_ms);
+      w->set_offset_ms(n.window.offset_ms);
+      w->set_time_column(n.window.time_column);
+      for (int k : n.group_keys) w->add_group_keys(k);
+      FillCalls(n.calls, w->mutable_calls());
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kWindowTableFunction:
+      return ValidationError(
+          "a window table function (TUMBLE, HOP, CUMULATE) is supported only as the input of "
+          "GROUP BY window_start, window_end[, keys]");
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {
@@ -261,6 +309,9 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
                                                const ConfigMap& config) {
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
   PhysicalPlanner physical(mini_batch);
+  ASSIGN_OR_RETURN(int64_t idle_timeout,
+                   ConfigDurationMs(config, "table.exec.source.idle-timeout", 0));
+  physical.set_source_idle_timeout_ms(idle_timeout);
   PhysicalPlan plan;
   for (const auto& root : roots) {
     ASSIGN_OR_RETURN(int id, physical.Translate(root));

@@ -39,6 +39,9 @@ class PhysicalPlanner {
  public:
   explicit PhysicalPlanner(MiniBatchSettings mini_batch = {}) : mini_batch_(mini_batch) {}
 
+  // table.exec.source.idle-timeout, for WatermarkAssigner nodes (0: off).
+  void set_source_idle_timeout_ms(int64_t ms) { source_idle_timeout_ms_ = ms; }
+
   // Emits `root` and everything below it; returns the id of root's PlanNode.
   absl::StatusOr<int> Translate(const LogicalNodePtr& root);
 
@@ -58,6 +61,7 @@ class PhysicalPlanner {
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
   MiniBatchSettings mini_batch_;
+  int64_t source_idle_timeout_ms_ = 0;
 };
 
 }  // namespace eddy::planner

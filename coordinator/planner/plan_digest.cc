@@ -41,6 +41,79 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
   return out + ")";
 }
 
+namespace {
+
+// "k, COUNT(*) AS cnt, SUM(x) AS s" of an aggregate's keys and calls.
+std::vector<std::string> AggregateSelect(const LogicalNode& agg, std::vector<std::string>* keys) {
+  const std::vector<std::string> in = agg.input().schema.Names();
+  const std::vector<std::string> out = agg.schema.Names();
+  std::vector<std::string> select;
+  for (int k : agg.group_keys) keys->push_back(in[k]);
+  for (size_t i = 0; i < agg.group_keys.size(); ++i) {
+    select.push_back((*keys)[i] == out[i] ? (*keys)[i] : (*keys)[i] + " AS " + out[i]);
+  }
+  for (size_t c = 0; c < agg.calls.size(); ++c) {
+    const LogicalAggCall& call = agg.calls[c];
+    std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
+    if (call.distinct) arg = "DISTINCT " + arg;
+    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(", arg, ") AS ",
+                                  out[agg.group_keys.size() + c]));
+  }
+  return select;
+}
+
+}  // namespace
+
+std::string FormatDurationMs(int64_t ms) {
+  struct Unit {
+    int64_t ms;
+    const char* name;
+  };
+  static constexpr Unit kUnits[] = {{86400000, "d"}, {3600000, "h"}, {60000, "min"}, {1000, "s"}};
+  for (const Unit& u : kUnits) {
+    if (ms != 0 && ms % u.ms == 0) return absl::StrCat(ms / u.ms, " ", u.name);
+  }
+  return absl::StrCat(ms, " ms");
+}
+
+std::string WatermarkAssignerDigest(const LogicalNode& n) {
+  const std::vector<std::string> in = n.input().schema.Names();
+  return absl::StrCat("WatermarkAssigner(rowtime=[", in[n.rowtime], "], watermark=[",
+                      ExprToString(*n.watermark, in), "])");
+}
+
+std::string WindowDigest(const WindowSpec& w, const std::string& time_column) {
+  std::string s = absl::StrCat(WindowKindName(w.kind), "(time_col=[", time_column, "], ");
+  switch (w.kind) {
+    case WindowSpec::Kind::kTumble:
+      absl::StrAppend(&s, "size=[", FormatDurationMs(w.size_ms), "]");
+      break;
+    case WindowSpec::Kind::kHop:
+      absl::StrAppend(&s, "size=[", FormatDurationMs(w.size_ms), "], slide=[",
+                      FormatDurationMs(w.slide_ms), "]");
+      break;
+    case WindowSpec::Kind::kCumulate:
+      absl::StrAppend(&s, "max_size=[", FormatDurationMs(w.size_ms), "], step=[",
+                      FormatDurationMs(w.step_ms), "]");
+      break;
+  }
+  if (w.offset_ms != 0) absl::StrAppend(&s, ", offset=[", FormatDurationMs(w.offset_ms), "]");
+  return s + ")";
+}
+
+std::string WindowAggregateDigest(const LogicalNode& agg) {
+  std::vector<std::string> keys;
+  std::vector<std::string> select = AggregateSelect(agg, &keys);
+  const std::vector<std::string> out = agg.schema.Names();
+  select.push_back("start('w$) AS " + out[out.size() - 2]);
+  select.push_back("end('w$) AS " + out[out.size() - 1]);
+  std::string s = "WindowAggregate(";
+  if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
+  return absl::StrCat(
+      s, "window=[", WindowDigest(agg.window, agg.input().schema.fields[agg.window.time_column].name),
+      "], select=[", absl::StrJoin(select, ", "), "])");
+}
+
 std::string AggregateDigest(const LogicalNode& agg) {
   const std::vector<std::string> in = agg.input().schema.Names();
   const std::vector<std::string> out = agg.schema.Names();

@@ -21,6 +21,15 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
                        const std::vector<std::string>& input_names,
                        const std::vector<std::string>& output_names);
 std::string AggregateDigest(const LogicalNode& aggregate);
+// WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+std::string WatermarkAssignerDigest(const LogicalNode& assigner);
+// TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size, step)
+std::string WindowDigest(const WindowSpec& window, const std::string& time_column);
+// WindowAggregate(groupBy=[k], window=[TUMBLE(...)], select=[k, COUNT(*) AS cnt,
+// start('w$) AS window_start, end('w$) AS window_end])
+std::string WindowAggregateDigest(const LogicalNode& aggregate);
+// Flink's duration spelling: 10 min, 5 s, 1 h, 2 d, 500 ms.
+std::string FormatDurationMs(int64_t ms);
 std::string UnionDigest(const LogicalNode& u);
 std::string SinkDigest(const LogicalNode& sink);
 

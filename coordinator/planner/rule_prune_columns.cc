@@ -102,7 +102,18 @@ class ColumnPruner {
         f->condition = RemapColumns(n->condition, in);
         return f;
       }
-      case LogicalKind::kAggregate: {
+      case LogicalKind::kWatermarkAssigner: {
+        const std::vector<int>& in = InputMapping(original, 0);
+        mapping = in;
+        if (IsIdentity(in)) return n;
+        auto w = std::make_shared<LogicalNode>(*n);
+        w->rowtime = in[n->rowtime];
+        w->watermark = RemapColumns(n->watermark, in);
+        w->schema = n->inputs[0]->schema;
+        return w;
+      }
+      case LogicalKind::kAggregate:
+      case LogicalKind::kWindowAggregate: {
         const std::vector<int>& in = InputMapping(original, 0);
         if (IsIdentity(in)) return n;
         auto a = std::make_shared<LogicalNode>(*n);
@@ -110,6 +121,7 @@ class ColumnPruner {
         for (LogicalAggCall& c : a->calls) {
           if (c.arg >= 0) c.arg = in[c.arg];
         }
+        if (a->window.time_column >= 0) a->window.time_column = in[a->window.time_column];
         return a;
       }
       default:  // Values, Union and Sink keep every column of their inputs
@@ -142,8 +154,17 @@ class ColumnPruner {
         AddColumns(*n.condition, &in);
         return;
       }
-      case LogicalKind::kAggregate: {
+      case LogicalKind::kWatermarkAssigner: {
         ColumnSet& in = Used(*n.inputs[0]);
+        for (size_t c = 0; c < used.size(); ++c) in[c] = in[c] || used[c];
+        in[n.rowtime] = true;
+        AddColumns(*n.watermark, &in);
+        return;
+      }
+      case LogicalKind::kAggregate:
+      case LogicalKind::kWindowAggregate: {
+        ColumnSet& in = Used(*n.inputs[0]);
+        if (n.kind == LogicalKind::kWindowAggregate) in[n.window.time_column] = true;
         for (int k : n.group_keys) in[k] = true;
         for (const LogicalAggCall& c : n.calls) {
           if (c.arg >= 0) in[c.arg] = true;

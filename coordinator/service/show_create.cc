@@ -23,7 +23,11 @@ std::string QuotedPath(const ObjectPath& p) {
 
 std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
   std::vector<std::string> lines;
-  for (const Field& f : t.schema.fields) lines.push_back(Quote(f.name) + " " + f.type.ToString());
+  for (size_t i = 0; i < t.schema.fields.size(); ++i) {
+    const Field& f = t.schema.fields[i];
+    lines.push_back(t.IsComputed(i) ? absl::StrCat(Quote(f.name), " AS ", t.computed_exprs[i])
+                                    : absl::StrCat(Quote(f.name), " ", f.type.ToString()));
+  }
   if (!t.watermark_column.empty()) {
     lines.push_back(absl::StrCat("WATERMARK FOR ", Quote(t.watermark_column), " AS ",
                                  t.watermark_expr));

@@ -73,6 +73,10 @@ grpc::Status ExchangeServiceImpl::Transfer(
         result = gate->Push(channel, std::move(*batch));
         break;
       }
+      case v1::ExchangeFrame::kWatermark:
+        result = gate->PushWatermark(
+            channel, Watermark{frame.watermark().millis(), frame.watermark().idle()});
+        break;
       case v1::ExchangeFrame::kEndOfInput:
         result = gate->EndOfInput(channel);
         ended = result.ok();

@@ -71,17 +71,34 @@ absl::Status ExchangeSinkOperator::Open(const OperatorContext& ctx) {
     buffers_.back().Reserve(spec_.flush_rows);
   }
   oldest_.resize(spec_.targets.size());
+  pending_watermarks_.resize(spec_.targets.size());
   return absl::OkStatus();
 }
 
 absl::Status ExchangeSinkOperator::Flush(size_t t) {
-  if (buffers_[t].empty()) return absl::OkStatus();
-  ChangelogBatch batch = std::move(buffers_[t]);
-  buffers_[t] = ChangelogBatch(spec_.input_types);
-  buffers_[t].Reserve(spec_.flush_rows);
-  rows_sent_ += batch.num_rows();
-  ++batches_sent_;
-  return channels_[t]->Send(std::move(batch));
+  if (!buffers_[t].empty()) {
+    ChangelogBatch batch = std::move(buffers_[t]);
+    buffers_[t] = ChangelogBatch(spec_.input_types);
+    buffers_[t].Reserve(spec_.flush_rows);
+    rows_sent_ += batch.num_rows();
+    ++batches_sent_;
+    RETURN_IF_ERROR(channels_[t]->Send(std::move(batch)));
+  }
+  if (pending_watermarks_[t]) {
+    Watermark w = *pending_watermarks_[t];
+    pending_watermarks_[t].reset();
+    RETURN_IF_ERROR(channels_[t]->SendWatermark(w));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExchangeSinkOperator::ProcessWatermark(const Watermark& watermark) {
+  if (!partitioner_) return absl::FailedPreconditionError("ExchangeSink: watermark before Open");
+  for (size_t t = 0; t < buffers_.size(); ++t) {
+    pending_watermarks_[t] = watermark;
+    if (buffers_[t].empty()) RETURN_IF_ERROR(Flush(t));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ExchangeSinkOperator::Process(int input, const ChangelogBatch& batch) {

@@ -2,6 +2,7 @@
 // subtasks of the next task. It partitions each batch over its targets into per-target buffers and
 // sends a target's buffer when it reaches a row or byte threshold or its oldest row gets older than
 // the buffer timeout (checked in OnTick); Finish() flushes everything and ends every channel.
+// Watermarks go to every target behind the rows buffered for it, so batching is kept.
 #pragma once
 
 #include <chrono>
@@ -55,6 +56,8 @@ class ExchangeSinkOperator final : public Operator {
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
   absl::Status Finish() override;
+  // Broadcast to every target, after the rows buffered for it (sent with its next flush).
+  absl::Status ProcessWatermark(const Watermark& watermark) override;
   absl::Status Close() override;
 
   uint64_t rows_sent() const { return rows_sent_; }
@@ -69,6 +72,7 @@ class ExchangeSinkOperator final : public Operator {
   std::vector<std::unique_ptr<OutputChannel>> channels_;
   std::vector<ChangelogBatch> buffers_;  // one per target
   std::vector<std::chrono::steady_clock::time_point> oldest_;  // first row of each buffer
+  std::vector<std::optional<Watermark>> pending_watermarks_;   // to send after each buffer
   bool finished_ = false;
   uint64_t rows_sent_ = 0;
   uint64_t batches_sent_ = 0;

@@ -26,6 +26,7 @@ class ExchangeSource final : public Source {
   absl::Status Open(const OperatorContext& ctx) override;
   absl::StatusOr<SourceState> Next(ChangelogBatch* out) override;
   absl::Status Close() override;
+  std::optional<Watermark> TakeWatermark() override { return gate_->TakeWatermark(); }
   // With a driver wakeup, the gate wakes the driver on arrival: the wait only bounds the tick.
   std::chrono::microseconds idle_wait() const override {
     return std::chrono::microseconds(has_wakeup_ ? 10000 : 1000);

@@ -22,7 +22,8 @@ InputGate::InputGate(std::string name, int num_channels, int credits_per_channel
     : name_(std::move(name)),
       capacity_(std::max(1, credits_per_channel)),
       types_(std::move(types)),
-      channels_(static_cast<size_t>(std::max(0, num_channels))) {}
+      channels_(static_cast<size_t>(std::max(0, num_channels))),
+      watermarks_(std::max(0, num_channels)) {}
 
 absl::Status InputGate::CheckChannel(int channel) const {
   if (channel < 0 || channel >= num_channels()) {
@@ -81,9 +82,48 @@ void InputGate::Detach(int channel) {
 }
 
 absl::Status InputGate::Enqueue(int channel, ChangelogBatch batch) {
-  channels_[channel].queue.push_back(std::move(batch));
+  channels_[channel].queue.push_back(Entry{std::move(batch), std::nullopt});
   Notify();
   return absl::OkStatus();
+}
+
+void InputGate::ApplyWatermark(int channel, const Watermark& w) {
+  if (std::optional<Watermark> combined = watermarks_.Update(channel, w)) {
+    watermark_out_ = combined;
+    Notify();
+  }
+}
+
+void InputGate::ApplyEnd(int channel) {
+  if (std::optional<Watermark> combined = watermarks_.EndInput(channel)) {
+    watermark_out_ = combined;
+  }
+}
+
+absl::Status InputGate::PushWatermark(int channel, const Watermark& watermark) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = CheckChannel(channel); !s.ok()) return s;
+  if (closed_) {
+    return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
+  }
+  Channel& ch = channels_[channel];
+  if (ch.ended) {
+    return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
+                                                   channel, " sent a watermark after end-of-input"));
+  }
+  if (ch.queue.empty()) {
+    ApplyWatermark(channel, watermark);
+  } else {
+    ch.queue.back().then = watermark;  // a later watermark replaces an earlier pending one
+  }
+  return absl::OkStatus();
+}
+
+std::optional<Watermark> InputGate::TakeWatermark() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<Watermark> out = watermark_out_;
+  watermark_out_.reset();
+  return out;
 }
 
 absl::Status InputGate::Push(int channel, ChangelogBatch batch) {
@@ -143,6 +183,7 @@ absl::Status InputGate::EndOfInput(int channel) {
   ch.ended = true;
   ch.grants = 0;
   ++ended_channels_;
+  if (ch.queue.empty()) ApplyEnd(channel);
   grants_cv_.notify_all();
   Notify();
   return absl::OkStatus();
@@ -185,8 +226,11 @@ absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
     size_t i = (next_channel_ + k) % n;
     Channel& ch = channels_[i];
     if (ch.queue.empty()) continue;
-    *out = std::move(ch.queue.front());
+    *out = std::move(ch.queue.front().batch);
+    std::optional<Watermark> then = ch.queue.front().then;
     ch.queue.pop_front();
+    if (then) ApplyWatermark(static_cast<int>(i), *then);
+    if (ch.ended && ch.queue.empty()) ApplyEnd(static_cast<int>(i));
     if (channel != nullptr) *channel = static_cast<int>(i);
     next_channel_ = (i + 1) % n;
     // A freed slot is one more credit for a remote producer, or room for a local one.

@@ -18,6 +18,7 @@
 #include "common/batch/changelog_batch.h"
 #include "common/types/data_type.h"
 #include "worker/operators/source.h"
+#include "worker/operators/watermark.h"
 
 namespace eddy {
 
@@ -53,6 +54,9 @@ class InputGate {
   // closes.
   absl::Status PushWait(int channel, ChangelogBatch batch, const std::atomic<bool>* cancelled);
   absl::Status EndOfInput(int channel);
+  // The producer's watermark, in order with its batches: it takes effect once the batches sent
+  // before it are polled. Needs no credit (a producer sends at most one per batch or flush).
+  absl::Status PushWatermark(int channel, const Watermark& watermark);
   // The producer of `channel` went away before end-of-input: the consumer's next Poll fails.
   void Fail(int channel, const absl::Status& status);
 
@@ -73,6 +77,9 @@ class InputGate {
   // Called (under the gate's lock, so it must be cheap and must not call back) whenever a batch,
   // end-of-input or a failure arrives, to wake an idle driver.
   void SetNotify(std::function<void()> notify);
+  // The gate's watermark (minimum over its live, non-idle channels) if it changed since the last
+  // call; call after handling the batch of the previous Poll.
+  std::optional<Watermark> TakeWatermark();
   // Drops buffered batches, aborts attached remote streams, fails waiting local producers.
   // Idempotent.
   void Close();
@@ -82,8 +89,12 @@ class InputGate {
   bool closed() const;
 
  private:
+  struct Entry {
+    ChangelogBatch batch;
+    std::optional<Watermark> then;  // arrived after this batch
+  };
   struct Channel {
-    std::deque<ChangelogBatch> queue;
+    std::deque<Entry> queue;
     bool attached = false;
     bool ended = false;
     int grants = 0;  // credits not yet sent to the remote producer
@@ -93,6 +104,8 @@ class InputGate {
   absl::Status CheckChannel(int channel) const;  // mu_ held
   absl::Status CheckBatch(int channel, const ChangelogBatch& batch) const;
   absl::Status Enqueue(int channel, ChangelogBatch batch);  // mu_ held, room checked
+  void ApplyWatermark(int channel, const Watermark& w);     // mu_ held
+  void ApplyEnd(int channel);                               // mu_ held, queue drained
   void Notify() {
     if (notify_) notify_();
   }
@@ -110,6 +123,8 @@ class InputGate {
   bool closed_ = false;
   absl::Status failure_;
   std::function<void()> notify_;
+  WatermarkCombiner watermarks_;           // over channels
+  std::optional<Watermark> watermark_out_;  // changed, not yet taken
 };
 
 }  // namespace eddy

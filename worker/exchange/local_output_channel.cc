@@ -23,6 +23,12 @@ absl::Status LocalOutputChannel::Send(ChangelogBatch batch) {
   return gate_->PushWait(target_.channel_index, std::move(batch), cancelled_);
 }
 
+absl::Status LocalOutputChannel::SendWatermark(const Watermark& watermark) {
+  if (ended_) return absl::OkStatus();
+  RETURN_IF_ERROR(Attach());
+  return gate_->PushWatermark(target_.channel_index, watermark);
+}
+
 absl::Status LocalOutputChannel::SendEndOfInput() {
   if (ended_) return absl::OkStatus();
   RETURN_IF_ERROR(Attach());

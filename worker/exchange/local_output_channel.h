@@ -21,6 +21,7 @@ class LocalOutputChannel final : public OutputChannel {
 
   absl::Status Send(ChangelogBatch batch) override;
   absl::Status SendEndOfInput() override;
+  absl::Status SendWatermark(const Watermark& watermark) override;
   void Close() override;
 
  private:

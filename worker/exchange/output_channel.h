@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/exchange/exchange_registry.h"
+#include "worker/operators/watermark.h"
 
 namespace eddy {
 
@@ -31,6 +32,8 @@ class OutputChannel {
   virtual absl::Status Send(ChangelogBatch batch) = 0;
   // Tells the consumer this channel has ended; after it, only Close().
   virtual absl::Status SendEndOfInput() = 0;
+  // Event-time progress after the batches sent so far; uses no credit.
+  virtual absl::Status SendWatermark(const Watermark& watermark) = 0;
   // Releases the channel. Without a prior SendEndOfInput the consumer learns that its producer
   // failed. Idempotent.
   virtual void Close() = 0;

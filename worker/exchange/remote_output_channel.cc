@@ -113,6 +113,17 @@ absl::Status RemoteOutputChannel::Send(ChangelogBatch batch) {
   return absl::OkStatus();
 }
 
+absl::Status RemoteOutputChannel::SendWatermark(const Watermark& watermark) {
+  if (ended_) return absl::OkStatus();
+  RETURN_IF_ERROR(Connect());
+  if (finished_) return final_status_;
+  auto* msg = frame_.mutable_watermark();
+  msg->set_millis(watermark.millis);
+  msg->set_idle(watermark.idle);
+  if (!stream_->Write(frame_)) return FinishCall(/*cancel=*/false);
+  return absl::OkStatus();
+}
+
 absl::Status RemoteOutputChannel::SendEndOfInput() {
   if (ended_) return final_status_;
   RETURN_IF_ERROR(Connect());

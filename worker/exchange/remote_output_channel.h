@@ -33,6 +33,7 @@ class RemoteOutputChannel final : public OutputChannel {
 
   absl::Status Send(ChangelogBatch batch) override;
   absl::Status SendEndOfInput() override;
+  absl::Status SendWatermark(const Watermark& watermark) override;
   void Close() override;
 
   // Credits granted and not used yet (tests).

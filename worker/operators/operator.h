@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "common/batch/changelog_batch.h"
+#include "worker/operators/watermark.h"
 
 namespace eddy {
 
@@ -25,6 +26,8 @@ class Output {
  public:
   virtual ~Output() = default;
   virtual absl::Status Emit(const ChangelogBatch& batch) = 0;
+  // Event-time progress, in order with the batches (every batch emitted before it is older).
+  virtual absl::Status EmitWatermark(const Watermark& watermark) { return absl::OkStatus(); }
 };
 
 struct OperatorContext {
@@ -55,6 +58,11 @@ class Operator {
   // `input` is the 0-based input index (Union has several; most operators have one).
   virtual absl::Status Process(int input, const ChangelogBatch& batch) = 0;
   virtual absl::Status Finish() { return absl::OkStatus(); }
+  // The combined watermark of the operator's inputs advanced (the driver combines several inputs,
+  // see WatermarkCombiner). Operators without event-time logic pass it on.
+  virtual absl::Status ProcessWatermark(const Watermark& watermark) {
+    return EmitWatermark(watermark);
+  }
   // Called by the driver at least every ~10 ms while the task runs (also while it idles), for
   // time-based work such as flushing a buffer after a timeout. Never called after Finish().
   virtual absl::Status OnTick(std::chrono::steady_clock::time_point now) {
@@ -62,6 +70,10 @@ class Operator {
   }
   // Releases resources, including state; called once, also after failures.
   virtual absl::Status Close() { return absl::OkStatus(); }
+
+  // Rows an event-time operator dropped because they arrived after their windows fired; safe to
+  // read from any thread.
+  virtual uint64_t late_rows_dropped() const { return 0; }
 
   // Rows seen and emitted, for metrics and tests.
   uint64_t rows_in() const { return rows_in_; }
@@ -74,6 +86,9 @@ class Operator {
     return output_->Emit(batch);
   }
   void CountIn(const ChangelogBatch& batch) { rows_in_ += batch.num_rows(); }
+  absl::Status EmitWatermark(const Watermark& watermark) {
+    return output_->EmitWatermark(watermark);
+  }
 
   Output* output_ = nullptr;
 

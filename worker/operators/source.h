@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
@@ -22,6 +23,9 @@ class Source {
   virtual absl::Status Open(const OperatorContext& ctx) { return absl::OkStatus(); }
   virtual absl::StatusOr<SourceState> Next(ChangelogBatch* out) = 0;
   virtual absl::Status Close() { return absl::OkStatus(); }
+  // A watermark to emit after the batch Next() returned, if event time advanced (exchange gates
+  // forward their producers' watermarks; connectors leave it to a WatermarkAssigner operator).
+  virtual std::optional<Watermark> TakeWatermark() { return std::nullopt; }
   // How long the driver may wait after kIdle before asking again.
   virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
 

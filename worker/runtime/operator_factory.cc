@@ -17,6 +17,8 @@
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/union_operator.h"
+#include "worker/operators/watermark_assigner.h"
+#include "worker/operators/window_aggregate.h"
 
 namespace eddy {
 namespace {
@@ -41,18 +43,17 @@ absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<
   return built;
 }
 
-absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
-                                         const std::vector<DataType>& in) {
-  const auto& agg = node.group_aggregate();
-  GroupAggregateSpec spec;
-  spec.input_types = in;
-  for (int k : agg.group_keys()) {
+absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& keys,
+                              const google::protobuf::RepeatedPtrField<v1::AggregateCall>& calls,
+                              const std::vector<DataType>& in, std::vector<int>* group_keys,
+                              std::vector<AggregateCall>* aggregates) {
+  for (int k : keys) {
     if (k < 0 || k >= static_cast<int>(in.size())) {
       return absl::InvalidArgumentError(absl::StrCat("group key column ", k, " out of range"));
     }
-    spec.group_keys.push_back(k);
+    group_keys->push_back(k);
   }
-  for (const auto& c : agg.calls()) {
+  for (const auto& c : calls) {
     AggregateCall call;
     ASSIGN_OR_RETURN(call.kind, ParseAggKind(c.function(), c.count_star()));
     call.arg = c.arg();
@@ -63,8 +64,18 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
     if (call.kind != AggKind::kCountStar) call.arg_type = in[call.arg];
     ASSIGN_OR_RETURN(call.result_type, TypeFromProto(c.result_type()));
     call.distinct = c.distinct();
-    spec.aggregates.push_back(call);
+    aggregates->push_back(call);
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
+                                         const std::vector<DataType>& in) {
+  const auto& agg = node.group_aggregate();
+  GroupAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(
+      ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, &spec.group_keys, &spec.aggregates));
   spec.generate_update_before = agg.generate_update_before();
   spec.input_insert_only = agg.input_insert_only();
   if (agg.mini_batch_size() < 0 || agg.mini_batch_latency_ms() < 0) {
@@ -75,6 +86,43 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   ASSIGN_OR_RETURN(auto op, GroupAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
+                                               const std::vector<DataType>& in) {
+  const auto& agg = node.window_aggregate();
+  WindowAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(
+      ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, &spec.group_keys, &spec.aggregates));
+  switch (agg.kind()) {
+    case v1::WindowAggregate::TUMBLE: spec.window.kind = WindowShape::Kind::kTumble; break;
+    case v1::WindowAggregate::HOP: spec.window.kind = WindowShape::Kind::kHop; break;
+    case v1::WindowAggregate::CUMULATE: spec.window.kind = WindowShape::Kind::kCumulate; break;
+    default: return absl::InvalidArgumentError("WindowAggregate: unknown window kind");
+  }
+  spec.window.size = agg.size_ms();
+  spec.window.slide = agg.slide_ms();
+  spec.window.step = agg.step_ms();
+  spec.window.offset = agg.offset_ms();
+  spec.time_column = agg.time_column();
+  ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildWatermarkAssigner(const v1::PlanNode& node,
+                                                 const std::vector<DataType>& in) {
+  const auto& w = node.watermark_assigner();
+  ASSIGN_OR_RETURN(ExprPtr e, ExprFromProto(w.watermark(), in));
+  if (e->type.id != TypeId::kTimestamp) {
+    return absl::InvalidArgumentError("WatermarkAssigner: the watermark must be a TIMESTAMP");
+  }
+  BuiltNode built;
+  built.op = std::make_unique<WatermarkAssignerOperator>(
+      std::move(e), std::chrono::milliseconds(std::max<int64_t>(0, w.idle_timeout_ms())));
   return built;
 }
 
@@ -167,6 +215,14 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kGroupAggregate: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildAggregate(node, in);
+    }
+    case v1::PlanNode::kWindowAggregate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildWindowAggregate(node, in);
+    }
+    case v1::PlanNode::kWatermarkAssigner: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildWatermarkAssigner(node, in);
     }
     case v1::PlanNode::kUnionAll: {
       BuiltNode built;

@@ -24,6 +24,7 @@ class Task::FanOut : public Output {
   const std::vector<std::pair<size_t, int>>& targets() const { return targets_; }
 
   absl::Status Emit(const ChangelogBatch& batch) override;
+  absl::Status EmitWatermark(const Watermark& watermark) override;
 
  private:
   Task* task_;
@@ -47,6 +48,7 @@ struct Task::Node {
   std::unique_ptr<FanOut> out;
   int inputs_total = 0;
   int inputs_ended = 0;
+  WatermarkCombiner watermarks;  // over the node's inputs
   bool source_ended = false;
   std::atomic<uint64_t> rows_in{0};
   std::atomic<uint64_t> rows_out{0};
@@ -58,6 +60,16 @@ absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
     Node& target = *task_->nodes_[node];
     AddRows(target.rows_in, batch.num_rows());
     RETURN_IF_ERROR(target.op->Process(slot, batch));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Task::FanOut::EmitWatermark(const Watermark& watermark) {
+  for (const auto& [node, slot] : targets_) {
+    Node& target = *task_->nodes_[node];
+    if (std::optional<Watermark> w = target.watermarks.Update(slot, watermark)) {
+      RETURN_IF_ERROR(target.op->ProcessWatermark(*w));
+    }
   }
   return absl::OkStatus();
 }
@@ -98,6 +110,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     node->source = std::move(built.source);
     node->op = std::move(built.op);
     node->inputs_total = spec.inputs_size();
+    node->watermarks.Resize(spec.inputs_size());
     if (node->op) node->op->set_output(node->out.get());
     size_t pos = task->nodes_.size();
     for (int slot = 0; slot < spec.inputs_size(); ++slot) {
@@ -149,6 +162,7 @@ void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetric
     m->set_rows_in(static_cast<int64_t>(node->rows_in.load(std::memory_order_relaxed)));
     m->set_rows_out(static_cast<int64_t>(node->rows_out.load(std::memory_order_relaxed)));
     m->set_subtasks(1);
+    if (node->op) m->set_late_rows_dropped(static_cast<int64_t>(node->op->late_rows_dropped()));
   }
 }
 
@@ -197,11 +211,17 @@ void Task::CloseAll() {
   }
 }
 
-absl::Status Task::EndInputOf(size_t n) {
+absl::Status Task::EndInputOf(size_t n, int input) {
   Node& node = *nodes_[n];
-  if (++node.inputs_ended < node.inputs_total) return absl::OkStatus();
+  if (++node.inputs_ended < node.inputs_total) {
+    // The other inputs no longer wait for this one.
+    if (std::optional<Watermark> w = node.watermarks.EndInput(input)) {
+      RETURN_IF_ERROR(node.op->ProcessWatermark(*w));
+    }
+    return absl::OkStatus();
+  }
   RETURN_IF_ERROR(node.op->Finish());
-  for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target));
+  for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target, slot));
   return absl::OkStatus();
 }
 
@@ -240,14 +260,18 @@ absl::Status Task::Drive() {
         case SourceState::kData:
           produced = true;
           if (!batch.empty()) RETURN_IF_ERROR(node.out->Emit(batch));
+          if (auto w = node.source->TakeWatermark()) RETURN_IF_ERROR(node.out->EmitWatermark(*w));
           break;
         case SourceState::kIdle:
+          if (auto w = node.source->TakeWatermark()) RETURN_IF_ERROR(node.out->EmitWatermark(*w));
           wait = std::min(wait, node.source->idle_wait());
           break;
         case SourceState::kEnd:
           node.source_ended = true;
           --active;
-          for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target));
+          for (const auto& [target, slot] : node.out->targets()) {
+            RETURN_IF_ERROR(EndInputOf(target, slot));
+          }
           break;
       }
       if (cancelled_) break;

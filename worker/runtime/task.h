@@ -65,7 +65,7 @@ class Task {
   absl::Status Drive();
   absl::Status OpenAll();
   void CloseAll();
-  absl::Status EndInputOf(size_t node);  // one input of `node` ended
+  absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
   absl::Status TickAll(std::chrono::steady_clock::time_point now);
   void Wake();  // ends an idle wait early (a source got input)
 

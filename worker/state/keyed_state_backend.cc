@@ -201,6 +201,37 @@ absl::Status KeyedStateBackend::DeleteOperatorState(uint32_t operator_id, int ma
   return FromRocksStatus(db_->Write(wo, &wb), "DeleteOperatorState", path_);
 }
 
+absl::Status KeyedStateBackend::ScanAndDeletePrefix(
+    std::string_view prefix,
+    const std::function<absl::Status(std::string_view key, std::string_view value)>& fn) {
+  std::string end(prefix);
+  // The smallest key after every key with this prefix: increment the last byte that is not 0xff.
+  while (!end.empty() && static_cast<uint8_t>(end.back()) == 0xff) end.pop_back();
+  if (!end.empty()) end.back() = static_cast<char>(static_cast<uint8_t>(end.back()) + 1);
+  rocksdb::ReadOptions ro;
+  rocksdb::Slice upper(end);
+  if (!end.empty()) ro.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
+  // Point deletes rather than a range tombstone: windows fire often, and many small range
+  // tombstones would slow every later read.
+  rocksdb::WriteBatch deletes;
+  for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size())); it->Valid(); it->Next()) {
+    rocksdb::Slice k = it->key();
+    std::string_view key(k.data(), k.size());
+    if (key.substr(0, prefix.size()) != prefix) break;
+    rocksdb::Slice v = it->value();
+    RETURN_IF_ERROR(fn(key, std::string_view(v.data(), v.size())));
+    deletes.Delete(k);
+  }
+  RETURN_IF_ERROR(FromRocksStatus(it->status(), "scan", path_));
+  if (deletes.Count() == 0) return absl::OkStatus();
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = disable_wal_;
+  write_batches_.fetch_add(1, std::memory_order_relaxed);
+  keys_written_.fetch_add(deletes.Count(), std::memory_order_relaxed);
+  return FromRocksStatus(db_->Write(wo, &deletes), "delete", path_);
+}
+
 absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t operator_id) {
   rocksdb::ReadOptions ro;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));

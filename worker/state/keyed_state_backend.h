@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -107,6 +108,13 @@ class KeyedStateBackend {
   // Removes every key of `operator_id`: one DeleteRange per key group, in one atomic write.
   absl::Status DeleteOperatorState(uint32_t operator_id,
                                    int max_parallelism = kDefaultMaxParallelism);
+
+  // Calls `fn` for every key starting with `prefix`, in key order, then deletes them all in one
+  // write (a window that fired reads its groups once and drops them). The key passed to `fn`
+  // is the full state key.
+  absl::Status ScanAndDeletePrefix(
+      std::string_view prefix,
+      const std::function<absl::Status(std::string_view key, std::string_view value)>& fn);
 
   // Exact number of live keys of `operator_id` (scans them: tests and diagnostics only).
   absl::StatusOr<uint64_t> CountKeys(uint32_t operator_id);

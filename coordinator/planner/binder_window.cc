@@ -1,0 +1,291 @@
+// Windows in SQL: the window TVFs TUMBLE/HOP/CUMULATE(TABLE t, DESCRIPTOR(ts), ...) in FROM, the
+// legacy GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) with TUMBLE_START/_END, and the rewrite
+// of an aggregate grouped by window_start and window_end over a window TVF into a WindowAggregate
+// (as Flink's window aggregation: append-only results when the watermark passes the window end).
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/evaluator.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/logical_rewrite.h"
+#include "coordinator/planner/planner_errors.h"
+
+namespace eddy::planner {
+namespace {
+
+std::optional<WindowSpec::Kind> WindowKindOf(const std::string& upper) {
+  if (upper == "TUMBLE") return WindowSpec::Kind::kTumble;
+  if (upper == "HOP") return WindowSpec::Kind::kHop;
+  if (upper == "CUMULATE") return WindowSpec::Kind::kCumulate;
+  return std::nullopt;
+}
+
+absl::StatusOr<int64_t> IntervalArg(const sql::Expr& arg, const std::string& fn,
+                                    const std::string& what) {
+  ExprScope scope;
+  scope.clause = "a window argument";
+  ASSIGN_OR_RETURN(ExprPtr e, BindExpr(arg, scope));
+  if (e->type.id != TypeId::kInterval || !IsConstant(*e)) {
+    return ValidationErrorAt(arg.pos, absl::StrCat("the ", what, " of ", fn,
+                                                   " must be a constant INTERVAL, e.g. "
+                                                   "INTERVAL '10' MINUTE"));
+  }
+  auto v = EvaluateConstant(*e);
+  if (!v.ok()) return AsValidationError(arg.pos, v.status());
+  if (v->is_null() || v->int_value() <= 0) {
+    return ValidationErrorAt(arg.pos, absl::StrCat("the ", what, " of ", fn, " must be positive"));
+  }
+  return v->int_value();
+}
+
+// The window's sizes from its interval arguments: TUMBLE(size [, offset]),
+// HOP(slide, size [, offset]), CUMULATE(step, size [, offset]) (Flink's argument order).
+absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::string& fn,
+                                          const std::vector<const sql::Expr*>& args,
+                                          const sql::SourcePos& pos) {
+  const size_t sizes = kind == WindowSpec::Kind::kTumble ? 1 : 2;
+  if (args.size() != sizes && args.size() != sizes + 1) {
+    return ValidationErrorAt(
+        pos, absl::StrCat(fn, " takes ", kind == WindowSpec::Kind::kTumble
+                                             ? "the window size"
+                                             : kind == WindowSpec::Kind::kHop
+                                                   ? "the slide and the window size"
+                                                   : "the step and the maximum window size",
+                          " (and optionally an offset), got ", args.size(), " interval arguments"));
+  }
+  WindowSpec w;
+  w.kind = kind;
+  if (kind == WindowSpec::Kind::kTumble) {
+    ASSIGN_OR_RETURN(w.size_ms, IntervalArg(*args[0], fn, "size"));
+  } else {
+    ASSIGN_OR_RETURN(int64_t first,
+                     IntervalArg(*args[0], fn, kind == WindowSpec::Kind::kHop ? "slide" : "step"));
+    ASSIGN_OR_RETURN(w.size_ms, IntervalArg(*args[1], fn, "size"));
+    (kind == WindowSpec::Kind::kHop ? w.slide_ms : w.step_ms) = first;
+    if (w.size_ms % first != 0) {
+      return ValidationErrorAt(
+          args[1]->pos, absl::StrCat(fn, " requires the window size to be an integral multiple of "
+                                         "the ",
+                                     kind == WindowSpec::Kind::kHop ? "slide" : "step"));
+    }
+  }
+  if (args.size() == sizes + 1) {
+    ASSIGN_OR_RETURN(w.offset_ms, IntervalArg(*args[sizes], fn, "offset"));
+  }
+  return w;
+}
+
+absl::Status RequireRowtime(const LogicalNode& input, int column, const std::string& name,
+                            const std::string& fn, const sql::SourcePos& pos) {
+  if (IsRowtimeColumn(input, column)) return absl::OkStatus();
+  return ValidationErrorAt(
+      pos, absl::StrCat("the time column '", name, "' of ", fn,
+                        " must be an event-time attribute: a column with WATERMARK FOR in its "
+                        "table's DDL, selected unchanged"));
+}
+
+bool IsColumn(const Expr& e, int column) {
+  return e.kind == ExprKind::kColumn && e.column == column;
+}
+
+}  // namespace
+
+absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRef& ref) {
+  const std::string fn = absl::AsciiStrToUpper(ref.name.parts.empty() ? "" : ref.name.parts.back());
+  std::optional<WindowSpec::Kind> kind = WindowKindOf(fn);
+  if (!kind) {
+    return ValidationErrorAt(ref.pos, absl::StrCat("table function '", ref.name.ToString(),
+                                                   "' is not supported; window table functions "
+                                                   "are TUMBLE, HOP and CUMULATE"));
+  }
+  if (ref.table_arg == nullptr || ref.descriptor_cols.size() != 1) {
+    return ValidationErrorAt(ref.pos, absl::StrCat(fn, " needs TABLE <table> and DESCRIPTOR(<time "
+                                                       "column>) as its first arguments"));
+  }
+  ASSIGN_OR_RETURN(BoundRelation in, BindTableRef(*ref.table_arg));
+  std::optional<int> column = in.node->schema.FindField(ref.descriptor_cols[0]);
+  if (!column) {
+    return ValidationErrorAt(ref.pos, absl::StrCat("column '", ref.descriptor_cols[0],
+                                                   "' of DESCRIPTOR not found in ",
+                                                   ref.table_arg->name.ToString()));
+  }
+  RETURN_IF_ERROR(RequireRowtime(*in.node, *column, ref.descriptor_cols[0], fn, ref.pos));
+  std::vector<const sql::Expr*> args;
+  for (const auto& a : ref.function_args) args.push_back(a.get());
+  ASSIGN_OR_RETURN(WindowSpec window, WindowFromArgs(*kind, fn, args, ref.pos));
+  window.time_column = *column;
+  BoundRelation out;
+  out.node = MakeWindowTableFunction(in.node, window, {"window_start", "window_end", "window_time"});
+  out.columns = in.columns;
+  for (const char* name : {"window_start", "window_end", "window_time"}) {
+    out.columns.push_back({"", name});
+  }
+  const std::string qualifier = ref.alias.value_or("");
+  if (!qualifier.empty()) {
+    for (auto& c : out.columns) c.qualifier = qualifier;
+  }
+  return out;
+}
+
+std::optional<LegacyWindow> FindLegacyWindow(const sql::Query& q) {
+  for (size_t i = 0; i < q.group_by.size(); ++i) {
+    const sql::Expr* g = q.group_by[i].get();
+    if (g == nullptr || g->kind != sql::ExprKind::kFunction || g->name.parts.size() != 1) continue;
+    const std::string fn = absl::AsciiStrToUpper(g->name.parts[0]);
+    if (fn == "SESSION") return LegacyWindow{i, fn};  // reported as unsupported by the caller
+    if (fn == "TUMBLE" || fn == "HOP") return LegacyWindow{i, fn};
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const sql::Query& q,
+                                               BoundRelation in) {
+  const sql::Expr& call = *q.group_by[legacy.group_by_index];
+  if (legacy.function == "SESSION") {
+    return ValidationErrorAt(call.pos, "SESSION windows are not supported yet");
+  }
+  if (call.args.empty() || call.args[0] == nullptr) {
+    return ValidationErrorAt(call.pos, absl::StrCat(legacy.function, " needs a time column"));
+  }
+  ExprScope scope;
+  scope.columns = &in.columns;
+  scope.schema = &in.node->schema;
+  scope.clause = "GROUP BY";
+  ASSIGN_OR_RETURN(ExprPtr time, BindExpr(*call.args[0], scope));
+  const std::string name = call.args[0]->name.parts.empty() ? "?" : call.args[0]->name.parts.back();
+  if (time->kind != ExprKind::kColumn) {
+    return ValidationErrorAt(call.args[0]->pos, absl::StrCat("the first argument of ",
+                                                             legacy.function,
+                                                             " must be a time column"));
+  }
+  RETURN_IF_ERROR(RequireRowtime(*in.node, time->column, name, legacy.function, call.pos));
+  std::vector<const sql::Expr*> args;
+  for (size_t i = 1; i < call.args.size(); ++i) args.push_back(call.args[i].get());
+  ASSIGN_OR_RETURN(WindowSpec window,
+                   WindowFromArgs(*WindowKindOf(legacy.function), legacy.function, args, call.pos));
+  window.time_column = time->column;
+  BoundRelation out;
+  out.node = MakeWindowTableFunction(in.node, window,
+                                     {kLegacyWindowStart, kLegacyWindowEnd, kLegacyWindowTime});
+  out.columns = std::move(in.columns);
+  for (const char* n : {kLegacyWindowStart, kLegacyWindowEnd, kLegacyWindowTime}) {
+    out.columns.push_back({"", n});
+  }
+  return out;
+}
+
+const char* LegacyWindowProperty(const sql::Expr& e) {
+  if (e.kind != sql::ExprKind::kFunction || e.name.parts.size() != 1) return nullptr;
+  const std::string fn = absl::AsciiStrToUpper(e.name.parts[0]);
+  if (fn == "TUMBLE_START" || fn == "HOP_START") return kLegacyWindowStart;
+  if (fn == "TUMBLE_END" || fn == "HOP_END") return kLegacyWindowEnd;
+  if (fn == "TUMBLE_ROWTIME" || fn == "HOP_ROWTIME") return kLegacyWindowTime;
+  return nullptr;
+}
+
+LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
+  if (agg->kind != LogicalKind::kAggregate) return agg;
+  const LogicalNode& pre = agg->input();
+  if (pre.kind != LogicalKind::kProject) return agg;
+  LogicalNodePtr below = pre.inputs[0];
+  LogicalNodePtr filter;  // a WHERE between the TVF and the aggregate
+  if (below->kind == LogicalKind::kFilter) {
+    filter = below;
+    below = below->inputs[0];
+  }
+  if (below->kind != LogicalKind::kWindowTableFunction) return agg;
+  const LogicalNode& tvf = *below;
+  const int n_in = static_cast<int>(tvf.input().schema.size());
+  const int start = n_in, end = n_in + 1;
+  auto reads_window = [&](const Expr& e) {
+    return !OnlyReferences(e, [&](int c) { return c < n_in; });
+  };
+  if (filter && reads_window(*filter->condition)) return agg;
+  // Which pre-aggregation columns are window_start / window_end; every other one must not read
+  // the window columns.
+  std::vector<int> role(pre.projections.size(), 0);  // 1 start, 2 end
+  for (size_t i = 0; i < pre.projections.size(); ++i) {
+    const Expr& e = *pre.projections[i];
+    if (IsColumn(e, start)) {
+      role[i] = 1;
+    } else if (IsColumn(e, end)) {
+      role[i] = 2;
+    } else if (reads_window(e)) {
+      return agg;
+    }
+  }
+  bool has_start = false, has_end = false;
+  for (int k : agg->group_keys) {
+    has_start = has_start || role[k] == 1;
+    has_end = has_end || role[k] == 2;
+  }
+  for (const LogicalAggCall& c : agg->calls) {
+    if (c.arg >= 0 && role[c.arg] != 0) return agg;
+  }
+  if (!has_start || !has_end) return agg;
+
+  // New pre-aggregation projection over the TVF's input: the non-window columns, then rowtime.
+  LogicalNodePtr base = tvf.inputs[0];
+  if (filter) base = MakeFilter(base, filter->condition);
+  std::vector<ExprPtr> exprs;
+  std::vector<std::string> names;
+  std::vector<int> moved(pre.projections.size(), -1);
+  for (size_t i = 0; i < pre.projections.size(); ++i) {
+    if (role[i] != 0) continue;
+    moved[i] = static_cast<int>(exprs.size());
+    exprs.push_back(pre.projections[i]);
+    names.push_back(pre.schema.fields[i].name);
+  }
+  WindowSpec window = tvf.window;
+  const Field& time = base->schema.fields[window.time_column];
+  window.time_column = static_cast<int>(exprs.size());
+  exprs.push_back(MakeColumnRef(tvf.window.time_column, time.type));
+  names.push_back(time.name);
+  LogicalNodePtr new_pre = MakeProject(base, std::move(exprs), UniquifyNames(std::move(names)));
+
+  std::vector<int> keys;
+  std::vector<std::string> out_names;
+  for (size_t k = 0; k < agg->group_keys.size(); ++k) {
+    if (role[agg->group_keys[k]] != 0) continue;
+    keys.push_back(moved[agg->group_keys[k]]);
+    out_names.push_back(agg->schema.fields[k].name);
+  }
+  std::vector<LogicalAggCall> calls = agg->calls;
+  for (size_t c = 0; c < calls.size(); ++c) {
+    if (calls[c].arg >= 0) calls[c].arg = moved[calls[c].arg];
+    out_names.push_back(agg->schema.fields[agg->group_keys.size() + c].name);
+  }
+  std::string start_name = "window_start", end_name = "window_end";
+  for (size_t k = 0; k < agg->group_keys.size(); ++k) {
+    if (role[agg->group_keys[k]] == 1) start_name = agg->schema.fields[k].name;
+    if (role[agg->group_keys[k]] == 2) end_name = agg->schema.fields[k].name;
+  }
+  out_names.push_back(start_name);
+  out_names.push_back(end_name);
+  const int nk = static_cast<int>(keys.size());
+  const int nc = static_cast<int>(calls.size());
+  LogicalNodePtr window_agg = MakeWindowAggregate(std::move(new_pre), window, std::move(keys),
+                                                  std::move(calls), std::move(out_names));
+  // Back to the aggregate's column order: its keys (window columns where they were), then calls.
+  std::vector<ExprPtr> restore;
+  int next_key = 0;
+  for (size_t k = 0; k < agg->group_keys.size(); ++k) {
+    const int r = role[agg->group_keys[k]];
+    const int col = r == 1 ? nk + nc : r == 2 ? nk + nc + 1 : next_key++;
+    restore.push_back(MakeColumnRef(col, window_agg->schema.fields[col].type));
+  }
+  for (int c = 0; c < nc; ++c) {
+    restore.push_back(MakeColumnRef(nk + c, window_agg->schema.fields[nk + c].type));
+  }
+  LogicalNodePtr out = MakeProject(window_agg, std::move(restore), agg->schema.Names());
+  return IsIdentityProject(*out) && out->schema.Names() == window_agg->schema.Names() ? window_agg
+                                                                                        : out;
+}
+
+}  // namespace eddy::planner

@@ -1,0 +1,36 @@
+// WatermarkAssigner: a table's WATERMARK FOR in each source subtask. It passes rows through and,
+// after each batch, emits the highest value of the watermark expression seen so far when that
+// advanced. With an idle timeout it declares the subtask idle when no row arrived for that long
+// (table.exec.source.idle-timeout), so downstream windows do not wait for it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "common/expr/expr.h"
+#include "worker/operators/operator.h"
+
+namespace eddy {
+
+class WatermarkAssignerOperator final : public Operator {
+ public:
+  // `watermark`: a TIMESTAMP expression over the input columns.
+  WatermarkAssignerOperator(ExprPtr watermark, std::chrono::milliseconds idle_timeout)
+      : watermark_(std::move(watermark)), idle_timeout_(idle_timeout) {}
+
+  absl::Status Open(const OperatorContext& ctx) override;
+  absl::Status Process(int input, const ChangelogBatch& batch) override;
+  absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
+  // A watermark from upstream (none in a source task) is ignored: this node defines event time.
+  absl::Status ProcessWatermark(const Watermark&) override { return absl::OkStatus(); }
+
+  int64_t current() const { return current_.millis; }
+
+ private:
+  ExprPtr watermark_;
+  std::chrono::milliseconds idle_timeout_;
+  Watermark current_;
+  std::chrono::steady_clock::time_point last_row_;
+};
+
+}  // namespace eddy

@@ -1,0 +1,226 @@
+#include "worker/operators/window_aggregate.h"
+
+#include <algorithm>
+#include <span>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/hash.h"
+#include "common/base/status_macros.h"
+#include "worker/state/state_key.h"
+
+namespace eddy {
+namespace {
+
+constexpr size_t kEndBytes = 8;
+constexpr size_t kOutputBatchRows = 1024;
+constexpr size_t kMaxPairsPerChunk = 64 * 1024;
+
+// Big-endian with the sign bit flipped, so that byte order is numeric order.
+void AppendEnd(int64_t end, std::string* out) {
+  const uint64_t u = static_cast<uint64_t>(end) ^ (uint64_t{1} << 63);
+  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((u >> shift) & 0xff));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WindowAggregateOperator>> WindowAggregateOperator::Create(
+    WindowAggregateSpec spec) {
+  if (spec.time_column < 0 || spec.time_column >= static_cast<int>(spec.input_types.size()) ||
+      spec.input_types[spec.time_column].id != TypeId::kTimestamp) {
+    return absl::InvalidArgumentError("WindowAggregate: the time column must be a TIMESTAMP input");
+  }
+  const WindowShape& w = spec.window;
+  const bool sized = w.size > 0 && (w.kind != WindowShape::Kind::kHop || w.slide > 0) &&
+                     (w.kind != WindowShape::Kind::kCumulate || w.step > 0);
+  if (!sized) return absl::InvalidArgumentError("WindowAggregate: window sizes must be positive");
+  ASSIGN_OR_RETURN(KeyEncoder encoder, KeyEncoder::Create(spec.input_types, spec.group_keys));
+  ASSIGN_OR_RETURN(AggregateFunctions functions,
+                   AggregateFunctions::Create(spec.aggregates, spec.input_types,
+                                              /*retractions_possible=*/false));
+  return std::unique_ptr<WindowAggregateOperator>(
+      new WindowAggregateOperator(std::move(spec), std::move(encoder), std::move(functions)));
+}
+
+WindowAggregateOperator::WindowAggregateOperator(WindowAggregateSpec spec, KeyEncoder encoder,
+                                                 AggregateFunctions functions)
+    : spec_(std::move(spec)), encoder_(std::move(encoder)), functions_(std::move(functions)) {
+  output_types_ = encoder_.key_types();
+  for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
+  output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  out_ = ChangelogBatch(output_types_);
+}
+
+absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
+  if (ctx.state == nullptr) {
+    return absl::FailedPreconditionError("WindowAggregate needs a keyed state backend");
+  }
+  if (ctx.max_parallelism <= 0 || ctx.max_parallelism > kMaxKeyGroups) {
+    return absl::InvalidArgumentError("WindowAggregate: max_parallelism out of range");
+  }
+  backend_ = ctx.state;
+  operator_id_ = ctx.operator_id;
+  max_parallelism_ = ctx.max_parallelism;
+  // No cache: a firing window is read by a RocksDB scan, which must see every change.
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism, 0);
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::Process(int input, const ChangelogBatch& batch) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: Process before Open");
+  CountIn(batch);
+  // A row belongs to up to size/slide (HOP) or size/step (CUMULATE) windows; rows go in chunks so
+  // that one chunk's (window, key) pairs stay bounded.
+  const size_t per_row = static_cast<size_t>(spec_.window.MaxWindowsPerRow());
+  const size_t chunk = std::max<size_t>(1, kMaxPairsPerChunk / per_row);
+  for (size_t begin = 0; begin < batch.num_rows(); begin += chunk) {
+    RETURN_IF_ERROR(ProcessRows(batch, begin, std::min(batch.num_rows(), begin + chunk), per_row));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, size_t begin,
+                                                  size_t end_row, size_t per_row) {
+  const Column& time = batch.column(spec_.time_column);
+  const int64_t* ts = time.data<int64_t>();
+
+  // 1. The (window, key) pairs of the rows, each once; late windows are skipped.
+  used_slots_ = 0;
+  slot_of_key_.Reset((end_row - begin) * per_row);
+  row_slots_.clear();
+  uint64_t late = 0;
+  for (size_t r = begin; r < end_row; ++r) {
+    if (!IsAccumulate(batch.kind(r))) {
+      return absl::InvalidArgumentError(
+          "WindowAggregate received a retraction; its input must be append-only");
+    }
+    if (time.IsNull(r)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("WindowAggregate: the time attribute (input column ", spec_.time_column,
+                       ") is NULL; rowtime values must not be NULL"));
+    }
+    group_key_.clear();
+    encoder_.Encode(batch, r, &group_key_);
+    const int key_group = group_key_.empty() ? 0 : KeyGroupOf(group_key_, max_parallelism_);
+    ends_.clear();
+    spec_.window.AssignEnds(ts[r], &ends_);
+    bool assigned = false;
+    for (int64_t end : ends_) {
+      if (end - 1 <= watermark_) continue;  // this window already fired
+      assigned = true;
+      key_buf_.clear();
+      AppendEnd(end, &key_buf_);
+      key_buf_.append(group_key_);
+      BatchKeyIndex::Lookup found = slot_of_key_.Find(key_buf_);
+      uint32_t index;
+      if (found.found) {
+        index = found.value;
+      } else {
+        index = static_cast<uint32_t>(used_slots_);
+        if (used_slots_ == slots_.size()) slots_.push_back(std::make_unique<Slot>());
+        Slot* s = slots_[used_slots_++].get();
+        s->key.assign(key_buf_);
+        s->key_group = key_group;
+        s->end = end;
+        slot_of_key_.Insert(found, s->key, index);
+      }
+      row_slots_.emplace_back(static_cast<uint32_t>(r), index);
+    }
+    if (!assigned) ++late;
+  }
+  if (late > 0) late_rows_dropped_.fetch_add(late, std::memory_order_relaxed);
+  if (used_slots_ == 0) return absl::OkStatus();
+
+  // 2. One MultiGet, 3. accumulate in input order, 4. one write.
+  table_->ClearReads();
+  for (size_t i = 0; i < used_slots_; ++i) table_->AddRead(slots_[i]->key_group, slots_[i]->key);
+  RETURN_IF_ERROR(table_->ReadAll());
+  for (size_t i = 0; i < used_slots_; ++i) {
+    Slot* s = slots_[i].get();
+    if (table_->found(i)) {
+      RETURN_IF_ERROR(functions_.Deserialize(table_->value(i), &s->acc));
+    } else {
+      functions_.Reset(&s->acc);
+      std::vector<uint8_t>& groups = pending_[s->end];
+      if (groups.empty()) groups.assign(static_cast<size_t>(max_parallelism_), 0);
+      groups[static_cast<size_t>(s->key_group)] = 1;
+    }
+  }
+  for (const auto& [row, slot] : row_slots_) {
+    functions_.Update(&slots_[slot]->acc, batch, row, /*accumulate=*/true);
+  }
+  for (size_t i = 0; i < used_slots_; ++i) {
+    value_buf_.clear();
+    functions_.Serialize(slots_[i]->acc, &value_buf_);
+    table_->Update(i, value_buf_);
+  }
+  return table_->Commit();
+}
+
+absl::Status WindowAggregateOperator::ProcessWatermark(const Watermark& watermark) {
+  if (!watermark.idle && watermark.millis > watermark_) {
+    watermark_ = watermark.millis;
+    RETURN_IF_ERROR(FireUpTo(watermark_));
+  }
+  return EmitWatermark(watermark);
+}
+
+absl::Status WindowAggregateOperator::Finish() {
+  if (table_ == nullptr) return absl::OkStatus();
+  watermark_ = kMaxWatermark;
+  return FireUpTo(kMaxWatermark);
+}
+
+absl::Status WindowAggregateOperator::FireUpTo(int64_t watermark) {
+  while (!pending_.empty() && pending_.begin()->first - 1 <= watermark) {
+    auto node = pending_.extract(pending_.begin());
+    RETURN_IF_ERROR(Fire(node.key(), node.mapped()));
+  }
+  return FlushOutput();
+}
+
+absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_t>& key_groups) {
+  const int64_t start = spec_.window.StartOf(end);
+  const size_t num_keys = encoder_.key_types().size();
+  std::string prefix;
+  for (size_t kg = 0; kg < key_groups.size(); ++kg) {
+    if (!key_groups[kg]) continue;
+    prefix.clear();
+    AppendStateKeyPrefix(static_cast<int>(kg), operator_id_, &prefix);
+    AppendEnd(end, &prefix);
+    RETURN_IF_ERROR(backend_->ScanAndDeletePrefix(
+        prefix, [&](std::string_view key, std::string_view value) -> absl::Status {
+          GroupAccumulators acc;
+          RETURN_IF_ERROR(functions_.Deserialize(value, &acc));
+          std::span<Column> key_columns(out_.mutable_columns().data(), num_keys);
+          RETURN_IF_ERROR(encoder_.AppendToColumns(key.substr(prefix.size()), key_columns));
+          functions_.GetValues(acc, &values_);
+          for (size_t i = 0; i < values_.size(); ++i) {
+            functions_.AppendValue(i, values_[i], &out_.mutable_column(num_keys + i));
+          }
+          out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
+          out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
+          out_.mutable_kinds().push_back(RowKind::kInsert);
+          if (out_.num_rows() >= kOutputBatchRows) return FlushOutput();
+          return absl::OkStatus();
+        }));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::FlushOutput() {
+  if (out_.empty()) return absl::OkStatus();
+  absl::Status s = Emit(out_);
+  out_.Clear();
+  return s;
+}
+
+absl::Status WindowAggregateOperator::Close() {
+  if (table_ == nullptr) return absl::OkStatus();
+  absl::Status s = table_->DropAll();
+  table_.reset();
+  return s;
+}
+
+}  // namespace eddy

@@ -1,0 +1,100 @@
+// WindowAggregate: GROUP BY window_start, window_end, keys over a TUMBLE/HOP/CUMULATE window TVF,
+// with Flink's window-aggregate semantics: an append-only result per (window, key), emitted as +I
+// once the watermark reaches the window's end - 1 (or the input ends), in window-end order and,
+// within a window, in key order. A row whose every window has already fired is late: it is
+// dropped and counted (late_rows_dropped).
+//
+// State lives in RocksDB, one entry per (window, key): state_key.h prefix (key group of the group
+// key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input batch
+// the batch's distinct (window, key) pairs are read with one MultiGet and written with one write
+// batch; a window's entries are read by one prefix scan per key group when it fires, then deleted.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "worker/operators/accumulator.h"
+#include "worker/operators/batch_key_index.h"
+#include "worker/operators/key_encoder.h"
+#include "worker/operators/operator.h"
+#include "worker/operators/window_assigner.h"
+#include "worker/state/keyed_state_table.h"
+
+namespace eddy {
+
+struct WindowAggregateSpec {
+  std::vector<DataType> input_types;
+  std::vector<int> group_keys;  // input columns; empty: one group per window
+  std::vector<AggregateCall> aggregates;
+  WindowShape window;
+  int time_column = -1;  // the rowtime column (TIMESTAMP)
+};
+
+// Output: group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL).
+class WindowAggregateOperator final : public Operator {
+ public:
+  static absl::StatusOr<std::unique_ptr<WindowAggregateOperator>> Create(WindowAggregateSpec spec);
+
+  const std::vector<DataType>& output_types() const { return output_types_; }
+
+  absl::Status Open(const OperatorContext& ctx) override;
+  absl::Status Process(int input, const ChangelogBatch& batch) override;
+  // Fires every window with end - 1 <= watermark, then passes the watermark on.
+  absl::Status ProcessWatermark(const Watermark& watermark) override;
+  // End of input: every remaining window fires (as Flink's final MAX watermark).
+  absl::Status Finish() override;
+  absl::Status Close() override;
+
+  uint64_t late_rows_dropped() const override {
+    return late_rows_dropped_.load(std::memory_order_relaxed);
+  }
+  // Windows holding state, not yet fired.
+  size_t pending_windows() const { return pending_.size(); }
+
+ private:
+  struct Slot {
+    std::string key;  // window end (8 bytes) + encoded group key
+    int key_group = 0;
+    int64_t end = 0;
+    GroupAccumulators acc;
+  };
+
+  WindowAggregateOperator(WindowAggregateSpec spec, KeyEncoder encoder,
+                          AggregateFunctions functions);
+  absl::Status ProcessRows(const ChangelogBatch& batch, size_t begin, size_t end, size_t per_row);
+  absl::Status FireUpTo(int64_t watermark);
+  absl::Status Fire(int64_t end, const std::vector<uint8_t>& key_groups);
+  absl::Status FlushOutput();
+
+  WindowAggregateSpec spec_;
+  std::vector<DataType> output_types_;
+  KeyEncoder encoder_;
+  AggregateFunctions functions_;
+  std::unique_ptr<KeyedStateTable> table_;
+  KeyedStateBackend* backend_ = nullptr;
+  uint32_t operator_id_ = 0;
+  int max_parallelism_ = 128;
+  int64_t watermark_ = kMinWatermark;
+  // Window end -> key groups (one flag each) that hold state for it.
+  std::map<int64_t, std::vector<uint8_t>> pending_;
+  std::atomic<uint64_t> late_rows_dropped_{0};  // read by metrics from other threads
+
+  // Per-batch scratch, reused.
+  std::vector<std::unique_ptr<Slot>> slots_;
+  size_t used_slots_ = 0;
+  BatchKeyIndex slot_of_key_;
+  std::vector<std::pair<uint32_t, uint32_t>> row_slots_;  // (row, slot) per assigned window
+  std::vector<int64_t> ends_;
+  std::string key_buf_;
+  std::string group_key_;
+  std::string value_buf_;
+  std::vector<AggValue> values_;
+  ChangelogBatch out_;
+};
+
+}  // namespace eddy
