@@ -13,6 +13,10 @@ namespace fs = std::filesystem;
 
 absl::StatusOr<std::string> CanonicalFilesystemPath(const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("empty path");
+  // The kernel would read the path only up to the NUL; no check is made on such a string.
+  if (path.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError("the path contains a NUL character");
+  }
   std::error_code ec;
   fs::path absolute = fs::absolute(fs::path(path), ec);
   if (ec) {

@@ -13,15 +13,15 @@
 namespace eddy::planner {
 namespace {
 
-// What makes two nodes interchangeable: the operator with its expressions and options, the inputs
-// (already canonical ids), the output types and the changelog mode. Ids, descriptions and column
-// names are left out: they do not change the rows a node produces. A scan's description stays: it
-// names the table, and two tables with the same datagen options are still two sources.
 bool IsTableScan(const v1::PlanNode& node) {
   return node.op_case() == v1::PlanNode::kDatagen ||
          node.op_case() == v1::PlanNode::kFilesystemSource;
 }
 
+// What makes two nodes interchangeable: the operator with its expressions and options, the inputs
+// (already canonical ids), the output types and the changelog mode. Ids, descriptions and column
+// names are left out: they do not change the rows a node produces. A scan's description stays: it
+// names the table, and two tables with the same datagen options are still two sources.
 std::string ReuseDigest(const v1::PlanNode& node, const ChangelogMode& mode) {
   v1::PlanNode key = node;
   key.clear_id();

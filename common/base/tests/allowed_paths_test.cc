@@ -50,6 +50,8 @@ TEST_F(AllowedPathsTest, DotDotSymlinksAndPrefixesDoNotEscape) {
   EXPECT_FALSE(Allowed(root_ + "/allowed/link"));
   EXPECT_FALSE(Allowed(root_ + "/allowedx/a.csv"));  // a name prefix is not a parent
   EXPECT_FALSE(Allowed("/etc/passwd"));
+  EXPECT_FALSE(CanonicalFilesystemPath(std::string("/etc/passwd\0/../../", 20) + root_).ok());
+  EXPECT_FALSE(CanonicalFilesystemPath("").ok());
 }
 
 TEST_F(AllowedPathsTest, FlagParsing) {
