@@ -30,6 +30,7 @@ absl::StatusOr<std::unique_ptr<EmbeddedCluster>> EmbeddedCluster::Start(
   co.bind_host = "127.0.0.1";
   co.port = 0;
   co.data_dir = c->data_dir_ + "/coordinator";
+  co.filesystem_allowed_dirs = o.filesystem_allowed_dirs;
   ASSIGN_OR_RETURN(c->coordinator_, CoordinatorServer::Start(co));
   for (int i = 0; i < o.workers; ++i) {
     WorkerOptions wo;
@@ -39,6 +40,7 @@ absl::StatusOr<std::unique_ptr<EmbeddedCluster>> EmbeddedCluster::Start(
     wo.port = 0;
     wo.slots = o.slots;
     wo.state_cache_bytes = o.state_cache_bytes;
+    wo.filesystem_allowed_dirs = o.filesystem_allowed_dirs;
     wo.data_dir = absl::StrCat(c->data_dir_, "/worker-", i);
     ASSIGN_OR_RETURN(auto w, WorkerServer::Start(wo));
     c->workers_.push_back(std::move(w));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/base/allowed_paths.h"
 #include "coordinator/service/coordinator_server.h"
 #include "worker/service/worker_server.h"
 
@@ -18,6 +19,8 @@ struct EmbeddedClusterOptions {
   int slots = 4;
   std::string data_dir;  // empty: a fresh temporary directory
   size_t state_cache_bytes = WorkerOptions{}.state_cache_bytes;  // per aggregate subtask
+  // The coordinator's and every worker's --filesystem-allowed-dirs (canonical).
+  std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
 };
 
 class EmbeddedCluster {

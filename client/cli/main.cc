@@ -16,6 +16,7 @@
 #include "client/embedded_cluster.h"
 #include "client/interactive_shell.h"
 #include "client/script_runner.h"
+#include "common/base/allowed_paths.h"
 #include "common/base/flags.h"
 #include "common/base/logging.h"
 
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   flags.Add("workers", "1", "embedded cluster: number of workers");
   flags.Add("slots", "4", "embedded cluster: slots per worker");
   flags.Add("data-dir", "", "embedded cluster: data directory (default: a temporary one)");
+  flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
+            std::string("embedded cluster: ") + eddy::kFilesystemAllowedDirsHelp);
   flags.Add("session", "", "session id on the coordinator (default: a new one)");
   flags.Add("log-level", "warn", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
@@ -81,6 +84,12 @@ int main(int argc, char** argv) {
     opts.workers = *workers;
     opts.slots = *slots;
     opts.data_dir = flags.Get("data-dir");
+    auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
+    if (!allowed.ok()) {
+      std::fprintf(stderr, "eddy: %s\n", std::string(allowed.status().message()).c_str());
+      return 2;
+    }
+    opts.filesystem_allowed_dirs = *allowed;
     auto started = eddy::EmbeddedCluster::Start(opts);
     if (!started.ok()) {
       std::fprintf(stderr, "eddy: cannot start the embedded cluster: %s\n",

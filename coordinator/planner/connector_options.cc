@@ -21,6 +21,7 @@ constexpr ConnectorCapabilities kConnectors[] = {
     {"blackhole", /*source=*/false, /*sink=*/true, /*accepts_updates=*/true,
      /*requires_update_before=*/false},
     {"datagen", true, false, false, false},
+    {"filesystem", true, true, false, false},  // append-only sink
     {"print", false, true, true, true},
 };
 
@@ -177,6 +178,82 @@ absl::Status ValidateBlackhole(const CatalogTable& t, OptionChecker& c) {
   return absl::OkStatus();
 }
 
+// Flink's filesystem connector with the csv and json formats (docs/sql-reference.md lists them).
+absl::Status ValidateFilesystem(const CatalogTable& t, OptionChecker& c) {
+  const std::string* path = t.FindOption("path");
+  if (path == nullptr || path->empty()) {
+    return ValidationError(
+        absl::StrCat("table '", c.table_name(), "' (connector 'filesystem') needs option 'path'"));
+  }
+  const std::string* format = t.FindOption("format");
+  if (format == nullptr) {
+    return ValidationError(absl::StrCat("table '", c.table_name(),
+                                        "' (connector 'filesystem') needs option 'format' "
+                                        "('csv' or 'json')"));
+  }
+  if (*format != "csv" && *format != "json") return c.Bad("format", "one of csv, json", *format);
+  // One ASCII character other than a line break; Flink's '\t' (backslash, t) means a tab.
+  auto character = [&](const std::string& key, const std::string& value, char* out) {
+    if (value == "\\t") {
+      *out = '\t';
+      return absl::OkStatus();
+    }
+    if (value.size() != 1 || static_cast<unsigned char>(value[0]) >= 0x80 || value[0] == '\n' ||
+        value[0] == '\r') {
+      return c.Bad(key, "a single character", value);
+    }
+    *out = value[0];
+    return absl::OkStatus();
+  };
+  char delimiter = ',', quote = '"';
+  bool quote_set = false, quote_disabled = false;
+  bool fail_on_missing = false, json_ignore_errors = false;
+  for (const auto& [key, value] : t.options) {
+    if (key == "connector" || key == "path" || key == "format") continue;
+    if (key == "sink.parallelism") {
+      RETURN_IF_ERROR(c.PositiveInteger(key, value));
+    } else if (*format == "csv" && key == "csv.field-delimiter") {
+      RETURN_IF_ERROR(character(key, value, &delimiter));
+    } else if (*format == "csv" && key == "csv.quote-character") {
+      RETURN_IF_ERROR(character(key, value, &quote));
+      quote_set = true;
+    } else if (*format == "csv" && key == "csv.disable-quote-character") {
+      RETURN_IF_ERROR(c.Boolean(key, value));
+      quote_disabled = absl::AsciiStrToLower(value) == "true";
+    } else if (*format == "csv" &&
+               (key == "csv.allow-comments" || key == "csv.ignore-parse-errors" ||
+                key == "csv.ignore-first-line")) {
+      RETURN_IF_ERROR(c.Boolean(key, value));
+    } else if (*format == "csv" && key == "csv.null-literal") {
+      // any text, the empty string included
+    } else if (*format == "json" &&
+               (key == "json.fail-on-missing-field" || key == "json.ignore-parse-errors")) {
+      RETURN_IF_ERROR(c.Boolean(key, value));
+      const bool on = absl::AsciiStrToLower(value) == "true";
+      (key == "json.fail-on-missing-field" ? fail_on_missing : json_ignore_errors) = on;
+    } else if (*format == "json" && key == "json.timestamp-format.standard") {
+      if (value != "SQL" && value != "ISO-8601") return c.Bad(key, "one of SQL, ISO-8601", value);
+    } else {
+      return c.Unsupported(key);
+    }
+  }
+  if (quote_set && quote_disabled) {
+    return ValidationError(absl::StrCat("table '", c.table_name(),
+                                        "' cannot set both 'csv.quote-character' and "
+                                        "'csv.disable-quote-character' = 'true'"));
+  }
+  if (!quote_disabled && quote == delimiter) {
+    return ValidationError(absl::StrCat("options 'csv.field-delimiter' and 'csv.quote-character' of "
+                                        "table '", c.table_name(), "' must differ"));
+  }
+  if (fail_on_missing && json_ignore_errors) {
+    return ValidationError(absl::StrCat("table '", c.table_name(),
+                                        "' cannot set both 'json.fail-on-missing-field' and "
+                                        "'json.ignore-parse-errors' to true"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const ConnectorCapabilities* FindConnector(std::string_view name) {
@@ -201,6 +278,7 @@ absl::Status ValidateConnectorOptions(const CatalogTable& table) {
   if (*connector == "datagen") return ValidateDatagen(table, checker);
   if (*connector == "print") return ValidatePrint(table, checker);
   if (*connector == "blackhole") return ValidateBlackhole(table, checker);
+  if (*connector == "filesystem") return ValidateFilesystem(table, checker);
   return absl::OkStatus();
 }
 

@@ -97,6 +97,21 @@ void FillDatagen(const LogicalNode& scan, v1::DatagenSource* out) {
   out->set_bounded(bounded);
 }
 
+// The filesystem source of `scan`: the table's options (the coordinator resolves 'path' before
+// deploying), every table column (a CSV line holds them all) and the ones read.
+void FillFilesystem(const LogicalNode& scan, v1::FilesystemSource* out) {
+  const CatalogTable& table = *scan.table;
+  out->set_table_name(table.path.ToString());
+  for (const auto& [k, v] : table.options) {
+    if (k != "connector") (*out->mutable_options())[k] = v;
+  }
+  SchemaToProto(table.schema, out->mutable_file_schema());
+  if (scan.scan_columns.empty()) {
+    for (size_t c = 0; c < table.schema.size(); ++c) out->add_columns(static_cast<int>(c));
+  }
+  for (int c : scan.scan_columns) out->add_columns(c);
+}
+
 void FillValues(const LogicalNode& values, v1::ValuesSource* out) {
   const std::vector<DataType> types = values.schema.Types();
   for (size_t begin = 0; begin < values.rows.size(); begin += kValuesBatchRows) {
@@ -148,8 +163,12 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     case LogicalKind::kTableScan: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(TableScanDigest(n));
-      FillDatagen(n, p->mutable_datagen());
-      bounded_ = bounded_ && p->datagen().bounded();
+      if (n.table->connector() == "filesystem") {
+        FillFilesystem(n, p->mutable_filesystem_source());  // bounded
+      } else {
+        FillDatagen(n, p->mutable_datagen());
+        bounded_ = bounded_ && p->datagen().bounded();
+      }
       id = p->id();
       break;
     }
@@ -236,6 +255,14 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       sink->set_connector(n.sink_table->connector());
       for (const auto& [k, v] : n.sink_table->options) {
         if (k != "connector") (*sink->mutable_options())[k] = v;
+      }
+      if (sink->connector() == "filesystem") {
+        // A file's columns are the table's (JSON field names), whatever the query called them.
+        const Schema& table = n.sink_table->schema;
+        for (int i = 0; i < p->output_schema().fields_size() && i < static_cast<int>(table.size());
+             ++i) {
+          p->mutable_output_schema()->mutable_fields(i)->set_name(table.fields[i].name);
+        }
       }
       id = p->id();
       break;

@@ -1,8 +1,8 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
-// TableScan -> datagen source, Values -> values source, adjacent Project/Filter -> one Calc (dropped
-// when it is an identity without a filter), Aggregate -> GroupAggregate, Union -> UnionAll, Sink.
-// A logical node shared by several consumers is emitted once; BuildPhysicalPlan then merges
-// identical sub-plans (reuse_sub_plans.h).
+// TableScan -> datagen or filesystem source, Values -> values source, adjacent Project/Filter ->
+// one Calc (dropped when it is an identity without a filter), Aggregate -> GroupAggregate, Union ->
+// UnionAll, Sink. A logical node shared by several consumers is emitted once; BuildPhysicalPlan
+// then merges identical sub-plans (reuse_sub_plans.h).
 #pragma once
 
 #include <unordered_map>

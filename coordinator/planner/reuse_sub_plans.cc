@@ -13,6 +13,11 @@
 namespace eddy::planner {
 namespace {
 
+bool IsTableScan(const v1::PlanNode& node) {
+  return node.op_case() == v1::PlanNode::kDatagen ||
+         node.op_case() == v1::PlanNode::kFilesystemSource;
+}
+
 // What makes two nodes interchangeable: the operator with its expressions and options, the inputs
 // (already canonical ids), the output types and the changelog mode. Ids, descriptions and column
 // names are left out: they do not change the rows a node produces. A scan's description stays: it
@@ -20,7 +25,7 @@ namespace {
 std::string ReuseDigest(const v1::PlanNode& node, const ChangelogMode& mode) {
   v1::PlanNode key = node;
   key.clear_id();
-  if (node.op_case() != v1::PlanNode::kDatagen) key.clear_description();
+  if (!IsTableScan(node)) key.clear_description();
   for (auto& f : *key.mutable_output_schema()->mutable_fields()) f.clear_name();
   std::string bytes;
   {
@@ -34,8 +39,8 @@ std::string ReuseDigest(const v1::PlanNode& node, const ChangelogMode& mode) {
 
 bool Reusable(const ReuseOptions& options, const v1::PlanNode& node) {
   if (!options.sub_plans || node.op_case() == v1::PlanNode::kSink) return false;
-  // Flink's reuse-source-enabled covers table source scans (our datagen), not VALUES.
-  if (node.op_case() == v1::PlanNode::kDatagen) return options.sources;
+  // Flink's reuse-source-enabled covers table source scans (datagen, filesystem), not VALUES.
+  if (IsTableScan(node)) return options.sources;
   return true;
 }
 

@@ -116,7 +116,8 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
                                                         const std::string& address) {
     jobs->OnWorkerLost(id, address);
   });
-  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get());
+  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get(),
+                                                     options.filesystem_allowed_dirs);
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
 

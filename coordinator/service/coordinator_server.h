@@ -8,10 +8,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
+#include "common/base/allowed_paths.h"
 #include "coordinator/catalog/catalog.h"
 #include "coordinator/cluster/job_manager.h"
 #include "coordinator/cluster/worker_registry.h"
@@ -27,6 +29,9 @@ struct CoordinatorOptions {
   int port = 8081;  // 0: any free port
   std::string data_dir = "/tmp/eddy-coordinator";
   int heartbeat_timeout_ms = 10000;
+  // Canonical directories a filesystem table's path must lie in (--filesystem-allowed-dirs),
+  // checked when a job is planned.
+  std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
 };
 
 class CoordinatorServer {

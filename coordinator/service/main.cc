@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT.
 #include <cstdio>
 
+#include "common/base/allowed_paths.h"
 #include "common/base/flags.h"
 #include "common/base/logging.h"
 #include "common/base/signals.h"
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
   flags.Add("bind-host", "0.0.0.0", "address to listen on");
   flags.Add("data-dir", "/tmp/eddy-coordinator", "directory for the coordinator's data");
   flags.Add("heartbeat-timeout-ms", "10000", "a worker silent for this long is lost");
+  flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
+            eddy::kFilesystemAllowedDirsHelp);
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-coordinator")) return *code;
@@ -25,6 +28,12 @@ int main(int argc, char** argv) {
   opts.heartbeat_timeout_ms = *timeout;
   opts.bind_host = flags.Get("bind-host");
   opts.data_dir = flags.Get("data-dir");
+  auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
+  if (!allowed.ok()) {
+    std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(allowed.status().message()).c_str());
+    return 2;
+  }
+  opts.filesystem_allowed_dirs = *allowed;
   eddy::BlockTerminationSignals();
   auto server = eddy::CoordinatorServer::Start(opts);
   if (!server.ok()) {

@@ -9,6 +9,7 @@
 #include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/deployment_builder.h"
+#include "coordinator/service/filesystem_paths.h"
 #include "common/types/type_proto.h"
 #include "coordinator/service/config_keys.h"
 #include "coordinator/service/show_create.h"
@@ -47,8 +48,11 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
 }
 
 absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
-                                          const PlannedJob& planned) {
-  ASSIGN_OR_RETURN(JobGraph graph, BuildJobGraph(planned.nodes, session.config));
+                                          const PlannedJob& planned,
+                                          const std::vector<std::string>& allowed_dirs) {
+  std::vector<v1::PlanNode> nodes = planned.nodes;
+  RETURN_IF_ERROR(ResolveFilesystemPaths(allowed_dirs, &nodes));
+  ASSIGN_OR_RETURN(JobGraph graph, BuildJobGraph(nodes, session.config));
   std::string name = planned.name;
   if (auto it = session.config.find("pipeline.name"); it != session.config.end()) name = it->second;
   const ConfigMap& config = session.config;
@@ -60,9 +64,10 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
 }
 
 absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
-                                const std::vector<const sql::Insert*>& inserts) {
+                                const std::vector<const sql::Insert*>& inserts,
+                                const std::vector<std::string>& allowed_dirs) {
   ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
-  ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs, session, planned));
+  ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs, session, planned, allowed_dirs));
   Response r;
   r.set_kind(Response::JOB_SUBMITTED);
   r.set_job_id(job_id);
@@ -248,11 +253,11 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kDescribe:
       return ExecuteDescribe(session, *stmt->describe);
     case sql::StatementKind::kInsert:
-      return Submit(jobs_, session, {stmt->insert.get()});
+      return Submit(jobs_, session, {stmt->insert.get()}, filesystem_allowed_dirs_);
     case sql::StatementKind::kStatementSet: {
       std::vector<const sql::Insert*> inserts;
       for (const auto& i : stmt->statement_set->inserts) inserts.push_back(&i);
-      return Submit(jobs_, session, inserts);
+      return Submit(jobs_, session, inserts, filesystem_allowed_dirs_);
     }
     case sql::StatementKind::kStopJob:
       RETURN_IF_ERROR(jobs_->Cancel(stmt->stop_job->job_id));
@@ -260,7 +265,8 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kQuery: {
       ASSIGN_OR_RETURN(PlannedQuery planned,
                        PlanQuery(*stmt->query, session.catalog, session.config));
-      ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs_, session, planned.job));
+      ASSIGN_OR_RETURN(std::string job_id,
+                       SubmitPlanned(jobs_, session, planned.job, filesystem_allowed_dirs_));
       Response r;
       r.set_kind(Response::QUERY);
       r.set_job_id(job_id);

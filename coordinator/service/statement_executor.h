@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "coordinator/cluster/job_manager.h"
@@ -14,13 +15,19 @@ namespace eddy {
 
 class StatementExecutor {
  public:
-  StatementExecutor(JobManager* jobs, WorkerRegistry* workers) : jobs_(jobs), workers_(workers) {}
+  // `filesystem_allowed_dirs`: canonical directories filesystem tables may use; empty: none.
+  StatementExecutor(JobManager* jobs, WorkerRegistry* workers,
+                    std::vector<std::string> filesystem_allowed_dirs = {})
+      : jobs_(jobs),
+        workers_(workers),
+        filesystem_allowed_dirs_(std::move(filesystem_allowed_dirs)) {}
 
   absl::StatusOr<v1::ExecuteStatementResponse> Execute(Session& session, const std::string& sql);
 
  private:
   JobManager* jobs_;
   WorkerRegistry* workers_;
+  std::vector<std::string> filesystem_allowed_dirs_;
 };
 
 }  // namespace eddy

@@ -80,11 +80,13 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
   std::filesystem::create_directories(dir_);
   const std::string host = topology_.coordinator_host();
   port_ = FreeTcpPort(host);
-  coordinator_ = Subprocess::Start(
-      {EddyBinary("eddy-coordinator"), "--port", std::to_string(port_), "--bind-host", host,
-       "--heartbeat-timeout-ms", std::to_string(options_.heartbeat_timeout_ms), "--data-dir",
-       dir_ + "/coordinator"},
-      dir_ + "/coordinator.out", dir_ + "/coordinator.err");
+  std::vector<std::string> coordinator_argv = {
+      EddyBinary("eddy-coordinator"), "--port", std::to_string(port_), "--bind-host", host,
+      "--heartbeat-timeout-ms", std::to_string(options_.heartbeat_timeout_ms), "--data-dir",
+      dir_ + "/coordinator"};
+  for (const std::string& a : options_.coordinator_args) coordinator_argv.push_back(a);
+  coordinator_ = Subprocess::Start(coordinator_argv, dir_ + "/coordinator.out",
+                                   dir_ + "/coordinator.err");
   if (!coordinator_.started()) {
     error_ = "cannot start eddy-coordinator";
     return;
@@ -100,6 +102,7 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
           std::to_string(options_.slots_per_worker), std::string("--data-dir"), dir_ + name}) {
       argv.push_back(a);
     }
+    for (const std::string& a : options_.worker_args) argv.push_back(a);
     std::string out = i < static_cast<int>(options_.worker_stdout_paths.size())
                           ? options_.worker_stdout_paths[i]
                           : dir_ + name + ".out";

@@ -31,6 +31,9 @@ struct ClusterOptions {
   bool isolate_workers = true;  // network namespaces when possible; false: loopback
   // Worker i's stdout goes here instead of <dir>/worker<i>.out when set (e.g. a FIFO).
   std::vector<std::string> worker_stdout_paths;
+  // Extra flags for eddy-coordinator and for every eddy-worker.
+  std::vector<std::string> coordinator_args;
+  std::vector<std::string> worker_args;
 };
 
 class ProcessCluster {

@@ -27,6 +27,38 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
       ++i;
       continue;
     }
+    if (words[0] == "file" || words[0] == "output" || words[0] == "files") {
+      // File records: a path, then the file's lines (file) or `----` and the expected lines.
+      const bool sorted = words[0] == "output" && words.size() == 3 && words[1] == "sorted";
+      if (words.size() != (sorted ? 3u : 2u) || words.back()[0] == '/' ||
+          words.back().find("..") != std::string::npos) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "line ", i + 1, ": expected '", words[0], words[0] == "output" ? " [sorted]" : "",
+            " RELATIVE-PATH', found '", line, "'"));
+      }
+      r.kind = words[0] == "file"     ? Record::Kind::kFile
+               : words[0] == "output" ? Record::Kind::kOutput
+                                      : Record::Kind::kFiles;
+      r.sorted = sorted;
+      r.path = words.back();
+      ++i;
+      if (r.kind != Record::Kind::kFile) {
+        if (i >= lines.size() || absl::StripTrailingAsciiWhitespace(lines[i]) != "----") {
+          return absl::InvalidArgumentError(
+              absl::StrCat("line ", r.line, ": '", words[0], "' needs ---- and the expected lines"));
+        }
+        ++i;
+      }
+      // Until a blank line; a file's lines are kept as written.
+      while (i < lines.size() && !absl::StripTrailingAsciiWhitespace(lines[i]).empty()) {
+        r.expected.push_back(r.kind == Record::Kind::kFile
+                                 ? lines[i]
+                                 : std::string(absl::StripTrailingAsciiWhitespace(lines[i])));
+        ++i;
+      }
+      records.push_back(std::move(r));
+      continue;
+    }
     if (words[0] == "statement" && words.size() == 2 && words[1] == "ok") {
       r.kind = Record::Kind::kStatementOk;
     } else if (words[0] == "statement" && words.size() == 2 && words[1] == "error") {
@@ -37,7 +69,8 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("line ", i + 1, ": expected 'statement ok', 'statement error', 'query', "
-                       "'query sorted' or 'eddy-args', found '", line, "'"));
+                       "'query sorted', 'file', 'output', 'files' or 'eddy-args', found '", line,
+                       "'"));
     }
     r.eddy_args = args;
     ++i;

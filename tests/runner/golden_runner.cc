@@ -1,13 +1,15 @@
 // Runs golden SQL files against the real `eddy` binary on an embedded cluster. Each record runs as
 // one eddy invocation whose script is every earlier `statement ok` record of the file followed by the
 // record itself. `query` compares stdout (print-sink rows) line by line; `statement error` expects a
-// non-zero exit and each expected line to appear in stderr.
+// non-zero exit and each expected line to appear in stderr. `file` writes an input file into the
+// scratch directory eddy runs in; `output` and `files` check what filesystem sinks wrote there.
 //
 // Usage: golden_runner EDDY_BINARY FILE.test [FILE.test ...]
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <regex>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +45,62 @@ std::string Join(const std::vector<std::string>& v) {
   return s;
 }
 
+namespace fs = std::filesystem;
+
+void WriteScratchFile(const std::string& tmp, const eddy::golden::Record& r) {
+  const fs::path path = fs::path(tmp) / r.path;
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const auto& l : r.expected) out << l << "\n";
+}
+
+// Checks an `output` or `files` record; returns the problem, or "".
+std::string CheckFiles(const std::string& tmp, const eddy::golden::Record& r) {
+  const fs::path path = fs::path(tmp) / r.path;
+  std::vector<fs::path> entries;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const auto& e : fs::directory_iterator(path, ec)) entries.push_back(e.path());
+    std::sort(entries.begin(), entries.end());
+  } else if (fs::exists(path, ec)) {
+    entries.push_back(path);
+  }
+  if (r.kind == eddy::golden::Record::Kind::kFiles) {
+    // Job ids differ from run to run.
+    static const std::regex job_id("[0-9a-f]{32}");
+    std::vector<std::string> names;
+    for (const auto& e : entries) {
+      names.push_back(std::regex_replace(e.filename().string(), job_id, "<job>"));
+    }
+    if (names != r.expected) {
+      return "files differ.\n  expected:\n" + Join(r.expected) + "  actual:\n" + Join(names);
+    }
+    return "";
+  }
+  std::string text;
+  for (const auto& e : entries) {
+    const std::string name = e.filename().string();
+    if (name[0] == '.' || name[0] == '_') {
+      return "a hidden (in-progress) file is left: " + name;
+    }
+    text += ReadFileToString(e.string());
+  }
+  if (entries.empty()) return "no file at " + r.path;
+  std::vector<std::string> got = absl::StrSplit(text, '\n');
+  if (!got.empty() && got.back().empty()) {
+    got.pop_back();
+  } else {
+    return "the output does not end with a line break:\n" + Join(got);
+  }
+  std::vector<std::string> want = r.expected;
+  if (r.sorted) {
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+  }
+  if (got != want) return "output differs.\n  expected:\n" + Join(want) + "  actual:\n" + Join(got);
+  return "";
+}
+
 // Returns the number of failed records.
 int RunFile(const std::string& eddy, const std::string& path, const std::string& tmp) {
   auto records = eddy::golden::ParseGoldenFile(ReadFileToString(path));
@@ -53,9 +111,21 @@ int RunFile(const std::string& eddy, const std::string& path, const std::string&
   int failed = 0;
   std::string prefix;  // accumulated `statement ok` SQL
   for (const auto& r : *records) {
+    using Kind = eddy::golden::Record::Kind;
+    if (r.kind == Kind::kFile) {
+      WriteScratchFile(tmp, r);
+      continue;
+    }
+    if (r.kind == Kind::kOutput || r.kind == Kind::kFiles) {
+      const std::string problem = CheckFiles(tmp, r);
+      if (!problem.empty()) {
+        ++failed;
+        std::fprintf(stderr, "FAIL %s:%d: %s\n", path.c_str(), r.line, problem.c_str());
+      }
+      continue;
+    }
     RunResult res = RunEddy(eddy, r.eddy_args, prefix + r.sql, tmp);
     std::string problem;
-    using Kind = eddy::golden::Record::Kind;
     if (r.kind == Kind::kStatementOk) {
       if (res.exit_code != 0) problem = "expected success, got exit code " + std::to_string(res.exit_code);
     } else if (r.kind == Kind::kStatementError) {
@@ -101,8 +171,13 @@ int main(int argc, char** argv) {
   }
   std::string tmpl = (std::filesystem::temp_directory_path() / "eddy-golden-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) return 2;
+  // eddy runs in the scratch directory: relative paths of filesystem tables (and `file`/`output`
+  // records) point into it, and it is eddy's default --filesystem-allowed-dirs.
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) paths.push_back(std::filesystem::absolute(argv[i]).string());
+  if (chdir(tmpl.c_str()) != 0) return 2;
   int failed = 0;
-  for (int i = 2; i < argc; ++i) failed += RunFile(argv[1], argv[i], tmpl);
+  for (size_t i = 1; i < paths.size(); ++i) failed += RunFile(paths[0], paths[i], tmpl);
   std::filesystem::remove_all(tmpl);
   return failed == 0 ? 0 : 1;
 }

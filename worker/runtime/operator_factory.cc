@@ -10,6 +10,8 @@
 #include "worker/connectors/blackhole_sink.h"
 #include "worker/connectors/collect_sink.h"
 #include "worker/connectors/datagen_source.h"
+#include "worker/connectors/filesystem_sink.h"
+#include "worker/connectors/filesystem_source.h"
 #include "worker/connectors/print_sink.h"
 #include "worker/connectors/values_source.h"
 #include "worker/exchange/exchange_sink.h"
@@ -141,6 +143,13 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildCon
     built.op = std::make_unique<PrintSink>(identifier, to_stderr);
   } else if (sink.connector() == "blackhole") {
     built.op = std::make_unique<BlackholeSink>();
+  } else if (sink.connector() == "filesystem") {
+    if (ctx.filesystem_allowed_dirs == nullptr) {
+      return absl::FailedPreconditionError("filesystem sink without allowed directories");
+    }
+    ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+    ASSIGN_OR_RETURN(built.op,
+                     FilesystemSink::Create(sink, std::move(schema), *ctx.filesystem_allowed_dirs));
   } else if (sink.connector() == "collect") {
     if (ctx.results == nullptr) return absl::FailedPreconditionError("collect sink without result buffers");
     built.op = std::make_unique<CollectSink>(ctx.results);
@@ -206,6 +215,15 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
       BuiltNode built;
       built.source = std::make_unique<DatagenSource>(node.datagen(), std::move(schema));
+      return built;
+    }
+    case v1::PlanNode::kFilesystemSource: {
+      if (ctx.filesystem_allowed_dirs == nullptr) {
+        return absl::FailedPreconditionError("filesystem source without allowed directories");
+      }
+      BuiltNode built;
+      ASSIGN_OR_RETURN(built.source, FilesystemSource::Create(node.filesystem_source(),
+                                                              *ctx.filesystem_allowed_dirs));
       return built;
     }
     case v1::PlanNode::kCalc: {

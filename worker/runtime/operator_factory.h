@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "eddy/v1/plan.pb.h"
@@ -22,6 +23,9 @@ struct NodeBuildContext {
   int subtask_index = 0;
   ExchangeRegistry* exchange = nullptr;  // null: exchange nodes are rejected
   ResultBuffers* results = nullptr;      // null: collect sinks are rejected
+  // Canonical directories the filesystem connector may use (--filesystem-allowed-dirs); null:
+  // filesystem nodes are rejected.
+  const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
 };
 
 struct BuiltNode {

@@ -33,6 +33,8 @@ struct TaskEnvironment {
   ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
   ResultBuffers* results = nullptr;      // the worker's SELECT result buffers; null: no collect sink
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
+  // The filesystem connector's allowed directories (canonical); null: no filesystem nodes.
+  const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);
   // `task` gives the row counts (final with a final state).
   std::function<void(const Task& task, v1::TaskState state, const std::string& error)> on_state;

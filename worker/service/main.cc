@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "common/base/allowed_paths.h"
 #include "common/base/flags.h"
 #include "common/base/logging.h"
 #include "common/base/signals.h"
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   flags.Add("state-cache-mb", "32",
             "MiB of hot keyed state each aggregate subtask caches in memory in front of RocksDB "
             "(0 = none)");
+  flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
+            eddy::kFilesystemAllowedDirsHelp);
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
@@ -37,6 +40,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   opts.state_cache_bytes = static_cast<size_t>(*cache_mb) << 20;
+  auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
+  if (!allowed.ok()) {
+    std::fprintf(stderr, "eddy-worker: %s\n", std::string(allowed.status().message()).c_str());
+    return 2;
+  }
+  opts.filesystem_allowed_dirs = *allowed;
   opts.port = *port;
   opts.slots = *slots;
   opts.data_dir = flags.Get("data-dir");

@@ -186,6 +186,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     env.exchange = exchange_.get();
     env.results = &results_;
     env.next_operator_id = &next_operator_id_;
+    env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
     base.set_task_index(d.task_index());

@@ -15,6 +15,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
+#include "common/base/allowed_paths.h"
 #include "eddy/v1/coordinator.grpc.pb.h"
 #include "eddy/v1/worker.grpc.pb.h"
 #include "worker/exchange/exchange_registry.h"
@@ -34,6 +35,8 @@ struct WorkerOptions {
   std::string data_dir = "/tmp/eddy-worker";
   // Each keyed operator subtask keeps up to this much hot state in memory in front of RocksDB.
   size_t state_cache_bytes = 32u << 20;
+  // Canonical directories the filesystem connector may read and write (--filesystem-allowed-dirs).
+  std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
   // How long an incoming exchange stream waits for its consumer task to be deployed here.
   int exchange_gate_wait_ms = 30000;
 };

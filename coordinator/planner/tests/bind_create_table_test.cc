@@ -75,9 +75,10 @@ TEST_F(CreateTableTest, ConnectorRequiredAndKnown) {
   EXPECT_EQ(DdlError("CREATE TABLE t (a INT)"),
             "Validation error: table 'default_catalog.default_database.t' has no 'connector' "
             "option");
-  EXPECT_EQ(DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
-            "Validation error: unknown connector 'foo' for table "
-            "'default_catalog.default_database.t'; supported: blackhole, datagen, print");
+  EXPECT_EQ(
+      DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
+      "Validation error: unknown connector 'foo' for table "
+      "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, print");
 }
 
 TEST_F(CreateTableTest, DatagenGoodOptions) {

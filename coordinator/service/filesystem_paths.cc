@@ -1,0 +1,49 @@
+#include "coordinator/service/filesystem_paths.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/base/allowed_paths.h"
+
+namespace eddy {
+namespace {
+
+absl::Status Resolve(const std::vector<std::string>& allowed_dirs, const std::string& table,
+                     google::protobuf::Map<std::string, std::string>* options) {
+  auto it = options->find("path");
+  if (it == options->end() || it->second.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Validation error: filesystem table '", table, "' has no option 'path'"));
+  }
+  auto canonical = CanonicalFilesystemPath(it->second);
+  if (!canonical.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("Validation error: option 'path' of table '",
+                                                   table, "': ", canonical.status().message()));
+  }
+  if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Validation error: path '", it->second, "' of filesystem table '", table,
+                     "' is outside the directories this server allows (--filesystem-allowed-dirs: ",
+                     DescribeAllowedDirs(allowed_dirs), ")"));
+  }
+  it->second = *canonical;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ResolveFilesystemPaths(const std::vector<std::string>& allowed_dirs,
+                                    std::vector<v1::PlanNode>* nodes) {
+  for (v1::PlanNode& node : *nodes) {
+    if (node.has_filesystem_source()) {
+      v1::FilesystemSource* src = node.mutable_filesystem_source();
+      absl::Status s = Resolve(allowed_dirs, src->table_name(), src->mutable_options());
+      if (!s.ok()) return s;
+    } else if (node.has_sink() && node.sink().connector() == "filesystem") {
+      v1::Sink* sink = node.mutable_sink();
+      absl::Status s = Resolve(allowed_dirs, sink->table_name(), sink->mutable_options());
+      if (!s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace eddy

@@ -1,0 +1,191 @@
+#include "worker/connectors/filesystem_source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/allowed_paths.h"
+#include "common/base/status_macros.h"
+#include "common/types/type_proto.h"
+
+namespace eddy {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kChunkBytes = 1 << 20;
+
+bool Hidden(const std::string& name) { return name.empty() || name[0] == '.' || name[0] == '_'; }
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<FilesystemSource>> FilesystemSource::Create(
+    const v1::FilesystemSource& spec, const std::vector<std::string>& allowed_dirs) {
+  std::unique_ptr<FilesystemSource> s(new FilesystemSource());
+  s->table_name_ = spec.table_name();
+  const std::map<std::string, std::string> options(spec.options().begin(), spec.options().end());
+  auto format = FileFormatFromOptions(options);
+  if (!format.ok()) return s->Error(format.status().message());
+  s->format_ = *format;
+  auto path = options.find("path");
+  if (path == options.end() || path->second.empty()) return s->Error("option 'path' is missing");
+  auto canonical = CanonicalFilesystemPath(path->second);
+  if (!canonical.ok()) return s->Error(canonical.status().message());
+  if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
+    return s->Error(absl::StrCat("path '", path->second,
+                                 "' is outside the directories this worker allows "
+                                 "(--filesystem-allowed-dirs: ",
+                                 DescribeAllowedDirs(allowed_dirs), ")"));
+  }
+  s->path_ = *canonical;
+  s->allowed_dirs_ = allowed_dirs;
+  ASSIGN_OR_RETURN(s->file_schema_, SchemaFromProto(spec.file_schema()));
+  for (int c : spec.columns()) {
+    if (c < 0 || c >= static_cast<int>(s->file_schema_.size())) {
+      return s->Error(absl::StrCat("column ", c, " out of range"));
+    }
+    s->columns_.push_back(c);
+  }
+  if (s->columns_.empty()) {
+    for (size_t c = 0; c < s->file_schema_.size(); ++c) s->columns_.push_back(static_cast<int>(c));
+  }
+  s->decoder_ = MakeRecordDecoder(s->format_, s->file_schema_, s->columns_);
+  s->rows_ = MakeTextRows(s->format_, s->file_schema_, s->columns_);
+  return s;
+}
+
+FilesystemSource::~FilesystemSource() { CloseFile(); }
+
+absl::Status FilesystemSource::Error(absl::string_view message) const {
+  return absl::InvalidArgumentError(
+      absl::StrCat("filesystem source for table '", table_name_, "': ", message));
+}
+
+absl::Status FilesystemSource::FileError(absl::string_view message) const {
+  return Error(absl::StrCat("file '", current_file_, "', ", message));
+}
+
+absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path_, ec);
+  if (ec || !fs::exists(st)) {
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+      return Error(absl::StrCat("cannot access path '", path_, "': ", ec.message()));
+    }
+    return Error(absl::StrCat("path '", path_, "' does not exist"));
+  }
+  std::vector<std::string> all;
+  if (fs::is_directory(st)) {
+    for (fs::directory_iterator it(path_, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      std::error_code file_ec;
+      if (Hidden(name) || !it->is_regular_file(file_ec)) continue;  // follows symlinks
+      all.push_back(it->path().string());
+    }
+    if (ec) return Error(absl::StrCat("cannot list directory '", path_, "': ", ec.message()));
+    std::sort(all.begin(), all.end());
+  } else if (fs::is_regular_file(st)) {
+    all.push_back(path_);
+  } else {
+    return Error(absl::StrCat("path '", path_, "' is neither a regular file nor a directory"));
+  }
+  const int p = std::max(1, ctx.parallelism);
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (static_cast<int>(k % p) != ctx.subtask_index) continue;
+    // A symlink in an allowed directory must not lead out of the allowed ones.
+    auto canonical = CanonicalFilesystemPath(all[k]);
+    if (!canonical.ok() || !IsUnderAllowedDir(*canonical, allowed_dirs_)) {
+      return Error(absl::StrCat("file '", all[k],
+                                "' leads outside the directories this worker allows "
+                                "(--filesystem-allowed-dirs: ",
+                                DescribeAllowedDirs(allowed_dirs_), ")"));
+    }
+    files_.push_back(all[k]);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FilesystemSource::OpenFile(const std::string& path) {
+  current_file_ = path;
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) return FileError(absl::StrCat("cannot open: ", std::strerror(errno)));
+  eof_ = false;
+  begin_ = end_ = 0;
+  if (buffer_ == nullptr) {
+    capacity_ = kChunkBytes;
+    buffer_.reset(new char[capacity_]);
+  }
+  decoder_->StartFile();
+  return absl::OkStatus();
+}
+
+void FilesystemSource::CloseFile() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+absl::Status FilesystemSource::ReadMore() {
+  if (begin_ > 0) {
+    std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == capacity_) {  // one record larger than the buffer
+    std::unique_ptr<char[]> bigger(new char[capacity_ * 2]);
+    std::memcpy(bigger.get(), buffer_.get(), end_);
+    buffer_ = std::move(bigger);
+    capacity_ *= 2;
+  }
+  ssize_t n;
+  do {
+    n = ::read(fd_, buffer_.get() + end_, capacity_ - end_);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return FileError(absl::StrCat("cannot read: ", std::strerror(errno)));
+  if (n == 0) eof_ = true;
+  end_ += static_cast<size_t>(n);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SourceState> FilesystemSource::EmitBatch(ChangelogBatch* out) {
+  auto batch = rows_.TakeBatch(format_.ignore_parse_errors());
+  if (!batch.ok()) return FileError(batch.status().message());
+  rows_out_ += batch->num_rows();
+  *out = std::move(*batch);
+  return SourceState::kData;
+}
+
+absl::StatusOr<SourceState> FilesystemSource::Next(ChangelogBatch* out) {
+  while (true) {
+    if (fd_ < 0) {
+      if (next_file_ >= files_.size()) return SourceState::kEnd;
+      RETURN_IF_ERROR(OpenFile(files_[next_file_++]));
+    }
+    auto consumed = decoder_->Decode(std::string_view(buffer_.get() + begin_, end_ - begin_), eof_,
+                                     kDefaultBatchRows, &rows_);
+    if (!consumed.ok()) return FileError(consumed.status().message());
+    begin_ += *consumed;
+    if (rows_.num_rows() >= kDefaultBatchRows) return EmitBatch(out);
+    if (eof_) {
+      if (begin_ != end_)
+        return FileError("internal error: undecoded bytes at the end of the file");
+      CloseFile();
+      // A batch never spans two files, so its rows' line numbers name one file.
+      if (rows_.num_rows() > 0) return EmitBatch(out);
+      continue;
+    }
+    RETURN_IF_ERROR(ReadMore());
+  }
+}
+
+absl::Status FilesystemSource::Close() {
+  CloseFile();
+  return absl::OkStatus();
+}
+
+}  // namespace eddy

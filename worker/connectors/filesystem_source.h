@@ -1,0 +1,63 @@
+// The filesystem connector as a bounded source: reads a file, or the regular files of a directory
+// (names starting with '.' or '_' skipped, not recursive) in name order, subtask i of p taking
+// files i, i + p, ...; decodes them (CSV or JSON lines) in 1 MiB chunks into batches of up to 1024
+// rows, one file per batch so that every error names its file and line. Ends after the last file.
+// The path (and every file, should a symlink lead elsewhere) must lie in the worker's allowed
+// directories.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "eddy/v1/plan.pb.h"
+#include "worker/connectors/file_format.h"
+#include "worker/operators/source.h"
+
+namespace eddy {
+
+class FilesystemSource : public Source {
+ public:
+  // Checks the spec and its path against `allowed_dirs` (canonical, see
+  // common/base/allowed_paths.h).
+  static absl::StatusOr<std::unique_ptr<FilesystemSource>> Create(
+      const v1::FilesystemSource& spec, const std::vector<std::string>& allowed_dirs);
+  ~FilesystemSource() override;
+
+  absl::Status Open(const OperatorContext& ctx) override;
+  absl::StatusOr<SourceState> Next(ChangelogBatch* out) override;
+  absl::Status Close() override;
+
+  // The files this subtask reads, after Open.
+  const std::vector<std::string>& files() const { return files_; }
+
+ private:
+  FilesystemSource() = default;
+  absl::Status Error(absl::string_view message) const;      // names the table
+  absl::Status FileError(absl::string_view message) const;  // names the table and the file
+  absl::Status OpenFile(const std::string& path);
+  void CloseFile();
+  absl::Status ReadMore();
+  absl::StatusOr<SourceState> EmitBatch(ChangelogBatch* out);
+
+  std::string table_name_;
+  std::string path_;
+  FileFormatOptions format_;
+  Schema file_schema_;
+  std::vector<int> columns_;
+  std::vector<std::string> allowed_dirs_;
+
+  std::vector<std::string> files_;
+  size_t next_file_ = 0;
+  std::string current_file_;
+  int fd_ = -1;
+  bool eof_ = false;
+  // Read buffer: bytes [begin_, end_) are read and not yet decoded.
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0, begin_ = 0, end_ = 0;
+  std::unique_ptr<RecordDecoder> decoder_;
+  TextRows rows_;
+};
+
+}  // namespace eddy
