@@ -47,5 +47,29 @@ TEST(ExamplesTest, TableApiWordCount) {
             "-- statement set finished\n");
 }
 
+// The insurance example reads examples/data/claims.csv through the filesystem connector, from the
+// repository root as its header says, and prints one row per product and 10-minute window.
+TEST(ExamplesTest, InsuranceClaimsWindows) {
+  const std::string dir = FreshTestDir("example-insurance");
+  std::filesystem::create_directories(dir);
+  RunResult r = RunToCompletion(
+      {"/bin/sh", "-c",
+       std::string("cd '") + EDDY_SOURCE_DIR + "' && exec '" + EddyBinary("eddy") +
+           "' -f examples/insurance_claims.sql"},
+      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "+I[home, 2024-03-01 09:00:00.000, 2024-03-01 09:10:00.000, 2, 1, 8700.25]\n"
+            "+I[auto, 2024-03-01 09:00:00.000, 2024-03-01 09:10:00.000, 3, 1, 1376.75]\n"
+            "+I[travel, 2024-03-01 09:00:00.000, 2024-03-01 09:10:00.000, 1, 0, 310.00]\n"
+            "+I[home, 2024-03-01 09:10:00.000, 2024-03-01 09:20:00.000, 1, 0, 760.00]\n"
+            "+I[auto, 2024-03-01 09:10:00.000, 2024-03-01 09:20:00.000, 2, 1, 1875.38]\n"
+            "+I[travel, 2024-03-01 09:10:00.000, 2024-03-01 09:20:00.000, 1, 1, 95.00]\n"
+            "+I[home, 2024-03-01 09:20:00.000, 2024-03-01 09:30:00.000, 1, 0, 2500.00]\n"
+            "+I[auto, 2024-03-01 09:20:00.000, 2024-03-01 09:30:00.000, 2, 0, 820.00]\n"
+            "+I[travel, 2024-03-01 09:20:00.000, 2024-03-01 09:30:00.000, 1, 0, 180.00]\n"
+            "+I[home, 2024-03-01 09:30:00.000, 2024-03-01 09:40:00.000, 1, 1, 4100.00]\n");
+}
+
 }  // namespace
 }  // namespace eddy::testing
