@@ -132,5 +132,35 @@ TEST(InputGateTest, LocalPushWaitsForRoomAndHonoursCancelAndClose) {
   EXPECT_EQ(gate.TakeGrants(0, std::chrono::milliseconds(0), nullptr), -1);
 }
 
+// A watermark takes effect after the batches its producer sent before it; the gate's watermark is
+// the minimum over its channels, and an ended channel stops holding it back once drained.
+TEST(InputGateTest, WatermarksFollowTheirChannelsBatchesAndTakeTheMinimum) {
+  InputGate gate("job j task 1 subtask 0", 2, 4, TestTypes());
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 3)).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {100, false}).ok());
+  ASSERT_TRUE(gate.PushWatermark(1, {50, false}).ok());  // empty channel: applies now
+  EXPECT_FALSE(gate.TakeWatermark().has_value());        // channel 0 is still at the minimum
+  ChangelogBatch b;
+  int channel = -1;
+  ASSERT_EQ(PollState(gate, &b, &channel), SourceState::kData);
+  EXPECT_EQ(channel, 0);
+  auto w = gate.TakeWatermark();  // channel 0's batch was taken: its watermark applies
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 50);
+  ASSERT_TRUE(gate.PushWatermark(1, {300, false}).ok());
+  w = gate.TakeWatermark();
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 100);
+  // Channel 0 ends with a batch still buffered: it holds the watermark until drained.
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 3, 1)).ok());
+  ASSERT_TRUE(gate.EndOfInput(0).ok());
+  EXPECT_FALSE(gate.TakeWatermark().has_value());
+  ASSERT_EQ(PollState(gate, &b), SourceState::kData);
+  w = gate.TakeWatermark();
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 300);
+  EXPECT_FALSE(gate.PushWatermark(0, {400, false}).ok());  // after end-of-input
+}
+
 }  // namespace
 }  // namespace eddy

@@ -1,0 +1,139 @@
+// WatermarkCombiner (minimum over inputs, idle and ended inputs), window arithmetic, and the
+// WatermarkAssigner operator (max of the expression per batch, idleness after the timeout).
+#include <chrono>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "common/expr/function_registry.h"
+#include "worker/operators/watermark.h"
+#include "worker/operators/watermark_assigner.h"
+#include "worker/operators/window_assigner.h"
+
+namespace eddy {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(WatermarkCombinerTest, IsTheMinimumOverLiveInputsAndNeverGoesBack) {
+  WatermarkCombiner c(2);
+  EXPECT_FALSE(c.Update(0, {100, false}).has_value());  // input 1 still at the minimum
+  auto w = c.Update(1, {50, false});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 50);
+  w = c.Update(1, {200, false});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 100);
+  EXPECT_FALSE(c.Update(1, {150, false}).has_value());  // an input never goes back either
+  // An ended input stops holding the others back.
+  c.Update(0, {120, false});
+  w = c.EndInput(0);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 200);
+}
+
+TEST(WatermarkCombinerTest, IdleInputsAreLeftOut) {
+  WatermarkCombiner c(2);
+  c.Update(0, {100, false});
+  c.Update(1, {10, false});
+  EXPECT_EQ(c.current().millis, 10);
+  auto w = c.Update(1, {10, true});  // input 1 idles: input 0 alone decides
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->millis, 100);
+  EXPECT_FALSE(w->idle);
+  w = c.Update(0, {100, true});  // all idle: idle, at the same time
+  ASSERT_TRUE(w.has_value());
+  EXPECT_TRUE(w->idle);
+  EXPECT_EQ(w->millis, 100);
+  // Input 1 comes back behind: active again, but the watermark does not go back.
+  w = c.Update(1, {20, false});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_FALSE(w->idle);
+  EXPECT_EQ(w->millis, 100);
+}
+
+std::vector<int64_t> Ends(const WindowShape& w, int64_t ts) {
+  std::vector<int64_t> ends;
+  w.AssignEnds(ts, &ends);
+  return ends;
+}
+
+TEST(WindowShapeTest, TumbleHopCumulate) {
+  WindowShape tumble{WindowShape::Kind::kTumble, 10};
+  EXPECT_THAT(Ends(tumble, 0), ElementsAre(10));
+  EXPECT_THAT(Ends(tumble, 9), ElementsAre(10));
+  EXPECT_THAT(Ends(tumble, 10), ElementsAre(20));
+  EXPECT_THAT(Ends(tumble, -1), ElementsAre(0));  // before the epoch
+  EXPECT_EQ(tumble.StartOf(20), 10);
+  WindowShape offset{WindowShape::Kind::kTumble, 10, 0, 0, 3};
+  EXPECT_THAT(Ends(offset, 2), ElementsAre(3));
+  EXPECT_THAT(Ends(offset, 3), ElementsAre(13));
+
+  WindowShape hop{WindowShape::Kind::kHop, 10, 5};
+  EXPECT_THAT(Ends(hop, 7), ElementsAre(10, 15));
+  EXPECT_THAT(Ends(hop, 5), ElementsAre(10, 15));
+  EXPECT_THAT(Ends(hop, 4), ElementsAre(5, 10));
+  EXPECT_EQ(hop.StartOf(15), 5);
+  EXPECT_EQ(hop.MaxWindowsPerRow(), 2);
+
+  WindowShape cumulate{WindowShape::Kind::kCumulate, 30, 0, 10};
+  EXPECT_THAT(Ends(cumulate, 0), ElementsAre(10, 20, 30));
+  EXPECT_THAT(Ends(cumulate, 15), ElementsAre(20, 30));
+  EXPECT_THAT(Ends(cumulate, 29), ElementsAre(30));
+  EXPECT_THAT(Ends(cumulate, 30), ElementsAre(40, 50, 60));
+  EXPECT_EQ(cumulate.StartOf(20), 0);
+  EXPECT_EQ(cumulate.StartOf(30), 0);
+  EXPECT_EQ(cumulate.StartOf(40), 30);
+}
+
+class RecordingOutput : public Output {
+ public:
+  absl::Status Emit(const ChangelogBatch& batch) override {
+    rows += batch.num_rows();
+    return absl::OkStatus();
+  }
+  absl::Status EmitWatermark(const Watermark& w) override {
+    watermarks.push_back(w);
+    return absl::OkStatus();
+  }
+  size_t rows = 0;
+  std::vector<Watermark> watermarks;
+};
+
+ChangelogBatch Times(const std::vector<int64_t>& ts) {
+  ChangelogBatch b({DataType::Timestamp(3)});
+  for (int64_t t : ts) b.AppendValues({Value::Int(t)}, RowKind::kInsert);
+  return b;
+}
+
+TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterTheTimeout) {
+  // WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+  auto wm = MakeCall("-", {MakeColumnRef(0, DataType::Timestamp(3)),
+                           MakeLiteral(Value::Int(5000), DataType::Interval().WithNullable(false))});
+  ASSERT_TRUE(wm.ok()) << wm.status();
+  WatermarkAssignerOperator op(*wm, std::chrono::milliseconds(50));
+  RecordingOutput out;
+  op.set_output(&out);
+  ASSERT_TRUE(op.Open(OperatorContext{}).ok());
+  ASSERT_TRUE(op.Process(0, Times({10000, 30000, 20000})).ok());
+  ASSERT_EQ(out.watermarks.size(), 1u);
+  EXPECT_EQ(out.watermarks[0].millis, 25000);
+  ASSERT_TRUE(op.Process(0, Times({12000})).ok());  // out of order: no new watermark
+  EXPECT_EQ(out.watermarks.size(), 1u);
+  EXPECT_EQ(out.rows, 4u);
+
+  auto now = std::chrono::steady_clock::now();
+  ASSERT_TRUE(op.OnTick(now).ok());
+  EXPECT_EQ(out.watermarks.size(), 1u);  // not idle yet
+  ASSERT_TRUE(op.OnTick(now + std::chrono::milliseconds(100)).ok());
+  ASSERT_EQ(out.watermarks.size(), 2u);
+  EXPECT_TRUE(out.watermarks[1].idle);
+  // Data again: active, with the same watermark.
+  ASSERT_TRUE(op.Process(0, Times({1000})).ok());
+  ASSERT_EQ(out.watermarks.size(), 3u);
+  EXPECT_FALSE(out.watermarks[2].idle);
+  EXPECT_EQ(out.watermarks[2].millis, 25000);
+}
+
+}  // namespace
+}  // namespace eddy

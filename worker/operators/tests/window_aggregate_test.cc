@@ -1,0 +1,125 @@
+// WindowAggregate: windows fire when the watermark passes their end, late rows are dropped and
+// counted, a fired window's state is gone from RocksDB, and RocksDB is read once per batch.
+#include "worker/operators/window_aggregate.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "worker/state/keyed_state_backend.h"
+
+namespace eddy {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+class Collecting : public Output {
+ public:
+  absl::Status Emit(const ChangelogBatch& batch) override {
+    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
+    return absl::OkStatus();
+  }
+  absl::Status EmitWatermark(const Watermark& w) override {
+    watermarks.push_back(w.millis);
+    return absl::OkStatus();
+  }
+  std::vector<std::string> rows;
+  std::vector<int64_t> watermarks;
+};
+
+class WindowAggregateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    auto b = KeyedStateBackend::Open(testing::TempDir() + "/eddy_window_" +
+                                     std::to_string(::getpid()) + "_" +
+                                     std::to_string(counter++) + "/state");
+    ASSERT_TRUE(b.ok()) << b.status();
+    backend_ = std::move(b).value();
+  }
+
+  // SELECT word, COUNT(*) ... GROUP BY word over TUMBLE(ts, size) (ts in ms).
+  std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, Collecting* out) {
+    WindowAggregateSpec spec;
+    spec.input_types = {DataType::String(), DataType::Timestamp(3)};
+    spec.group_keys = {0};
+    AggregateCall count;
+    count.kind = AggKind::kCountStar;
+    count.result_type = DataType::BigInt().WithNullable(false);
+    spec.aggregates = {count};
+    spec.window = shape;
+    spec.time_column = 1;
+    auto op = WindowAggregateOperator::Create(std::move(spec));
+    EXPECT_TRUE(op.ok()) << op.status();
+    OperatorContext ctx;
+    ctx.operator_id = 7;
+    ctx.state = backend_.get();
+    EXPECT_TRUE((*op)->Open(ctx).ok());
+    (*op)->set_output(out);
+    return std::move(op).value();
+  }
+
+  static ChangelogBatch Rows(const std::vector<std::pair<std::string, int64_t>>& rows) {
+    ChangelogBatch b({DataType::String(), DataType::Timestamp(3)});
+    for (const auto& [w, t] : rows) b.AppendValues({Value::String(w), Value::Int(t)}, RowKind::kInsert);
+    return b;
+  }
+
+  std::unique_ptr<KeyedStateBackend> backend_;
+};
+
+TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
+  Collecting out;
+  auto op = Make({WindowShape::Kind::kTumble, 1000}, &out);
+  ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 200}, {"a", 900}, {"a", 1500}})).ok());
+  EXPECT_THAT(out.rows, IsEmpty());
+  EXPECT_EQ(op->pending_windows(), 2u);
+  EXPECT_EQ(*backend_->CountKeys(7), 3u);  // (w0, a), (w0, b), (w1, a)
+
+  // 998 < end - 1: nothing yet; 999 = end - 1: window [0, 1000) fires, in key order.
+  ASSERT_TRUE(op->ProcessWatermark({998, false}).ok());
+  EXPECT_THAT(out.rows, IsEmpty());
+  ASSERT_TRUE(op->ProcessWatermark({999, false}).ok());
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
+                                    "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]"));
+  EXPECT_THAT(out.watermarks, ElementsAre(998, 999));  // passed on after firing
+  EXPECT_EQ(*backend_->CountKeys(7), 1u);              // the fired window's state is gone
+
+  // A row for the fired window is late: dropped and counted; one for the open window counts.
+  ASSERT_TRUE(op->Process(0, Rows({{"a", 10}, {"c", 1999}})).ok());
+  EXPECT_EQ(op->late_rows_dropped(), 1u);
+  out.rows.clear();
+  ASSERT_TRUE(op->Finish().ok());  // end of input fires the rest
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
+                                    "+I[c, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
+  EXPECT_EQ(*backend_->CountKeys(7), 0u);
+  EXPECT_EQ(op->pending_windows(), 0u);
+}
+
+TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {
+  Collecting out;
+  auto op = Make({WindowShape::Kind::kHop, 1000, 500}, &out);
+  const auto before = backend_->stats();
+  // 6 rows, 2 keys, each row in 2 windows: 3 windows x 2 keys, one MultiGet, one write.
+  ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 600}, {"a", 700}, {"b", 1100}, {"a", 1200},
+                                   {"a", 1300}}))
+                  .ok());
+  const auto after = backend_->stats();
+  EXPECT_EQ(after.multiget_calls - before.multiget_calls, 1u);
+  EXPECT_EQ(after.write_batches - before.write_batches, 1u);
+  ASSERT_TRUE(op->Finish().ok());
+  EXPECT_THAT(out.rows,
+              ElementsAre("+I[a, 1, 1969-12-31 23:59:59.500, 1970-01-01 00:00:00.500]",
+                          "+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
+                          "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
+                          "+I[a, 3, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
+                          "+I[b, 2, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
+                          "+I[a, 2, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
+                          "+I[b, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
+}
+
+}  // namespace
+}  // namespace eddy
