@@ -137,6 +137,27 @@ TEST_F(ClusterMetricsTest, StatementSetRunsItsSharedScanAndFilterOnce) {
   EXPECT_EQ(scanned, 30000);
 }
 
+// Every 2000th row claims a time of 0, long after the watermark passed the first window: the
+// window aggregate drops it and the job's metrics count it (Flink's numLateRecordsDropped).
+TEST_F(ClusterMetricsTest, WindowAggregateCountsTheLateRowsItDrops) {
+  Run("CREATE TEMPORARY TABLE events (id BIGINT, ts AS TO_TIMESTAMP_LTZ(CASE WHEN id % 2000 = 1999 "
+      "THEN 0 ELSE id END, 0), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '100000000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', "
+      "'fields.id.end' = '9999')");
+  Run("CREATE TEMPORARY TABLE hole (c BIGINT) WITH ('connector' = 'blackhole')");
+  std::string job = Submit(
+      "INSERT INTO hole SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), "
+      "INTERVAL '10' SECOND)) GROUP BY window_start, window_end");
+  auto info = client_->WaitJob(job, 30000);
+  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
+  const v1::OperatorMetrics* agg = Find(*info, "WindowAggregate");
+  ASSERT_NE(agg, nullptr) << info->DebugString();
+  EXPECT_EQ(agg->rows_in(), 10000);
+  EXPECT_EQ(agg->late_rows_dropped(), 5);  // ids 1999, 3999, 5999, 7999, 9999
+  EXPECT_EQ(agg->rows_out(), 1000);         // 10-second windows over ids 0..9999 (as seconds)
+}
+
 TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {
   Run("SET 'parallelism.default' = '4'");
   Run("CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
