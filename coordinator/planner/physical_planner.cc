@@ -117,6 +117,29 @@ v1::PlanNode* PhysicalPlanner::NewNode(const LogicalNode& logical, const Schema&
   return &n;
 }
 
+void PhysicalPlanner::PlanMiniBatchAssigners(const std::vector<LogicalNodePtr>& roots) {
+  if (mini_batch_.size <= 0) return;
+  std::unordered_set<const LogicalNode*> seen;  // visited below an aggregate
+  auto visit = [&](auto&& self, const LogicalNode& n, bool below_aggregate) -> void {
+    below_aggregate = below_aggregate || n.kind == LogicalKind::kAggregate;
+    if (below_aggregate && !seen.insert(&n).second) return;
+    if (below_aggregate && (n.kind == LogicalKind::kTableScan || n.kind == LogicalKind::kValues)) {
+      mini_batch_sources_.insert(&n);
+    }
+    for (const auto& in : n.inputs) self(self, *in, below_aggregate);
+  };
+  for (const auto& root : roots) visit(visit, *root, false);
+}
+
+int PhysicalPlanner::WithMiniBatchAssigner(const LogicalNode& logical, int source) {
+  if (!mini_batch_sources_.count(&logical)) return source;
+  v1::PlanNode* p = NewNode(logical, logical.schema);
+  p->add_inputs(source);
+  p->set_description(MiniBatchAssignerDigest(mini_batch_.latency_ms));
+  p->mutable_mini_batch_assigner()->set_interval_ms(mini_batch_.latency_ms);
+  return p->id();
+}
+
 absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   if (auto it = ids_.find(root.get()); it != ids_.end()) return it->second;
   const LogicalNode& n = *root;
@@ -127,14 +150,14 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       p->set_description(TableScanDigest(n));
       FillDatagen(n, p->mutable_datagen());
       bounded_ = bounded_ && p->datagen().bounded();
-      id = p->id();
+      id = WithMiniBatchAssigner(n, p->id());
       break;
     }
     case LogicalKind::kValues: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(ValuesDigest(n));
       FillValues(n, p->mutable_values());
-      id = p->id();
+      id = WithMiniBatchAssigner(n, p->id());
       break;
     }
     case LogicalKind::kProject:
@@ -261,6 +284,7 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
                                                const ConfigMap& config) {
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
   PhysicalPlanner physical(mini_batch);
+  physical.PlanMiniBatchAssigners(roots);
   PhysicalPlan plan;
   for (const auto& root : roots) {
     ASSIGN_OR_RETURN(int id, physical.Translate(root));

@@ -1,11 +1,14 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
 // TableScan -> datagen source, Values -> values source, adjacent Project/Filter -> one Calc (dropped
 // when it is an identity without a filter), Aggregate -> GroupAggregate, Union -> UnionAll, Sink.
+// With mini-batch on, a source that feeds an aggregate is followed by a MiniBatchAssigner, as in
+// Flink.
 // A logical node shared by several consumers is emitted once; BuildPhysicalPlan then merges
 // identical sub-plans (reuse_sub_plans.h).
 #pragma once
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -39,6 +42,10 @@ class PhysicalPlanner {
  public:
   explicit PhysicalPlanner(MiniBatchSettings mini_batch = {}) : mini_batch_(mini_batch) {}
 
+  // With mini-batch on: the sources below an aggregate of `roots` get a MiniBatchAssigner above
+  // them. Call before Translate.
+  void PlanMiniBatchAssigners(const std::vector<LogicalNodePtr>& roots);
+
   // Emits `root` and everything below it; returns the id of root's PlanNode.
   absl::StatusOr<int> Translate(const LogicalNodePtr& root);
 
@@ -52,12 +59,15 @@ class PhysicalPlanner {
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
   v1::PlanNode* NewNode(const LogicalNode& logical, const Schema& schema);
+  // The MiniBatchAssigner over source node `source` when it needs one, else `source`.
+  int WithMiniBatchAssigner(const LogicalNode& logical, int source);
 
   std::vector<v1::PlanNode> nodes_;
   std::vector<ChangelogMode> modes_;
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
   MiniBatchSettings mini_batch_;
+  std::unordered_set<const LogicalNode*> mini_batch_sources_;
 };
 
 }  // namespace eddy::planner

@@ -3,6 +3,7 @@
 // EXPLAIN's physical sections.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,7 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
 std::string AggregateDigest(const LogicalNode& aggregate);
 std::string UnionDigest(const LogicalNode& u);
 std::string SinkDigest(const LogicalNode& sink);
+// `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
+std::string MiniBatchAssignerDigest(int64_t interval_ms);
 
 }  // namespace eddy::planner

@@ -16,6 +16,7 @@
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/union_operator.h"
 
 namespace eddy {
@@ -171,6 +172,12 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kUnionAll: {
       BuiltNode built;
       built.op = std::make_unique<UnionOperator>();
+      return built;
+    }
+    case v1::PlanNode::kMiniBatchAssigner: {
+      RETURN_IF_ERROR(single_input().status());
+      BuiltNode built;
+      built.op = std::make_unique<MiniBatchAssignerOperator>();
       return built;
     }
     case v1::PlanNode::kSink:
