@@ -46,8 +46,10 @@ class Splitter {
         return Place(node, NewStage(1));
       case v1::PlanNode::kDatagen:
         return Place(node, NewStage(default_parallelism_));
-      case v1::PlanNode::kGroupAggregate: {
-        const auto& keys = node.group_aggregate().group_keys();
+      case v1::PlanNode::kGroupAggregate:
+      case v1::PlanNode::kGlobalGroupAggregate: {  // a LocalGroupAggregate chains (default)
+        const auto& keys = node.has_group_aggregate() ? node.group_aggregate().group_keys()
+                                                      : node.global_group_aggregate().group_keys();
         const bool global = keys.empty();
         const int p = global ? 1 : default_parallelism_;
         const int input_stage = stage_of_[node.inputs(0)];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -167,24 +168,19 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     }
     case LogicalKind::kAggregate: {
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      // Flink splits only with mini-batch on (AUTO or TWO_PHASE).
+      std::optional<PartialLayout> split;
+      if (mini_batch_.size > 0 && agg_phase_ != AggPhaseStrategy::kOnePhase) {
+        split = SplitAggregate(n);
+      }
+      if (split) {
+        id = TranslateTwoPhase(n, in, *split);
+        break;
+      }
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(AggregateDigest(n));
-      v1::GroupAggregate* agg = p->mutable_group_aggregate();
-      for (int k : n.group_keys) agg->add_group_keys(k);
-      for (const LogicalAggCall& c : n.calls) {
-        v1::AggregateCall* call = agg->add_calls();
-        call->set_function(std::string(AggKindName(c.kind)));
-        call->set_count_star(c.kind == AggKind::kCountStar);
-        call->set_arg(c.kind == AggKind::kCountStar ? -1 : c.arg);
-        call->set_distinct(c.distinct);
-        if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
-        TypeToProto(c.result_type, call->mutable_result_type());
-      }
-      agg->set_generate_update_before(n.mode.update_before);
-      agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
-      agg->set_mini_batch_size(mini_batch_.size);
-      agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
+      FillAggregate(n, p->mutable_group_aggregate());
       id = p->id();
       break;
     }
@@ -218,6 +214,47 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   }
   ids_[root.get()] = id;
   return id;
+}
+
+void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* agg) const {
+  for (int k : n.group_keys) agg->add_group_keys(k);
+  for (const LogicalAggCall& c : n.calls) {
+    v1::AggregateCall* call = agg->add_calls();
+    call->set_function(std::string(AggKindName(c.kind)));
+    call->set_count_star(c.kind == AggKind::kCountStar);
+    call->set_arg(c.kind == AggKind::kCountStar ? -1 : c.arg);
+    call->set_distinct(c.distinct);
+    if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
+    TypeToProto(c.result_type, call->mutable_result_type());
+  }
+  agg->set_generate_update_before(n.mode.update_before);
+  agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
+  agg->set_mini_batch_size(mini_batch_.size);
+  agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
+}
+
+int PhysicalPlanner::TranslateTwoPhase(const LogicalNode& n, int input,
+                                       const PartialLayout& layout) {
+  // Local: in the input's task, before the exchange; emits only inserts (partials).
+  v1::PlanNode* local = NewNode(n, layout.schema);
+  modes_.back() = ChangelogMode::InsertOnly();
+  local->add_inputs(input);
+  local->set_description(LocalAggregateDigest(n, layout));
+  FillAggregate(n, local->mutable_local_group_aggregate());
+  const int local_id = local->id();
+
+  // Global: the keys are the partials' first columns, each call reads its partial fields.
+  v1::PlanNode* global = NewNode(n, n.schema);
+  global->add_inputs(local_id);
+  global->set_description(GlobalAggregateDigest(n, layout));
+  v1::GroupAggregate* agg = global->mutable_global_group_aggregate();
+  FillAggregate(n, agg);
+  for (int k = 0; k < agg->group_keys_size(); ++k) agg->set_group_keys(k, k);
+  for (int c = 0; c < agg->calls_size(); ++c) {
+    agg->mutable_calls(c)->set_arg(layout.first_column[c]);
+  }
+  if (layout.row_count_column >= 0) agg->set_partial_row_count_column(layout.row_count_column);
+  return global->id();
 }
 
 absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
@@ -283,7 +320,8 @@ absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config) {
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config) {
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
-  PhysicalPlanner physical(mini_batch);
+  ASSIGN_OR_RETURN(AggPhaseStrategy agg_phase, AggPhaseStrategyFromConfig(config));
+  PhysicalPlanner physical(mini_batch, agg_phase);
   physical.PlanMiniBatchAssigners(roots);
   PhysicalPlan plan;
   for (const auto& root : roots) {

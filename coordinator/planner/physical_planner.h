@@ -1,10 +1,10 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
-// TableScan -> datagen source, Values -> values source, adjacent Project/Filter -> one Calc (dropped
-// when it is an identity without a filter), Aggregate -> GroupAggregate, Union -> UnionAll, Sink.
-// With mini-batch on, a source that feeds an aggregate is followed by a MiniBatchAssigner, as in
-// Flink.
-// A logical node shared by several consumers is emitted once; BuildPhysicalPlan then merges
-// identical sub-plans (reuse_sub_plans.h).
+// TableScan -> datagen source, Values -> values source, adjacent Project/Filter -> one Calc
+// (dropped when it is an identity without a filter), Aggregate -> GroupAggregate, Union ->
+// UnionAll, Sink. With mini-batch on, a source that feeds an aggregate is followed by a
+// MiniBatchAssigner, and an aggregate splits into LocalGroupAggregate + GlobalGroupAggregate
+// (two_phase_aggregate.h), as in Flink. A logical node shared by several consumers is emitted once;
+// BuildPhysicalPlan then merges identical sub-plans (reuse_sub_plans.h).
 #pragma once
 
 #include <unordered_map>
@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "coordinator/planner/logical_plan.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/planner/two_phase_aggregate.h"
 #include "eddy/v1/plan.pb.h"
 
 namespace eddy::planner {
@@ -40,7 +41,9 @@ absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config);
 
 class PhysicalPlanner {
  public:
-  explicit PhysicalPlanner(MiniBatchSettings mini_batch = {}) : mini_batch_(mini_batch) {}
+  explicit PhysicalPlanner(MiniBatchSettings mini_batch = {},
+                           AggPhaseStrategy agg_phase = AggPhaseStrategy::kAuto)
+      : mini_batch_(mini_batch), agg_phase_(agg_phase) {}
 
   // With mini-batch on: the sources below an aggregate of `roots` get a MiniBatchAssigner above
   // them. Call before Translate.
@@ -58,6 +61,9 @@ class PhysicalPlanner {
 
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
+  void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
+  // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.
+  int TranslateTwoPhase(const LogicalNode& aggregate, int input, const PartialLayout& layout);
   v1::PlanNode* NewNode(const LogicalNode& logical, const Schema& schema);
   // The MiniBatchAssigner over source node `source` when it needs one, else `source`.
   int WithMiniBatchAssigner(const LogicalNode& logical, int source);
@@ -67,6 +73,7 @@ class PhysicalPlanner {
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
   MiniBatchSettings mini_batch_;
+  AggPhaseStrategy agg_phase_;
   std::unordered_set<const LogicalNode*> mini_batch_sources_;
 };
 

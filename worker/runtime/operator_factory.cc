@@ -16,6 +16,7 @@
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/union_operator.h"
 
@@ -42,30 +43,76 @@ absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<
   return built;
 }
 
-absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
-                                         const std::vector<DataType>& in) {
-  const auto& agg = node.group_aggregate();
-  GroupAggregateSpec spec;
-  spec.input_types = in;
+// Group keys and calls of a GroupAggregate message. `merging`: a global aggregate's calls point at
+// partial columns, so their argument types come from the message, not from the input.
+absl::Status AggregateKeysAndCalls(const v1::GroupAggregate& agg, const std::vector<DataType>& in,
+                                   bool merging, std::vector<int>* keys,
+                                   std::vector<AggregateCall>* calls) {
   for (int k : agg.group_keys()) {
     if (k < 0 || k >= static_cast<int>(in.size())) {
       return absl::InvalidArgumentError(absl::StrCat("group key column ", k, " out of range"));
     }
-    spec.group_keys.push_back(k);
+    keys->push_back(k);
   }
   for (const auto& c : agg.calls()) {
     AggregateCall call;
     ASSIGN_OR_RETURN(call.kind, ParseAggKind(c.function(), c.count_star()));
     call.arg = c.arg();
-    if (call.kind != AggKind::kCountStar &&
+    if ((merging || call.kind != AggKind::kCountStar) &&
         (call.arg < 0 || call.arg >= static_cast<int>(in.size()))) {
       return absl::InvalidArgumentError(absl::StrCat("aggregate argument ", call.arg, " out of range"));
     }
-    if (call.kind != AggKind::kCountStar) call.arg_type = in[call.arg];
+    if (call.kind != AggKind::kCountStar) {
+      if (merging) {
+        ASSIGN_OR_RETURN(call.arg_type, TypeFromProto(c.arg_type()));
+      } else {
+        call.arg_type = in[call.arg];
+      }
+    }
     ASSIGN_OR_RETURN(call.result_type, TypeFromProto(c.result_type()));
     call.distinct = c.distinct();
-    spec.aggregates.push_back(call);
+    calls->push_back(call);
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BuiltNode> BuildLocalAggregate(const v1::PlanNode& node,
+                                              const std::vector<DataType>& in) {
+  const auto& agg = node.local_group_aggregate();
+  LocalGroupAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(AggregateKeysAndCalls(agg, in, false, &spec.group_keys, &spec.aggregates));
+  spec.input_insert_only = agg.input_insert_only();
+  spec.mini_batch_size = agg.mini_batch_size();
+  spec.mini_batch_latency_ms = agg.mini_batch_latency_ms();
+  ASSIGN_OR_RETURN(auto op, LocalGroupAggregateOperator::Create(std::move(spec)));
+  // The planner's schema of the partials must be what the operator writes.
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  bool same = declared.size() == op->output_types().size();
+  for (size_t i = 0; same && i < declared.size(); ++i) {
+    same = declared[i].SameAs(op->output_types()[i]);
+  }
+  if (!same) {
+    return absl::InvalidArgumentError(
+        "LocalGroupAggregate: output schema differs from the "
+        "partial accumulators of its calls");
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
+                                         const std::vector<DataType>& in) {
+  const bool merging = node.op_case() == v1::PlanNode::kGlobalGroupAggregate;
+  const auto& agg = merging ? node.global_group_aggregate() : node.group_aggregate();
+  GroupAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(AggregateKeysAndCalls(agg, in, merging, &spec.group_keys, &spec.aggregates));
+  spec.merge_partials = merging;
+  spec.partial_row_count_column =
+      agg.has_partial_row_count_column() ? agg.partial_row_count_column() : -1;
   spec.generate_update_before = agg.generate_update_before();
   spec.input_insert_only = agg.input_insert_only();
   if (agg.mini_batch_size() < 0 || agg.mini_batch_latency_ms() < 0) {
@@ -165,9 +212,14 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildCalc(node, in);
     }
-    case v1::PlanNode::kGroupAggregate: {
+    case v1::PlanNode::kGroupAggregate:
+    case v1::PlanNode::kGlobalGroupAggregate: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildAggregate(node, in);
+    }
+    case v1::PlanNode::kLocalGroupAggregate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildLocalAggregate(node, in);
     }
     case v1::PlanNode::kUnionAll: {
       BuiltNode built;
