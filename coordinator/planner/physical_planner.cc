@@ -231,6 +231,7 @@ void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* ag
   agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
   agg->set_mini_batch_size(mini_batch_.size);
   agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
+  agg->set_state_ttl_ms(state_ttl_ms_);
 }
 
 int PhysicalPlanner::TranslateTwoPhase(const LogicalNode& n, int input,
@@ -322,6 +323,8 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
   ASSIGN_OR_RETURN(AggPhaseStrategy agg_phase, AggPhaseStrategyFromConfig(config));
   PhysicalPlanner physical(mini_batch, agg_phase);
+  ASSIGN_OR_RETURN(int64_t state_ttl_ms, ConfigDurationMs(config, "table.exec.state.ttl", 0));
+  physical.set_state_ttl_ms(state_ttl_ms);
   physical.PlanMiniBatchAssigners(roots);
   PhysicalPlan plan;
   for (const auto& root : roots) {

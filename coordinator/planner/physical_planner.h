@@ -45,6 +45,9 @@ class PhysicalPlanner {
                            AggPhaseStrategy agg_phase = AggPhaseStrategy::kAuto)
       : mini_batch_(mini_batch), agg_phase_(agg_phase) {}
 
+  // table.exec.state.ttl for the aggregates' state (0: forever).
+  void set_state_ttl_ms(int64_t ttl_ms) { state_ttl_ms_ = ttl_ms; }
+
   // With mini-batch on: the sources below an aggregate of `roots` get a MiniBatchAssigner above
   // them. Call before Translate.
   void PlanMiniBatchAssigners(const std::vector<LogicalNodePtr>& roots);
@@ -74,6 +77,7 @@ class PhysicalPlanner {
   bool bounded_ = true;
   MiniBatchSettings mini_batch_;
   AggPhaseStrategy agg_phase_;
+  int64_t state_ttl_ms_ = 0;
   std::unordered_set<const LogicalNode*> mini_batch_sources_;
 };
 

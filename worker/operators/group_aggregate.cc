@@ -39,7 +39,7 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
   }
   max_parallelism_ = ctx.max_parallelism;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism,
-                                             ctx.state_cache_bytes);
+                                             ctx.state_cache_bytes, spec_.state_ttl_ms);
   return absl::OkStatus();
 }
 

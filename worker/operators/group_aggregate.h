@@ -48,6 +48,11 @@ struct GroupAggregateSpec {
   // mini_batch_size says. The output and state are those of the one-phase aggregate.
   bool merge_partials = false;
   int partial_row_count_column = -1;
+  // State TTL (table.exec.state.ttl), as Flink's with OnCreateAndWrite / NeverReturnExpired: a
+  // group whose state was not written for this long is gone; its next row starts a new group
+  // (+I), and a retraction for it is ignored. No -D is emitted when state expires. 0: forever.
+  // Time comes from the state backend's clock.
+  int64_t state_ttl_ms = 0;
 };
 
 // Output schema: the group key columns (input types) followed by one column per aggregate call.

@@ -114,6 +114,9 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   spec.partial_row_count_column =
       agg.has_partial_row_count_column() ? agg.partial_row_count_column() : -1;
   spec.generate_update_before = agg.generate_update_before();
+  if (agg.state_ttl_ms() < 0)
+    return absl::InvalidArgumentError("GroupAggregate: negative state TTL");
+  spec.state_ttl_ms = agg.state_ttl_ms();
   spec.input_insert_only = agg.input_insert_only();
   if (agg.mini_batch_size() < 0 || agg.mini_batch_latency_ms() < 0) {
     return absl::InvalidArgumentError("GroupAggregate: negative mini-batch size or latency");
