@@ -40,6 +40,7 @@ LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec
       encoder_(std::move(encoder)),
       functions_(std::move(functions)),
       append_row_count_(append_row_count) {
+  index_.Reset(0);
   output_types_ = encoder_.key_types();
   keys_ = ChangelogBatch(encoder_.key_types());
   for (const AggregateCall& c : spec_.aggregates) {
@@ -62,17 +63,16 @@ absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatc
     }
     key_buf_.clear();
     encoder_.Encode(batch, r, &key_buf_);
-    auto it = index_.find(absl::string_view(key_buf_.data(), key_buf_.size()));
+    const BatchKeyIndex::Lookup found = index_.Find(key_buf_);
     Group* g;
-    if (it != index_.end()) {
-      g = groups_[it->second].get();
+    if (found.found) {
+      g = groups_[found.value].get();
     } else {
       if (used_groups_ == groups_.size()) groups_.push_back(std::make_unique<Group>());
       g = groups_[used_groups_].get();
       g->key.assign(key_buf_);
       functions_.Reset(&g->acc);
-      index_.emplace(absl::string_view(g->key.data(), g->key.size()),
-                     static_cast<uint32_t>(used_groups_));
+      index_.Insert(found, g->key, static_cast<uint32_t>(used_groups_));
       ++used_groups_;
       for (size_t k = 0; k < key_columns.size(); ++k) {
         keys_.mutable_column(k).AppendFrom(batch.column(key_columns[k]), r);
@@ -111,8 +111,8 @@ absl::Status LocalGroupAggregateOperator::Flush() {
     if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(g.acc.row_count);
     out_.mutable_kinds().push_back(RowKind::kInsert);
   }
+  index_.Reset(used_groups_);  // the next mini-batch likely has as many keys
   used_groups_ = 0;
-  index_.clear();
   keys_.Clear();
   pending_rows_ = 0;
   return Emit(out_);

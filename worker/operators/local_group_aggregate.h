@@ -11,12 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
+#include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
 
@@ -69,7 +68,7 @@ class LocalGroupAggregateOperator : public Operator {
   // index by key (views into Group::key, which never moves), and the key column values per group.
   std::vector<std::unique_ptr<Group>> groups_;
   size_t used_groups_ = 0;
-  absl::flat_hash_map<absl::string_view, uint32_t> index_;
+  BatchKeyIndex index_;
   ChangelogBatch keys_;
   size_t pending_rows_ = 0;
   std::chrono::steady_clock::time_point pending_since_;
