@@ -1,7 +1,13 @@
-// eddy-bench: runs three bounded jobs on a cluster and prints rows/s and rows/s per busy core.
-//   (a) datagen -> blackhole
-//   (b) keyed COUNT/SUM GROUP BY over --keys keys with RocksDB state, one subtask
-//   (c) the same at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
+// eddy-bench: runs bounded jobs on a cluster and prints rows/s and rows/s per busy core.
+//   (a)  datagen -> blackhole
+//   (b)  keyed COUNT/SUM GROUP BY over --keys keys with RocksDB state, one subtask
+//   (b1) the same with mini-batch on (table.exec.mini-batch.*: --mini-batch-size, -latency), one
+//        phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
+//   (b2) the same with two phases (chained in one task at parallelism 1)
+//   (c)  (b) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
+//   (c1) (c) with mini-batch on, one phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
+//   (c2) (c) with mini-batch on, two phases: local aggregates before the shuffle, global after
+// --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
 // gRPC on loopback) and counts this process's. Busy cores = CPU seconds / wall seconds.
@@ -9,12 +15,14 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_split.h"
 #include "bench/local_process_cluster.h"
 #include "client/eddy_client.h"
 #include "client/embedded_cluster.h"
@@ -30,9 +38,11 @@ double CpuSeconds() {
 }
 
 struct Scenario {
+  const char* id;
   const char* name;
   int parallelism;
   std::string insert;
+  std::vector<std::string> settings;  // SET statements on top of the defaults
 };
 
 }  // namespace
@@ -46,6 +56,9 @@ int main(int argc, char** argv) {
             "servers in this process");
   flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
   flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
+  flags.Add("scenarios", "a,b,c", "comma-separated scenarios: a, b, b1, b2, c, c1, c2, or all");
+  flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
+  flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
   flags.Add("help", "", "show this help", true);
   std::vector<char*> cargs(argv, argv + argc);
   if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(), "eddy-bench")) {
@@ -101,11 +114,44 @@ int main(int argc, char** argv) {
       "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
   const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(*keys) +
                           ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(*keys);
-  const Scenario scenarios[] = {
-      {"(a) datagen -> blackhole", 1, "INSERT INTO hole SELECT id FROM src"},
-      {"(b) keyed COUNT/SUM, RocksDB state", 1, agg},
-      {"(c) keyed COUNT/SUM across a gRPC shuffle, 2 workers", 2, agg},
+  const std::vector<std::string> mini_batch = {
+      "SET 'table.exec.mini-batch.enabled' = 'true'",
+      "SET 'table.exec.mini-batch.allow-latency' = '" + flags.Get("mini-batch-latency") + "'",
+      "SET 'table.exec.mini-batch.size' = '" + flags.Get("mini-batch-size") + "'"};
+  auto with = [&](std::vector<std::string> v, const std::string& extra) {
+    v.push_back(extra);
+    return v;
   };
+  const std::vector<Scenario> all_scenarios = {
+      {"a", "(a) datagen -> blackhole", 1, "INSERT INTO hole SELECT id FROM src", {}},
+      {"b", "(b) keyed COUNT/SUM, RocksDB state", 1, agg, {}},
+      {"b1", "(b1) (b) with mini-batch, one phase", 1, agg,
+       with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'")},
+      {"b2", "(b2) (b) with mini-batch, two phases", 1, agg,
+       with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE'")},
+      {"c", "(c) keyed COUNT/SUM across a gRPC shuffle, 2 workers", 2, agg, {}},
+      {"c1", "(c1) (c) with mini-batch, one phase", 2, agg,
+       with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'")},
+      {"c2", "(c2) (c) with mini-batch, two phases", 2, agg,
+       with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE'")},
+  };
+  std::vector<Scenario> scenarios;
+  const std::vector<std::string> ids =
+      absl::StrSplit(flags.Get("scenarios"), ',', absl::SkipEmpty());
+  for (const std::string& id : ids) {
+    bool found = false;
+    for (const Scenario& s : all_scenarios) {
+      if (id == "all" || id == s.id) {
+        scenarios.push_back(s);
+        found = true;
+      }
+    }
+    if (!found) {
+      std::fprintf(stderr, "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, all)\n",
+                   id.c_str());
+      return 2;
+    }
+  }
   for (const std::string& stmt :
        {ddl, std::string("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE agg (k BIGINT, c BIGINT, s BIGINT) WITH "
@@ -118,7 +164,16 @@ int main(int argc, char** argv) {
   std::printf("%-54s %12s %10s %12s %18s\n", "scenario", "rows", "seconds", "rows/s",
               "rows/s per core");
   for (const Scenario& s : scenarios) {
-    auto set = client.Execute("SET 'parallelism.default' = '" + std::to_string(s.parallelism) + "'");
+    std::vector<std::string> settings = {
+        "SET 'parallelism.default' = '" + std::to_string(s.parallelism) + "'",
+        "SET 'table.exec.mini-batch.enabled' = 'false'",
+        "SET 'table.optimizer.agg-phase-strategy' = 'AUTO'"};
+    settings.insert(settings.end(), s.settings.begin(), s.settings.end());
+    absl::StatusOr<eddy::v1::ExecuteStatementResponse> set;
+    for (const std::string& stmt : settings) {
+      set = client.Execute(stmt);
+      if (!set.ok()) break;
+    }
     const double cpu0 = cluster_cpu_seconds ? cluster_cpu_seconds() : 0;
     const auto t0 = std::chrono::steady_clock::now();
     auto submitted = set.ok() ? client.Execute(s.insert) : set;
@@ -137,11 +192,20 @@ int main(int argc, char** argv) {
       return 1;
     }
     const double rate = *rows / wall;
+    // Across a shuffle: the rows the aggregate behind it read (partials with two phases).
+    std::string shuffled;
+    for (const auto& m : info->operators()) {
+      if (s.parallelism > 1 && (m.description().rfind("GroupAggregate(", 0) == 0 ||
+                                m.description().rfind("GlobalGroupAggregate(", 0) == 0)) {
+        shuffled = ", " + std::to_string(m.rows_in()) + " rows shuffled";
+      }
+    }
     if (cluster_cpu_seconds) {
-      std::printf("%-54s %12d %10.2f %12.0f %18.0f   (%.2f busy cores)\n", s.name, *rows, wall, rate,
-                  *rows / cpu, cpu / wall);
+      std::printf("%-54s %12d %10.2f %12.0f %18.0f   (%.2f busy cores%s)\n", s.name, *rows, wall,
+                  rate, *rows / cpu, cpu / wall, shuffled.c_str());
     } else {
-      std::printf("%-54s %12d %10.2f %12.0f %18s\n", s.name, *rows, wall, rate, "n/a");
+      std::printf("%-54s %12d %10.2f %12.0f %18s   (%s)\n", s.name, *rows, wall, rate, "n/a",
+                  shuffled.empty() ? "" : shuffled.c_str() + 2);
     }
     std::fflush(stdout);
   }

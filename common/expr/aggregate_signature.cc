@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
 
 namespace eddy {
 
@@ -89,6 +90,52 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg) {
     case AggKind::kMax:
       if (arg.id == TypeId::kNull) return CannotApply(kind, arg);
       return arg.WithNullable(true);
+  }
+  return absl::InternalError("unknown AggKind");
+}
+
+absl::StatusOr<std::vector<AggPartialField>> AggPartialFields(AggKind kind, const DataType& arg,
+                                                              bool distinct, bool retracting) {
+  std::string_view name = AggKindName(kind);
+  const absl::string_view fn(name.data(), name.size());
+  if (distinct) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(fn, "(DISTINCT ...) has no partial form for two-phase aggregation"));
+  }
+  const DataType count = DataType::BigInt().WithNullable(false);
+  switch (kind) {
+    case AggKind::kCountStar:
+      return std::vector<AggPartialField>{{"count1", count}};
+    case AggKind::kCount:
+      return std::vector<AggPartialField>{{"count", count}};
+    case AggKind::kSum:
+    case AggKind::kAvg: {
+      ASSIGN_OR_RETURN(DataType result, AggResultType(kind, arg));
+      DataType sum;
+      if (arg.IsInteger()) {
+        sum = DataType::BigInt();
+      } else if (arg.id == TypeId::kDecimal) {
+        sum = DataType::Decimal(kMaxDecimalPrecision, arg.scale);
+      } else if (kind == AggKind::kSum) {
+        sum = result;  // FLOAT sums in float arithmetic, DOUBLE in double
+      } else {
+        sum = DataType::Double();
+      }
+      if (kind == AggKind::kSum && !retracting) {
+        return std::vector<AggPartialField>{{"sum", sum.WithNullable(true)}};
+      }
+      return std::vector<AggPartialField>{{"sum", sum.WithNullable(false)}, {"count", count}};
+    }
+    case AggKind::kMin:
+    case AggKind::kMax: {
+      if (retracting) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            fn, " over a retracting input has no partial form for two-phase aggregation"));
+      }
+      ASSIGN_OR_RETURN(DataType result, AggResultType(kind, arg));
+      return std::vector<AggPartialField>{
+          {kind == AggKind::kMin ? "min" : "max", result.WithNullable(true)}};
+    }
   }
   return absl::InternalError("unknown AggKind");
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/types/data_type.h"
@@ -33,5 +34,29 @@ std::string_view AggKindName(AggKind kind);
 // retracted yields NULL. SUM/AVG of a non-numeric type is InvalidArgument
 // "Cannot apply 'SUM' to arguments of type <STRING>".
 absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg);
+
+// Two-phase (local-global) aggregation: the accumulator fields a LocalGroupAggregate emits for one
+// call, per key and mini-batch, and a GlobalGroupAggregate merges into its state. `name` is Flink's
+// accumulator name (the planner appends `$<n>`). `retracting`: the input carries retractions, so
+// the fields are signed deltas.
+//   COUNT(*)   count1  BIGINT NOT NULL
+//   COUNT(x)   count   BIGINT NOT NULL
+//   SUM(x)     sum     BIGINT (integers), DECIMAL(18, s), FLOAT or DOUBLE; NULL when the mini-batch
+//                      had no non-null x. Retracting: (sum NOT NULL, count BIGINT NOT NULL).
+//   AVG(x)     (sum, count): sum BIGINT (integers), DECIMAL(18, s) or DOUBLE, both NOT NULL
+//   MIN/MAX(x) min / max of x's type, NULL when the mini-batch had no non-null x
+// DISTINCT calls and MIN/MAX over retracting input cannot be split (FailedPrecondition): they keep
+// sets of values, which a row of partial accumulators does not carry.
+struct AggPartialField {
+  std::string_view name;
+  DataType type;
+};
+absl::StatusOr<std::vector<AggPartialField>> AggPartialFields(AggKind kind, const DataType& arg,
+                                                              bool distinct, bool retracting);
+// With a retracting input the partials must carry each key's row-count delta: a COUNT(*) call's
+// count1 serves, otherwise the local aggregate appends this field after all calls' fields.
+inline AggPartialField AggPartialRowCountField() {
+  return {"count1", DataType::BigInt().WithNullable(false)};
+}
 
 }  // namespace eddy

@@ -19,11 +19,10 @@ class Builder {
     if (built_[id] != nullptr) return built_[id];
     const v1::PlanNode& n = plan_.nodes[id];
     std::vector<const ExplainNode*> inputs;
-    for (int in : n.inputs()) {
-      const bool shuffled = n.op_case() == v1::PlanNode::kGroupAggregate ||
-                            n.op_case() == v1::PlanNode::kWindowAggregate;
-      inputs.push_back(shuffled ? Exchange(n, in) : Node(in));
-    }
+    const bool shuffled = n.op_case() == v1::PlanNode::kGroupAggregate ||
+                          n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
+                          n.op_case() == v1::PlanNode::kWindowAggregate;
+    for (int in : n.inputs()) inputs.push_back(shuffled ? Exchange(n, in) : Node(in));
     const bool sink = n.op_case() == v1::PlanNode::kSink;
     // A sink emits nothing downstream; Flink prints its mode as NONE.
     std::string desc = WithMode(n.description(), sink ? "[NONE]" : plan_.modes[id].ToString());
@@ -37,8 +36,9 @@ class Builder {
   const ExplainNode* Exchange(const v1::PlanNode& agg, int input) {
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
-    const auto& group_keys = agg.has_group_aggregate() ? agg.group_aggregate().group_keys()
-                                                       : agg.window_aggregate().group_keys();
+    const auto& group_keys = agg.has_group_aggregate()    ? agg.group_aggregate().group_keys()
+                             : agg.has_window_aggregate() ? agg.window_aggregate().group_keys()
+                                                          : agg.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

@@ -1,6 +1,7 @@
 // EXPLAIN's physical sections: the job's plan nodes as Flink's stream physical nodes (Sink, Calc,
-// GroupAggregate, Union, TableSourceScan, Values), with the Exchange Flink puts in front of every
-// GroupAggregate (hash on its keys, `single` without keys), optionally with each node's changelog
+// GroupAggregate, Local/GlobalGroupAggregate, MiniBatchAssigner, Union, TableSourceScan, Values),
+// with the Exchange Flink puts in front of every GroupAggregate and GlobalGroupAggregate (hash on
+// its keys, `single` without keys), optionally with each node's changelog
 // mode (`, changelogMode=[I,UB,UA]` inside the parentheses; sinks produce `[NONE]`).
 #pragma once
 

@@ -1,5 +1,6 @@
 // Splits a planned job's node DAG into stages (tasks) at exchange points: a hash (or singleton)
-// exchange before every GroupAggregate not fed by parallelism 1 into parallelism 1, a rebalance
+// exchange before every GroupAggregate and GlobalGroupAggregate not fed by parallelism 1 into
+// parallelism 1 (a LocalGroupAggregate chains into its input's stage), a rebalance
 // wherever the parallelism changes, forward (chained in one task) otherwise. VALUES run at 1.
 #pragma once
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -155,6 +156,29 @@ v1::PlanNode* PhysicalPlanner::NewNode(const LogicalNode& logical, const Schema&
   return &n;
 }
 
+void PhysicalPlanner::PlanMiniBatchAssigners(const std::vector<LogicalNodePtr>& roots) {
+  if (mini_batch_.size <= 0) return;
+  std::unordered_set<const LogicalNode*> seen;  // visited below an aggregate
+  auto visit = [&](auto&& self, const LogicalNode& n, bool below_aggregate) -> void {
+    below_aggregate = below_aggregate || n.kind == LogicalKind::kAggregate;
+    if (below_aggregate && !seen.insert(&n).second) return;
+    if (below_aggregate && (n.kind == LogicalKind::kTableScan || n.kind == LogicalKind::kValues)) {
+      mini_batch_sources_.insert(&n);
+    }
+    for (const auto& in : n.inputs) self(self, *in, below_aggregate);
+  };
+  for (const auto& root : roots) visit(visit, *root, false);
+}
+
+int PhysicalPlanner::WithMiniBatchAssigner(const LogicalNode& logical, int source) {
+  if (!mini_batch_sources_.count(&logical)) return source;
+  v1::PlanNode* p = NewNode(logical, logical.schema);
+  p->add_inputs(source);
+  p->set_description(MiniBatchAssignerDigest(mini_batch_.latency_ms));
+  p->mutable_mini_batch_assigner()->set_interval_ms(mini_batch_.latency_ms);
+  return p->id();
+}
+
 absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   if (auto it = ids_.find(root.get()); it != ids_.end()) return it->second;
   const LogicalNode& n = *root;
@@ -169,14 +193,14 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         FillDatagen(n, p->mutable_datagen());
         bounded_ = bounded_ && p->datagen().bounded();
       }
-      id = p->id();
+      id = WithMiniBatchAssigner(n, p->id());
       break;
     }
     case LogicalKind::kValues: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(ValuesDigest(n));
       FillValues(n, p->mutable_values());
-      id = p->id();
+      id = WithMiniBatchAssigner(n, p->id());
       break;
     }
     case LogicalKind::kProject:
@@ -186,16 +210,19 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     }
     case LogicalKind::kAggregate: {
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      // Flink splits only with mini-batch on (AUTO or TWO_PHASE).
+      std::optional<PartialLayout> split;
+      if (mini_batch_.size > 0 && agg_phase_ != AggPhaseStrategy::kOnePhase) {
+        split = SplitAggregate(n);
+      }
+      if (split) {
+        id = TranslateTwoPhase(n, in, *split);
+        break;
+      }
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(AggregateDigest(n));
-      v1::GroupAggregate* agg = p->mutable_group_aggregate();
-      for (int k : n.group_keys) agg->add_group_keys(k);
-      FillCalls(n.calls, agg->mutable_calls());
-      agg->set_generate_update_before(n.mode.update_before);
-      agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
-      agg->set_mini_batch_size(mini_batch_.size);
-      agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
+      FillAggregate(n, p->mutable_group_aggregate());
       id = p->id();
       break;
     }
@@ -272,6 +299,40 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   return id;
 }
 
+void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* agg) const {
+  for (int k : n.group_keys) agg->add_group_keys(k);
+  FillCalls(n.calls, agg->mutable_calls());
+  agg->set_generate_update_before(n.mode.update_before);
+  agg->set_input_insert_only(n.inputs[0]->mode.IsInsertOnly());
+  agg->set_mini_batch_size(mini_batch_.size);
+  agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
+  agg->set_state_ttl_ms(state_ttl_ms_);
+}
+
+int PhysicalPlanner::TranslateTwoPhase(const LogicalNode& n, int input,
+                                       const PartialLayout& layout) {
+  // Local: in the input's task, before the exchange; emits only inserts (partials).
+  v1::PlanNode* local = NewNode(n, layout.schema);
+  modes_.back() = ChangelogMode::InsertOnly();
+  local->add_inputs(input);
+  local->set_description(LocalAggregateDigest(n, layout));
+  FillAggregate(n, local->mutable_local_group_aggregate());
+  const int local_id = local->id();
+
+  // Global: the keys are the partials' first columns, each call reads its partial fields.
+  v1::PlanNode* global = NewNode(n, n.schema);
+  global->add_inputs(local_id);
+  global->set_description(GlobalAggregateDigest(n, layout));
+  v1::GroupAggregate* agg = global->mutable_global_group_aggregate();
+  FillAggregate(n, agg);
+  for (int k = 0; k < agg->group_keys_size(); ++k) agg->set_group_keys(k, k);
+  for (int c = 0; c < agg->calls_size(); ++c) {
+    agg->mutable_calls(c)->set_arg(layout.first_column[c]);
+  }
+  if (layout.row_count_column >= 0) agg->set_partial_row_count_column(layout.row_count_column);
+  return global->id();
+}
+
 absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
   // Collect the chain of Project/Filter nodes down to the first other node.
   std::vector<const LogicalNode*> chain;
@@ -335,10 +396,14 @@ absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config) {
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config) {
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
-  PhysicalPlanner physical(mini_batch);
+  ASSIGN_OR_RETURN(AggPhaseStrategy agg_phase, AggPhaseStrategyFromConfig(config));
+  PhysicalPlanner physical(mini_batch, agg_phase);
+  ASSIGN_OR_RETURN(int64_t state_ttl_ms, ConfigDurationMs(config, "table.exec.state.ttl", 0));
+  physical.set_state_ttl_ms(state_ttl_ms);
   ASSIGN_OR_RETURN(int64_t idle_timeout,
                    ConfigDurationMs(config, "table.exec.source.idle-timeout", 0));
   physical.set_source_idle_timeout_ms(idle_timeout);
+  physical.PlanMiniBatchAssigners(roots);
   PhysicalPlan plan;
   for (const auto& root : roots) {
     ASSIGN_OR_RETURN(int id, physical.Translate(root));

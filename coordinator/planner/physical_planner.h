@@ -1,16 +1,21 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
 // TableScan -> datagen or filesystem source, Values -> values source, adjacent Project/Filter ->
 // one Calc (dropped when it is an identity without a filter), Aggregate -> GroupAggregate, Union ->
-// UnionAll, Sink. A logical node shared by several consumers is emitted once; BuildPhysicalPlan
-// then merges identical sub-plans (reuse_sub_plans.h).
+// UnionAll, Sink, WatermarkAssigner and WindowAggregate as they are. With mini-batch on, a source
+// that feeds an aggregate is followed by a MiniBatchAssigner, and an aggregate splits into
+// LocalGroupAggregate + GlobalGroupAggregate (two_phase_aggregate.h), as in Flink. A logical node
+// shared by several consumers is emitted once; BuildPhysicalPlan then merges identical sub-plans
+// (reuse_sub_plans.h).
 #pragma once
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "coordinator/planner/logical_plan.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/planner/two_phase_aggregate.h"
 #include "eddy/v1/plan.pb.h"
 
 namespace eddy::planner {
@@ -37,7 +42,16 @@ absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config);
 
 class PhysicalPlanner {
  public:
-  explicit PhysicalPlanner(MiniBatchSettings mini_batch = {}) : mini_batch_(mini_batch) {}
+  explicit PhysicalPlanner(MiniBatchSettings mini_batch = {},
+                           AggPhaseStrategy agg_phase = AggPhaseStrategy::kAuto)
+      : mini_batch_(mini_batch), agg_phase_(agg_phase) {}
+
+  // table.exec.state.ttl for the aggregates' state (0: forever).
+  void set_state_ttl_ms(int64_t ttl_ms) { state_ttl_ms_ = ttl_ms; }
+
+  // With mini-batch on: the sources below an aggregate of `roots` get a MiniBatchAssigner above
+  // them. Call before Translate.
+  void PlanMiniBatchAssigners(const std::vector<LogicalNodePtr>& roots);
 
   // table.exec.source.idle-timeout, for WatermarkAssigner nodes (0: off).
   void set_source_idle_timeout_ms(int64_t ms) { source_idle_timeout_ms_ = ms; }
@@ -54,7 +68,12 @@ class PhysicalPlanner {
 
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
+  void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
+  // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.
+  int TranslateTwoPhase(const LogicalNode& aggregate, int input, const PartialLayout& layout);
   v1::PlanNode* NewNode(const LogicalNode& logical, const Schema& schema);
+  // The MiniBatchAssigner over source node `source` when it needs one, else `source`.
+  int WithMiniBatchAssigner(const LogicalNode& logical, int source);
 
   std::vector<v1::PlanNode> nodes_;
   std::vector<ChangelogMode> modes_;
@@ -62,6 +81,9 @@ class PhysicalPlanner {
   bool bounded_ = true;
   MiniBatchSettings mini_batch_;
   int64_t source_idle_timeout_ms_ = 0;
+  AggPhaseStrategy agg_phase_;
+  int64_t state_ttl_ms_ = 0;
+  std::unordered_set<const LogicalNode*> mini_batch_sources_;
 };
 
 }  // namespace eddy::planner

@@ -143,4 +143,8 @@ std::string SinkDigest(const LogicalNode& sink) {
                       absl::StrJoin(sink.input().schema.Names(), ", "), "])");
 }
 
+std::string MiniBatchAssignerDigest(int64_t interval_ms) {
+  return absl::StrCat("MiniBatchAssigner(interval=[", interval_ms, "ms], mode=[ProcTime])");
+}
+
 }  // namespace eddy::planner

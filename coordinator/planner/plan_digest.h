@@ -3,6 +3,7 @@
 // EXPLAIN's physical sections.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,7 @@ std::string WindowAggregateDigest(const LogicalNode& aggregate);
 std::string FormatDurationMs(int64_t ms);
 std::string UnionDigest(const LogicalNode& u);
 std::string SinkDigest(const LogicalNode& sink);
+// `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
+std::string MiniBatchAssignerDigest(int64_t interval_ms);
 
 }  // namespace eddy::planner

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
 #include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
@@ -42,22 +43,69 @@ bool SameDouble(double a, double b) {
 
 }  // namespace
 
+absl::StatusOr<AggregateFunctions::Plan> AggregateFunctions::PlanCall(const AggregateCall& c,
+                                                                      size_t i,
+                                                                      bool retractions_possible) {
+  Plan p;
+  p.distinct = c.distinct;
+  std::string_view name = AggKindName(c.kind);
+  std::string where =
+      absl::StrCat("Aggregate call ", i, " (", absl::string_view(name.data(), name.size()), ")");
+  if (c.kind == AggKind::kCountStar) {
+    if (c.distinct) return absl::InvalidArgumentError(where + ": COUNT(DISTINCT *) is invalid");
+    p.mode = Mode::kCountStar;
+  } else {
+    p.arg = c.arg;
+    p.arg_type = c.arg_type.id;
+    p.value_class = ValueClassOf(c.arg_type.id);
+  }
+  ASSIGN_OR_RETURN(DataType expected, AggResultType(c.kind, c.arg_type));
+  if (!expected.SameAs(c.result_type)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": result type ", c.result_type.ToString(), ", expected ", expected.ToString()));
+  }
+  switch (c.kind) {
+    case AggKind::kCountStar:
+      break;
+    case AggKind::kCount:
+      p.mode = Mode::kCount;
+      break;
+    case AggKind::kSum:
+      p.mode = c.arg_type.id == TypeId::kFloat    ? Mode::kSumFloat
+               : c.arg_type.id == TypeId::kDouble ? Mode::kSumDouble
+                                                  : Mode::kSumInt;
+      break;
+    case AggKind::kAvg:
+      if (c.arg_type.IsApproximate()) {
+        p.mode = Mode::kAvgDouble;
+      } else if (c.arg_type.id == TypeId::kDecimal) {
+        p.mode = Mode::kAvgDecimal;
+        for (int s = c.arg_type.scale; s < c.result_type.scale; ++s) p.avg_scale_factor *= 10;
+      } else {
+        p.mode = Mode::kAvgInt;
+      }
+      break;
+    case AggKind::kMin:
+    case AggKind::kMax:
+      p.is_max = c.kind == AggKind::kMax;
+      p.mode = retractions_possible ? Mode::kMinMaxRetract : Mode::kMinMaxInsertOnly;
+      break;
+  }
+  return p;
+}
+
 absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
     const std::vector<AggregateCall>& calls, const std::vector<DataType>& input_types,
     bool retractions_possible) {
   AggregateFunctions f;
   f.calls_ = calls;
+  f.retractions_possible_ = retractions_possible;
   for (size_t i = 0; i < calls.size(); ++i) {
     const AggregateCall& c = calls[i];
-    Plan p;
-    p.distinct = c.distinct;
-    std::string_view name = AggKindName(c.kind);
-    std::string where = absl::StrCat("Aggregate call ", i, " (",
-                                     absl::string_view(name.data(), name.size()), ")");
-    if (c.kind == AggKind::kCountStar) {
-      if (c.distinct) return absl::InvalidArgumentError(where + ": COUNT(DISTINCT *) is invalid");
-      p.mode = Mode::kCountStar;
-    } else {
+    if (c.kind != AggKind::kCountStar) {
+      std::string_view name = AggKindName(c.kind);
+      std::string where = absl::StrCat("Aggregate call ", i, " (",
+                                       absl::string_view(name.data(), name.size()), ")");
       if (c.arg < 0 || static_cast<size_t>(c.arg) >= input_types.size()) {
         return absl::InvalidArgumentError(
             absl::StrCat(where, ": argument column ", c.arg, " out of range"));
@@ -67,41 +115,51 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
             absl::StrCat(where, ": argument type ", c.arg_type.ToString(),
                          " differs from input column type ", input_types[c.arg].ToString()));
       }
-      p.arg = c.arg;
-      p.arg_type = c.arg_type.id;
-      p.value_class = ValueClassOf(c.arg_type.id);
     }
-    ASSIGN_OR_RETURN(DataType expected, AggResultType(c.kind, c.arg_type));
-    if (!expected.SameAs(c.result_type)) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": result type ",
-                                                     c.result_type.ToString(), ", expected ",
-                                                     expected.ToString()));
-    }
-    switch (c.kind) {
-      case AggKind::kCountStar: break;
-      case AggKind::kCount: p.mode = Mode::kCount; break;
-      case AggKind::kSum:
-        p.mode = c.arg_type.id == TypeId::kFloat    ? Mode::kSumFloat
-                 : c.arg_type.id == TypeId::kDouble ? Mode::kSumDouble
-                                                    : Mode::kSumInt;
-        break;
-      case AggKind::kAvg:
-        if (c.arg_type.IsApproximate()) {
-          p.mode = Mode::kAvgDouble;
-        } else if (c.arg_type.id == TypeId::kDecimal) {
-          p.mode = Mode::kAvgDecimal;
-          for (int s = c.arg_type.scale; s < c.result_type.scale; ++s) p.avg_scale_factor *= 10;
-        } else {
-          p.mode = Mode::kAvgInt;
-        }
-        break;
-      case AggKind::kMin:
-      case AggKind::kMax:
-        p.is_max = c.kind == AggKind::kMax;
-        p.mode = retractions_possible ? Mode::kMinMaxRetract : Mode::kMinMaxInsertOnly;
-        break;
-    }
+    ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retractions_possible));
     f.plans_.push_back(p);
+  }
+  return f;
+}
+
+absl::StatusOr<AggregateFunctions> AggregateFunctions::CreateMerging(
+    const std::vector<AggregateCall>& calls, const std::vector<DataType>& partial_types,
+    bool retracting, int row_count_column) {
+  AggregateFunctions f;
+  f.calls_ = calls;
+  f.retractions_possible_ = retracting;
+  f.row_count_column_ = row_count_column;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const AggregateCall& c = calls[i];
+    std::string_view name = AggKindName(c.kind);
+    std::string where =
+        absl::StrCat("Aggregate call ", i, " (", absl::string_view(name.data(), name.size()), ")");
+    auto fields = AggPartialFields(c.kind, c.arg_type, c.distinct, retracting);
+    if (!fields.ok())
+      return absl::InvalidArgumentError(where + ": " + std::string(fields.status().message()));
+    if (c.arg < 0 || static_cast<size_t>(c.arg) + fields->size() > partial_types.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": partial columns from ", c.arg, " out of range"));
+    }
+    for (size_t k = 0; k < fields->size(); ++k) {
+      const DataType& have = partial_types[c.arg + k];
+      if (!have.SameAs((*fields)[k].type)) {
+        return absl::InvalidArgumentError(absl::StrCat(where, ": partial column ", c.arg + k,
+                                                       " is ", have.ToString(), ", expected ",
+                                                       (*fields)[k].type.ToString()));
+      }
+    }
+    ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retracting));
+    p.arg = c.arg;  // the first partial column
+    f.plans_.push_back(p);
+  }
+  if (row_count_column >= 0 && (static_cast<size_t>(row_count_column) >= partial_types.size() ||
+                                partial_types[row_count_column].id != TypeId::kBigInt)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("partial row-count column ", row_count_column, " is not a BIGINT column"));
+  }
+  if (retracting && row_count_column < 0) {
+    return absl::InvalidArgumentError("retracting partials need a row-count column");
   }
   return f;
 }
@@ -446,6 +504,119 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
                                " bytes)");
   }
   return absl::OkStatus();
+}
+
+// ---- Two-phase aggregation ----
+
+void AggregateFunctions::AppendPartials(const GroupAccumulators& g, ChangelogBatch* out,
+                                        size_t first_column) const {
+  size_t c = first_column;
+  const bool deltas = retractions_possible_;
+  AggValue extreme;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    const Accumulator& a = g.accs[i];
+    switch (p.mode) {
+      case Mode::kCountStar:
+      case Mode::kCount:
+        out->mutable_column(c++).Append<int64_t>(a.count);
+        break;
+      case Mode::kSumInt:
+        if (!deltas && a.count == 0) {
+          out->mutable_column(c++).AppendNull();
+        } else {
+          out->mutable_column(c++).Append<int64_t>(static_cast<int64_t>(a.isum));
+        }
+        if (deltas) out->mutable_column(c++).Append<int64_t>(a.count);
+        break;
+      case Mode::kSumFloat:
+      case Mode::kSumDouble: {
+        Column& col = out->mutable_column(c++);
+        if (!deltas && a.count == 0) {
+          col.AppendNull();
+        } else if (p.mode == Mode::kSumFloat) {
+          col.Append<float>(static_cast<float>(a.dsum));
+        } else {
+          col.Append<double>(a.dsum);
+        }
+        if (deltas) out->mutable_column(c++).Append<int64_t>(a.count);
+        break;
+      }
+      case Mode::kAvgInt:
+      case Mode::kAvgDecimal:
+        out->mutable_column(c++).Append<int64_t>(static_cast<int64_t>(a.isum));
+        out->mutable_column(c++).Append<int64_t>(a.count);
+        break;
+      case Mode::kAvgDouble:
+        out->mutable_column(c++).Append<double>(a.dsum);
+        out->mutable_column(c++).Append<int64_t>(a.count);
+        break;
+      case Mode::kMinMaxInsertOnly:
+        extreme.null = !a.has_extreme;
+        extreme.i = a.ext_i;
+        extreme.d = a.ext_d;
+        if (p.value_class == ValueClass::kString) extreme.s.assign(a.ext_s);
+        AppendValue(i, extreme, &out->mutable_column(c++));
+        break;
+      case Mode::kMinMaxRetract:
+        // No partial form (AggPartialFields); the planner keeps such aggregates in one phase.
+        out->mutable_column(c++).AppendNull();
+        break;
+    }
+  }
+}
+
+bool AggregateFunctions::IsEmptyDelta(const GroupAccumulators& g) const {
+  if (g.row_count != 0) return false;
+  for (const Accumulator& a : g.accs) {
+    if (a.count != 0 || a.isum != 0 || a.dsum != 0 || a.has_extreme) return false;
+  }
+  return true;
+}
+
+void AggregateFunctions::Merge(GroupAccumulators* g, const ChangelogBatch& partials,
+                               size_t row) const {
+  g->row_count += PartialRowCount(partials, row);
+  const bool deltas = retractions_possible_;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    Accumulator* a = &g->accs[i];
+    const Column& col = partials.column(p.arg);
+    switch (p.mode) {
+      case Mode::kCountStar:
+      case Mode::kCount:
+        a->count += col.Get<int64_t>(row);
+        break;
+      case Mode::kSumInt:
+      case Mode::kAvgInt:
+      case Mode::kAvgDecimal:
+        if (col.IsNull(row)) break;  // insert-only SUM: no value in that mini-batch
+        a->isum += static_cast<uint64_t>(col.Get<int64_t>(row));
+        a->count +=
+            deltas || p.mode != Mode::kSumInt ? partials.column(p.arg + 1).Get<int64_t>(row) : 1;
+        break;
+      case Mode::kSumFloat: {
+        if (col.IsNull(row)) break;
+        const float s = static_cast<float>(a->dsum) + col.Get<float>(row);
+        a->dsum = static_cast<double>(s);
+        a->count += deltas ? partials.column(p.arg + 1).Get<int64_t>(row) : 1;
+        break;
+      }
+      case Mode::kSumDouble:
+      case Mode::kAvgDouble:
+        if (col.IsNull(row)) break;
+        a->dsum += col.Get<double>(row);
+        a->count +=
+            deltas || p.mode != Mode::kSumDouble ? partials.column(p.arg + 1).Get<int64_t>(row) : 1;
+        break;
+      case Mode::kMinMaxInsertOnly:
+        // The partial is a value of the argument's type: accumulate it like an input value.
+        UpdateOne(p, a, col, row, /*accumulate=*/true);
+        break;
+      case Mode::kMinMaxRetract:
+        break;  // not splittable (rejected by CreateMerging)
+    }
+  }
 }
 
 }  // namespace eddy

@@ -87,6 +87,30 @@ class AggregateFunctions {
   void Serialize(const GroupAccumulators& g, std::string* out) const;
   absl::Status Deserialize(std::string_view in, GroupAccumulators* g) const;
 
+  // Two-phase aggregation, with the partial fields of AggPartialFields (common/expr).
+  //
+  // Functions made by Create (over input rows; `retractions_possible` = the input retracts) write
+  // each group's accumulators as partial fields, for a LocalGroupAggregate. All calls must have a
+  // partial form.
+  void AppendPartials(const GroupAccumulators& g, ChangelogBatch* out, size_t first_column) const;
+  // True when `g` holds no change at all (a local mini-batch whose rows cancelled out).
+  bool IsEmptyDelta(const GroupAccumulators& g) const;
+  //
+  // Functions made by CreateMerging read partial rows instead, for a GlobalGroupAggregate:
+  // `calls[i].arg` is the first column of call i's partial fields in `partial_types` (arg_type is
+  // still the original argument's type), `retracting` says which layout the partials have, and
+  // `row_count_column` holds each partial's row-count delta (-1: each partial is one row, which
+  // suits insert-only input).
+  static absl::StatusOr<AggregateFunctions> CreateMerging(
+      const std::vector<AggregateCall>& calls, const std::vector<DataType>& partial_types,
+      bool retracting, int row_count_column);
+  // The row-count delta of partial row `row`.
+  int64_t PartialRowCount(const ChangelogBatch& partials, size_t row) const {
+    return row_count_column_ < 0 ? 1 : partials.column(row_count_column_).Get<int64_t>(row);
+  }
+  // Merges partial row `row` into `g`, row count included.
+  void Merge(GroupAccumulators* g, const ChangelogBatch& partials, size_t row) const;
+
  private:
   enum class Mode : uint8_t {
     kCountStar,
@@ -112,9 +136,13 @@ class AggregateFunctions {
 
   static void UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
                         bool accumulate);
+  // The plan of call `i` (mode from its kind and argument type); checks the result type.
+  static absl::StatusOr<Plan> PlanCall(const AggregateCall& c, size_t i, bool retractions_possible);
 
   std::vector<AggregateCall> calls_;
   std::vector<Plan> plans_;
+  bool retractions_possible_ = true;  // partial layout: retracting (signed deltas)
+  int row_count_column_ = -1;         // CreateMerging only
 };
 
 }  // namespace eddy

@@ -9,6 +9,7 @@
 namespace eddy {
 
 void BatchKeyIndex::Reset(size_t max_keys) {
+  size_ = 0;
   // At most half full: probes stay short.
   const size_t want = std::bit_ceil(std::max<size_t>(16, 2 * max_keys));
   if (want > buckets_.size()) {
@@ -47,6 +48,22 @@ void BatchKeyIndex::Insert(const Lookup& at, std::string_view stable_key, uint32
   b.value = value;
   b.hash = at.hash;
   b.key = stable_key;
+  if (2 * ++size_ > buckets_.size()) Grow();
+}
+
+void BatchKeyIndex::Grow() {
+  std::vector<Bucket> old = std::move(buckets_);
+  const uint32_t current = generation_;
+  buckets_.assign(old.size() * 2, Bucket{});
+  mask_ = buckets_.size() - 1;
+  generation_ = 1;
+  for (const Bucket& b : old) {
+    if (b.generation != current) continue;
+    size_t i = b.hash & mask_;
+    while (buckets_[i].generation == generation_) i = (i + 1) & mask_;
+    buckets_[i] = b;
+    buckets_[i].generation = generation_;
+  }
 }
 
 }  // namespace eddy

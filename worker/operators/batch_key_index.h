@@ -1,6 +1,6 @@
-// The distinct keys of one input batch and their slot numbers: an open-addressing hash table that
-// forgets the previous batch in O(1) (a generation stamp per bucket), so it allocates only while it
-// grows to the largest batch seen, never per batch or per row.
+// The distinct keys of one input batch (or mini-batch) and their slot numbers: an open-addressing
+// hash table that forgets the previous batch in O(1) (a generation stamp per bucket), so it
+// allocates only while it grows to the largest batch seen, never per batch or per row.
 #pragma once
 
 #include <cstddef>
@@ -19,14 +19,18 @@ class BatchKeyIndex {
     uint64_t hash = 0;
   };
 
-  // Forgets all keys and makes room for up to `max_keys` new ones.
+  // Forgets all keys and makes room for `max_keys` new ones without growing (more still fit: the
+  // table doubles when half full).
   void Reset(size_t max_keys);
   Lookup Find(std::string_view key) const;
   // After a Find that did not find `key`, with no insert in between: stores `value` for it.
   // `stable_key` (equal to the key looked up) must stay valid until the next Reset.
   void Insert(const Lookup& at, std::string_view stable_key, uint32_t value);
+  size_t size() const { return size_; }
 
  private:
+  void Grow();
+
   struct Bucket {
     uint32_t generation = 0;  // the bucket is in use when equal to generation_
     uint32_t value = 0;
@@ -36,6 +40,7 @@ class BatchKeyIndex {
   std::vector<Bucket> buckets_;
   size_t mask_ = 0;
   uint32_t generation_ = 0;
+  size_t size_ = 0;  // keys of the current generation
 };
 
 }  // namespace eddy

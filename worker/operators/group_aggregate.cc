@@ -10,9 +10,13 @@ namespace eddy {
 absl::StatusOr<std::unique_ptr<GroupAggregateOperator>> GroupAggregateOperator::Create(
     GroupAggregateSpec spec) {
   ASSIGN_OR_RETURN(KeyEncoder encoder, KeyEncoder::Create(spec.input_types, spec.group_keys));
-  ASSIGN_OR_RETURN(AggregateFunctions functions,
-                   AggregateFunctions::Create(spec.aggregates, spec.input_types,
-                                              !spec.input_insert_only));
+  absl::StatusOr<AggregateFunctions> created =
+      spec.merge_partials
+          ? AggregateFunctions::CreateMerging(spec.aggregates, spec.input_types,
+                                              !spec.input_insert_only,
+                                              spec.partial_row_count_column)
+          : AggregateFunctions::Create(spec.aggregates, spec.input_types, !spec.input_insert_only);
+  ASSIGN_OR_RETURN(AggregateFunctions functions, std::move(created));
   return std::unique_ptr<GroupAggregateOperator>(
       new GroupAggregateOperator(std::move(spec), std::move(encoder), std::move(functions)));
 }
@@ -35,7 +39,7 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
   }
   max_parallelism_ = ctx.max_parallelism;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism,
-                                             ctx.state_cache_bytes);
+                                             ctx.state_cache_bytes, spec_.state_ttl_ms);
   return absl::OkStatus();
 }
 
@@ -59,6 +63,9 @@ absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& ba
   if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: Process before Open");
   CountIn(batch);
   if (batch.num_rows() == 0) return absl::OkStatus();
+  // A global aggregate folds each arriving batch of partials at once: the local aggregates already
+  // waited for their mini-batches (Flink's global flushes on the marker that follows them).
+  if (spec_.merge_partials) return Apply(batch, /*fold=*/true);
   if (spec_.mini_batch_size <= 0) return Apply(batch, /*fold=*/false);
   // A mini-batch holds `size` rows at most, as Flink counts them, whatever the input batches.
   for (size_t r = 0; r < batch.num_rows(); ++r) {
@@ -142,16 +149,26 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
           "GroupAggregate was planned for insert-only input but received a retraction");
     }
     const bool first_row = !s->exists;
-    if (first_row && !accumulate) continue;  // no state to retract from
-    functions_.Update(&s->acc, batch, r, accumulate);
+    if (spec_.merge_partials) {
+      if (!accumulate) {
+        return absl::InternalError("GlobalGroupAggregate received a retraction of a partial");
+      }
+      // A partial that only retracts from a group without state has nothing to retract from.
+      if (first_row && functions_.PartialRowCount(batch, r) <= 0) continue;
+      functions_.Merge(&s->acc, batch, r);
+    } else {
+      if (first_row && !accumulate) continue;  // no state to retract from
+      functions_.Update(&s->acc, batch, r, accumulate);
+    }
     s->dirty = true;
     if (fold) {
       // The change is emitted once per key, below; `result` keeps the value before the batch.
-      if (s->acc.row_count == 0) functions_.Reset(&s->acc);
-      s->exists = s->acc.row_count != 0;
+      // (Merged deltas of inconsistent input could undershoot: a group at or below 0 rows is gone.)
+      if (s->acc.row_count <= 0) functions_.Reset(&s->acc);
+      s->exists = s->acc.row_count > 0;
       continue;
     }
-    if (s->acc.row_count != 0) {
+    if (s->acc.row_count > 0) {
       functions_.GetValues(s->acc, &scratch_);
       if (first_row) {
         EmitRow(batch, r, RowKind::kInsert, scratch_);

@@ -39,6 +39,20 @@ struct GroupAggregateSpec {
   // write, and at most one -U/+U pair (or +I, or -D) per key. 0: row by row.
   int mini_batch_size = 0;
   int64_t mini_batch_latency_ms = 0;
+  // GlobalGroupAggregate of a two-phase aggregation: the input rows (all +I) are a
+  // LocalGroupAggregate's partial accumulators (AggPartialFields), merged instead of accumulated.
+  // `aggregates[i].arg` is then the first partial column of call i (arg_type stays the original
+  // argument's type), `input_insert_only` = false means the partials are signed deltas of a
+  // retracting input, and `partial_row_count_column` holds each partial's row-count delta (-1: a
+  // partial counts as one row). Each input batch is folded as one mini-batch, whatever
+  // mini_batch_size says. The output and state are those of the one-phase aggregate.
+  bool merge_partials = false;
+  int partial_row_count_column = -1;
+  // State TTL (table.exec.state.ttl), as Flink's with OnCreateAndWrite / NeverReturnExpired: a
+  // group whose state was not written for this long is gone; its next row starts a new group
+  // (+I), and a retraction for it is ignored. No -D is emitted when state expires. 0: forever.
+  // Time comes from the state backend's clock.
+  int64_t state_ttl_ms = 0;
 };
 
 // Output schema: the group key columns (input types) followed by one column per aggregate call.

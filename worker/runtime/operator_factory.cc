@@ -18,6 +18,8 @@
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/local_group_aggregate.h"
+#include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
@@ -47,8 +49,8 @@ absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<
 
 absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& keys,
                               const google::protobuf::RepeatedPtrField<v1::AggregateCall>& calls,
-                              const std::vector<DataType>& in, std::vector<int>* group_keys,
-                              std::vector<AggregateCall>* aggregates) {
+                              const std::vector<DataType>& in, bool merging,
+                              std::vector<int>* group_keys, std::vector<AggregateCall>* aggregates) {
   for (int k : keys) {
     if (k < 0 || k >= static_cast<int>(in.size())) {
       return absl::InvalidArgumentError(absl::StrCat("group key column ", k, " out of range"));
@@ -59,11 +61,17 @@ absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& ke
     AggregateCall call;
     ASSIGN_OR_RETURN(call.kind, ParseAggKind(c.function(), c.count_star()));
     call.arg = c.arg();
-    if (call.kind != AggKind::kCountStar &&
+    if ((merging || call.kind != AggKind::kCountStar) &&
         (call.arg < 0 || call.arg >= static_cast<int>(in.size()))) {
       return absl::InvalidArgumentError(absl::StrCat("aggregate argument ", call.arg, " out of range"));
     }
-    if (call.kind != AggKind::kCountStar) call.arg_type = in[call.arg];
+    if (call.kind != AggKind::kCountStar) {
+      if (merging) {
+        ASSIGN_OR_RETURN(call.arg_type, TypeFromProto(c.arg_type()));
+      } else {
+        call.arg_type = in[call.arg];
+      }
+    }
     ASSIGN_OR_RETURN(call.result_type, TypeFromProto(c.result_type()));
     call.distinct = c.distinct();
     aggregates->push_back(call);
@@ -71,14 +79,55 @@ absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& ke
   return absl::OkStatus();
 }
 
+// Group keys and calls of a GroupAggregate message. `merging`: a global aggregate's calls point at
+// partial columns, so their argument types come from the message, not from the input.
+absl::Status AggregateKeysAndCalls(const v1::GroupAggregate& agg, const std::vector<DataType>& in,
+                                   bool merging, std::vector<int>* keys,
+                                   std::vector<AggregateCall>* calls) {
+  return ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, merging, keys, calls);
+}
+
+absl::StatusOr<BuiltNode> BuildLocalAggregate(const v1::PlanNode& node,
+                                              const std::vector<DataType>& in) {
+  const auto& agg = node.local_group_aggregate();
+  LocalGroupAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(AggregateKeysAndCalls(agg, in, false, &spec.group_keys, &spec.aggregates));
+  spec.input_insert_only = agg.input_insert_only();
+  spec.mini_batch_size = agg.mini_batch_size();
+  spec.mini_batch_latency_ms = agg.mini_batch_latency_ms();
+  ASSIGN_OR_RETURN(auto op, LocalGroupAggregateOperator::Create(std::move(spec)));
+  // The planner's schema of the partials must be what the operator writes.
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  bool same = declared.size() == op->output_types().size();
+  for (size_t i = 0; same && i < declared.size(); ++i) {
+    same = declared[i].SameAs(op->output_types()[i]);
+  }
+  if (!same) {
+    return absl::InvalidArgumentError(
+        "LocalGroupAggregate: output schema differs from the "
+        "partial accumulators of its calls");
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
 absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
                                          const std::vector<DataType>& in) {
-  const auto& agg = node.group_aggregate();
+  const bool merging = node.op_case() == v1::PlanNode::kGlobalGroupAggregate;
+  const auto& agg = merging ? node.global_group_aggregate() : node.group_aggregate();
   GroupAggregateSpec spec;
   spec.input_types = in;
-  RETURN_IF_ERROR(
-      ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, &spec.group_keys, &spec.aggregates));
+  RETURN_IF_ERROR(AggregateKeysAndCalls(agg, in, merging, &spec.group_keys, &spec.aggregates));
+  spec.merge_partials = merging;
+  spec.partial_row_count_column =
+      agg.has_partial_row_count_column() ? agg.partial_row_count_column() : -1;
   spec.generate_update_before = agg.generate_update_before();
+  if (agg.state_ttl_ms() < 0)
+    return absl::InvalidArgumentError("GroupAggregate: negative state TTL");
+  spec.state_ttl_ms = agg.state_ttl_ms();
   spec.input_insert_only = agg.input_insert_only();
   if (agg.mini_batch_size() < 0 || agg.mini_batch_latency_ms() < 0) {
     return absl::InvalidArgumentError("GroupAggregate: negative mini-batch size or latency");
@@ -96,8 +145,8 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
   const auto& agg = node.window_aggregate();
   WindowAggregateSpec spec;
   spec.input_types = in;
-  RETURN_IF_ERROR(
-      ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, &spec.group_keys, &spec.aggregates));
+  RETURN_IF_ERROR(ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, /*merging=*/false,
+                                   &spec.group_keys, &spec.aggregates));
   switch (agg.kind()) {
     case v1::WindowAggregate::TUMBLE: spec.window.kind = WindowShape::Kind::kTumble; break;
     case v1::WindowAggregate::HOP: spec.window.kind = WindowShape::Kind::kHop; break;
@@ -230,7 +279,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildCalc(node, in);
     }
-    case v1::PlanNode::kGroupAggregate: {
+    case v1::PlanNode::kGroupAggregate:
+    case v1::PlanNode::kGlobalGroupAggregate: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildAggregate(node, in);
     }
@@ -242,9 +292,19 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildWatermarkAssigner(node, in);
     }
+    case v1::PlanNode::kLocalGroupAggregate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildLocalAggregate(node, in);
+    }
     case v1::PlanNode::kUnionAll: {
       BuiltNode built;
       built.op = std::make_unique<UnionOperator>();
+      return built;
+    }
+    case v1::PlanNode::kMiniBatchAssigner: {
+      RETURN_IF_ERROR(single_input().status());
+      BuiltNode built;
+      built.op = std::make_unique<MiniBatchAssignerOperator>();
       return built;
     }
     case v1::PlanNode::kSink:

@@ -1,11 +1,15 @@
 #include "worker/state/keyed_state_backend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <system_error>
+#include <unordered_map>
 
 #include "common/base/status_macros.h"
 #include "rocksdb/cache.h"
+#include "rocksdb/compaction_filter.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
@@ -23,6 +27,73 @@ using state_internal::FromRocksStatus;
 namespace {
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+}  // namespace
+
+// Registered TTLs and the clock, read by each compaction's filter (a snapshot taken when the
+// compaction starts, so filtering takes no lock).
+struct KeyedStateBackend::TtlRegistry {
+  std::function<int64_t()> now_ms;
+  mutable std::mutex mu;
+  std::shared_ptr<const std::unordered_map<uint32_t, int64_t>> ttls =
+      std::make_shared<std::unordered_map<uint32_t, int64_t>>();
+
+  std::shared_ptr<const std::unordered_map<uint32_t, int64_t>> Snapshot() const {
+    std::lock_guard<std::mutex> lock(mu);
+    return ttls;
+  }
+  void Set(uint32_t op, int64_t ttl_ms) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto next = std::make_shared<std::unordered_map<uint32_t, int64_t>>(*ttls);
+    if (ttl_ms > 0) {
+      (*next)[op] = ttl_ms;
+    } else {
+      next->erase(op);
+    }
+    ttls = std::move(next);
+  }
+};
+
+namespace {
+
+// Drops values of TTL operators whose timestamp + TTL <= the compaction's start time. Dropping the
+// newest version of a key may uncover older versions below it, but those are older still, so
+// expired as well (timestamps grow per key: one monotonic clock), and reads treat them as absent.
+class TtlCompactionFilter : public rocksdb::CompactionFilter {
+ public:
+  TtlCompactionFilter(std::shared_ptr<const std::unordered_map<uint32_t, int64_t>> ttls,
+                      int64_t now_ms)
+      : ttls_(std::move(ttls)), now_ms_(now_ms) {}
+
+  bool Filter(int /*level*/, const rocksdb::Slice& key, const rocksdb::Slice& value,
+              std::string* /*new_value*/, bool* /*value_changed*/) const override {
+    if (ttls_->empty() || key.size() < kStateKeyPrefixSize) return false;
+    auto it = ttls_->find(OperatorIdOfStateKey(std::string_view(key.data(), key.size())));
+    if (it == ttls_->end()) return false;
+    return TtlExpired(std::string_view(value.data(), value.size()), it->second, now_ms_);
+  }
+  const char* Name() const override { return "eddy.StateTtl"; }
+
+ private:
+  std::shared_ptr<const std::unordered_map<uint32_t, int64_t>> ttls_;
+  int64_t now_ms_;
+};
+
+class TtlCompactionFilterFactory : public rocksdb::CompactionFilterFactory {
+ public:
+  using Registry = KeyedStateBackend::TtlRegistry;
+  explicit TtlCompactionFilterFactory(std::shared_ptr<Registry> registry)
+      : registry_(std::move(registry)) {}
+
+  std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
+      const rocksdb::CompactionFilter::Context& /*context*/) override {
+    return std::make_unique<TtlCompactionFilter>(registry_->Snapshot(), registry_->now_ms());
+  }
+  const char* Name() const override { return "eddy.StateTtlFactory"; }
+
+ private:
+  std::shared_ptr<Registry> registry_;
+};
 
 rocksdb::Options MakeOptions(const StateBackendOptions& opt) {
   rocksdb::Options o;
@@ -117,8 +188,8 @@ std::string_view StateReadResult::value(size_t i) const {
 // ---- KeyedStateBackend ----
 
 KeyedStateBackend::KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db,
-                                     bool disable_wal)
-    : path_(std::move(path)), db_(std::move(db)), disable_wal_(disable_wal) {}
+                                     bool disable_wal, std::shared_ptr<TtlRegistry> ttl)
+    : path_(std::move(path)), ttl_(std::move(ttl)), db_(std::move(db)), disable_wal_(disable_wal) {}
 
 KeyedStateBackend::~KeyedStateBackend() {
   if (db_ != nullptr) db_->Close().PermitUncheckedError();
@@ -137,14 +208,21 @@ absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::Open(
     }
   }
   rocksdb::Options o = MakeOptions(options);
+  auto ttl = std::make_shared<TtlRegistry>();
+  ttl->now_ms = options.now_ms ? options.now_ms : [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  o.compaction_filter_factory = std::make_shared<TtlCompactionFilterFactory>(ttl);
   // Fresh state on every start (no recovery yet); see the header.
   if (std::filesystem::exists(p, ec)) {
     RETURN_IF_ERROR(FromRocksStatus(rocksdb::DestroyDB(path, o), "destroy", path));
   }
   rocksdb::DB* raw = nullptr;
   RETURN_IF_ERROR(FromRocksStatus(rocksdb::DB::Open(o, path, &raw), "open", path));
-  return std::unique_ptr<KeyedStateBackend>(
-      new KeyedStateBackend(path, std::unique_ptr<rocksdb::DB>(raw), options.disable_wal));
+  return std::unique_ptr<KeyedStateBackend>(new KeyedStateBackend(
+      path, std::unique_ptr<rocksdb::DB>(raw), options.disable_wal, std::move(ttl)));
 }
 
 absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
@@ -245,6 +323,21 @@ absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t operator_id) {
   }
   RETURN_IF_ERROR(FromRocksStatus(it->status(), "scan", path_));
   return n;
+}
+
+void KeyedStateBackend::RegisterStateTtl(uint32_t operator_id, int64_t ttl_ms) {
+  ttl_->Set(operator_id, ttl_ms);
+}
+
+void KeyedStateBackend::UnregisterStateTtl(uint32_t operator_id) { ttl_->Set(operator_id, 0); }
+
+int64_t KeyedStateBackend::NowMs() const { return ttl_->now_ms(); }
+
+absl::Status KeyedStateBackend::CompactAll() {
+  rocksdb::CompactRangeOptions co;
+  // Rewrite the bottom level too: that is where expired state of a quiet key range sits.
+  co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocksStatus(db_->CompactRange(co, nullptr, nullptr), "compact", path_);
 }
 
 uint64_t KeyedStateBackend::ApproximateNumKeys() {

@@ -38,7 +38,31 @@ struct StateBackendOptions {
   // No WAL: state is not recovered after a restart (the worker starts fresh, see Open), so logging
   // every write would only cost I/O. Turn on once checkpoints/recovery exist.
   bool disable_wal = true;
+  // Milliseconds on a monotonic clock, for state TTL (timestamps in values and the compaction
+  // filter that drops expired ones). Unset: steady_clock. Tests inject a manual clock.
+  std::function<int64_t()> now_ms;
 };
+
+// State TTL (table.exec.state.ttl): a keyed operator with a TTL stores each value as an 8-byte
+// big-endian last-write timestamp (StateBackendOptions::now_ms) followed by its payload. A value
+// whose timestamp + TTL <= now is expired: KeyedStateTable reads it as absent, and RocksDB
+// compactions drop it (a compaction filter that knows each registered operator's TTL).
+inline constexpr size_t kStateTtlHeaderSize = 8;
+inline void AppendTtlTimestamp(int64_t ms, std::string* out) {
+  for (int i = 7; i >= 0; --i) {
+    out->push_back(static_cast<char>((static_cast<uint64_t>(ms) >> (8 * i)) & 0xff));
+  }
+}
+inline int64_t TtlTimestampOf(std::string_view value) {
+  uint64_t ms = 0;
+  for (size_t i = 0; i < kStateTtlHeaderSize && i < value.size(); ++i) {
+    ms = (ms << 8) | static_cast<uint8_t>(value[i]);
+  }
+  return static_cast<int64_t>(ms);
+}
+inline bool TtlExpired(std::string_view value, int64_t ttl_ms, int64_t now_ms) {
+  return value.size() < kStateTtlHeaderSize || TtlTimestampOf(value) + ttl_ms <= now_ms;
+}
 
 // Writes collected for one KeyedStateBackend::Write call, applied atomically.
 class StateWriteBatch {
@@ -118,6 +142,16 @@ class KeyedStateBackend {
 
   // Exact number of live keys of `operator_id` (scans them: tests and diagnostics only).
   absl::StatusOr<uint64_t> CountKeys(uint32_t operator_id);
+
+  // State TTL of `operator_id`'s values (> 0), for the compaction filter; Unregister forgets it.
+  void RegisterStateTtl(uint32_t operator_id, int64_t ttl_ms);
+  void UnregisterStateTtl(uint32_t operator_id);
+  // The clock of StateBackendOptions::now_ms.
+  int64_t NowMs() const;
+  // Compacts the whole DB now, so that the compaction filter drops expired state (RocksDB does the
+  // same in the background as writes arrive): tests and operations.
+  absl::Status CompactAll();
+
   // RocksDB's estimates over the whole DB (cheap; memtable entries include overwrites/deletes).
   uint64_t ApproximateNumKeys();
   uint64_t ApproximateSizeBytes();
@@ -125,10 +159,14 @@ class KeyedStateBackend {
   Stats stats() const;
   const std::string& path() const { return path_; }
 
+  struct TtlRegistry;  // internal: shared with the compaction filter
+
  private:
-  KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db, bool disable_wal);
+  KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db, bool disable_wal,
+                    std::shared_ptr<TtlRegistry> ttl);
 
   std::string path_;
+  std::shared_ptr<TtlRegistry> ttl_;  // shared with the compaction filter factory
   std::unique_ptr<rocksdb::DB> db_;
   bool disable_wal_;
   std::atomic<uint64_t> multiget_calls_{0};

@@ -6,11 +6,29 @@
 namespace eddy {
 
 KeyedStateTable::KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id,
-                                 int max_parallelism, size_t cache_bytes)
+                                 int max_parallelism, size_t cache_bytes, int64_t ttl_ms)
     : backend_(backend),
       operator_id_(operator_id),
       max_parallelism_(max_parallelism),
-      cache_(cache_bytes) {}
+      cache_(cache_bytes),
+      ttl_ms_(ttl_ms > 0 ? ttl_ms : 0) {
+  if (ttl_ms_ > 0) {
+    backend_->RegisterStateTtl(operator_id_, ttl_ms_);
+    now_ms_ = backend_->NowMs();
+  }
+}
+
+KeyedStateTable::~KeyedStateTable() {
+  if (ttl_ms_ > 0) backend_->UnregisterStateTtl(operator_id_);
+}
+
+std::string_view KeyedStateTable::Stamped(std::string_view value) {
+  if (ttl_ms_ <= 0) return value;
+  stamped_.clear();
+  AppendTtlTimestamp(now_ms_, &stamped_);
+  stamped_.append(value.data(), value.size());
+  return stamped_;
+}
 
 void KeyedStateTable::ClearReads() {
   read_arena_.clear();
@@ -25,6 +43,7 @@ size_t KeyedStateTable::AddRead(int key_group, std::string_view group_key) {
 }
 
 absl::Status KeyedStateTable::ReadAll() {
+  if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
   const size_t n = read_offsets_.size() - 1;
   read_entries_.assign(n, StateCache::kNone);
   miss_keys_.clear();
@@ -67,7 +86,9 @@ uint32_t KeyedStateTable::EntryFor(std::string_view state_key) {
 void KeyedStateTable::Put(int key_group, std::string_view group_key, std::string_view value) {
   write_key_.clear();
   AppendStateKey(key_group, operator_id_, group_key, &write_key_);
-  cache_.Set(EntryFor(write_key_), value);
+  if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
+  const uint32_t e = EntryFor(write_key_);
+  cache_.Set(e, Stamped(value));
 }
 
 void KeyedStateTable::Delete(int key_group, std::string_view group_key) {
@@ -77,6 +98,11 @@ void KeyedStateTable::Delete(int key_group, std::string_view group_key) {
 }
 
 void KeyedStateTable::Stage(const StateCache::WriteBack& w) {
+  if (w.present && ttl_ms_ > 0 && TtlExpired(w.value, ttl_ms_, now_ms_)) {
+    // Expired while cached: RocksDB need not see it (only a delete of what it may hold).
+    if (w.in_store) writes_.Delete(w.key);
+    return;
+  }
   if (w.present) {
     writes_.Put(w.key, w.value);
   } else {
@@ -92,11 +118,13 @@ absl::Status KeyedStateTable::WriteStaged() {
 }
 
 absl::Status KeyedStateTable::Commit() {
+  if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
   cache_.Shrink([this](const StateCache::WriteBack& w) { Stage(w); });
   return WriteStaged();
 }
 
 absl::Status KeyedStateTable::Flush() {
+  if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
   cache_.Flush([this](const StateCache::WriteBack& w) { Stage(w); });
   return WriteStaged();
 }

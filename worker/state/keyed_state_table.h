@@ -28,27 +28,39 @@ class KeyedStateTable {
   };
 
   // `cache_bytes` bounds the StateCache (0: no caching between batches, every change of a batch
-  // is written at its Commit).
+  // is written at its Commit). `ttl_ms` > 0: state TTL (see kStateTtlHeaderSize); a value not
+  // written for that long reads as absent, whether it comes from the cache or from RocksDB, an
+  // expired change is never written back (a delete instead), and the backend's compaction filter
+  // drops expired values from RocksDB.
   KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id, int max_parallelism,
-                  size_t cache_bytes = 0);
+                  size_t cache_bytes = 0, int64_t ttl_ms = 0);
+  ~KeyedStateTable();
 
   uint32_t operator_id() const { return operator_id_; }
   int max_parallelism() const { return max_parallelism_; }
+  int64_t ttl_ms() const { return ttl_ms_; }
 
   // Reads: ClearReads, AddRead for each key (returns its index), then ReadAll (cache, then one
-  // MultiGet for the misses). found/value are valid until the next Put, Delete or Commit.
+  // MultiGet for the misses). found/value are valid until the next Put, Delete or Commit. With a
+  // TTL, "now" is taken once per ReadAll and stamps the batch's writes.
   void ClearReads();
   size_t AddRead(int key_group, std::string_view group_key);
   absl::Status ReadAll();
-  bool found(size_t i) const { return cache_.entry(read_entries_[i]).present; }
-  std::string_view value(size_t i) const { return cache_.entry(read_entries_[i]).value; }
+  bool found(size_t i) const {
+    const StateCache::Entry& e = cache_.entry(read_entries_[i]);
+    return e.present && (ttl_ms_ <= 0 || !TtlExpired(e.value, ttl_ms_, now_ms_));
+  }
+  std::string_view value(size_t i) const {
+    std::string_view v = cache_.entry(read_entries_[i]).value;
+    return ttl_ms_ > 0 ? v.substr(kStateTtlHeaderSize) : v;
+  }
 
   // Changes go to the cache; Commit (once per input batch) trims it to its budget and applies the
   // evicted changes to RocksDB atomically.
   void Put(int key_group, std::string_view group_key, std::string_view value);
   void Delete(int key_group, std::string_view group_key);
   // The same for the key of read `i` of the current batch (no second lookup).
-  void Update(size_t i, std::string_view value) { cache_.Set(read_entries_[i], value); }
+  void Update(size_t i, std::string_view value) { cache_.Set(read_entries_[i], Stamped(value)); }
   void Erase(size_t i) { cache_.Remove(read_entries_[i]); }
   absl::Status Commit();
   // Writes every cached change to RocksDB (the cache keeps its entries, now clean).
@@ -62,6 +74,8 @@ class KeyedStateTable {
 
  private:
   uint32_t EntryFor(std::string_view state_key);
+  // `value` with the TTL timestamp in front (when there is a TTL).
+  std::string_view Stamped(std::string_view value);
   void Stage(const StateCache::WriteBack& w);  // into writes_
   absl::Status WriteStaged();
 
@@ -69,6 +83,9 @@ class KeyedStateTable {
   uint32_t operator_id_;
   int max_parallelism_;
   StateCache cache_;
+  int64_t ttl_ms_;
+  int64_t now_ms_ = 0;
+  std::string stamped_;
 
   // Read keys are appended to one arena (no allocation per key once it has grown); the views are
   // built in ReadAll, after the arena stops moving.

@@ -38,6 +38,7 @@ class StateCache {
     std::string_view key;
     bool present;            // false: delete the key
     std::string_view value;  // when present
+    bool in_store;           // RocksDB may hold a value for the key
   };
 
   // `max_bytes` bounds keys + values + kEntryOverheadBytes per entry after each Shrink; 0 keeps
@@ -98,7 +99,7 @@ void StateCache::Shrink(F&& write_back) {
       x.referenced = false;
       continue;
     }
-    if (x.dirty) write_back(WriteBack{x.key, x.present, x.value});
+    if (x.dirty) write_back(WriteBack{x.key, x.present, x.value, x.in_store});
     Drop(e);
     ++evictions_;
   }
@@ -108,7 +109,7 @@ template <typename F>
 void StateCache::Flush(F&& write_back) {
   for (Entry& x : entries_) {
     if (!x.live || !x.dirty) continue;
-    write_back(WriteBack{x.key, x.present, x.value});
+    write_back(WriteBack{x.key, x.present, x.value, x.in_store});
     x.dirty = false;
     x.in_store = x.present;
   }

@@ -95,5 +95,39 @@ TEST_F(JobGraphTest, UnionOfStagesReadsOneGate) {
             "p2[datagen] p1[values] p2[exchange_source,sink]<-0:FORWARD;1:REBALANCE");
 }
 
+TEST_F(JobGraphTest, MiniBatchAssignerChainsToItsSource) {
+  config_["table.exec.mini-batch.enabled"] = "true";
+  config_["table.exec.mini-batch.allow-latency"] = "1 s";
+  config_["table.optimizer.agg-phase-strategy"] = "ONE_PHASE";
+  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10", "2"),
+            "p2[datagen,mini_batch_assigner,calc] p2[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+}
+
+TEST_F(JobGraphTest, TwoPhaseLocalAggregateChainsBeforeTheShuffle) {
+  config_["table.exec.mini-batch.enabled"] = "true";
+  config_["table.exec.mini-batch.allow-latency"] = "1 s";
+  // The global aggregate's keys are the partials' first columns.
+  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10", "2"),
+            "p2[datagen,mini_batch_assigner,calc,local_group_aggregate] "
+            "p2[exchange_source,global_group_aggregate,sink]<-0:HASH(0)");
+  // Q2: the outer local aggregate runs in the inner global aggregate's task.
+  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT cnt, COUNT(*) FROM (SELECT word, COUNT(*) AS cnt FROM "
+                  "words GROUP BY word) GROUP BY cnt",
+                  "2"),
+            "p1[values,mini_batch_assigner,local_group_aggregate] "
+            "p2[exchange_source,global_group_aggregate,calc,local_group_aggregate]<-0:HASH(0) "
+            "p2[exchange_source,global_group_aggregate,sink]<-1:HASH(0)");
+  EXPECT_EQ(Graph("INSERT INTO total SELECT COUNT(*) FROM gen", "2"),
+            "p2[datagen,mini_batch_assigner,calc,local_group_aggregate] "
+            "p1[exchange_source,global_group_aggregate,sink]<-0:SINGLETON");
+}
+
+TEST_F(JobGraphTest, AnInvalidAggPhaseStrategyIsAPlanningError) {
+  config_["table.optimizer.agg-phase-strategy"] = "SOMETIMES";
+  EXPECT_EQ(Graph("INSERT INTO sink1 SELECT word, COUNT(*) FROM words GROUP BY word", "1"),
+            "Validation error: 'table.optimizer.agg-phase-strategy' must be AUTO, ONE_PHASE or "
+            "TWO_PHASE, got 'SOMETIMES'");
+}
+
 }  // namespace
 }  // namespace eddy::planner_test

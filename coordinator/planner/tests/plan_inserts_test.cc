@@ -155,5 +155,27 @@ TEST_F(WordCountTest, StatementSetIsOneJob) {
   }
 }
 
+TEST_F(WordCountTest, StateTtlReachesEveryStatefulAggregate) {
+  config_["table.exec.state.ttl"] = "1 h";
+  auto job = Plan(std::string("INSERT INTO sink2 ") + kQ2);
+  ASSERT_TRUE(job.ok()) << job.status();
+  for (const auto* agg : NodesOf(*job, v1::PlanNode::kGroupAggregate)) {
+    EXPECT_EQ(agg->group_aggregate().state_ttl_ms(), 3600000);
+  }
+  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kGroupAggregate).size(), 2u);
+  // Two phases: the global aggregates hold the state.
+  config_["table.exec.mini-batch.enabled"] = "true";
+  config_["table.exec.mini-batch.allow-latency"] = "1 s";
+  job = Plan(std::string("INSERT INTO sink2 ") + kQ2);
+  ASSERT_TRUE(job.ok()) << job.status();
+  auto globals = NodesOf(*job, v1::PlanNode::kGlobalGroupAggregate);
+  ASSERT_EQ(globals.size(), 2u);
+  for (const auto* agg : globals) EXPECT_EQ(agg->global_group_aggregate().state_ttl_ms(), 3600000);
+  config_["table.exec.state.ttl"] = "soon";
+  EXPECT_NE(PlanError(std::string("INSERT INTO sink2 ") + kQ2)
+                .find("'table.exec.state.ttl' must be a duration"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace eddy::planner_test

@@ -47,5 +47,23 @@ TEST(BatchKeyIndexTest, GrowsForALargerBatch) {
   for (size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(index.Find(keys[i]).value, i);
 }
 
+TEST(BatchKeyIndexTest, GrowsPastItsHintWithinABatch) {
+  BatchKeyIndex index;
+  index.Reset(2);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) keys.push_back("k" + std::to_string(i));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto l = index.Find(keys[i]);
+    ASSERT_FALSE(l.found);
+    index.Insert(l, keys[i], static_cast<uint32_t>(i));
+  }
+  EXPECT_EQ(index.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(index.Find(keys[i]).value, i);
+  // The next batch starts empty at the grown size.
+  index.Reset(2);
+  EXPECT_EQ(index.size(), 0u);
+  EXPECT_FALSE(index.Find(keys[7]).found);
+}
+
 }  // namespace
 }  // namespace eddy

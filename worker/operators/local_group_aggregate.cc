@@ -1,0 +1,121 @@
+#include "worker/operators/local_group_aggregate.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
+
+namespace eddy {
+
+absl::StatusOr<std::unique_ptr<LocalGroupAggregateOperator>> LocalGroupAggregateOperator::Create(
+    LocalGroupAggregateSpec spec) {
+  if (spec.mini_batch_size <= 0 || spec.mini_batch_latency_ms <= 0) {
+    return absl::InvalidArgumentError(
+        "LocalGroupAggregate needs a mini-batch (positive size and latency)");
+  }
+  ASSIGN_OR_RETURN(KeyEncoder encoder, KeyEncoder::Create(spec.input_types, spec.group_keys));
+  const bool retracting = !spec.input_insert_only;
+  ASSIGN_OR_RETURN(AggregateFunctions functions,
+                   AggregateFunctions::Create(spec.aggregates, spec.input_types, retracting));
+  bool has_count_star = false;
+  for (size_t i = 0; i < spec.aggregates.size(); ++i) {
+    const AggregateCall& c = spec.aggregates[i];
+    has_count_star = has_count_star || c.kind == AggKind::kCountStar;
+    auto fields = AggPartialFields(c.kind, c.arg_type, c.distinct, retracting);
+    if (!fields.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("LocalGroupAggregate call ", i, ": ", fields.status().message()));
+    }
+  }
+  return std::unique_ptr<LocalGroupAggregateOperator>(new LocalGroupAggregateOperator(
+      std::move(spec), std::move(encoder), std::move(functions), retracting && !has_count_star));
+}
+
+LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec spec,
+                                                         KeyEncoder encoder,
+                                                         AggregateFunctions functions,
+                                                         bool append_row_count)
+    : spec_(std::move(spec)),
+      encoder_(std::move(encoder)),
+      functions_(std::move(functions)),
+      append_row_count_(append_row_count) {
+  index_.Reset(0);
+  output_types_ = encoder_.key_types();
+  keys_ = ChangelogBatch(encoder_.key_types());
+  for (const AggregateCall& c : spec_.aggregates) {
+    auto fields = AggPartialFields(c.kind, c.arg_type, c.distinct, !spec_.input_insert_only);
+    for (const AggPartialField& f : *fields) output_types_.push_back(f.type);  // ok: see Create
+  }
+  if (append_row_count_) output_types_.push_back(AggPartialRowCountField().type);
+  out_ = ChangelogBatch(output_types_);
+}
+
+absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
+  CountIn(batch);
+  const std::vector<int>& key_columns = encoder_.key_columns();
+  for (size_t r = 0; r < batch.num_rows(); ++r) {
+    const RowKind kind = batch.kind(r);
+    const bool accumulate = IsAccumulate(kind);
+    if (!accumulate && spec_.input_insert_only) {
+      return absl::InternalError(
+          "LocalGroupAggregate was planned for insert-only input but received a retraction");
+    }
+    key_buf_.clear();
+    encoder_.Encode(batch, r, &key_buf_);
+    const BatchKeyIndex::Lookup found = index_.Find(key_buf_);
+    Group* g;
+    if (found.found) {
+      g = groups_[found.value].get();
+    } else {
+      if (used_groups_ == groups_.size()) groups_.push_back(std::make_unique<Group>());
+      g = groups_[used_groups_].get();
+      g->key.assign(key_buf_);
+      functions_.Reset(&g->acc);
+      index_.Insert(found, g->key, static_cast<uint32_t>(used_groups_));
+      ++used_groups_;
+      for (size_t k = 0; k < key_columns.size(); ++k) {
+        keys_.mutable_column(k).AppendFrom(batch.column(key_columns[k]), r);
+      }
+      keys_.mutable_kinds().push_back(RowKind::kInsert);
+    }
+    functions_.Update(&g->acc, batch, r, accumulate);
+    if (pending_rows_++ == 0) pending_since_ = std::chrono::steady_clock::now();
+    if (pending_rows_ >= static_cast<size_t>(spec_.mini_batch_size)) RETURN_IF_ERROR(Flush());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LocalGroupAggregateOperator::OnTick(std::chrono::steady_clock::time_point now) {
+  if (pending_rows_ == 0) return absl::OkStatus();
+  if (now - pending_since_ < std::chrono::milliseconds(spec_.mini_batch_latency_ms)) {
+    return absl::OkStatus();
+  }
+  return Flush();
+}
+
+absl::Status LocalGroupAggregateOperator::Finish() {
+  if (pending_rows_ == 0) return absl::OkStatus();
+  return Flush();
+}
+
+absl::Status LocalGroupAggregateOperator::Flush() {
+  out_.Clear();
+  const size_t num_keys = encoder_.key_columns().size();
+  const size_t row_count_column = output_types_.size() - 1;
+  for (size_t i = 0; i < used_groups_; ++i) {
+    const Group& g = *groups_[i];
+    if (functions_.IsEmptyDelta(g.acc)) continue;
+    for (size_t k = 0; k < num_keys; ++k) out_.mutable_column(k).AppendFrom(keys_.column(k), i);
+    functions_.AppendPartials(g.acc, &out_, num_keys);
+    if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(g.acc.row_count);
+    out_.mutable_kinds().push_back(RowKind::kInsert);
+  }
+  index_.Reset(used_groups_);  // the next mini-batch likely has as many keys
+  used_groups_ = 0;
+  keys_.Clear();
+  pending_rows_ = 0;
+  return Emit(out_);
+}
+
+}  // namespace eddy
