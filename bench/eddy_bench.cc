@@ -7,6 +7,9 @@
 //   (c)  (b) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
 //   (c1) (c) with mini-batch on, one phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
 //   (c2) (c) with mini-batch on, two phases: local aggregates before the shuffle, global after
+//   (w)  tumbling-window COUNT/SUM per key (--keys) over event time: one row per millisecond,
+//        10-second windows, RocksDB window state, one subtask
+//   (w2) (w) at parallelism 2 on two workers, rows and watermarks across the gRPC shuffle
 // --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
@@ -56,7 +59,7 @@ int main(int argc, char** argv) {
             "servers in this process");
   flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
   flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
-  flags.Add("scenarios", "a,b,c", "comma-separated scenarios: a, b, b1, b2, c, c1, c2, or all");
+  flags.Add("scenarios", "a,b,c", "comma-separated scenarios: a, b, b1, b2, c, c1, c2, w, w2, or all");
   flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
   flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
   flags.Add("help", "", "show this help", true);
@@ -114,6 +117,16 @@ int main(int argc, char** argv) {
       "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
   const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(*keys) +
                           ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(*keys);
+  // Event time: row id happens at id ms; the watermark trails by one second.
+  const std::string events_ddl =
+      "CREATE TEMPORARY TABLE events (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
+      "AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'rows-per-second' = "
+      "'1000000000000', 'number-of-rows' = '" + n + "', 'fields.id.kind' = 'sequence', "
+      "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
+  const std::string window_agg =
+      "INSERT INTO wagg SELECT id % " + std::to_string(*keys) +
+      ", COUNT(*), SUM(id), window_start FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), "
+      "INTERVAL '10' SECOND)) GROUP BY window_start, window_end, id % " + std::to_string(*keys);
   const std::vector<std::string> mini_batch = {
       "SET 'table.exec.mini-batch.enabled' = 'true'",
       "SET 'table.exec.mini-batch.allow-latency' = '" + flags.Get("mini-batch-latency") + "'",
@@ -134,6 +147,8 @@ int main(int argc, char** argv) {
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'")},
       {"c2", "(c2) (c) with mini-batch, two phases", 2, agg,
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE'")},
+      {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg, {}},
+      {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg, {}},
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
@@ -147,13 +162,16 @@ int main(int argc, char** argv) {
       }
     }
     if (!found) {
-      std::fprintf(stderr, "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, all)\n",
+      std::fprintf(stderr, "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, w, w2, all)\n",
                    id.c_str());
       return 2;
     }
   }
   for (const std::string& stmt :
-       {ddl, std::string("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')"),
+       {ddl, events_ddl,
+        std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "
+                    "WITH ('connector' = 'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE agg (k BIGINT, c BIGINT, s BIGINT) WITH "
                     "('connector' = 'blackhole')")}) {
     if (auto r = client.Execute(stmt); !r.ok()) {
@@ -196,6 +214,7 @@ int main(int argc, char** argv) {
     std::string shuffled;
     for (const auto& m : info->operators()) {
       if (s.parallelism > 1 && (m.description().rfind("GroupAggregate(", 0) == 0 ||
+                                m.description().rfind("WindowAggregate(", 0) == 0 ||
                                 m.description().rfind("GlobalGroupAggregate(", 0) == 0)) {
         shuffled = ", " + std::to_string(m.rows_in()) + " rows shuffled";
       }
