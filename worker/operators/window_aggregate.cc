@@ -1,6 +1,7 @@
 #include "worker/operators/window_aggregate.h"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <utility>
 
@@ -60,6 +61,8 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("WindowAggregate: max_parallelism out of range");
   }
   backend_ = ctx.state;
+  memory_budget_ = ctx.state_cache_bytes;
+  entry_overhead_ = sizeof(MemoryEntry) + functions_.size() * sizeof(Accumulator) + 64;
   operator_id_ = ctx.operator_id;
   max_parallelism_ = ctx.max_parallelism;
   // No cache: a firing window is read by a RocksDB scan, which must see every change.
@@ -109,6 +112,12 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
     for (int64_t end : ends_) {
       if (end - 1 <= watermark_) continue;  // this window already fired
       assigned = true;
+      // A window in memory, or a new one while the budget has room, folds in memory.
+      if (memory_budget_ > 0 && !pending_.count(end) &&
+          (memory_windows_.count(end) || memory_bytes_ < memory_budget_)) {
+        FoldIntoMemory(batch, r, group_key_, key_group, end);
+        continue;
+      }
       key_buf_.clear();
       AppendEnd(end, &key_buf_);
       key_buf_.append(group_key_);
@@ -130,7 +139,7 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
     if (!assigned) ++late;
   }
   if (late > 0) late_rows_dropped_.fetch_add(late, std::memory_order_relaxed);
-  if (used_slots_ == 0) return absl::OkStatus();
+  if (used_slots_ == 0) return SpillOverBudget();
 
   // 2. One MultiGet, 3. accumulate in input order, 4. one write.
   table_->ClearReads();
@@ -155,7 +164,71 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
     functions_.Serialize(slots_[i]->acc, &value_buf_);
     table_->Update(i, value_buf_);
   }
-  return table_->Commit();
+  RETURN_IF_ERROR(table_->Commit());
+  return SpillOverBudget();
+}
+
+void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t row,
+                                             const std::string& group_key, int key_group,
+                                             int64_t end) {
+  auto& window = memory_windows_[end];
+  auto [it, added] = window.try_emplace(group_key);
+  if (added) {
+    it->second.key_group = key_group;
+    functions_.Reset(&it->second.acc);
+    memory_bytes_ += group_key.size() + entry_overhead_;
+  }
+  functions_.Update(&it->second.acc, batch, row, /*accumulate=*/true);
+}
+
+absl::Status WindowAggregateOperator::SpillOverBudget() {
+  // Whole windows, latest end first: the earliest ones fire soonest and stay in memory.
+  while (memory_bytes_ > memory_budget_ && !memory_windows_.empty()) {
+    auto node = memory_windows_.extract(std::prev(memory_windows_.end()));
+    const int64_t end = node.key();
+    std::vector<uint8_t>& groups = pending_[end];
+    if (groups.empty()) groups.assign(static_cast<size_t>(max_parallelism_), 0);
+    for (auto& [group_key, entry] : node.mapped()) {
+      key_buf_.clear();
+      AppendEnd(end, &key_buf_);
+      key_buf_.append(group_key);
+      value_buf_.clear();
+      functions_.Serialize(entry.acc, &value_buf_);
+      table_->Put(entry.key_group, key_buf_, value_buf_);
+      groups[static_cast<size_t>(entry.key_group)] = 1;
+      memory_bytes_ -= std::min(memory_bytes_, group_key.size() + entry_overhead_);
+    }
+    RETURN_IF_ERROR(table_->Commit());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
+  auto node = memory_windows_.extract(end);
+  // The order RocksDB would give: key group, then key bytes.
+  std::vector<std::pair<std::pair<int, std::string_view>, const MemoryEntry*>> entries;
+  entries.reserve(node.mapped().size());
+  for (const auto& [key, entry] : node.mapped()) {
+    entries.push_back({{entry.key_group, key}, &entry});
+    memory_bytes_ -= std::min(memory_bytes_, key.size() + entry_overhead_);
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  const int64_t start = spec_.window.StartOf(end);
+  const size_t num_keys = encoder_.key_types().size();
+  for (const auto& [order, entry] : entries) {
+    std::span<Column> key_columns(out_.mutable_columns().data(), num_keys);
+    RETURN_IF_ERROR(encoder_.AppendToColumns(order.second, key_columns));
+    functions_.GetValues(entry->acc, &values_);
+    for (size_t i = 0; i < values_.size(); ++i) {
+      functions_.AppendValue(i, values_[i], &out_.mutable_column(num_keys + i));
+    }
+    out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
+    out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
+    out_.mutable_kinds().push_back(RowKind::kInsert);
+    if (out_.num_rows() >= kOutputBatchRows) RETURN_IF_ERROR(FlushOutput());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WindowAggregateOperator::ProcessWatermark(const Watermark& watermark) {
@@ -173,9 +246,18 @@ absl::Status WindowAggregateOperator::Finish() {
 }
 
 absl::Status WindowAggregateOperator::FireUpTo(int64_t watermark) {
-  while (!pending_.empty() && pending_.begin()->first - 1 <= watermark) {
-    auto node = pending_.extract(pending_.begin());
-    RETURN_IF_ERROR(Fire(node.key(), node.mapped()));
+  // In end order, whether a window is in memory or in RocksDB (never both).
+  while (true) {
+    const bool in_rocksdb = !pending_.empty() && pending_.begin()->first - 1 <= watermark;
+    const bool in_memory =
+        !memory_windows_.empty() && memory_windows_.begin()->first - 1 <= watermark;
+    if (!in_rocksdb && !in_memory) break;
+    if (in_memory && (!in_rocksdb || memory_windows_.begin()->first < pending_.begin()->first)) {
+      RETURN_IF_ERROR(FireFromMemory(memory_windows_.begin()->first));
+    } else {
+      auto node = pending_.extract(pending_.begin());
+      RETURN_IF_ERROR(Fire(node.key(), node.mapped()));
+    }
   }
   return FlushOutput();
 }
@@ -220,6 +302,8 @@ absl::Status WindowAggregateOperator::Close() {
   if (table_ == nullptr) return absl::OkStatus();
   absl::Status s = table_->DropAll();
   table_.reset();
+  memory_windows_.clear();
+  memory_bytes_ = 0;
   return s;
 }
 

@@ -8,6 +8,12 @@
 // key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input batch
 // the batch's distinct (window, key) pairs are read with one MultiGet and written with one write
 // batch; a window's entries are read by one prefix scan per key group when it fires, then deleted.
+//
+// In front of RocksDB, open windows are kept in memory while they fit the operator's state budget
+// (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory
+// accumulators and they fire from memory, touching RocksDB not at all. When the budget is
+// exceeded, whole windows move to RocksDB, the latest-ending first (they fire last), and stay
+// there until they fire. The output is the same either way.
 #pragma once
 
 #include <atomic>
@@ -17,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "worker/operators/accumulator.h"
 #include "worker/operators/batch_key_index.h"
@@ -53,8 +60,11 @@ class WindowAggregateOperator final : public Operator {
   uint64_t late_rows_dropped() const override {
     return late_rows_dropped_.load(std::memory_order_relaxed);
   }
-  // Windows holding state, not yet fired.
-  size_t pending_windows() const { return pending_.size(); }
+  // Windows holding state, not yet fired (in memory or in RocksDB).
+  size_t pending_windows() const { return pending_.size() + memory_windows_.size(); }
+  // Open windows held in memory, and their approximate bytes.
+  size_t memory_windows() const { return memory_windows_.size(); }
+  size_t memory_bytes() const { return memory_bytes_; }
 
  private:
   struct Slot {
@@ -67,6 +77,11 @@ class WindowAggregateOperator final : public Operator {
   WindowAggregateOperator(WindowAggregateSpec spec, KeyEncoder encoder,
                           AggregateFunctions functions);
   absl::Status ProcessRows(const ChangelogBatch& batch, size_t begin, size_t end, size_t per_row);
+  // The rows' windows that live in memory: folded there; the others are left for RocksDB.
+  void FoldIntoMemory(const ChangelogBatch& batch, size_t row, const std::string& group_key,
+                      int key_group, int64_t end);
+  absl::Status SpillOverBudget();
+  absl::Status FireFromMemory(int64_t end);
   absl::Status FireUpTo(int64_t watermark);
   absl::Status Fire(int64_t end, const std::vector<uint8_t>& key_groups);
   absl::Status FlushOutput();
@@ -80,8 +95,17 @@ class WindowAggregateOperator final : public Operator {
   uint32_t operator_id_ = 0;
   int max_parallelism_ = 128;
   int64_t watermark_ = kMinWatermark;
-  // Window end -> key groups (one flag each) that hold state for it.
+  // Window end -> key groups (one flag each) that hold state for it in RocksDB.
   std::map<int64_t, std::vector<uint8_t>> pending_;
+  // Windows held in memory: end -> group key -> (key group, accumulators).
+  struct MemoryEntry {
+    int key_group = 0;
+    GroupAccumulators acc;
+  };
+  std::map<int64_t, absl::flat_hash_map<std::string, MemoryEntry>> memory_windows_;
+  size_t memory_bytes_ = 0;
+  size_t memory_budget_ = 0;
+  size_t entry_overhead_ = 0;
   std::atomic<uint64_t> late_rows_dropped_{0};  // read by metrics from other threads
 
   // Per-batch scratch, reused.

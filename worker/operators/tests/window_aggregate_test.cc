@@ -42,7 +42,8 @@ class WindowAggregateTest : public ::testing::Test {
   }
 
   // SELECT word, COUNT(*) ... GROUP BY word over TUMBLE(ts, size) (ts in ms).
-  std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, Collecting* out) {
+  std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, Collecting* out,
+                                                size_t memory_budget = 0) {
     WindowAggregateSpec spec;
     spec.input_types = {DataType::String(), DataType::Timestamp(3)};
     spec.group_keys = {0};
@@ -57,6 +58,7 @@ class WindowAggregateTest : public ::testing::Test {
     OperatorContext ctx;
     ctx.operator_id = 7;
     ctx.state = backend_.get();
+    ctx.state_cache_bytes = memory_budget;
     EXPECT_TRUE((*op)->Open(ctx).ok());
     (*op)->set_output(out);
     return std::move(op).value();
@@ -119,6 +121,45 @@ TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {
                           "+I[b, 2, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
                           "+I[a, 2, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
                           "+I[b, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
+}
+
+// With a memory budget, open windows fold and fire in memory (RocksDB untouched); a small budget
+// moves the latest windows to RocksDB. Every budget gives the same rows in the same order.
+TEST_F(WindowAggregateTest, MemoryBudgetKeepsOpenWindowsOutOfRocksDbWithTheSameResult) {
+  std::vector<std::pair<std::string, int64_t>> rows;
+  for (int i = 0; i < 3000; ++i) rows.push_back({"k" + std::to_string(i % 37), i * 7});
+  auto run = [&](size_t budget, uint64_t* writes, size_t* max_memory_windows) {
+    Collecting out;
+    auto op = Make({WindowShape::Kind::kHop, 1000, 250}, &out, budget);
+    const auto before = backend_->stats();
+    *max_memory_windows = 0;
+    for (size_t begin = 0; begin < rows.size(); begin += 500) {
+      std::vector<std::pair<std::string, int64_t>> part(
+          rows.begin() + begin, rows.begin() + std::min(rows.size(), begin + 500));
+      EXPECT_TRUE(op->Process(0, Rows(part)).ok());
+      *max_memory_windows = std::max(*max_memory_windows, op->memory_windows());
+      EXPECT_TRUE(op->ProcessWatermark({part.back().second - 2000, false}).ok());
+    }
+    EXPECT_TRUE(op->Finish().ok());
+    *writes = backend_->stats().keys_written - before.keys_written;
+    EXPECT_EQ(op->pending_windows(), 0u);
+    EXPECT_EQ(op->memory_bytes(), 0u);
+    return out.rows;
+  };
+  uint64_t writes_rocksdb = 0, writes_memory = 0, writes_small = 0;
+  size_t windows_rocksdb = 0, windows_memory = 0, windows_small = 0;
+  const std::vector<std::string> in_rocksdb = run(0, &writes_rocksdb, &windows_rocksdb);
+  const std::vector<std::string> in_memory = run(64 << 20, &writes_memory, &windows_memory);
+  const std::vector<std::string> small = run(40000, &writes_small, &windows_small);
+  ASSERT_FALSE(in_rocksdb.empty());
+  EXPECT_EQ(in_memory, in_rocksdb);
+  EXPECT_EQ(small, in_rocksdb);
+  EXPECT_EQ(windows_rocksdb, 0u);
+  EXPECT_GT(windows_memory, 0u);
+  EXPECT_EQ(writes_memory, 0u);  // everything fired from memory
+  EXPECT_GT(writes_rocksdb, 0u);
+  EXPECT_GT(writes_small, 0u);   // some windows spilled...
+  EXPECT_LT(writes_small, writes_rocksdb);  // ...not all
 }
 
 }  // namespace
