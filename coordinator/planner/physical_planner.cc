@@ -255,10 +255,23 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
-    case LogicalKind::kWindowTableFunction:
-      return ValidationError(
-          "a window table function (TUMBLE, HOP, CUMULATE) is supported only as the input of "
-          "GROUP BY window_start, window_end[, keys]");
+    case LogicalKind::kWindowTableFunction: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(absl::StrCat(
+          "WindowTableFunction(window=[",
+          WindowDigest(n.window, n.input().schema.fields[n.window.time_column].name), "])"));
+      v1::WindowTableFunction* w = p->mutable_window_table_function();
+      w->set_kind(WindowKindToProto(n.window.kind));
+      w->set_size_ms(n.window.size_ms);
+      w->set_slide_ms(n.window.slide_ms);
+      w->set_step_ms(n.window.step_ms);
+      w->set_offset_ms(n.window.offset_ms);
+      w->set_time_column(n.window.time_column);
+      id = p->id();
+      break;
+    }
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {

@@ -23,6 +23,7 @@
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
+#include "worker/operators/window_table_function.h"
 
 namespace eddy {
 namespace {
@@ -140,6 +141,25 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   return built;
 }
 
+absl::StatusOr<WindowShape> ShapeFromProto(v1::WindowAggregate::Kind kind, int64_t size,
+                                           int64_t slide, int64_t step, int64_t offset) {
+  WindowShape shape;
+  switch (kind) {
+    case v1::WindowAggregate::TUMBLE: shape.kind = WindowShape::Kind::kTumble; break;
+    case v1::WindowAggregate::HOP: shape.kind = WindowShape::Kind::kHop; break;
+    case v1::WindowAggregate::CUMULATE: shape.kind = WindowShape::Kind::kCumulate; break;
+    default: return absl::InvalidArgumentError("unknown window kind");
+  }
+  shape.size = size;
+  shape.slide = slide;
+  shape.step = step;
+  shape.offset = offset;
+  const bool sized = size > 0 && (shape.kind != WindowShape::Kind::kHop || slide > 0) &&
+                     (shape.kind != WindowShape::Kind::kCumulate || step > 0);
+  if (!sized) return absl::InvalidArgumentError("window sizes must be positive");
+  return shape;
+}
+
 absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
                                                const std::vector<DataType>& in) {
   const auto& agg = node.window_aggregate();
@@ -147,20 +167,26 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
   spec.input_types = in;
   RETURN_IF_ERROR(ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, /*merging=*/false,
                                    &spec.group_keys, &spec.aggregates));
-  switch (agg.kind()) {
-    case v1::WindowAggregate::TUMBLE: spec.window.kind = WindowShape::Kind::kTumble; break;
-    case v1::WindowAggregate::HOP: spec.window.kind = WindowShape::Kind::kHop; break;
-    case v1::WindowAggregate::CUMULATE: spec.window.kind = WindowShape::Kind::kCumulate; break;
-    default: return absl::InvalidArgumentError("WindowAggregate: unknown window kind");
-  }
-  spec.window.size = agg.size_ms();
-  spec.window.slide = agg.slide_ms();
-  spec.window.step = agg.step_ms();
-  spec.window.offset = agg.offset_ms();
+  ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.kind(), agg.size_ms(), agg.slide_ms(),
+                                                agg.step_ms(), agg.offset_ms()));
   spec.time_column = agg.time_column();
   ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildWindowTableFunction(const v1::PlanNode& node,
+                                                   const std::vector<DataType>& in) {
+  const auto& w = node.window_table_function();
+  ASSIGN_OR_RETURN(WindowShape shape, ShapeFromProto(w.kind(), w.size_ms(), w.slide_ms(),
+                                                     w.step_ms(), w.offset_ms()));
+  if (w.time_column() < 0 || w.time_column() >= static_cast<int>(in.size()) ||
+      in[w.time_column()].id != TypeId::kTimestamp) {
+    return absl::InvalidArgumentError("WindowTableFunction: the time column must be a TIMESTAMP");
+  }
+  BuiltNode built;
+  built.op = std::make_unique<WindowTableFunctionOperator>(in, shape, w.time_column());
   return built;
 }
 
@@ -287,6 +313,10 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kWindowAggregate: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildWindowAggregate(node, in);
+    }
+    case v1::PlanNode::kWindowTableFunction: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildWindowTableFunction(node, in);
     }
     case v1::PlanNode::kWatermarkAssigner: {
       ASSIGN_OR_RETURN(auto in, single_input());

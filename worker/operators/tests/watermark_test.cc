@@ -1,6 +1,7 @@
 // WatermarkCombiner (minimum over inputs, idle and ended inputs), window arithmetic, and the
 // WatermarkAssigner operator (max of the expression per batch, idleness after the timeout).
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -9,6 +10,7 @@
 #include "worker/operators/watermark.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_assigner.h"
+#include "worker/operators/window_table_function.h"
 
 namespace eddy {
 namespace {
@@ -133,6 +135,29 @@ TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterT
   ASSERT_EQ(out.watermarks.size(), 3u);
   EXPECT_FALSE(out.watermarks[2].idle);
   EXPECT_EQ(out.watermarks[2].millis, 25000);
+}
+
+// The window TVF on its own: a row per window with the window columns; late rows are dropped.
+TEST(WindowTableFunctionTest, RepeatsEachRowPerWindowAndDropsLateRows) {
+  WindowTableFunctionOperator op({DataType::Timestamp(3)}, {WindowShape::Kind::kHop, 10, 5}, 0);
+  struct Rows : Output {
+    absl::Status Emit(const ChangelogBatch& batch) override {
+      for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
+      return absl::OkStatus();
+    }
+    std::vector<std::string> rows;
+  } out;
+  op.set_output(&out);
+  ASSERT_TRUE(op.Process(0, Times({7})).ok());
+  EXPECT_THAT(out.rows, ElementsAre("+I[1970-01-01 00:00:00.007, 1970-01-01 00:00:00.000, "
+                                    "1970-01-01 00:00:00.010, 1970-01-01 00:00:00.009]",
+                                    "+I[1970-01-01 00:00:00.007, 1970-01-01 00:00:00.005, "
+                                    "1970-01-01 00:00:00.015, 1970-01-01 00:00:00.014]"));
+  out.rows.clear();
+  ASSERT_TRUE(op.ProcessWatermark({9, false}).ok());
+  ASSERT_TRUE(op.Process(0, Times({8, 1})).ok());  // 8: only [5, 15) is open; 1: late
+  EXPECT_EQ(out.rows.size(), 1u);
+  EXPECT_EQ(op.late_rows_dropped(), 1u);
 }
 
 }  // namespace
