@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
             "servers in this process");
   flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
   flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
-  flags.Add("scenarios", "a,b,c", "comma-separated scenarios: a, b, b1, b2, c, c1, c2, w, w2, or all");
+  flags.Add("scenarios", "a,b,c",
+            "comma-separated scenarios: a, b, b1, b2, c, c1, c2, w, w2, or all");
   flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
   flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
   flags.Add("help", "", "show this help", true);
@@ -123,13 +124,18 @@ int main(int argc, char** argv) {
   const std::string events_ddl =
       "CREATE TEMPORARY TABLE events (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
       "AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'rows-per-second' = "
-      "'1000000000000', 'number-of-rows' = '" + n + "', 'fields.id.kind' = 'sequence', "
-      "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
+      "'1000000000000', 'number-of-rows' = '" +
+      n +
+      "', 'fields.id.kind' = 'sequence', "
+      "'fields.id.start' = '1', 'fields.id.end' = '" +
+      n + "')";
   const std::string events2_ddl =
       "CREATE TEMPORARY TABLE events2 (id BIGINT, ts AS TO_TIMESTAMP_LTZ((id - 1) % " +
-      std::to_string((*rows + 1) / 2) + ", 3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH "
-      "('connector' = 'datagen', 'rows-per-second' = '1000000000000', 'number-of-rows' = '" + n +
-      "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
+      std::to_string((*rows + 1) / 2) +
+      ", 3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH "
+      "('connector' = 'datagen', 'rows-per-second' = '1000000000000', 'number-of-rows' = '" +
+      n + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + n +
+      "')";
   auto window_agg = [&](const std::string& table) {
     return "INSERT INTO wagg SELECT id % " + std::to_string(*keys) +
            ", COUNT(*), SUM(id), window_start FROM TABLE(TUMBLE(TABLE " + table +
@@ -171,7 +177,8 @@ int main(int argc, char** argv) {
       }
     }
     if (!found) {
-      std::fprintf(stderr, "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, w, w2, all)\n",
+      std::fprintf(stderr,
+                   "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, w, w2, all)\n",
                    id.c_str());
       return 2;
     }

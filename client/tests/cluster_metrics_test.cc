@@ -155,7 +155,7 @@ TEST_F(ClusterMetricsTest, WindowAggregateCountsTheLateRowsItDrops) {
   ASSERT_NE(agg, nullptr) << info->DebugString();
   EXPECT_EQ(agg->rows_in(), 10000);
   EXPECT_EQ(agg->late_rows_dropped(), 5);  // ids 1999, 3999, 5999, 7999, 9999
-  EXPECT_EQ(agg->rows_out(), 1000);         // 10-second windows over ids 0..9999 (as seconds)
+  EXPECT_EQ(agg->rows_out(), 1000);        // 10-second windows over ids 0..9999 (as seconds)
 }
 
 TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {

@@ -98,7 +98,8 @@ Value Column::GetValue(size_t row) const {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
-    case TypeId::kInterval: return Value::Int(Get<int64_t>(row));
+    case TypeId::kInterval:
+      return Value::Int(Get<int64_t>(row));
     case TypeId::kFloat: return Value::Double(Get<float>(row));
     case TypeId::kDouble: return Value::Double(Get<double>(row));
     case TypeId::kString: return Value::String(std::string(GetString(row)));
@@ -121,7 +122,9 @@ void Column::AppendValue(const Value& v) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
-    case TypeId::kInterval: Append<int64_t>(v.int_value()); break;
+    case TypeId::kInterval:
+      Append<int64_t>(v.int_value());
+      break;
     case TypeId::kFloat: Append<float>(static_cast<float>(v.double_value())); break;
     case TypeId::kDouble: Append<double>(v.double_value()); break;
     case TypeId::kString: AppendString(v.string_value()); break;

@@ -100,7 +100,8 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
-    case TypeId::kInterval: return f(int64_t{});
+    case TypeId::kInterval:
+      return f(int64_t{});
     case TypeId::kString:
     case TypeId::kNull: break;
   }

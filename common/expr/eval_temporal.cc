@@ -46,9 +46,8 @@ absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_
     FixedBuilder<int64_t> out(call.type, n);
     out.SetValidity(CombineValidity({args[0]}, n));
     const Column& in = *args[0];
-    if (!DispatchInteger(in.type().id, [&](auto t) {
-          EpochToMillis<decltype(t)>(in, scale, out.values(), n);
-        })) {
+    if (!DispatchInteger(in.type().id,
+                         [&](auto t) { EpochToMillis<decltype(t)>(in, scale, out.values(), n); })) {
       return InternalError(call, "an integer epoch expected");
     }
     return out.Finish();

@@ -60,7 +60,8 @@ std::string LiteralToString(const Value& v, const DataType& type) {
     case TypeId::kFloat:
     case TypeId::kDouble: return v.is_double() ? FormatValue(v, type) : "?";
     // As Flink's plans print them: milliseconds, then the type.
-    case TypeId::kInterval: return v.is_int() ? absl::StrCat(v.int_value(), ":INTERVAL SECOND") : "?";
+    case TypeId::kInterval:
+      return v.is_int() ? absl::StrCat(v.int_value(), ":INTERVAL SECOND") : "?";
     default: return v.is_int() ? FormatValue(v, type) : "?";
   }
 }

@@ -230,7 +230,8 @@ absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprP
       return absl::InvalidArgumentError(absl::StrCat(
           "'", fn, "' takes an integer epoch and the precision 0 (seconds) or 3 (milliseconds)"));
     }
-    return NewCall(fn, std::move(args), DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
+    return NewCall(fn, std::move(args),
+                   DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
   }
   // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'.
   if (args.size() != 1) return WrongArgCount(fn, args.size());
@@ -474,13 +475,58 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
 }
 
 const std::vector<std::string>& KnownFunctionNames() {
-  static const std::vector<std::string> kNames = {
-      "+", "-", "*", "/", "%", "NEGATE", "=", "<>", "<", "<=", ">", ">=", "AND", "OR", "NOT",
-      "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE", "LIKE",
-      "CASE", "IF", "COALESCE", "||", "CONCAT", "CONCAT_WS", "UPPER", "LOWER", "CHAR_LENGTH",
-      "TRIM", "LTRIM", "RTRIM", "SUBSTRING", "ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT",
-      "EXP", "LN", "LOG10", "CAST", "TRY_CAST", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW",
-      "CURRENT_DATE", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ"};
+  static const std::vector<std::string> kNames = {"+",
+                                                  "-",
+                                                  "*",
+                                                  "/",
+                                                  "%",
+                                                  "NEGATE",
+                                                  "=",
+                                                  "<>",
+                                                  "<",
+                                                  "<=",
+                                                  ">",
+                                                  ">=",
+                                                  "AND",
+                                                  "OR",
+                                                  "NOT",
+                                                  "IS NULL",
+                                                  "IS NOT NULL",
+                                                  "IS TRUE",
+                                                  "IS FALSE",
+                                                  "IS NOT TRUE",
+                                                  "IS NOT FALSE",
+                                                  "LIKE",
+                                                  "CASE",
+                                                  "IF",
+                                                  "COALESCE",
+                                                  "||",
+                                                  "CONCAT",
+                                                  "CONCAT_WS",
+                                                  "UPPER",
+                                                  "LOWER",
+                                                  "CHAR_LENGTH",
+                                                  "TRIM",
+                                                  "LTRIM",
+                                                  "RTRIM",
+                                                  "SUBSTRING",
+                                                  "ROUND",
+                                                  "ABS",
+                                                  "FLOOR",
+                                                  "CEIL",
+                                                  "POWER",
+                                                  "SQRT",
+                                                  "EXP",
+                                                  "LN",
+                                                  "LOG10",
+                                                  "CAST",
+                                                  "TRY_CAST",
+                                                  "CURRENT_TIMESTAMP",
+                                                  "LOCALTIMESTAMP",
+                                                  "NOW",
+                                                  "CURRENT_DATE",
+                                                  "TO_TIMESTAMP",
+                                                  "TO_TIMESTAMP_LTZ"};
   return kNames;
 }
 

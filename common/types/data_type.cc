@@ -20,7 +20,9 @@ std::string DataType::ToString() const {
     case TypeId::kDate: s = "DATE"; break;
     case TypeId::kTimestamp: s = absl::StrCat("TIMESTAMP(", precision, ")"); break;
     case TypeId::kNull: return "NULL";
-    case TypeId::kInterval: s = absl::StrCat("INTERVAL SECOND(", precision, ")"); break;
+    case TypeId::kInterval:
+      s = absl::StrCat("INTERVAL SECOND(", precision, ")");
+      break;
   }
   if (!nullable) s += " NOT NULL";
   return s;

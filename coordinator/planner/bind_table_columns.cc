@@ -28,8 +28,8 @@ absl::StatusOr<ExprPtr> BindOver(const Schema& schema, const sql::Expr& e, std::
   scope.schema = &schema;
   scope.clause = std::move(clause);
   if (ContainsAggregate(e)) {
-    return ValidationErrorAt(e.pos, absl::StrCat("aggregate functions are not allowed in ",
-                                                 scope.clause));
+    return ValidationErrorAt(e.pos,
+                             absl::StrCat("aggregate functions are not allowed in ", scope.clause));
   }
   return BindExpr(e, scope);
 }
@@ -38,8 +38,8 @@ absl::StatusOr<ExprPtr> BindStored(const Schema& schema, const std::string& text
                                    const std::string& what, const CatalogTable& table) {
   auto parsed = sql::ParseExpression(text);
   if (!parsed.ok()) {
-    return ValidationError(absl::StrCat("table '", table.path.ToString(), "' has an invalid ",
-                                        what, " '", text, "': ", parsed.status().message()));
+    return ValidationError(absl::StrCat("table '", table.path.ToString(), "' has an invalid ", what,
+                                        " '", text, "': ", parsed.status().message()));
   }
   return BindOver(schema, **parsed, what);
 }
@@ -49,8 +49,9 @@ absl::StatusOr<ExprPtr> BindStored(const Schema& schema, const std::string& text
 absl::StatusOr<ExprPtr> BindComputedColumn(const CatalogTable& table, const sql::Expr& e) {
   ASSIGN_OR_RETURN(ExprPtr bound, BindOver(table.PhysicalSchema(), e, "a computed column"));
   if (bound->type.id == TypeId::kNull) {
-    return ValidationErrorAt(e.pos, "cannot infer the type of a computed column that is NULL; "
-                                    "use CAST(NULL AS type)");
+    return ValidationErrorAt(e.pos,
+                             "cannot infer the type of a computed column that is NULL; "
+                             "use CAST(NULL AS type)");
   }
   return bound;
 }
@@ -79,9 +80,9 @@ absl::StatusOr<LogicalNodePtr> BindTableColumns(std::shared_ptr<const CatalogTab
         exprs.push_back(MakeColumnRef(next_physical++, f.type));
         continue;
       }
-      ASSIGN_OR_RETURN(ExprPtr e, BindStored(physical, table->computed_exprs[i],
-                                             absl::StrCat("computed column '", f.name, "'"),
-                                             *table));
+      ASSIGN_OR_RETURN(ExprPtr e,
+                       BindStored(physical, table->computed_exprs[i],
+                                  absl::StrCat("computed column '", f.name, "'"), *table));
       exprs.push_back(std::move(e));
     }
     node = MakeProject(node, std::move(exprs), std::move(names));

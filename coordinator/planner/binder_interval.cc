@@ -35,8 +35,8 @@ bool ParseField(absl::string_view text, int unit, bool allow_fraction, int64_t* 
     if (frac.empty() || frac.size() > 3) return false;
   }
   int64_t n = 0;
-  if (whole.empty() || !absl::SimpleAtoi(whole, &n) ||
-      n < 0 || n > INT64_MAX / kMillisPer[unit] / 2) {
+  if (whole.empty() || !absl::SimpleAtoi(whole, &n) || n < 0 ||
+      n > INT64_MAX / kMillisPer[unit] / 2) {
     return false;
   }
   int64_t ms = 0;
@@ -96,10 +96,11 @@ absl::StatusOr<ExprPtr> BindIntervalLiteral(const sql::Expr& e, bool negate) {
     total += part;
   }
   if (!ok) {
-    return ValidationErrorAt(e.pos, absl::StrCat("invalid INTERVAL literal '", e.text, "' for ",
-                                                 e.interval_unit));
+    return ValidationErrorAt(
+        e.pos, absl::StrCat("invalid INTERVAL literal '", e.text, "' for ", e.interval_unit));
   }
-  return MakeLiteral(Value::Int(negative ? -total : total), DataType::Interval().WithNullable(false));
+  return MakeLiteral(Value::Int(negative ? -total : total),
+                     DataType::Interval().WithNullable(false));
 }
 
 }  // namespace eddy::planner

@@ -115,7 +115,8 @@ class AggregateScope {
  private:
   absl::StatusOr<ExprPtr> Hook(const sql::Expr& e) {
     if (IsAggregateCall(e)) return BindAggregate(e);
-    if (const char* window_column = LegacyWindowProperty(e)) return BindWindowProperty(e, window_column);
+    if (const char* window_column = LegacyWindowProperty(e))
+      return BindWindowProperty(e, window_column);
     if (ContainsAggregate(e)) return ExprPtr();  // bind the children through this hook
     ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input_));
     if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);

@@ -52,11 +52,10 @@ absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::stri
   const size_t sizes = kind == WindowSpec::Kind::kTumble ? 1 : 2;
   if (args.size() != sizes && args.size() != sizes + 1) {
     return ValidationErrorAt(
-        pos, absl::StrCat(fn, " takes ", kind == WindowSpec::Kind::kTumble
-                                             ? "the window size"
-                                             : kind == WindowSpec::Kind::kHop
-                                                   ? "the slide and the window size"
-                                                   : "the step and the maximum window size",
+        pos, absl::StrCat(fn, " takes ",
+                          kind == WindowSpec::Kind::kTumble ? "the window size"
+                          : kind == WindowSpec::Kind::kHop  ? "the slide and the window size"
+                                                           : "the step and the maximum window size",
                           " (and optionally an offset), got ", args.size(), " interval arguments"));
   }
   WindowSpec w;
@@ -70,8 +69,9 @@ absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::stri
     (kind == WindowSpec::Kind::kHop ? w.slide_ms : w.step_ms) = first;
     if (w.size_ms % first != 0) {
       return ValidationErrorAt(
-          args[1]->pos, absl::StrCat(fn, " requires the window size to be an integral multiple of "
-                                         "the ",
+          args[1]->pos, absl::StrCat(fn,
+                                     " requires the window size to be an integral multiple of "
+                                     "the ",
                                      kind == WindowSpec::Kind::kHop ? "slide" : "step"));
     }
   }
@@ -105,15 +105,16 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
                                                    "are TUMBLE, HOP and CUMULATE"));
   }
   if (ref.table_arg == nullptr || ref.descriptor_cols.size() != 1) {
-    return ValidationErrorAt(ref.pos, absl::StrCat(fn, " needs TABLE <table> and DESCRIPTOR(<time "
-                                                       "column>) as its first arguments"));
+    return ValidationErrorAt(ref.pos, absl::StrCat(fn,
+                                                   " needs TABLE <table> and DESCRIPTOR(<time "
+                                                   "column>) as its first arguments"));
   }
   ASSIGN_OR_RETURN(BoundRelation in, BindTableRef(*ref.table_arg));
   std::optional<int> column = in.node->schema.FindField(ref.descriptor_cols[0]);
   if (!column) {
-    return ValidationErrorAt(ref.pos, absl::StrCat("column '", ref.descriptor_cols[0],
-                                                   "' of DESCRIPTOR not found in ",
-                                                   ref.table_arg->name.ToString()));
+    return ValidationErrorAt(
+        ref.pos, absl::StrCat("column '", ref.descriptor_cols[0], "' of DESCRIPTOR not found in ",
+                              ref.table_arg->name.ToString()));
   }
   RETURN_IF_ERROR(RequireRowtime(*in.node, *column, ref.descriptor_cols[0], fn, ref.pos));
   std::vector<const sql::Expr*> args;
@@ -121,7 +122,8 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
   ASSIGN_OR_RETURN(WindowSpec window, WindowFromArgs(*kind, fn, args, ref.pos));
   window.time_column = *column;
   BoundRelation out;
-  out.node = MakeWindowTableFunction(in.node, window, {"window_start", "window_end", "window_time"});
+  out.node =
+      MakeWindowTableFunction(in.node, window, {"window_start", "window_end", "window_time"});
   out.columns = in.columns;
   for (const char* name : {"window_start", "window_end", "window_time"}) {
     out.columns.push_back({"", name});
@@ -160,9 +162,9 @@ absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const
   ASSIGN_OR_RETURN(ExprPtr time, BindExpr(*call.args[0], scope));
   const std::string name = call.args[0]->name.parts.empty() ? "?" : call.args[0]->name.parts.back();
   if (time->kind != ExprKind::kColumn) {
-    return ValidationErrorAt(call.args[0]->pos, absl::StrCat("the first argument of ",
-                                                             legacy.function,
-                                                             " must be a time column"));
+    return ValidationErrorAt(
+        call.args[0]->pos,
+        absl::StrCat("the first argument of ", legacy.function, " must be a time column"));
   }
   RETURN_IF_ERROR(RequireRowtime(*in.node, time->column, name, legacy.function, call.pos));
   std::vector<const sql::Expr*> args;
@@ -285,7 +287,7 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
   }
   LogicalNodePtr out = MakeProject(window_agg, std::move(restore), agg->schema.Names());
   return IsIdentityProject(*out) && out->schema.Names() == window_agg->schema.Names() ? window_agg
-                                                                                        : out;
+                                                                                      : out;
 }
 
 }  // namespace eddy::planner

@@ -84,7 +84,8 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kAggregate: return AggregateDigest(n);
-    case LogicalKind::kWindowAggregate: return WindowAggregateDigest(n);
+    case LogicalKind::kWindowAggregate:
+      return WindowAggregateDigest(n);
     case LogicalKind::kUnion: return UnionDigest(n);
     default: return LogicalNodeName(n.kind);
   }

@@ -243,8 +243,10 @@ absl::Status ValidateFilesystem(const CatalogTable& t, OptionChecker& c) {
                                         "'csv.disable-quote-character' = 'true'"));
   }
   if (!quote_disabled && quote == delimiter) {
-    return ValidationError(absl::StrCat("options 'csv.field-delimiter' and 'csv.quote-character' of "
-                                        "table '", c.table_name(), "' must differ"));
+    return ValidationError(
+        absl::StrCat("options 'csv.field-delimiter' and 'csv.quote-character' of "
+                     "table '",
+                     c.table_name(), "' must differ"));
   }
   if (fail_on_missing && json_ignore_errors) {
     return ValidationError(absl::StrCat("table '", c.table_name(),

@@ -79,10 +79,9 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       return absl::StrCat("LogicalTableFunctionScan(invocation=[",
                           WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "])");
     case LogicalKind::kWindowAggregate: {
-      std::string s = absl::StrCat("LogicalWindowAggregate(group=[{",
-                                   absl::StrJoin(n.group_keys, ", "), "}], window=[",
-                                   WindowDigest(n.window, absl::StrCat("$", n.window.time_column)),
-                                   "]");
+      std::string s = absl::StrCat(
+          "LogicalWindowAggregate(group=[{", absl::StrJoin(n.group_keys, ", "), "}], window=[",
+          WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "]");
       for (size_t c = 0; c < n.calls.size(); ++c) {
         absl::StrAppend(&s, ", ", n.schema.fields[n.group_keys.size() + c].name, "=[",
                         AggCall(n.calls[c]), "]");

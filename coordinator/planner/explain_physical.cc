@@ -36,9 +36,10 @@ class Builder {
   const ExplainNode* Exchange(const v1::PlanNode& agg, int input) {
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
-    const auto& group_keys = agg.has_group_aggregate()    ? agg.group_aggregate().group_keys()
-                             : agg.has_window_aggregate() ? agg.window_aggregate().group_keys()
-                                                          : agg.global_group_aggregate().group_keys();
+    const auto& group_keys = agg.has_group_aggregate() ? agg.group_aggregate().group_keys()
+                             : agg.has_window_aggregate()
+                                 ? agg.window_aggregate().group_keys()
+                                 : agg.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

@@ -151,9 +151,12 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
 
 std::string WindowKindName(WindowSpec::Kind kind) {
   switch (kind) {
-    case WindowSpec::Kind::kTumble: return "TUMBLE";
-    case WindowSpec::Kind::kHop: return "HOP";
-    case WindowSpec::Kind::kCumulate: return "CUMULATE";
+    case WindowSpec::Kind::kTumble:
+      return "TUMBLE";
+    case WindowSpec::Kind::kHop:
+      return "HOP";
+    case WindowSpec::Kind::kCumulate:
+      return "CUMULATE";
   }
   return "?";
 }
@@ -167,9 +170,12 @@ std::string LogicalNodeName(LogicalKind kind) {
     case LogicalKind::kAggregate: return "LogicalAggregate";
     case LogicalKind::kUnion: return "LogicalUnion";
     case LogicalKind::kSink: return "LogicalSink";
-    case LogicalKind::kWatermarkAssigner: return "LogicalWatermarkAssigner";
-    case LogicalKind::kWindowTableFunction: return "LogicalTableFunctionScan";
-    case LogicalKind::kWindowAggregate: return "LogicalWindowAggregate";
+    case LogicalKind::kWatermarkAssigner:
+      return "LogicalWatermarkAssigner";
+    case LogicalKind::kWindowTableFunction:
+      return "LogicalTableFunctionScan";
+    case LogicalKind::kWindowAggregate:
+      return "LogicalWindowAggregate";
   }
   return "Logical?";
 }

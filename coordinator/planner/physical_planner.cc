@@ -139,9 +139,12 @@ void FillCalls(const std::vector<LogicalAggCall>& calls,
 
 v1::WindowAggregate::Kind WindowKindToProto(WindowSpec::Kind kind) {
   switch (kind) {
-    case WindowSpec::Kind::kTumble: return v1::WindowAggregate::TUMBLE;
-    case WindowSpec::Kind::kHop: return v1::WindowAggregate::HOP;
-    case WindowSpec::Kind::kCumulate: return v1::WindowAggregate::CUMULATE;
+    case WindowSpec::Kind::kTumble:
+      return v1::WindowAggregate::TUMBLE;
+    case WindowSpec::Kind::kHop:
+      return v1::WindowAggregate::HOP;
+    case WindowSpec::Kind::kCumulate:
+      return v1::WindowAggregate::CUMULATE;
   }
   return v1::WindowAggregate::KIND_UNSPECIFIED;
 }

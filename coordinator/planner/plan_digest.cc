@@ -110,7 +110,8 @@ std::string WindowAggregateDigest(const LogicalNode& agg) {
   std::string s = "WindowAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
   return absl::StrCat(
-      s, "window=[", WindowDigest(agg.window, agg.input().schema.fields[agg.window.time_column].name),
+      s, "window=[",
+      WindowDigest(agg.window, agg.input().schema.fields[agg.window.time_column].name),
       "], select=[", absl::StrJoin(select, ", "), "])");
 }
 

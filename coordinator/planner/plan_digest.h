@@ -24,7 +24,8 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
 std::string AggregateDigest(const LogicalNode& aggregate);
 // WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
 std::string WatermarkAssignerDigest(const LogicalNode& assigner);
-// TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size, step)
+// TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size,
+// step)
 std::string WindowDigest(const WindowSpec& window, const std::string& time_column);
 // WindowAggregate(groupBy=[k], window=[TUMBLE(...)], select=[k, COUNT(*) AS cnt,
 // start('w$) AS window_start, end('w$) AS window_end])

@@ -2,6 +2,8 @@
 // registration, heartbeats, task states) on one gRPC port, and checks worker heartbeats.
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -9,8 +11,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
 #include "common/base/allowed_paths.h"

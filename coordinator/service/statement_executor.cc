@@ -5,15 +5,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/base/status_macros.h"
+#include "common/expr/function_registry.h"
 #include "common/sql/parser.h"
+#include "common/types/type_proto.h"
 #include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/service/config_keys.h"
 #include "coordinator/service/deployment_builder.h"
 #include "coordinator/service/filesystem_paths.h"
-#include "common/types/type_proto.h"
-#include "coordinator/service/config_keys.h"
 #include "coordinator/service/show_create.h"
-#include "common/expr/function_registry.h"
 
 namespace eddy {
 namespace {

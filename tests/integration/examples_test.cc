@@ -52,11 +52,10 @@ TEST(ExamplesTest, TableApiWordCount) {
 TEST(ExamplesTest, InsuranceClaimsWindows) {
   const std::string dir = FreshTestDir("example-insurance");
   std::filesystem::create_directories(dir);
-  RunResult r = RunToCompletion(
-      {"/bin/sh", "-c",
-       std::string("cd '") + EDDY_SOURCE_DIR + "' && exec '" + EddyBinary("eddy") +
-           "' -f examples/insurance_claims.sql"},
-      dir);
+  RunResult r = RunToCompletion({"/bin/sh", "-c",
+                                 std::string("cd '") + EDDY_SOURCE_DIR + "' && exec '" +
+                                     EddyBinary("eddy") + "' -f examples/insurance_claims.sql"},
+                                dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
             "+I[home, 2024-03-01 09:00:00.000, 2024-03-01 09:10:00.000, 2, 1, 8700.25]\n"

@@ -80,13 +80,18 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
   std::filesystem::create_directories(dir_);
   const std::string host = topology_.coordinator_host();
   port_ = FreeTcpPort(host);
-  std::vector<std::string> coordinator_argv = {
-      EddyBinary("eddy-coordinator"), "--port", std::to_string(port_), "--bind-host", host,
-      "--heartbeat-timeout-ms", std::to_string(options_.heartbeat_timeout_ms), "--data-dir",
-      dir_ + "/coordinator"};
+  std::vector<std::string> coordinator_argv = {EddyBinary("eddy-coordinator"),
+                                               "--port",
+                                               std::to_string(port_),
+                                               "--bind-host",
+                                               host,
+                                               "--heartbeat-timeout-ms",
+                                               std::to_string(options_.heartbeat_timeout_ms),
+                                               "--data-dir",
+                                               dir_ + "/coordinator"};
   for (const std::string& a : options_.coordinator_args) coordinator_argv.push_back(a);
-  coordinator_ = Subprocess::Start(coordinator_argv, dir_ + "/coordinator.out",
-                                   dir_ + "/coordinator.err");
+  coordinator_ =
+      Subprocess::Start(coordinator_argv, dir_ + "/coordinator.out", dir_ + "/coordinator.err");
   if (!coordinator_.started()) {
     error_ = "cannot start eddy-coordinator";
     return;

@@ -32,9 +32,9 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
       const bool sorted = words[0] == "output" && words.size() == 3 && words[1] == "sorted";
       if (words.size() != (sorted ? 3u : 2u) || words.back()[0] == '/' ||
           words.back().find("..") != std::string::npos) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "line ", i + 1, ": expected '", words[0], words[0] == "output" ? " [sorted]" : "",
-            " RELATIVE-PATH', found '", line, "'"));
+        return absl::InvalidArgumentError(absl::StrCat("line ", i + 1, ": expected '", words[0],
+                                                       words[0] == "output" ? " [sorted]" : "",
+                                                       " RELATIVE-PATH', found '", line, "'"));
       }
       r.kind = words[0] == "file"     ? Record::Kind::kFile
                : words[0] == "output" ? Record::Kind::kOutput
@@ -44,8 +44,8 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
       ++i;
       if (r.kind != Record::Kind::kFile) {
         if (i >= lines.size() || absl::StripTrailingAsciiWhitespace(lines[i]) != "----") {
-          return absl::InvalidArgumentError(
-              absl::StrCat("line ", r.line, ": '", words[0], "' needs ---- and the expected lines"));
+          return absl::InvalidArgumentError(absl::StrCat("line ", r.line, ": '", words[0],
+                                                         "' needs ---- and the expected lines"));
         }
         ++i;
       }
@@ -68,9 +68,10 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
       r.sorted = words.size() == 2;
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat("line ", i + 1, ": expected 'statement ok', 'statement error', 'query', "
-                       "'query sorted', 'file', 'output', 'files' or 'eddy-args', found '", line,
-                       "'"));
+          absl::StrCat("line ", i + 1,
+                       ": expected 'statement ok', 'statement error', 'query', "
+                       "'query sorted', 'file', 'output', 'files' or 'eddy-args', found '",
+                       line, "'"));
     }
     r.eddy_args = args;
     ++i;

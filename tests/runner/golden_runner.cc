@@ -1,17 +1,18 @@
 // Runs golden SQL files against the real `eddy` binary on an embedded cluster. Each record runs as
-// one eddy invocation whose script is every earlier `statement ok` record of the file followed by the
-// record itself. `query` compares stdout (print-sink rows) line by line; `statement error` expects a
-// non-zero exit and each expected line to appear in stderr. `file` writes an input file into the
-// scratch directory eddy runs in; `output` and `files` check what filesystem sinks wrote there.
+// one eddy invocation whose script is every earlier `statement ok` record of the file followed by
+// the record itself. `query` compares stdout (print-sink rows) line by line; `statement error`
+// expects a non-zero exit and each expected line to appear in stderr. `file` writes an input file
+// into the scratch directory eddy runs in; `output` and `files` check what filesystem sinks wrote
+// there.
 //
 // Usage: golden_runner EDDY_BINARY FILE.test [FILE.test ...]
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <regex>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>

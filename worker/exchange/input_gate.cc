@@ -109,7 +109,8 @@ absl::Status InputGate::PushWatermark(int channel, const Watermark& watermark) {
   Channel& ch = channels_[channel];
   if (ch.ended) {
     return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
-                                                   channel, " sent a watermark after end-of-input"));
+                                                   channel,
+                                                   " sent a watermark after end-of-input"));
   }
   if (ch.queue.empty()) {
     ApplyWatermark(channel, watermark);

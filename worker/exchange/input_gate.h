@@ -123,7 +123,7 @@ class InputGate {
   bool closed_ = false;
   absl::Status failure_;
   std::function<void()> notify_;
-  WatermarkCombiner watermarks_;           // over channels
+  WatermarkCombiner watermarks_;            // over channels
   std::optional<Watermark> watermark_out_;  // changed, not yet taken
 };
 

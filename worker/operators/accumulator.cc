@@ -382,7 +382,9 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
-    case TypeId::kInterval: col->Append<int64_t>(v.i); break;
+    case TypeId::kInterval:
+      col->Append<int64_t>(v.i);
+      break;
     case TypeId::kFloat: col->Append<float>(static_cast<float>(v.d)); break;
     case TypeId::kDouble: col->Append<double>(v.d); break;
     case TypeId::kString: col->AppendString(v.s); break;

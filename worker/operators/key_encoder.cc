@@ -89,7 +89,8 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
-    case TypeId::kInterval: return Value::Int(Load<int64_t>(f.bytes));
+    case TypeId::kInterval:
+      return Value::Int(Load<int64_t>(f.bytes));
     case TypeId::kFloat: return Value::Double(Load<float>(f.bytes));
     case TypeId::kDouble: return Value::Double(Load<double>(f.bytes));
     case TypeId::kString: return Value::String(std::string(f.bytes));

@@ -20,7 +20,8 @@ constexpr size_t kMaxPairsPerChunk = 64 * 1024;
 // Big-endian with the sign bit flipped, so that byte order is numeric order.
 void AppendEnd(int64_t end, std::string* out) {
   const uint64_t u = static_cast<uint64_t>(end) ^ (uint64_t{1} << 63);
-  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((u >> shift) & 0xff));
+  for (int shift = 56; shift >= 0; shift -= 8)
+    out->push_back(static_cast<char>((u >> shift) & 0xff));
 }
 
 }  // namespace
@@ -71,7 +72,8 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
 }
 
 absl::Status WindowAggregateOperator::Process(int input, const ChangelogBatch& batch) {
-  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: Process before Open");
+  if (table_ == nullptr)
+    return absl::FailedPreconditionError("WindowAggregate: Process before Open");
   CountIn(batch);
   // A row belongs to up to size/slide (HOP) or size/step (CUMULATE) windows; rows go in chunks so
   // that one chunk's (window, key) pairs stay bounded.

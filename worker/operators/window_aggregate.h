@@ -5,9 +5,10 @@
 // dropped and counted (late_rows_dropped).
 //
 // State lives in RocksDB, one entry per (window, key): state_key.h prefix (key group of the group
-// key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input batch
-// the batch's distinct (window, key) pairs are read with one MultiGet and written with one write
-// batch; a window's entries are read by one prefix scan per key group when it fires, then deleted.
+// key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input
+// batch the batch's distinct (window, key) pairs are read with one MultiGet and written with one
+// write batch; a window's entries are read by one prefix scan per key group when it fires, then
+// deleted.
 //
 // In front of RocksDB, open windows are kept in memory while they fit the operator's state budget
 // (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory

@@ -49,9 +49,12 @@ struct WindowShape {
 
   int64_t MaxWindowsPerRow() const {
     switch (kind) {
-      case Kind::kTumble: return 1;
-      case Kind::kHop: return (size + slide - 1) / slide;
-      case Kind::kCumulate: return (size + step - 1) / step;
+      case Kind::kTumble:
+        return 1;
+      case Kind::kHop:
+        return (size + slide - 1) / slide;
+      case Kind::kCumulate:
+        return (size + step - 1) / step;
     }
     return 1;
   }

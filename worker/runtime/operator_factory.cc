@@ -51,7 +51,8 @@ absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<
 absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& keys,
                               const google::protobuf::RepeatedPtrField<v1::AggregateCall>& calls,
                               const std::vector<DataType>& in, bool merging,
-                              std::vector<int>* group_keys, std::vector<AggregateCall>* aggregates) {
+                              std::vector<int>* group_keys,
+                              std::vector<AggregateCall>* aggregates) {
   for (int k : keys) {
     if (k < 0 || k >= static_cast<int>(in.size())) {
       return absl::InvalidArgumentError(absl::StrCat("group key column ", k, " out of range"));
@@ -145,10 +146,17 @@ absl::StatusOr<WindowShape> ShapeFromProto(v1::WindowAggregate::Kind kind, int64
                                            int64_t slide, int64_t step, int64_t offset) {
   WindowShape shape;
   switch (kind) {
-    case v1::WindowAggregate::TUMBLE: shape.kind = WindowShape::Kind::kTumble; break;
-    case v1::WindowAggregate::HOP: shape.kind = WindowShape::Kind::kHop; break;
-    case v1::WindowAggregate::CUMULATE: shape.kind = WindowShape::Kind::kCumulate; break;
-    default: return absl::InvalidArgumentError("unknown window kind");
+    case v1::WindowAggregate::TUMBLE:
+      shape.kind = WindowShape::Kind::kTumble;
+      break;
+    case v1::WindowAggregate::HOP:
+      shape.kind = WindowShape::Kind::kHop;
+      break;
+    case v1::WindowAggregate::CUMULATE:
+      shape.kind = WindowShape::Kind::kCumulate;
+      break;
+    default:
+      return absl::InvalidArgumentError("unknown window kind");
   }
   shape.size = size;
   shape.slide = slide;
@@ -168,7 +176,7 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
   RETURN_IF_ERROR(ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, /*merging=*/false,
                                    &spec.group_keys, &spec.aggregates));
   ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.kind(), agg.size_ms(), agg.slide_ms(),
-                                                agg.step_ms(), agg.offset_ms()));
+                                               agg.step_ms(), agg.offset_ms()));
   spec.time_column = agg.time_column();
   ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
@@ -179,8 +187,8 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
 absl::StatusOr<BuiltNode> BuildWindowTableFunction(const v1::PlanNode& node,
                                                    const std::vector<DataType>& in) {
   const auto& w = node.window_table_function();
-  ASSIGN_OR_RETURN(WindowShape shape, ShapeFromProto(w.kind(), w.size_ms(), w.slide_ms(),
-                                                     w.step_ms(), w.offset_ms()));
+  ASSIGN_OR_RETURN(WindowShape shape,
+                   ShapeFromProto(w.kind(), w.size_ms(), w.slide_ms(), w.step_ms(), w.offset_ms()));
   if (w.time_column() < 0 || w.time_column() >= static_cast<int>(in.size()) ||
       in[w.time_column()].id != TypeId::kTimestamp) {
     return absl::InvalidArgumentError("WindowTableFunction: the time column must be a TIMESTAMP");

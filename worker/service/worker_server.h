@@ -3,6 +3,8 @@
 // task's state changes. Embedded clusters run several of these in one process.
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <map>
@@ -12,16 +14,14 @@
 #include <thread>
 #include <vector>
 
-#include <grpcpp/grpcpp.h>
-
 #include "absl/status/statusor.h"
 #include "common/base/allowed_paths.h"
 #include "eddy/v1/coordinator.grpc.pb.h"
 #include "eddy/v1/worker.grpc.pb.h"
+#include "worker/connectors/result_buffers.h"
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/exchange_service.h"
 #include "worker/runtime/task.h"
-#include "worker/connectors/result_buffers.h"
 #include "worker/state/keyed_state_backend.h"
 
 namespace eddy {

@@ -99,8 +99,9 @@ TEST_F(JobGraphTest, MiniBatchAssignerChainsToItsSource) {
   config_["table.exec.mini-batch.enabled"] = "true";
   config_["table.exec.mini-batch.allow-latency"] = "1 s";
   config_["table.optimizer.agg-phase-strategy"] = "ONE_PHASE";
-  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10", "2"),
-            "p2[datagen,mini_batch_assigner,calc] p2[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+  EXPECT_EQ(
+      Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10", "2"),
+      "p2[datagen,mini_batch_assigner,calc] p2[exchange_source,group_aggregate,sink]<-0:HASH(0)");
 }
 
 TEST_F(JobGraphTest, TwoPhaseLocalAggregateChainsBeforeTheShuffle) {

@@ -93,7 +93,9 @@ class PlannerTest : public ::testing::Test {
         case v1::PlanNode::kGroupAggregate: out += "group_aggregate"; break;
         case v1::PlanNode::kUnionAll: out += "union_all"; break;
         case v1::PlanNode::kSink: out += "sink"; break;
-        case v1::PlanNode::kMiniBatchAssigner: out += "mini_batch_assigner"; break;
+        case v1::PlanNode::kMiniBatchAssigner:
+          out += "mini_batch_assigner";
+          break;
         default: out += "?"; break;
       }
     }

@@ -1,13 +1,14 @@
 // WatermarkCombiner (minimum over inputs, idle and ended inputs), window arithmetic, and the
 // WatermarkAssigner operator (max of the expression per batch, idleness after the timeout).
+#include "worker/operators/watermark.h"
+
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "common/expr/function_registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "common/expr/function_registry.h"
-#include "worker/operators/watermark.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_assigner.h"
 #include "worker/operators/window_table_function.h"
@@ -110,8 +111,9 @@ ChangelogBatch Times(const std::vector<int64_t>& ts) {
 
 TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterTheTimeout) {
   // WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-  auto wm = MakeCall("-", {MakeColumnRef(0, DataType::Timestamp(3)),
-                           MakeLiteral(Value::Int(5000), DataType::Interval().WithNullable(false))});
+  auto wm =
+      MakeCall("-", {MakeColumnRef(0, DataType::Timestamp(3)),
+                     MakeLiteral(Value::Int(5000), DataType::Interval().WithNullable(false))});
   ASSERT_TRUE(wm.ok()) << wm.status();
   WatermarkAssignerOperator op(*wm, std::chrono::milliseconds(50));
   RecordingOutput out;

@@ -34,9 +34,9 @@ class WindowAggregateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    auto b = KeyedStateBackend::Open(testing::TempDir() + "/eddy_window_" +
-                                     std::to_string(::getpid()) + "_" +
-                                     std::to_string(counter++) + "/state");
+    auto b =
+        KeyedStateBackend::Open(testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
+                                "_" + std::to_string(counter++) + "/state");
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();
   }
@@ -66,7 +66,8 @@ class WindowAggregateTest : public ::testing::Test {
 
   static ChangelogBatch Rows(const std::vector<std::pair<std::string, int64_t>>& rows) {
     ChangelogBatch b({DataType::String(), DataType::Timestamp(3)});
-    for (const auto& [w, t] : rows) b.AppendValues({Value::String(w), Value::Int(t)}, RowKind::kInsert);
+    for (const auto& [w, t] : rows)
+      b.AppendValues({Value::String(w), Value::Int(t)}, RowKind::kInsert);
     return b;
   }
 
@@ -106,21 +107,21 @@ TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {
   auto op = Make({WindowShape::Kind::kHop, 1000, 500}, &out);
   const auto before = backend_->stats();
   // 6 rows, 2 keys, each row in 2 windows: 3 windows x 2 keys, one MultiGet, one write.
-  ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 600}, {"a", 700}, {"b", 1100}, {"a", 1200},
-                                   {"a", 1300}}))
-                  .ok());
+  ASSERT_TRUE(
+      op->Process(0,
+                  Rows({{"a", 100}, {"b", 600}, {"a", 700}, {"b", 1100}, {"a", 1200}, {"a", 1300}}))
+          .ok());
   const auto after = backend_->stats();
   EXPECT_EQ(after.multiget_calls - before.multiget_calls, 1u);
   EXPECT_EQ(after.write_batches - before.write_batches, 1u);
   ASSERT_TRUE(op->Finish().ok());
-  EXPECT_THAT(out.rows,
-              ElementsAre("+I[a, 1, 1969-12-31 23:59:59.500, 1970-01-01 00:00:00.500]",
-                          "+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
-                          "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
-                          "+I[a, 3, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
-                          "+I[b, 2, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
-                          "+I[a, 2, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
-                          "+I[b, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 1, 1969-12-31 23:59:59.500, 1970-01-01 00:00:00.500]",
+                                    "+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
+                                    "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
+                                    "+I[a, 3, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
+                                    "+I[b, 2, 1970-01-01 00:00:00.500, 1970-01-01 00:00:01.500]",
+                                    "+I[a, 2, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
+                                    "+I[b, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
 }
 
 // With a memory budget, open windows fold and fire in memory (RocksDB untouched); a small budget
@@ -158,7 +159,7 @@ TEST_F(WindowAggregateTest, MemoryBudgetKeepsOpenWindowsOutOfRocksDbWithTheSameR
   EXPECT_GT(windows_memory, 0u);
   EXPECT_EQ(writes_memory, 0u);  // everything fired from memory
   EXPECT_GT(writes_rocksdb, 0u);
-  EXPECT_GT(writes_small, 0u);   // some windows spilled...
+  EXPECT_GT(writes_small, 0u);              // some windows spilled...
   EXPECT_LT(writes_small, writes_rocksdb);  // ...not all
 }
 
