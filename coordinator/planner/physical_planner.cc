@@ -137,16 +137,23 @@ void FillCalls(const std::vector<LogicalAggCall>& calls,
   }
 }
 
-v1::WindowAggregate::Kind WindowKindToProto(WindowSpec::Kind kind) {
-  switch (kind) {
+void FillWindow(const WindowSpec& window, v1::Window* out) {
+  switch (window.kind) {
     case WindowSpec::Kind::kTumble:
-      return v1::WindowAggregate::TUMBLE;
+      out->set_kind(v1::Window::TUMBLE);
+      break;
     case WindowSpec::Kind::kHop:
-      return v1::WindowAggregate::HOP;
+      out->set_kind(v1::Window::HOP);
+      break;
     case WindowSpec::Kind::kCumulate:
-      return v1::WindowAggregate::CUMULATE;
+      out->set_kind(v1::Window::CUMULATE);
+      break;
   }
-  return v1::WindowAggregate::KIND_UNSPECIFIED;
+  out->set_size_ms(window.size_ms);
+  out->set_slide_ms(window.slide_ms);
+  out->set_step_ms(window.step_ms);
+  out->set_offset_ms(window.offset_ms);
+  out->set_time_column(window.time_column);
 }
 
 }  // namespace
@@ -247,12 +254,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       p->add_inputs(in);
       p->set_description(WindowAggregateDigest(n));
       v1::WindowAggregate* w = p->mutable_window_aggregate();
-      w->set_kind(WindowKindToProto(n.window.kind));
-      w->set_size_ms(n.window.size_ms);
-      w->set_slide_ms(n.window.slide_ms);
-      w->set_step_ms(n.window.step_ms);
-      w->set_offset_ms(n.window.offset_ms);
-      w->set_time_column(n.window.time_column);
+      FillWindow(n.window, w->mutable_window());
       for (int k : n.group_keys) w->add_group_keys(k);
       FillCalls(n.calls, w->mutable_calls());
       id = p->id();
@@ -262,16 +264,8 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
-      p->set_description(absl::StrCat(
-          "WindowTableFunction(window=[",
-          WindowDigest(n.window, n.input().schema.fields[n.window.time_column].name), "])"));
-      v1::WindowTableFunction* w = p->mutable_window_table_function();
-      w->set_kind(WindowKindToProto(n.window.kind));
-      w->set_size_ms(n.window.size_ms);
-      w->set_slide_ms(n.window.slide_ms);
-      w->set_step_ms(n.window.step_ms);
-      w->set_offset_ms(n.window.offset_ms);
-      w->set_time_column(n.window.time_column);
+      p->set_description(WindowTableFunctionDigest(n));
+      FillWindow(n.window, p->mutable_window_table_function()->mutable_window());
       id = p->id();
       break;
     }

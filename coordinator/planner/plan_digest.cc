@@ -101,6 +101,11 @@ std::string WindowDigest(const WindowSpec& w, const std::string& time_column) {
   return s + ")";
 }
 
+std::string WindowTableFunctionDigest(const LogicalNode& tvf) {
+  const std::string& time = tvf.input().schema.fields[tvf.window.time_column].name;
+  return absl::StrCat("WindowTableFunction(window=[", WindowDigest(tvf.window, time), "])");
+}
+
 std::string WindowAggregateDigest(const LogicalNode& agg) {
   std::vector<std::string> keys;
   std::vector<std::string> select = AggregateSelect(agg, &keys);

@@ -27,6 +27,8 @@ std::string WatermarkAssignerDigest(const LogicalNode& assigner);
 // TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size,
 // step)
 std::string WindowDigest(const WindowSpec& window, const std::string& time_column);
+// WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 min])])
+std::string WindowTableFunctionDigest(const LogicalNode& tvf);
 // WindowAggregate(groupBy=[k], window=[TUMBLE(...)], select=[k, COUNT(*) AS cnt,
 // start('w$) AS window_start, end('w$) AS window_end])
 std::string WindowAggregateDigest(const LogicalNode& aggregate);

@@ -28,14 +28,7 @@ void AppendEnd(int64_t end, std::string* out) {
 
 absl::StatusOr<std::unique_ptr<WindowAggregateOperator>> WindowAggregateOperator::Create(
     WindowAggregateSpec spec) {
-  if (spec.time_column < 0 || spec.time_column >= static_cast<int>(spec.input_types.size()) ||
-      spec.input_types[spec.time_column].id != TypeId::kTimestamp) {
-    return absl::InvalidArgumentError("WindowAggregate: the time column must be a TIMESTAMP input");
-  }
-  const WindowShape& w = spec.window;
-  const bool sized = w.size > 0 && (w.kind != WindowShape::Kind::kHop || w.slide > 0) &&
-                     (w.kind != WindowShape::Kind::kCumulate || w.step > 0);
-  if (!sized) return absl::InvalidArgumentError("WindowAggregate: window sizes must be positive");
+  RETURN_IF_ERROR(spec.window.Validate("WindowAggregate", spec.input_types, spec.time_column));
   ASSIGN_OR_RETURN(KeyEncoder encoder, KeyEncoder::Create(spec.input_types, spec.group_keys));
   ASSIGN_OR_RETURN(AggregateFunctions functions,
                    AggregateFunctions::Create(spec.aggregates, spec.input_types,

@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "common/types/data_type.h"
+
 namespace eddy {
 
 struct WindowShape {
@@ -45,6 +49,22 @@ struct WindowShape {
         return;
       }
     }
+  }
+
+  // What a windowing operator (`op` names it in the error) needs: positive sizes, and a TIMESTAMP
+  // time column among `input_types`.
+  absl::Status Validate(const char* op, const std::vector<DataType>& input_types,
+                        int time_column) const {
+    if (time_column < 0 || time_column >= static_cast<int>(input_types.size()) ||
+        input_types[time_column].id != TypeId::kTimestamp) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(op, ": the time column must be a TIMESTAMP input"));
+    }
+    const bool sized =
+        size > 0 && (kind != Kind::kHop || slide > 0) && (kind != Kind::kCumulate || step > 0);
+    if (!sized)
+      return absl::InvalidArgumentError(absl::StrCat(op, ": window sizes must be positive"));
+    return absl::OkStatus();
   }
 
   int64_t MaxWindowsPerRow() const {

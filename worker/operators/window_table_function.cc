@@ -5,6 +5,13 @@
 
 namespace eddy {
 
+absl::StatusOr<std::unique_ptr<WindowTableFunctionOperator>> WindowTableFunctionOperator::Create(
+    std::vector<DataType> input_types, WindowShape window, int time_column) {
+  RETURN_IF_ERROR(window.Validate("WindowTableFunction", input_types, time_column));
+  return std::unique_ptr<WindowTableFunctionOperator>(
+      new WindowTableFunctionOperator(std::move(input_types), window, time_column));
+}
+
 WindowTableFunctionOperator::WindowTableFunctionOperator(std::vector<DataType> input_types,
                                                          WindowShape window, int time_column)
     : output_types_(std::move(input_types)), window_(window), time_column_(time_column) {

@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/window_assigner.h"
 
@@ -16,8 +18,9 @@ namespace eddy {
 
 class WindowTableFunctionOperator final : public Operator {
  public:
-  WindowTableFunctionOperator(std::vector<DataType> input_types, WindowShape window,
-                              int time_column);
+  // Checks the window and the time column (WindowShape::Validate).
+  static absl::StatusOr<std::unique_ptr<WindowTableFunctionOperator>> Create(
+      std::vector<DataType> input_types, WindowShape window, int time_column);
 
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status ProcessWatermark(const Watermark& watermark) override;
@@ -26,6 +29,9 @@ class WindowTableFunctionOperator final : public Operator {
   }
 
  private:
+  WindowTableFunctionOperator(std::vector<DataType> input_types, WindowShape window,
+                              int time_column);
+
   std::vector<DataType> output_types_;
   WindowShape window_;
   int time_column_;

@@ -142,29 +142,27 @@ absl::StatusOr<BuiltNode> BuildAggregate(const v1::PlanNode& node,
   return built;
 }
 
-absl::StatusOr<WindowShape> ShapeFromProto(v1::WindowAggregate::Kind kind, int64_t size,
-                                           int64_t slide, int64_t step, int64_t offset) {
+// The window of a WindowAggregate or WindowTableFunction node; its sizes are checked by
+// WindowShape::Validate where the operator is made.
+absl::StatusOr<WindowShape> ShapeFromProto(const v1::Window& w) {
   WindowShape shape;
-  switch (kind) {
-    case v1::WindowAggregate::TUMBLE:
+  switch (w.kind()) {
+    case v1::Window::TUMBLE:
       shape.kind = WindowShape::Kind::kTumble;
       break;
-    case v1::WindowAggregate::HOP:
+    case v1::Window::HOP:
       shape.kind = WindowShape::Kind::kHop;
       break;
-    case v1::WindowAggregate::CUMULATE:
+    case v1::Window::CUMULATE:
       shape.kind = WindowShape::Kind::kCumulate;
       break;
     default:
       return absl::InvalidArgumentError("unknown window kind");
   }
-  shape.size = size;
-  shape.slide = slide;
-  shape.step = step;
-  shape.offset = offset;
-  const bool sized = size > 0 && (shape.kind != WindowShape::Kind::kHop || slide > 0) &&
-                     (shape.kind != WindowShape::Kind::kCumulate || step > 0);
-  if (!sized) return absl::InvalidArgumentError("window sizes must be positive");
+  shape.size = w.size_ms();
+  shape.slide = w.slide_ms();
+  shape.step = w.step_ms();
+  shape.offset = w.offset_ms();
   return shape;
 }
 
@@ -175,9 +173,8 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
   spec.input_types = in;
   RETURN_IF_ERROR(ReadKeysAndCalls(agg.group_keys(), agg.calls(), in, /*merging=*/false,
                                    &spec.group_keys, &spec.aggregates));
-  ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.kind(), agg.size_ms(), agg.slide_ms(),
-                                               agg.step_ms(), agg.offset_ms()));
-  spec.time_column = agg.time_column();
+  ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.window()));
+  spec.time_column = agg.window().time_column();
   ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);
@@ -186,15 +183,11 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
 
 absl::StatusOr<BuiltNode> BuildWindowTableFunction(const v1::PlanNode& node,
                                                    const std::vector<DataType>& in) {
-  const auto& w = node.window_table_function();
-  ASSIGN_OR_RETURN(WindowShape shape,
-                   ShapeFromProto(w.kind(), w.size_ms(), w.slide_ms(), w.step_ms(), w.offset_ms()));
-  if (w.time_column() < 0 || w.time_column() >= static_cast<int>(in.size()) ||
-      in[w.time_column()].id != TypeId::kTimestamp) {
-    return absl::InvalidArgumentError("WindowTableFunction: the time column must be a TIMESTAMP");
-  }
+  const v1::Window& w = node.window_table_function().window();
+  ASSIGN_OR_RETURN(WindowShape shape, ShapeFromProto(w));
+  ASSIGN_OR_RETURN(auto op, WindowTableFunctionOperator::Create(in, shape, w.time_column()));
   BuiltNode built;
-  built.op = std::make_unique<WindowTableFunctionOperator>(in, shape, w.time_column());
+  built.op = std::move(op);
   return built;
 }
 

@@ -141,7 +141,10 @@ TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterT
 
 // The window TVF on its own: a row per window with the window columns; late rows are dropped.
 TEST(WindowTableFunctionTest, RepeatsEachRowPerWindowAndDropsLateRows) {
-  WindowTableFunctionOperator op({DataType::Timestamp(3)}, {WindowShape::Kind::kHop, 10, 5}, 0);
+  auto created = WindowTableFunctionOperator::Create({DataType::Timestamp(3)},
+                                                     {WindowShape::Kind::kHop, 10, 5}, 0);
+  ASSERT_TRUE(created.ok()) << created.status();
+  WindowTableFunctionOperator& op = **created;
   struct Rows : Output {
     absl::Status Emit(const ChangelogBatch& batch) override {
       for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
