@@ -15,14 +15,8 @@
 namespace eddy::planner {
 namespace {
 
-std::vector<ScopeColumn> ScopeOf(const Schema& s) {
-  std::vector<ScopeColumn> out;
-  for (const auto& f : s.fields) out.push_back({"", f.name});
-  return out;
-}
-
 absl::StatusOr<ExprPtr> BindOver(const Schema& schema, const sql::Expr& e, std::string clause) {
-  std::vector<ScopeColumn> columns = ScopeOf(schema);
+  std::vector<ScopeColumn> columns = UnqualifiedColumns(schema);
   ExprScope scope;
   scope.columns = &columns;
   scope.schema = &schema;

@@ -24,6 +24,9 @@ struct ScopeColumn {
   std::string name;
 };
 
+// The columns of `s` by name alone, as a query's output is seen by its consumer (binder_query.cc).
+std::vector<ScopeColumn> UnqualifiedColumns(const Schema& s);
+
 // A bound relation: its logical node plus how its columns are named in the enclosing scope
 // (columns[i] is node->schema.fields[i]).
 struct BoundRelation {

@@ -15,15 +15,12 @@
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
-namespace {
 
-std::vector<ScopeColumn> Unqualified(const Schema& s) {
+std::vector<ScopeColumn> UnqualifiedColumns(const Schema& s) {
   std::vector<ScopeColumn> cols;
   for (const auto& f : s.fields) cols.push_back({"", f.name});
   return cols;
 }
-
-}  // namespace
 
 std::vector<std::string> UniquifyNames(std::vector<std::string> names) {
   std::set<std::string> seen;
@@ -123,7 +120,7 @@ absl::StatusOr<BoundRelation> Binder::BindValues(const sql::Query& q) {
     rows.push_back(std::move(row));
   }
   BoundRelation out;
-  out.columns = Unqualified(schema);
+  out.columns = UnqualifiedColumns(schema);
   out.node = MakeValues(std::move(schema), std::move(rows));
   return out;
 }
@@ -185,7 +182,7 @@ absl::StatusOr<BoundRelation> Binder::BindUnion(const sql::Query& q) {
     u->schema.fields[c].name = first.fields[c].name;
   }
   BoundRelation out;
-  out.columns = Unqualified(u->schema);
+  out.columns = UnqualifiedColumns(u->schema);
   out.node = std::move(u);
   return out;
 }

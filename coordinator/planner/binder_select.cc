@@ -242,7 +242,7 @@ absl::StatusOr<BoundRelation> BindConstantSelect(const sql::Query& q) {
     schema.fields.push_back({item.alias.value_or(absl::StrCat("EXPR$", i)), e->type});
   }
   BoundRelation out;
-  for (const auto& f : schema.fields) out.columns.push_back({"", f.name});
+  out.columns = UnqualifiedColumns(schema);
   out.node = MakeValues(std::move(schema), {std::move(row)});
   return out;
 }
@@ -310,7 +310,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
     BoundRelation out;
     out.node = MakeProject(node, std::move(exprs), names);
     if (q.distinct) out.node = Distinct(out.node);
-    for (const auto& f : out.node->schema.fields) out.columns.push_back({"", f.name});
+    out.columns = UnqualifiedColumns(out.node->schema);
     return out;
   }
 
@@ -379,7 +379,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   BoundRelation out;
   out.node = MakeProject(top, std::move(select_exprs), names);
   if (q.distinct) out.node = Distinct(out.node);
-  for (const auto& f : out.node->schema.fields) out.columns.push_back({"", f.name});
+  out.columns = UnqualifiedColumns(out.node->schema);
   return out;
 }
 

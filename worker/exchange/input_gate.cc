@@ -100,18 +100,24 @@ void InputGate::ApplyEnd(int channel) {
   }
 }
 
-absl::Status InputGate::PushWatermark(int channel, const Watermark& watermark) {
-  std::lock_guard<std::mutex> lock(mu_);
+absl::Status InputGate::CheckOpenChannel(int channel, const char* if_ended) const {
   if (absl::Status s = CheckChannel(channel); !s.ok()) return s;
   if (closed_) {
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
   }
-  Channel& ch = channels_[channel];
-  if (ch.ended) {
-    return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
-                                                   channel,
-                                                   " sent a watermark after end-of-input"));
+  if (channels_[channel].ended) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("exchange input gate of ", name_, ": channel ", channel, " ", if_ended));
   }
+  return absl::OkStatus();
+}
+
+absl::Status InputGate::PushWatermark(int channel, const Watermark& watermark) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = CheckOpenChannel(channel, "sent a watermark after end-of-input"); !s.ok()) {
+    return s;
+  }
+  Channel& ch = channels_[channel];
   if (ch.queue.empty()) {
     ApplyWatermark(channel, watermark);
   } else {
@@ -131,14 +137,10 @@ absl::Status InputGate::Push(int channel, ChangelogBatch batch) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = CheckChannel(channel); !s.ok()) return s;
   if (absl::Status s = CheckBatch(channel, batch); !s.ok()) return s;
-  if (closed_) {
-    return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
+  if (absl::Status s = CheckOpenChannel(channel, "sent a batch after end-of-input"); !s.ok()) {
+    return s;
   }
   Channel& ch = channels_[channel];
-  if (ch.ended) {
-    return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
-                                                   channel, " sent a batch after end-of-input"));
-  }
   if (ch.queue.size() >= static_cast<size_t>(capacity_)) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "exchange input gate of ", name_, ": channel ", channel,
@@ -172,15 +174,8 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
 
 absl::Status InputGate::EndOfInput(int channel) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (absl::Status s = CheckChannel(channel); !s.ok()) return s;
-  if (closed_) {
-    return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
-  }
+  if (absl::Status s = CheckOpenChannel(channel, "sent end-of-input twice"); !s.ok()) return s;
   Channel& ch = channels_[channel];
-  if (ch.ended) {
-    return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
-                                                   channel, " sent end-of-input twice"));
-  }
   ch.ended = true;
   ch.grants = 0;
   ++ended_channels_;

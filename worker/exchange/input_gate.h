@@ -102,6 +102,9 @@ class InputGate {
   };
 
   absl::Status CheckChannel(int channel) const;  // mu_ held
+  // CheckChannel, then ABORTED if the gate is closed, INVALID_ARGUMENT "<if_ended>" if the channel
+  // has ended (mu_ held).
+  absl::Status CheckOpenChannel(int channel, const char* if_ended) const;
   absl::Status CheckBatch(int channel, const ChangelogBatch& batch) const;
   absl::Status Enqueue(int channel, ChangelogBatch batch);  // mu_ held, room checked
   void ApplyWatermark(int channel, const Watermark& w);     // mu_ held
