@@ -70,6 +70,11 @@ bool IsUnderAllowedDir(const std::string& path, const std::vector<std::string>& 
   return false;
 }
 
+std::string AllowedDirsOf(const char* server, const std::vector<std::string>& dirs) {
+  return absl::StrCat("the directories this ", server,
+                      " allows (--filesystem-allowed-dirs: ", DescribeAllowedDirs(dirs), ")");
+}
+
 std::string DescribeAllowedDirs(const std::vector<std::string>& dirs) {
   if (dirs.empty()) return "none";
   std::string s;

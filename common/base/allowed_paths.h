@@ -34,5 +34,8 @@ bool IsUnderAllowedDir(const std::string& path, const std::vector<std::string>& 
 
 // `'/a', '/b'` for messages; `none` when empty.
 std::string DescribeAllowedDirs(const std::vector<std::string>& dirs);
+// The end of an "outside ..." message: `the directories this <server> allows
+// (--filesystem-allowed-dirs: '/a', '/b')`.
+std::string AllowedDirsOf(const char* server, const std::vector<std::string>& dirs);
 
 }  // namespace eddy

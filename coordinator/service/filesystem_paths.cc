@@ -21,8 +21,7 @@ absl::Status Resolve(const std::vector<std::string>& allowed_dirs, const std::st
   if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Validation error: path '", it->second, "' of filesystem table '", table,
-                     "' is outside the directories this server allows (--filesystem-allowed-dirs: ",
-                     DescribeAllowedDirs(allowed_dirs), ")"));
+                     "' is outside ", AllowedDirsOf("server", allowed_dirs)));
   }
   it->second = *canonical;
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
+#include "worker/connectors/filesystem_table.h"
 
 namespace eddy {
 namespace {
@@ -39,20 +40,10 @@ absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
   std::unique_ptr<FilesystemSink> s(new FilesystemSink());
   s->table_name_ = sink.table_name();
   const std::map<std::string, std::string> options(sink.options().begin(), sink.options().end());
-  auto format = FileFormatFromOptions(options);
-  if (!format.ok()) return s->Error(format.status().message());
-  s->format_ = *format;
-  auto path = options.find("path");
-  if (path == options.end() || path->second.empty()) return s->Error("option 'path' is missing");
-  auto canonical = CanonicalFilesystemPath(path->second);
-  if (!canonical.ok()) return s->Error(canonical.status().message());
-  if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
-    return s->Error(absl::StrCat("path '", path->second,
-                                 "' is outside the directories this worker allows "
-                                 "(--filesystem-allowed-dirs: ",
-                                 DescribeAllowedDirs(allowed_dirs), ")"));
-  }
-  s->dir_ = *canonical;
+  auto table = ReadFilesystemTable(options, allowed_dirs);
+  if (!table.ok()) return s->Error(table.status().message());
+  s->format_ = table->format;
+  s->dir_ = table->path;
   s->allowed_dirs_ = allowed_dirs;
   s->schema_ = std::move(schema);
   s->encoder_ = MakeRecordEncoder(s->format_, s->schema_);
@@ -76,10 +67,8 @@ absl::Status FilesystemSink::Open(const OperatorContext& ctx) {
   // Again now that it exists: a symlink created meanwhile must not lead out.
   auto canonical = CanonicalFilesystemPath(dir_);
   if (!canonical.ok() || !IsUnderAllowedDir(*canonical, allowed_dirs_)) {
-    return Error(absl::StrCat("path '", dir_,
-                              "' leads outside the directories this worker allows "
-                              "(--filesystem-allowed-dirs: ",
-                              DescribeAllowedDirs(allowed_dirs_), ")"));
+    return Error(
+        absl::StrCat("path '", dir_, "' leads outside ", AllowedDirsOf("worker", allowed_dirs_)));
   }
   const std::string name = absl::StrCat("part-", ctx.job_id, "-", ctx.subtask_index);
   temp_path_ = absl::StrCat(*canonical, "/.", name, ".inprogress");

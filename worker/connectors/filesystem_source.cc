@@ -13,6 +13,7 @@
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
+#include "worker/connectors/filesystem_table.h"
 
 namespace eddy {
 namespace {
@@ -30,20 +31,10 @@ absl::StatusOr<std::unique_ptr<FilesystemSource>> FilesystemSource::Create(
   std::unique_ptr<FilesystemSource> s(new FilesystemSource());
   s->table_name_ = spec.table_name();
   const std::map<std::string, std::string> options(spec.options().begin(), spec.options().end());
-  auto format = FileFormatFromOptions(options);
-  if (!format.ok()) return s->Error(format.status().message());
-  s->format_ = *format;
-  auto path = options.find("path");
-  if (path == options.end() || path->second.empty()) return s->Error("option 'path' is missing");
-  auto canonical = CanonicalFilesystemPath(path->second);
-  if (!canonical.ok()) return s->Error(canonical.status().message());
-  if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
-    return s->Error(absl::StrCat("path '", path->second,
-                                 "' is outside the directories this worker allows "
-                                 "(--filesystem-allowed-dirs: ",
-                                 DescribeAllowedDirs(allowed_dirs), ")"));
-  }
-  s->path_ = *canonical;
+  auto table = ReadFilesystemTable(options, allowed_dirs);
+  if (!table.ok()) return s->Error(table.status().message());
+  s->format_ = table->format;
+  s->path_ = table->path;
   s->allowed_dirs_ = allowed_dirs;
   ASSIGN_OR_RETURN(s->file_schema_, SchemaFromProto(spec.file_schema()));
   for (int c : spec.columns()) {
@@ -101,10 +92,8 @@ absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
     // A symlink in an allowed directory must not lead out of the allowed ones.
     auto canonical = CanonicalFilesystemPath(all[k]);
     if (!canonical.ok() || !IsUnderAllowedDir(*canonical, allowed_dirs_)) {
-      return Error(absl::StrCat("file '", all[k],
-                                "' leads outside the directories this worker allows "
-                                "(--filesystem-allowed-dirs: ",
-                                DescribeAllowedDirs(allowed_dirs_), ")"));
+      return Error(absl::StrCat("file '", all[k], "' leads outside ",
+                                AllowedDirsOf("worker", allowed_dirs_)));
     }
     files_.push_back(all[k]);
   }
