@@ -43,6 +43,10 @@ struct ExprScope {
   std::function<absl::StatusOr<ExprPtr>(const sql::Expr&)> hook;
 };
 
+// plan_query.cc: a LIMIT on the outermost query needs an append-only result (`limited` is the
+// query's root after changelog-mode inference). Shared by SELECT and EXPLAIN.
+absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& limited);
+
 // binder_expr.cc
 absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope);
 // The column an identifier names in `scope`, or a validation error (not found / ambiguous).
@@ -88,8 +92,9 @@ class Binder {
       : catalog_(catalog), config_(config), view_depth_(view_depth) {}
 
   absl::StatusOr<BoundRelation> BindQuery(const sql::Query& q);  // binder_query.cc
-  // The same for the top-level query of a SELECT, whose LIMIT the client applies (PlanQuery).
-  absl::StatusOr<BoundRelation> BindQueryIgnoringLimit(const sql::Query& q);
+  // The same for the outermost query of a SELECT (run or explained), whose LIMIT is allowed: the
+  // client applies it (PlanQuery). Every other check, ORDER BY included, is BindQuery's.
+  absl::StatusOr<BoundRelation> BindOutermostQuery(const sql::Query& q);
   // Returns the Sink node of the INSERT (binder_insert.cc).
   absl::StatusOr<LogicalNodePtr> BindInsert(const sql::Insert& insert);
 

@@ -1,6 +1,6 @@
 // Binding of query bodies other than SELECT blocks: VALUES lists (literal rows with a common type
 // per column) and UNION ALL (common types, names from the first input), plus the clauses this
-// milestone rejects (ORDER BY, LIMIT).
+// milestone rejects (ORDER BY anywhere, LIMIT below the outermost query).
 #include <set>
 #include <string>
 #include <utility>
@@ -39,17 +39,17 @@ std::vector<std::string> UniquifyNames(std::vector<std::string> names) {
 }
 
 absl::StatusOr<BoundRelation> Binder::BindQuery(const sql::Query& q) {
+  if (q.limit.has_value()) {
+    return ValidationErrorAt(q.pos, "LIMIT is only supported on the outermost query of a SELECT");
+  }
+  return BindOutermostQuery(q);
+}
+
+absl::StatusOr<BoundRelation> Binder::BindOutermostQuery(const sql::Query& q) {
   if (!q.order_by.empty()) {
     return ValidationErrorAt(q.order_by.front().expr ? q.order_by.front().expr->pos : q.pos,
                              "ORDER BY is not supported in streaming queries yet");
   }
-  if (q.limit.has_value()) {
-    return ValidationErrorAt(q.pos, "LIMIT is only supported on the outermost query of a SELECT");
-  }
-  return BindQueryIgnoringLimit(q);
-}
-
-absl::StatusOr<BoundRelation> Binder::BindQueryIgnoringLimit(const sql::Query& q) {
   switch (q.kind) {
     case sql::Query::Kind::kSelect:
       return BindSelect(q);

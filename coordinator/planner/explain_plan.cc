@@ -1,5 +1,6 @@
 // ExplainStatement: plans the EXPLAIN's target exactly as PlanInserts would (a bare query gets no
 // sink; its root is consumed with retractions) and renders the three sections of Flink's EXPLAIN.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ absl::StatusOr<std::vector<planner::LogicalNodePtr>> BindTarget(const sql::State
   switch (target.kind) {
     case sql::StatementKind::kQuery: {
       if (target.query == nullptr) return planner::ValidationError("EXPLAIN has no query");
-      ASSIGN_OR_RETURN(planner::BoundRelation r, binder.BindQuery(*target.query));
+      ASSIGN_OR_RETURN(planner::BoundRelation r, binder.BindOutermostQuery(*target.query));
       roots.push_back(std::move(r.node));
       return roots;
     }
@@ -68,24 +69,40 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   ASSIGN_OR_RETURN(std::vector<planner::LogicalNodePtr> roots,
                    BindTarget(*explain.target, binder));
 
+  // A SELECT's outermost LIMIT (validated as PlanQuery does) heads each section as Flink shows it.
+  const sql::Query* query =
+      explain.target->kind == sql::StatementKind::kQuery ? explain.target->query.get() : nullptr;
+  const std::optional<int64_t> limit = query ? query->limit : std::nullopt;
+
   planner::ExplainGraph graph;
+  auto with_limit = [&](std::vector<const planner::ExplainNode*> trees, const std::string& name,
+                        bool show_mode) {
+    if (!limit) return trees;
+    std::string desc = absl::StrCat(name, "(", name == "Limit" ? "offset=[0], " : "", "fetch=[",
+                                    *limit, "]", show_mode ? ", changelogMode=[I]" : "", ")");
+    return std::vector<const planner::ExplainNode*>{graph.Add(std::move(desc), trees)};
+  };
   std::string out = "== Abstract Syntax Tree ==\n";
   // The AST is the plan as bound, before any sharing: each root's tree in full.
-  for (const auto& root : roots) {
-    absl::StrAppend(&out, TreeToString(*LogicalToExplain(*root, &graph), false), "\n");
+  std::vector<const planner::ExplainNode*> ast;
+  for (const auto& root : roots) ast.push_back(LogicalToExplain(*root, &graph));
+  for (const planner::ExplainNode* root : with_limit(ast, "LogicalSort", false)) {
+    absl::StrAppend(&out, TreeToString(*root, false), "\n");
   }
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots));
+  if (query) RETURN_IF_ERROR(planner::CheckOutermostLimit(*query, *roots[0]));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
 
   // Flink prints the optimized physical plan per root, shared parts repeated; sharing shows in
   // the execution plan only.
   out += "== Optimized Physical Plan ==\n";
-  for (const planner::ExplainNode* root : PhysicalToExplain(plan, changelog_mode, &graph)) {
+  for (const planner::ExplainNode* root :
+       with_limit(PhysicalToExplain(plan, changelog_mode, &graph), "Limit", changelog_mode)) {
     absl::StrAppend(&out, TreeToString(*root, false), "\n");
   }
   out += "== Optimized Execution Plan ==\n";
-  out += DagToString(PhysicalToExplain(plan, false, &graph));
+  out += DagToString(with_limit(PhysicalToExplain(plan, false, &graph), "Limit", false));
   return out;
 }
 

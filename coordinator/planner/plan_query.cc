@@ -15,11 +15,23 @@
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy {
+namespace planner {
+
+absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& limited) {
+  if (query.limit.has_value() && !limited.mode.IsInsertOnly()) {
+    return ValidationErrorAt(
+        query.pos, "LIMIT over an updating result (an aggregate without windows) is not supported "
+                   "yet; LIMIT applies to append-only results");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace planner
 
 absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
                                        const ConfigMap& config) {
   planner::Binder binder(catalog, config);
-  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindQueryIgnoringLimit(query));
+  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindOutermostQuery(query));
   auto table = std::make_shared<CatalogTable>();
   table->path = ObjectPath{"", "", "*anonymous_collect*"};
   table->schema = bound.node->schema;
@@ -28,11 +40,7 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots));
-  if (query.limit.has_value() && !roots[0]->input().mode.IsInsertOnly()) {
-    return planner::ValidationErrorAt(
-        query.pos, "LIMIT over an updating result (an aggregate without windows) is not supported "
-                   "yet; LIMIT applies to append-only results");
-  }
+  RETURN_IF_ERROR(planner::CheckOutermostLimit(query, roots[0]->input()));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
   PlannedQuery out;
   out.schema = table->schema;
