@@ -84,9 +84,8 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
     for (const auto& [k, v] : all) rows.push_back({k, v});
     return Table({"key", "value"}, rows);
   }
-  std::string value = set.value.value_or("");
-  RETURN_IF_ERROR(ValidateConfigValue(*set.key, value));
-  session.config[*set.key] = value;
+  ASSIGN_OR_RETURN(std::string value, ValidateConfigValue(*set.key, set.value.value_or("")));
+  session.config[*set.key] = std::move(value);
   return Ok("Execute statement succeeded.");
 }
 
@@ -243,6 +242,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return ExecuteSet(session, *stmt->set);
     case sql::StatementKind::kReset:
       if (stmt->reset->key) {
+        RETURN_IF_ERROR(ValidateConfigKey(*stmt->reset->key));
         session.config.erase(*stmt->reset->key);
       } else {
         session.config.clear();
