@@ -3,6 +3,23 @@
 #include <cctype>
 
 namespace eddy {
+namespace {
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+void StatementSplitter::EndWord() {
+  if (word_.empty()) return;
+  if (first_words_.size() < 4) first_words_.push_back(word_);
+  last_word_ = std::move(word_);
+  word_.clear();
+}
+
+bool StatementSplitter::InsideStatementSet() const {
+  static const std::vector<std::string> kOpening = {"EXECUTE", "STATEMENT", "SET", "BEGIN"};
+  return first_words_ == kOpening && last_word_ != "END";
+}
 
 std::vector<std::string> StatementSplitter::Add(const std::string& text) {
   std::vector<std::string> done;
@@ -11,10 +28,17 @@ std::vector<std::string> StatementSplitter::Add(const std::string& text) {
     const char next = i + 1 < text.size() ? text[i + 1] : '\0';
     switch (state_) {
       case State::kCode:
-        if (c == ';') {
+        if (IsWordChar(c)) {
+          word_ += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        } else {
+          EndWord();
+        }
+        if (c == ';' && !InsideStatementSet()) {
           if (has_code_) done.push_back(buffer_);
           buffer_.clear();
           has_code_ = false;
+          first_words_.clear();
+          last_word_.clear();
           continue;
         }
         // Leading whitespace is dropped, so error positions count from the statement's first line.
@@ -75,6 +99,9 @@ std::string StatementSplitter::TakeRest() {
   buffer_.clear();
   has_code_ = false;
   state_ = State::kCode;
+  word_.clear();
+  first_words_.clear();
+  last_word_.clear();
   return rest;
 }
 

@@ -1,6 +1,8 @@
 // Splits what a user types into complete SQL statements: a statement ends at a ';' outside string
 // literals ('...'), quoted identifiers (`...`, "...") and comments (-- to end of line, /* ... */),
-// so a statement can span lines and a ';' inside a literal does not end it.
+// so a statement can span lines and a ';' inside a literal does not end it. A statement set
+// (`EXECUTE STATEMENT SET BEGIN INSERT ...; INSERT ...; END;`) is one statement: its inner ';'s do
+// not end it, only the ';' after END does.
 #pragma once
 
 #include <string>
@@ -17,12 +19,22 @@ class StatementSplitter {
   bool pending() const;
   // The unfinished rest (what is left when the input ends without a ';').
   std::string TakeRest();
+  // Drops the unfinished statement (Ctrl-C at a continuation prompt).
+  void Discard() { (void)TakeRest(); }
 
  private:
+  // A word of code (outside literals and comments) ended: tracks the statement's first words and
+  // its last one, which tell whether a ';' is inside a statement set.
+  void EndWord();
+  bool InsideStatementSet() const;
+
   enum class State { kCode, kSingleQuote, kBacktick, kDoubleQuote, kLineComment, kBlockComment };
   std::string buffer_;
   bool has_code_ = false;  // the pending statement has something besides whitespace and comments
   State state_ = State::kCode;
+  std::string word_;                      // the word of code being read, upper case
+  std::vector<std::string> first_words_;  // up to four
+  std::string last_word_;
 };
 
 }  // namespace eddy

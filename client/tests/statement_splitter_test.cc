@@ -39,5 +39,30 @@ TEST(StatementSplitterTest, KeepsAnUnfinishedStatementForTheEnd) {
   EXPECT_THAT(s.Add(";b';\n"), ElementsAre("SELECT 'a\n;b'"));
 }
 
+TEST(StatementSplitterTest, AStatementSetIsOneStatementUpToTheSemicolonAfterEnd) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("execute Statement SET\n"), IsEmpty());
+  EXPECT_THAT(s.Add("BEGIN\n"), IsEmpty());
+  EXPECT_THAT(s.Add("INSERT INTO a SELECT 'END;' FROM t;\n"), IsEmpty());
+  EXPECT_TRUE(s.pending());
+  EXPECT_THAT(s.Add("INSERT INTO b SELECT x AS end_x FROM t; -- END;\n"), IsEmpty());
+  EXPECT_THAT(s.Add("END; SHOW TABLES;\n"),
+              ElementsAre("execute Statement SET\nBEGIN\nINSERT INTO a SELECT 'END;' FROM t;\n"
+                          "INSERT INTO b SELECT x AS end_x FROM t; -- END;\nEND",
+                          "SHOW TABLES"));
+  EXPECT_FALSE(s.pending());
+  // Not a statement set: the words only appear later in the statement.
+  EXPECT_THAT(s.Add("SELECT 1 AS execute; SELECT 2;\n"),
+              ElementsAre("SELECT 1 AS execute", "SELECT 2"));
+}
+
+TEST(StatementSplitterTest, DiscardDropsThePendingStatementSet) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;\n"), IsEmpty());
+  s.Discard();
+  EXPECT_FALSE(s.pending());
+  EXPECT_THAT(s.Add("SELECT 2;\n"), ElementsAre("SELECT 2"));
+}
+
 }  // namespace
 }  // namespace eddy
