@@ -132,8 +132,8 @@ class ChangelogTableau : public ResultPrinter {
 
 class MaterializedTable : public ResultPrinter {
  public:
-  MaterializedTable(const Schema& schema, FILE* out)
-      : tableau_(Names(schema), Widths(schema), out), out_(out) {}
+  MaterializedTable(const Schema& schema, FILE* out, bool live)
+      : tableau_(Names(schema), Widths(schema), out), out_(out), live_(live) {}
 
   void Begin() override {}
   void Add(const ChangelogBatch& batch) override {
@@ -141,6 +141,7 @@ class MaterializedTable : public ResultPrinter {
     for (size_t r = 0; r < batch.num_rows(); ++r) {
       for (size_t c = 0; c < batch.num_columns(); ++c) cells[c] = CellText(batch.column(c), r);
       ++received_;
+      changed_ = true;
       const RowKind kind = batch.kind(r);
       if (kind == RowKind::kInsert || kind == RowKind::kUpdateAfter) {
         rows_.push_back(cells);
@@ -149,24 +150,44 @@ class MaterializedTable : public ResultPrinter {
       }
     }
   }
+  void Refresh(std::chrono::steady_clock::time_point now) override {
+    if (!live_ || !changed_ || now - last_draw_ < kRedrawInterval) return;
+    last_draw_ = now;
+    changed_ = false;
+    std::fputs(kClearScreen, out_);
+    Draw();
+    std::fputs("Refreshing as the result changes; Ctrl-C stops the query.\n", out_);
+    std::fflush(out_);
+  }
   void End() override {
-    if (rows_.empty()) {
-      std::fprintf(out_, "Empty set\n");
-    } else {
-      tableau_.Header();
-      for (const auto& row : rows_) tableau_.Row(row);
-      tableau_.Border();
-      std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
-    }
+    if (live_ && last_draw_ != std::chrono::steady_clock::time_point{}) std::fputs(kClearScreen, out_);
+    Draw();
     std::fflush(out_);
   }
   int64_t rows_received() const override { return received_; }
 
  private:
+  static constexpr auto kRedrawInterval = std::chrono::milliseconds(500);
+  static constexpr char kClearScreen[] = "\x1b[H\x1b[2J";  // cursor home, erase the screen
+
+  void Draw() {
+    if (rows_.empty()) {
+      std::fprintf(out_, "Empty set\n");
+      return;
+    }
+    tableau_.Header();
+    for (const auto& row : rows_) tableau_.Row(row);
+    tableau_.Border();
+    std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
+  }
+
   Tableau tableau_;
   FILE* out_;
+  const bool live_;
   std::vector<std::vector<std::string>> rows_;
   int64_t received_ = 0;
+  bool changed_ = false;
+  std::chrono::steady_clock::time_point last_draw_{};
 };
 
 }  // namespace
@@ -190,8 +211,10 @@ int TableauColumnWidth(const Field& field) {
 }
 
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out) {
-  if (absl::AsciiStrToUpper(mode) == "TABLE") return std::make_unique<MaterializedTable>(schema, out);
+                                                 FILE* out, bool live) {
+  if (absl::AsciiStrToUpper(mode) == "TABLE") {
+    return std::make_unique<MaterializedTable>(schema, out, live);
+  }
   return std::make_unique<ChangelogTableau>(schema, out);
 }
 

@@ -3,11 +3,14 @@
 //   TABLEAU (default), CHANGELOG: a table with an `op` column, one row per change as it arrives,
 //     column widths from the column types (rows stream, so content cannot size them), ending with
 //     `Received a total of N rows`. CHANGELOG prints the same in a non-interactive session.
-//   TABLE: the materialized result (each -U/-D removes the row it retracts), printed when the
-//     query ends, ending with `N rows in set` (or `Empty set`).
+//   TABLE: the materialized result (each -U/-D removes the row it retracts), ending with
+//     `N rows in set` (or `Empty set`). On a terminal (`live`) it is a view redrawn in place while
+//     the query runs, at most twice a second and only when it changed; elsewhere it is printed
+//     once, when the query ends.
 // Cells are right-aligned, NULL prints as <NULL>, a cell wider than its column ends in `...`.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,12 +27,14 @@ class ResultPrinter {
   virtual void Begin() = 0;
   virtual void Add(const ChangelogBatch& batch) = 0;
   virtual void End() = 0;
+  // Called often while the query runs, rows or not: a live view redraws here.
+  virtual void Refresh(std::chrono::steady_clock::time_point now) {}
   virtual int64_t rows_received() const = 0;
 };
 
 // `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU.
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out);
+                                                 FILE* out, bool live = false);
 
 // Flink's tableau column width for a column: its name, or the widest text of its type (<NULL>
 // included), STRING and other variable-width types 30.

@@ -1,5 +1,9 @@
 #include "client/table_result.h"
 
+#include <unistd.h>
+
+#include <chrono>
+
 #include "absl/strings/str_cat.h"
 #include "client/result_printer.h"
 #include "client/table_printer.h"
@@ -42,10 +46,18 @@ RowIterator::~RowIterator() {
 
 absl::StatusOr<bool> RowIterator::Next(ResultRow* row) {
   while (true) {
+    ASSIGN_OR_RETURN(Step step, TryNext(row));
+    if (step != Step::kNoRowYet) return step == Step::kRow;
+  }
+}
+
+absl::StatusOr<RowIterator::Step> RowIterator::TryNext(ResultRow* row) {
+  bool fetched_once = false;
+  while (true) {
     if (limit_ && delivered_ >= *limit_) {
       if (!ended_) (void)client_->CancelJob(job_id_);
       ended_ = true;
-      return false;
+      return Step::kEnd;
     }
     if (batch_ < batches_.size()) {
       const ChangelogBatch& b = batches_[batch_];
@@ -59,16 +71,18 @@ absl::StatusOr<bool> RowIterator::Next(ResultRow* row) {
         }
         ++row_;
         ++delivered_;
-        return true;
+        return Step::kRow;
       }
       ++batch_;
       row_ = 0;
       continue;
     }
-    if (ended_) return false;
+    if (ended_) return Step::kEnd;
+    if (fetched_once) return Step::kNoRowYet;
     batches_.clear();
     batch_ = row_ = 0;
     ASSIGN_OR_RETURN(v1::FetchResultsResponse fetched, client_->FetchResults(job_id_, 200));
+    fetched_once = true;
     for (const auto& encoded : fetched.batches()) {
       ASSIGN_OR_RETURN(ChangelogBatch b, DecodeBatch(encoded));
       batches_.push_back(std::move(b));
@@ -92,7 +106,7 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
     case v1::ExecuteStatementResponse::QUERY: {
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
       std::unique_ptr<ResultPrinter> printer =
-          MakeResultPrinter(response_.result_mode(), schema, out);
+          MakeResultPrinter(response_.result_mode(), schema, out, isatty(fileno(out)) == 1);
       ASSIGN_OR_RETURN(RowIterator rows, Collect());
       printer->Begin();
       ResultRow row;
@@ -102,11 +116,14 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
           printer->End();
           return absl::CancelledError("Query terminated by the user; its job was cancelled");
         }
-        ASSIGN_OR_RETURN(bool more, rows.Next(&row));
-        if (!more) break;
-        one.Clear();
-        one.AppendValues(row.values, row.kind);
-        printer->Add(one);
+        ASSIGN_OR_RETURN(RowIterator::Step step, rows.TryNext(&row));
+        if (step == RowIterator::Step::kEnd) break;
+        if (step == RowIterator::Step::kRow) {
+          one.Clear();
+          one.AppendValues(row.values, row.kind);
+          printer->Add(one);
+        }
+        printer->Refresh(std::chrono::steady_clock::now());
       }
       printer->End();
       return absl::OkStatus();

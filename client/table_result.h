@@ -37,6 +37,11 @@ class RowIterator {
   // Fills `row` with the next change: true, or false at the end; an error when the job fails.
   absl::StatusOr<bool> Next(ResultRow* row);
 
+  // Next() in steps that each wait at most one fetch (~200 ms) for rows, so that a caller can do
+  // other work (a live view, checking for Ctrl-C) while a quiet query runs.
+  enum class Step { kRow, kEnd, kNoRowYet };
+  absl::StatusOr<Step> TryNext(ResultRow* row);
+
  private:
   EddyClient* client_;
   std::string job_id_;

@@ -86,5 +86,50 @@ TEST(ResultPrinterTest, TableModeShowsTheMaterializedResult) {
   EXPECT_EQ(Printed("table", schema, [](ResultPrinter&) {}), "Empty set\n");
 }
 
+TEST(ResultPrinterTest, LiveTableRedrawsInPlaceOnlyWhenChangedAndAtMostTwiceASecond) {
+  Schema schema;
+  schema.fields = {{"n", DataType::Int()}};
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* out = open_memstream(&buf, &len);
+  auto printer = MakeResultPrinter("table", schema, out, /*live=*/true);
+  printer->Begin();
+  const auto t0 = std::chrono::steady_clock::now();
+  printer->Refresh(t0);  // nothing received yet: nothing drawn
+  std::fflush(out);
+  EXPECT_EQ(len, 0u);
+  printer->Add(Rows(schema, {{RowKind::kInsert, {Value::Int(7)}}}));
+  printer->Refresh(t0 + std::chrono::seconds(1));
+  std::fflush(out);
+  std::string first(buf, len);
+  EXPECT_EQ(first,
+            "\x1b[H\x1b[2J"
+            "+-------------+\n"
+            "|           n |\n"
+            "+-------------+\n"
+            "|           7 |\n"
+            "+-------------+\n"
+            "1 row in set\n"
+            "Refreshing as the result changes; Ctrl-C stops the query.\n");
+  printer->Refresh(t0 + std::chrono::seconds(2));  // unchanged: no redraw
+  printer->Add(Rows(schema, {{RowKind::kUpdateBefore, {Value::Int(7)}},
+                             {RowKind::kUpdateAfter, {Value::Int(8)}}}));
+  printer->Refresh(t0 + std::chrono::milliseconds(2100));  // changed; last drawn at 1 s
+  std::fflush(out);
+  std::string second(buf + first.size(), len - first.size());
+  EXPECT_THAT(second, ::testing::HasSubstr("|           8 |\n"));
+  EXPECT_THAT(second, ::testing::Not(::testing::HasSubstr("|           7 |")));
+  printer->Add(Rows(schema, {{RowKind::kInsert, {Value::Int(9)}}}));
+  printer->Refresh(t0 + std::chrono::milliseconds(2200));  // 100 ms after the last draw: waits
+  std::fflush(out);
+  EXPECT_EQ(len, first.size() + second.size());
+  printer->End();  // the final view replaces the live one
+  std::fclose(out);
+  std::string final_view(buf + first.size() + second.size(), len - first.size() - second.size());
+  std::free(buf);
+  EXPECT_THAT(final_view, ::testing::StartsWith("\x1b[H\x1b[2J"));
+  EXPECT_THAT(final_view, ::testing::HasSubstr("2 rows in set\n"));
+}
+
 }  // namespace
 }  // namespace eddy
