@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "common/base/status_macros.h"
+#include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -12,10 +13,27 @@ bool IsFinalJobStatus(v1::JobStatus s) {
          s == v1::JOB_STATUS_CANCELED;
 }
 
+absl::Status EddyClient::RpcError(const grpc::Status& s) const {
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+    return absl::UnavailableError("cannot reach the coordinator at " + address_ + ": " +
+                                  s.error_message());
+  }
+  if (!s.error_message().empty()) return FromGrpcStatus(s);
+  // gRPC's own answer for a service the server does not have.
+  if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    return absl::FailedPreconditionError(
+        "the server at " + address_ +
+        " does not serve Eddy's client API: is it the coordinator's address (not a worker's)?");
+  }
+  return absl::UnknownError("the coordinator at " + address_ + " answered " +
+                            absl::StatusCodeToString(FromGrpcStatus(s).code()) +
+                            " without a message");
+}
+
 EddyClient::EddyClient(const std::string& address, std::string session_id)
     : address_(address), session_id_(std::move(session_id)) {
-  stub_ = v1::ClientService::NewStub(
-      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  stub_ = v1::ClientService::NewStub(grpc::CreateCustomChannel(
+      address, grpc::InsecureChannelCredentials(), LimitedChannelArguments()));
 }
 
 absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::string& statement) {
@@ -26,13 +44,7 @@ absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::stri
   grpc::ClientContext ctx;
   SetDeadline(&ctx, 120000);
   grpc::Status s = stub_->ExecuteStatement(&ctx, req, &resp);
-  if (!s.ok()) {
-    if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
-      return absl::UnavailableError("cannot reach the coordinator at " + address_ + ": " +
-                                    s.error_message());
-    }
-    return FromGrpcStatus(s);
-  }
+  if (!s.ok()) return RpcError(s);
   return resp;
 }
 
@@ -55,7 +67,7 @@ absl::StatusOr<v1::FetchResultsResponse> EddyClient::FetchResults(const std::str
   grpc::ClientContext ctx;
   SetDeadline(&ctx, wait_ms + 30000);
   grpc::Status s = stub_->FetchResults(&ctx, req, &resp);
-  if (!s.ok()) return FromGrpcStatus(s);
+  if (!s.ok()) return RpcError(s);
   return resp;
 }
 
@@ -67,7 +79,7 @@ absl::StatusOr<v1::JobInfo> EddyClient::WaitJob(const std::string& job_id, int64
   grpc::ClientContext ctx;
   SetDeadline(&ctx, static_cast<int>(timeout_ms) + kRpcTimeoutMs);
   grpc::Status s = stub_->GetJob(&ctx, req, &info);
-  if (!s.ok()) return FromGrpcStatus(s);
+  if (!s.ok()) return RpcError(s);
   return info;
 }
 
@@ -81,7 +93,8 @@ absl::Status EddyClient::CancelJob(const std::string& job_id) {
   v1::CancelJobClientResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  return FromGrpcStatus(stub_->CancelJob(&ctx, req, &resp));
+  grpc::Status s = stub_->CancelJob(&ctx, req, &resp);
+  return s.ok() ? absl::OkStatus() : RpcError(s);
 }
 
 absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {
@@ -90,7 +103,7 @@ absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   grpc::Status s = stub_->ListJobs(&ctx, req, &resp);
-  if (!s.ok()) return FromGrpcStatus(s);
+  if (!s.ok()) return RpcError(s);
   return std::vector<v1::JobInfo>(resp.jobs().begin(), resp.jobs().end());
 }
 
@@ -100,7 +113,7 @@ absl::StatusOr<std::vector<v1::WorkerStatus>> EddyClient::ListWorkers() {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   grpc::Status s = stub_->ListWorkers(&ctx, req, &resp);
-  if (!s.ok()) return FromGrpcStatus(s);
+  if (!s.ok()) return RpcError(s);
   return std::vector<v1::WorkerStatus>(resp.workers().begin(), resp.workers().end());
 }
 

@@ -35,6 +35,10 @@ class EddyClient {
   const std::string& address() const { return address_; }
 
  private:
+  // A failed call as the user should read it: the coordinator's own message, or what the failure
+  // means when there is none (no server there, or not a coordinator).
+  absl::Status RpcError(const grpc::Status& s) const;
+
   std::string address_;
   std::string session_id_;
   std::unique_ptr<v1::ClientService::Stub> stub_;

@@ -3,6 +3,9 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include <poll.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <utility>
 
@@ -15,9 +18,15 @@ namespace {
 constexpr char kPrompt[] = "Eddy SQL> ";
 constexpr char kContinuation[] = "> ";
 
+// Readline's callback interface, so that a Ctrl-C can end the wait for a line: the SIGINT handler
+// only sets `interrupted` (readline does not install its own handlers), and the loop below polls
+// the terminal and the flag. A Ctrl-C drops what was typed at the prompt; the caller then drops
+// the unfinished statement too.
 class TerminalReader : public LineReader {
  public:
-  explicit TerminalReader(std::string history_file) : history_file_(std::move(history_file)) {
+  TerminalReader(std::string history_file, const std::atomic<bool>* interrupted)
+      : history_file_(std::move(history_file)), interrupted_(interrupted) {
+    rl_catch_signals = 0;
     using_history();
     if (!history_file_.empty()) read_history(history_file_.c_str());
   }
@@ -25,16 +34,46 @@ class TerminalReader : public LineReader {
     if (!history_file_.empty()) write_history(history_file_.c_str());
   }
   std::optional<std::string> Read(const std::string& prompt) override {
-    char* line = readline(prompt.c_str());
-    if (line == nullptr) return std::nullopt;
-    std::string s(line);
-    std::free(line);
-    if (!absl::StripAsciiWhitespace(s).empty()) add_history(s.c_str());
-    return s;
+    current_ = this;
+    done_ = false;
+    line_.reset();
+    rl_callback_handler_install(prompt.c_str(), &TerminalReader::OnLine);
+    while (!done_) {
+      if (interrupted_ != nullptr && interrupted_->load()) {
+        rl_callback_sigcleanup();
+        rl_replace_line("", 0);
+        rl_callback_handler_remove();
+        std::fputs("^C\n", rl_outstream ? rl_outstream : stdout);
+        return std::string();
+      }
+      pollfd p{fileno(rl_instream ? rl_instream : stdin), POLLIN, 0};
+      const int ready = poll(&p, 1, 100);
+      if (ready > 0) {
+        rl_callback_read_char();
+      } else if (ready < 0 && errno != EINTR) {
+        rl_callback_handler_remove();
+        return std::nullopt;
+      }
+    }
+    if (line_ && !absl::StripAsciiWhitespace(*line_).empty()) add_history(line_->c_str());
+    return line_;
   }
 
  private:
+  static void OnLine(char* line) {
+    rl_callback_handler_remove();  // no prompt after the line; the next Read installs it again
+    if (line != nullptr) {
+      current_->line_ = std::string(line);
+      std::free(line);
+    }
+    current_->done_ = true;
+  }
+
+  static inline TerminalReader* current_ = nullptr;
   std::string history_file_;
+  const std::atomic<bool>* interrupted_;
+  bool done_ = false;
+  std::optional<std::string> line_;
 };
 
 class StreamReader : public LineReader {
@@ -54,8 +93,9 @@ class StreamReader : public LineReader {
 
 }  // namespace
 
-std::unique_ptr<LineReader> MakeTerminalReader(std::string history_file) {
-  return std::make_unique<TerminalReader>(std::move(history_file));
+std::unique_ptr<LineReader> MakeTerminalReader(std::string history_file,
+                                               const std::atomic<bool>* interrupted) {
+  return std::make_unique<TerminalReader>(std::move(history_file), interrupted);
 }
 
 std::unique_ptr<LineReader> MakeStreamReader(FILE* in) {
@@ -75,10 +115,14 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
   while (!quit) {
     std::optional<std::string> line = reader->Read(splitter.pending() ? kContinuation : kPrompt);
     if (!line) break;
+    // A Ctrl-C while typing drops the unfinished statement, as it drops the line being edited.
+    if (options.interrupted != nullptr && options.interrupted->exchange(false)) {
+      splitter.Discard();
+      continue;
+    }
     for (const std::string& statement : splitter.Add(*line + "\n")) {
-      // A Ctrl-C at the prompt must not interrupt the next statement.
-      if (options.interrupted != nullptr) options.interrupted->store(false);
       failed = !runner->RunInteractive(statement, &quit).ok();
+      // A Ctrl-C that stopped this statement must not reach the next one.
       if (options.interrupted != nullptr) options.interrupted->store(false);
       if (quit) break;
     }
@@ -88,7 +132,7 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
     std::string rest = splitter.TakeRest();
     if (!rest.empty()) failed = !runner->RunInteractive(rest, &quit).ok();
   }
-  if (!runner->FinishJobs().ok()) failed = true;
+  runner->LeaveSession();
   return failed ? 1 : 0;
 }
 

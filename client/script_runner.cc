@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "client/table_printer.h"
 #include "client/table_result.h"
@@ -22,9 +23,14 @@ void PrintError(FILE* out, const absl::Status& s) {
 
 absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
   absl::Status s = RunStatement(stmt.text, stmt.pos.line, stmt.pos.column, quit);
-  if (s.ok() && stmt.kind == sql::StatementKind::kSet && stmt.set && stmt.set->key &&
+  if (!s.ok()) return s;
+  // The client's own copy of table.dml-sync, which decides whether it waits for INSERT jobs.
+  if (stmt.kind == sql::StatementKind::kSet && stmt.set && stmt.set->key &&
       *stmt.set->key == "table.dml-sync") {
-    dml_sync_ = stmt.set->value.value_or("") == "true";
+    dml_sync_ = absl::EqualsIgnoreCase(stmt.set->value.value_or(""), "true");
+  } else if (stmt.kind == sql::StatementKind::kReset && stmt.reset &&
+             (!stmt.reset->key || *stmt.reset->key == "table.dml-sync")) {
+    dml_sync_ = false;
   }
   return s;
 }
@@ -69,8 +75,42 @@ absl::Status ScriptRunner::RunInteractive(const std::string& statement, bool* qu
   return absl::OkStatus();
 }
 
+std::vector<v1::JobInfo> ScriptRunner::StillRunningJobs() {
+  std::vector<v1::JobInfo> running;
+  for (const auto& id : running_jobs_) {
+    auto info = client_->GetJob(id);
+    if (!info.ok() || IsFinalJobStatus(info->status())) continue;
+    running.push_back(*std::move(info));
+  }
+  return running;
+}
+
+void ScriptRunner::LeaveSession() {
+  std::vector<v1::JobInfo> running = StillRunningJobs();
+  if (running.empty()) return;
+  std::fprintf(messages_, options_.wait_for_jobs
+                              ? "[INFO] Cancelling %zu job(s) still running on the embedded "
+                                "cluster, which stops with this shell:\n"
+                              : "[INFO] Leaving %zu job(s) running on the cluster:\n",
+               running.size());
+  for (const auto& job : running) {
+    std::fprintf(messages_, "  %s  %s\n", job.job_id().c_str(), job.name().c_str());
+  }
+  std::fflush(messages_);
+  if (options_.wait_for_jobs) CancelRunningJobs();
+  running_jobs_.clear();
+}
+
 absl::Status ScriptRunner::FinishJobs() {
   if (options_.wait_for_jobs) {
+    std::vector<v1::JobInfo> running = StillRunningJobs();
+    if (!running.empty()) {
+      std::fprintf(messages_,
+                   "[INFO] Waiting for %zu job(s) still running on the embedded cluster; Ctrl-C "
+                   "cancels them.\n",
+                   running.size());
+      std::fflush(messages_);
+    }
     std::vector<std::string> jobs = running_jobs_;
     for (const auto& id : jobs) {
       absl::Status s = WaitForJob(id);

@@ -31,8 +31,13 @@ class ScriptRunner {
   // One statement of an interactive session: errors are printed and returned, cancel only what
   // the statement started, and never end the session. Sets `quit` for QUIT/EXIT.
   absl::Status RunInteractive(const std::string& statement, bool* quit);
-  // The end of a session: waits for the jobs still running when the options say so.
+  // The end of a script: waits for the jobs still running when the options say so (saying so
+  // first, since an unbounded job then runs until Ctrl-C).
   absl::Status FinishJobs();
+  // The end of an interactive session (QUIT, end of input): never waits. Jobs still running are
+  // named; on the embedded cluster, which stops with the shell, they are cancelled, and against a
+  // cluster they keep running.
+  void LeaveSession();
 
  private:
   absl::Status RunParsed(const sql::Statement& stmt, bool* quit);
@@ -41,6 +46,8 @@ class ScriptRunner {
   // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
   absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query);
   void CancelRunningJobs();
+  // running_jobs_ less those that already ended, with their names.
+  std::vector<v1::JobInfo> StillRunningJobs();
   void CancelStatementJobs();
 
   EddyClient* client_;

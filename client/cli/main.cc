@@ -18,6 +18,7 @@
 #include "client/script_runner.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/flags.h"
+#include "common/base/host_port.h"
 #include "common/base/logging.h"
 
 namespace {
@@ -30,9 +31,13 @@ void OnSignal(int) { g_interrupted = true; }
 
 int main(int argc, char** argv) {
   eddy::FlagSet flags;
-  flags.Add("f", "", "run the SQL script in FILE");
-  flags.Add("e", "", "run the given SQL statements");
-  flags.Add("coordinator", "", "HOST:PORT of a running coordinator (default: embedded cluster)");
+  flags.Add("file", "", "run the SQL script in FILE");
+  flags.AddAlias('f', "file");
+  flags.Add("execute", "", "run the given SQL statements");
+  flags.AddAlias('e', "execute");
+  flags.Add("coordinator", "",
+            "HOST[:PORT] of a running coordinator, port 8081 when omitted (default: an embedded "
+            "cluster in this process)");
   flags.Add("workers", "1", "embedded cluster: number of workers");
   flags.Add("slots", "4", "embedded cluster: slots per worker");
   flags.Add("data-dir", "", "embedded cluster: data directory (default: a temporary one)");
@@ -41,41 +46,53 @@ int main(int argc, char** argv) {
   flags.Add("session", "", "session id on the coordinator (default: a new one)");
   flags.Add("log-level", "warn", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
-  // Accept the single-dash forms users know from Flink's client: -f FILE, -e SQL.
-  std::vector<std::string> args(argv, argv + argc);
-  for (auto& a : args) {
-    if (a == "-f" || a == "-e") a = "-" + a;
-  }
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(), "eddy")) {
-    return *code;
+  if (auto code = flags.ParseOrExitCode(argc, argv, "eddy")) return *code;
+  if (!flags.positional().empty()) {
+    std::fprintf(stderr, "eddy: unexpected argument '%s' (see --help)\n",
+                 flags.positional().front().c_str());
+    return 2;
   }
   eddy::InitLogging(flags.Get("log-level"));
 
   std::string script;
-  const bool interactive = !flags.IsSet("f") && !flags.IsSet("e");
-  if (flags.IsSet("f")) {
-    std::ifstream in(flags.Get("f"));
+  if (flags.IsSet("file") && flags.IsSet("execute")) {
+    std::fprintf(stderr, "eddy: give either -f FILE or -e SQL, not both\n");
+    return 2;
+  }
+  const bool interactive = !flags.IsSet("file") && !flags.IsSet("execute");
+  if (flags.IsSet("file")) {
+    std::ifstream in(flags.Get("file"));
     if (!in) {
-      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", flags.Get("f").c_str());
+      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", flags.Get("file").c_str());
       return 2;
     }
     std::stringstream ss;
     ss << in.rdbuf();
     script = ss.str();
-  } else if (flags.IsSet("e")) {
-    script = flags.Get("e");
+  } else if (flags.IsSet("execute")) {
+    script = flags.Get("execute");
   }
 
+  // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all stop what runs and leave cleanly, so the
+  // embedded cluster's temporary directory is removed.
   struct sigaction sa = {};
   sa.sa_handler = OnSignal;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
 
   std::unique_ptr<eddy::EmbeddedCluster> cluster;
-  std::string address = flags.Get("coordinator");
-  bool embedded = address.empty();
+  std::string address;
+  bool embedded = !flags.IsSet("coordinator");
+  if (!embedded) {
+    auto normalized = eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+    if (!normalized.ok()) {
+      std::fprintf(stderr, "eddy: --coordinator: %s\n",
+                   std::string(normalized.status().message()).c_str());
+      return 2;
+    }
+    address = *normalized;
+  }
   if (embedded) {
     eddy::EmbeddedClusterOptions opts;
     auto workers = flags.IntOrReport("workers", "eddy");
@@ -111,7 +128,8 @@ int main(int argc, char** argv) {
     std::unique_ptr<eddy::LineReader> reader;
     if (isatty(STDIN_FILENO)) {
       const char* home = std::getenv("HOME");
-      reader = eddy::MakeTerminalReader(home ? std::string(home) + "/.eddy_history" : "");
+      reader = eddy::MakeTerminalReader(home ? std::string(home) + "/.eddy_history" : "",
+                                        &g_interrupted);
     } else {
       reader = eddy::MakeStreamReader(stdin);
     }

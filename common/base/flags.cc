@@ -12,9 +12,14 @@ void FlagSet::Add(const std::string& name, const std::string& default_value,
   flags_[name] = Flag{default_value, help, is_bool, false};
 }
 
+void FlagSet::AddAlias(char letter, const std::string& name) {
+  aliases_[std::string("-") + letter] = name;
+}
+
 absl::Status FlagSet::Parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (auto alias = aliases_.find(arg); alias != aliases_.end()) arg = "--" + alias->second;
     if (arg.size() < 2 || arg.substr(0, 2) != "--") {
       positional_.push_back(arg);
       continue;
@@ -71,8 +76,13 @@ bool FlagSet::IsSet(const std::string& name) const {
 std::string FlagSet::Usage(const std::string& program) const {
   std::string out = absl::StrCat("Usage: ", program, " [flags]\n");
   for (const auto& [name, f] : flags_) {
-    absl::StrAppend(&out, "  --", name, f.is_bool ? "" : " VALUE", "  ", f.help,
-                    f.value.empty() ? "" : absl::StrCat(" (default ", f.value, ")"), "\n");
+    std::string alias;
+    for (const auto& [a, target] : aliases_) {
+      if (target == name) alias = a + ", ";
+    }
+    absl::StrAppend(&out, "  ", alias, "--", name, f.is_bool ? "" : " VALUE", "  ", f.help,
+                    f.value.empty() || f.is_bool ? "" : absl::StrCat(" (default ", f.value, ")"),
+                    "\n");
   }
   return out;
 }

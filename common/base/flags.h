@@ -1,5 +1,6 @@
 // Minimal command-line flags for the three binaries: `--name value` or `--name=value`, boolean
-// `--name`. Unknown flags are errors naming the flag, so a typo never passes silently.
+// `--name`, and a one-letter alias `-x value` where one is declared. Unknown flags are errors
+// naming the flag, so a typo never passes silently.
 #pragma once
 
 #include <map>
@@ -16,6 +17,8 @@ class FlagSet {
   // Declares a flag with its default and a help line. Boolean flags take no value.
   void Add(const std::string& name, const std::string& default_value, const std::string& help,
            bool is_bool = false);
+  // `-letter` as another spelling of the declared flag `name`.
+  void AddAlias(char letter, const std::string& name);
   // Parses argv; positional arguments are kept in positional().
   absl::Status Parse(int argc, char** argv);
 
@@ -40,6 +43,7 @@ class FlagSet {
     bool set = false;
   };
   std::map<std::string, Flag> flags_;
+  std::map<std::string, std::string> aliases_;  // "-f" -> "file"
   std::vector<std::string> positional_;
 };
 
