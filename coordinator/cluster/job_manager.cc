@@ -63,7 +63,7 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
 absl::StatusOr<std::string> JobManager::Submit(const std::string& name, int slots_needed,
                                                const DeploymentBuilder& build) {
   slots_needed = std::max(1, slots_needed);
-  auto slots = registry_->AllocateSlots(slots_needed);
+  auto slots = registry_->AllocateSlots(slots_needed, kSlotWait);
   if (!slots.ok()) return slots.status();
 
   const std::string job_id = NewJobId();
@@ -192,6 +192,23 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
   req.set_job_id(job_id);
   req.set_max_wait_ms(wait_ms);
   grpc::Status s = stub->FetchResults(&ctx, req, out);
+  if (s.ok() && out->end()) {
+    // The sink has handed over its last rows, but the job is finished (and its slots free) only
+    // once every subtask reported: a client that runs its next query right after the end must
+    // find the slots released.
+    std::unique_lock<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
+    if (!cv_.wait_for(lock, kFinalReportWait, [&] { return IsFinal(it->second.info.status()); })) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "job ", job_id, " delivered all its rows but its subtasks did not report finishing within ",
+          kFinalReportWait.count(), " ms"));
+    }
+    if (it->second.info.status() == v1::JOB_STATUS_FAILED) {
+      return absl::AbortedError("Job " + job_id + " failed: " + it->second.info.error());
+    }
+    return absl::OkStatus();
+  }
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
     // No buffer: the sink has not opened yet, or its end was already handed over.
     out->Clear();
@@ -251,11 +268,18 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
   CancelOnWorkers(report.job_id(), to_cancel);
 }
 
-void JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
+std::vector<std::string> JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
   std::lock_guard<std::mutex> lock(mu_);
+  std::set<std::string> to_cancel;
   for (const auto& running : heartbeat.running()) {
     auto it = jobs_.find(running.job_id());
-    if (it == jobs_.end()) continue;
+    // A job this coordinator never saw (it restarted since), or one that failed or was cancelled:
+    // its subtasks must not run on. A finished job's subtasks may trail their final report.
+    if (it == jobs_.end() || (IsFinal(it->second.info.status()) &&
+                              it->second.info.status() != v1::JOB_STATUS_FINISHED)) {
+      to_cancel.insert(running.job_id());
+      continue;
+    }
     for (auto& t : it->second.tasks) {
       // A heartbeat may trail the subtask's final report: final counts are never overwritten.
       if (t.task_index == running.task_index() && t.subtask_index == running.subtask_index() &&
@@ -264,6 +288,7 @@ void JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
       }
     }
   }
+  return {to_cancel.begin(), to_cancel.end()};
 }
 
 void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address) {

@@ -3,6 +3,7 @@
 // job's final status, cancels jobs, and fails the jobs of a lost worker. All methods are thread-safe.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -36,8 +37,10 @@ class JobManager {
   absl::StatusOr<std::string> Submit(const std::string& name, int slots_needed,
                                      const DeploymentBuilder& build);
   void OnTaskState(const v1::TaskStateReport& report);
-  // Row counts of running subtasks, from a worker's heartbeat.
-  void OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
+  // Row counts of running subtasks, from a worker's heartbeat. Returns the jobs among them whose
+  // subtasks the worker must cancel: unknown here (this coordinator restarted since they were
+  // deployed), failed or cancelled.
+  std::vector<std::string> OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
   void OnWorkerLost(const std::string& worker_id, const std::string& address);
   absl::Status Cancel(const std::string& job_id);
 
@@ -65,6 +68,11 @@ class JobManager {
     std::vector<std::string> slots;  // worker id per allocated slot
     bool slots_released = false;
   };
+  // How long a submission waits for slots that running jobs hold (WorkerRegistry::AllocateSlots).
+  static constexpr std::chrono::milliseconds kSlotWait{5000};
+  // How long FetchResults waits, after a query's last rows, for its subtasks' final reports.
+  static constexpr std::chrono::milliseconds kFinalReportWait{10000};
+
   static bool IsFinal(v1::JobStatus s);
   static bool IsFinal(v1::TaskState s);
   // The job's info with its per-node row counts summed over subtasks; caller holds mu_.

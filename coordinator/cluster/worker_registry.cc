@@ -3,34 +3,61 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "absl/strings/str_cat.h"
 #include "common/base/logging.h"
+#include "common/rpc/message_limits.h"
 
 namespace eddy {
 
-std::string WorkerRegistry::Register(const std::string& address, int slots) {
-  std::lock_guard<std::mutex> lock(mu_);
-  // A worker that restarts on the same address replaces its old entry.
-  for (auto it = workers_.begin(); it != workers_.end(); ++it) {
-    if (it->second.address == address) {
-      workers_.erase(it);
-      break;
-    }
+absl::StatusOr<std::string> WorkerRegistry::Register(const std::string& address, int slots,
+                                                     const std::string& instance_id) {
+  const bool hex = !instance_id.empty() &&
+                   std::all_of(instance_id.begin(), instance_id.end(), [](char c) {
+                     return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+                   });
+  if (!hex || instance_id.size() < 8 || instance_id.size() > 32) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RegisterWorker from ", address, ": instance id '", instance_id,
+        "' is not 8 to 32 hex digits (is the worker older than the coordinator?)"));
   }
-  WorkerInfo w;
-  w.registration = next_id_++;
-  w.id = absl::StrCat("worker-", w.registration);
-  w.address = address;
-  w.slots = slots;
-  w.last_heartbeat = std::chrono::steady_clock::now();
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(256 << 20);
-  w.stub = v1::WorkerService::NewStub(
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
-  std::string id = w.id;
-  workers_[id] = std::move(w);
+  const std::string id = absl::StrCat("worker-", instance_id);
+  std::vector<std::pair<std::string, std::string>> replaced;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // A worker that restarted on the same address replaces its old entry; the old process is gone.
+    for (auto it = workers_.begin(); it != workers_.end();) {
+      if (it->second.address == address && it->first != id) {
+        replaced.push_back({it->first, it->second.address});
+        it = workers_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto existing = workers_.find(id);
+    if (existing != workers_.end()) {
+      // The same process again (its heartbeat was refused for a while): keep its slots in use.
+      existing->second.last_heartbeat = std::chrono::steady_clock::now();
+      return id;
+    }
+    WorkerInfo w;
+    w.registration = next_registration_++;
+    w.id = id;
+    w.address = address;
+    w.slots = slots;
+    w.last_heartbeat = std::chrono::steady_clock::now();
+    w.stub = v1::WorkerService::NewStub(grpc::CreateCustomChannel(
+        address, grpc::InsecureChannelCredentials(), LimitedChannelArguments()));
+    workers_[id] = std::move(w);
+  }
+  slots_released_.notify_all();
   EDDY_LOG_INFO("worker {} registered at {} with {} slots", id, address, slots);
+  for (const auto& [old_id, old_address] : replaced) {
+    EDDY_LOG_WARN("worker {} at {} lost: a new worker process registered at its address", old_id,
+                  old_address);
+    if (lost_listener_) lost_listener_(old_id, old_address);
+  }
   return id;
 }
 
@@ -64,12 +91,21 @@ void WorkerRegistry::CheckHeartbeats() {
   }
 }
 
-absl::StatusOr<std::vector<std::string>> WorkerRegistry::AllocateSlots(int n) {
-  std::lock_guard<std::mutex> lock(mu_);
-  int free = 0;
-  for (const auto& [id, w] : workers_) free += w.slots - w.used_slots;
-  if (free < n) {
-    return absl::ResourceExhaustedError(absl::StrCat("not enough slots: need ", n, ", have ", free));
+absl::StatusOr<std::vector<std::string>> WorkerRegistry::AllocateSlots(
+    int n, std::chrono::milliseconds wait) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto count = [&](bool free_only) {
+    int slots = 0;
+    for (const auto& [id, w] : workers_) slots += w.slots - (free_only ? w.used_slots : 0);
+    return slots;
+  };
+  if (count(false) >= n) slots_released_.wait_for(lock, wait, [&] { return count(true) >= n; });
+  if (const int free = count(true); free < n) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("not enough slots: need ", n, ", have ", free, " free of ", count(false),
+                     count(false) >= n ? absl::StrCat(" after waiting ", wait.count(),
+                                                      " ms for running jobs to release theirs")
+                                       : ""));
   }
   std::vector<std::string> out;
   for (int i = 0; i < n; ++i) {
@@ -89,6 +125,7 @@ void WorkerRegistry::ReleaseSlot(const std::string& worker_id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = workers_.find(worker_id);
   if (it != workers_.end() && it->second.used_slots > 0) it->second.used_slots--;
+  slots_released_.notify_all();
 }
 
 std::shared_ptr<v1::WorkerService::Stub> WorkerRegistry::StubOf(const std::string& worker_id) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,15 +36,24 @@ class WorkerRegistry {
   explicit WorkerRegistry(std::chrono::milliseconds heartbeat_timeout)
       : heartbeat_timeout_(heartbeat_timeout) {}
 
-  std::string Register(const std::string& address, int slots);
+  // Registers the worker process `instance_id` (random per process) and returns its id,
+  // `worker-<instance_id>`: unique across coordinator restarts, and the same when a process
+  // registers again. A different process at the address of a registered one replaces it, and the
+  // old one counts as lost. An instance id that is not 8 to 32 hex digits is an error.
+  absl::StatusOr<std::string> Register(const std::string& address, int slots,
+                                       const std::string& instance_id);
   // false: unknown worker. `running_subtasks` is what the worker reported as still running.
   bool Heartbeat(const std::string& worker_id, int running_subtasks = 0);
   void SetLostListener(LostListener l) { lost_listener_ = std::move(l); }
   // Marks workers lost whose last heartbeat is older than the timeout; called periodically.
   void CheckHeartbeats();
 
-  // Takes `n` slots, spreading over workers with the most free slots. Error when not enough.
-  absl::StatusOr<std::vector<std::string>> AllocateSlots(int n);
+  // Takes `n` slots, spreading over workers with the most free slots. When the cluster has `n`
+  // slots but fewer are free, waits up to `wait` for running jobs to release theirs (a job that
+  // just ended frees its slots a moment after its client saw its last row). Error when the
+  // cluster has fewer than `n` slots, or they are still taken after the wait.
+  absl::StatusOr<std::vector<std::string>> AllocateSlots(
+      int n, std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   void ReleaseSlot(const std::string& worker_id);
   std::shared_ptr<v1::WorkerService::Stub> StubOf(const std::string& worker_id);
   std::string AddressOf(const std::string& worker_id);
@@ -58,8 +68,9 @@ class WorkerRegistry {
   std::chrono::milliseconds heartbeat_timeout_;
   LostListener lost_listener_;
   std::mutex mu_;
+  std::condition_variable slots_released_;
   std::map<std::string, WorkerInfo> workers_;
-  int next_id_ = 1;
+  int next_registration_ = 1;
 };
 
 }  // namespace eddy

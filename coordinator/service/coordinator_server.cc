@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
+#include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -72,7 +73,9 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                           "RegisterWorker needs an address and a positive slot count");
     }
-    resp->set_worker_id(server_->registry_->Register(req->address(), req->slots()));
+    auto id = server_->registry_->Register(req->address(), req->slots(), req->instance_id());
+    if (!id.ok()) return ToGrpcStatus(id.status());
+    resp->set_worker_id(*id);
     resp->set_heartbeat_interval_ms(1000);
     return grpc::Status::OK;
   }
@@ -81,7 +84,13 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
                          v1::HeartbeatResponse* resp) override {
     const bool known = server_->registry_->Heartbeat(req->worker_id(), req->running_size());
     resp->set_known(known);
-    if (known) server_->jobs_->OnHeartbeat(*req);
+    if (known) {
+      for (std::string& job : server_->jobs_->OnHeartbeat(*req)) {
+        EDDY_LOG_WARN("worker {} runs subtasks of job {}, which is not running here: cancelling them",
+                      req->worker_id(), job);
+        resp->add_cancel_job_ids(std::move(job));
+      }
+    }
     return grpc::Status::OK;
   }
 
@@ -124,12 +133,13 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
                            grpc::InsecureServerCredentials(), &c->port_);
+  ConfigureServerBuilder(&builder);
   builder.RegisterService(c->client_service_.get());
   builder.RegisterService(c->cluster_service_.get());
   c->server_ = builder.BuildAndStart();
   if (!c->server_ || c->port_ == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("coordinator cannot listen on ", options.bind_host, ":", options.port));
+    return absl::UnavailableError(absl::StrCat("coordinator cannot listen on ", options.bind_host,
+                                               ":", options.port, " (is the port in use?)"));
   }
   c->heartbeat_thread_ = std::thread([raw = c.get()] { raw->HeartbeatLoop(); });
   EDDY_LOG_INFO("coordinator serving on port {}, data in {}", c->port_, options.data_dir);

@@ -1,7 +1,8 @@
 // The collect sink of a SELECT: every input batch, encoded as on the wire, goes into the job's
 // ResultBuffer on this worker, from which the client pulls it through the coordinator. Runs at
 // parallelism 1. A full buffer makes Process wait (honouring cancellation): a client that reads
-// slowly slows the query down instead of growing memory.
+// slowly slows the query down instead of growing memory. A batch of wide rows is split into chunks
+// of about kResultChunkBytes (common/rpc/message_limits.h).
 #pragma once
 
 #include <atomic>
@@ -21,6 +22,8 @@ class CollectSink : public Operator {
   absl::Status Finish() override;
 
  private:
+  absl::Status PushEncoded(const ChangelogBatch& batch);
+
   ResultBuffers* buffers_;
   std::shared_ptr<ResultBuffer> buffer_;
   const std::atomic<bool>* cancelled_ = nullptr;

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "common/rpc/message_limits.h"
+
 namespace eddy {
 
 bool ResultBuffer::Push(v1::ChangelogBatch batch, const std::atomic<bool>* cancelled) {
@@ -24,11 +26,13 @@ void ResultBuffer::End() {
 void ResultBuffer::Take(std::chrono::milliseconds max_wait, v1::FetchResultsResponse* out) {
   std::unique_lock<std::mutex> lock(mu_);
   changed_.wait_for(lock, max_wait, [&] { return !batches_.empty() || ended_; });
-  while (!batches_.empty()) {
+  size_t bytes = 0;
+  while (!batches_.empty() && (bytes == 0 || bytes < kFetchResultsResponseBytes)) {
+    bytes += batches_.front().ByteSizeLong();
     *out->add_batches() = std::move(batches_.front());
     batches_.pop_front();
   }
-  out->set_end(ended_);
+  out->set_end(ended_ && batches_.empty());
   changed_.notify_all();  // room for the sink again
 }
 

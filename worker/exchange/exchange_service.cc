@@ -91,9 +91,9 @@ grpc::Status ExchangeServiceImpl::Transfer(
     result = gate->closed()
                  ? absl::AbortedError(absl::StrCat("exchange ", where, ": the consumer closed"))
                  : absl::UnavailableError(absl::StrCat(
-                       "exchange ", where, ": the producer at ", ctx->peer(),
-                       " disconnected before end-of-input (its worker stopped or the network "
-                       "failed)"));
+                       "exchange ", where,
+                       ": the producer disconnected before end-of-input (its worker stopped or "
+                       "the network failed)"));
   }
   // The consumer must not wait forever for a channel whose producer is gone or misbehaved.
   if (!result.ok() && !gate->closed()) gate->Fail(channel, result);

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/batch/batch_codec.h"
+#include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -27,7 +28,7 @@ absl::Status RemoteOutputChannel::Connect() {
   if (stream_) return absl::OkStatus();
   if (finished_) return final_status_.ok() ? absl::FailedPreconditionError("channel closed")
                                            : final_status_;
-  grpc::ChannelArguments args;
+  grpc::ChannelArguments args = LimitedChannelArguments();
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS,
               static_cast<int>(options_.initial_backoff.count()));
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS,

@@ -239,7 +239,8 @@ absl::StatusOr<BuiltNode> BuildExchangeSink(const v1::PlanNode& node,
                                             const std::vector<DataType>& in,
                                             const NodeBuildContext& ctx) {
   const std::string producer =
-      absl::StrCat("job ", ctx.job_id, " task ", ctx.task_index, " subtask ", ctx.subtask_index);
+      absl::StrCat("job ", ctx.job_id, " task ", ctx.task_index, " subtask ", ctx.subtask_index,
+                   ctx.worker.empty() ? "" : " on ", ctx.worker);
   ASSIGN_OR_RETURN(ExchangeSinkSpec spec,
                    ExchangeSinkSpecFromProto(node.exchange_sink(), in, producer));
   for (const auto& t : spec.targets) {

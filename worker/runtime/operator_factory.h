@@ -26,6 +26,7 @@ struct NodeBuildContext {
   // Canonical directories the filesystem connector may use (--filesystem-allowed-dirs); null:
   // filesystem nodes are rejected.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
+  std::string worker;  // "worker-<id> at host:port": names this worker in other workers' errors
 };
 
 struct BuiltNode {

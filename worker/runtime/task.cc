@@ -107,6 +107,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     build_ctx.exchange = task->env_.exchange;
     build_ctx.results = task->env_.results;
     build_ctx.filesystem_allowed_dirs = task->env_.filesystem_allowed_dirs;
+    build_ctx.worker = task->env_.worker;
     ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types, build_ctx));
     node->source = std::move(built.source);
     node->op = std::move(built.op);

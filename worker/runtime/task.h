@@ -35,6 +35,7 @@ struct TaskEnvironment {
   std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
   // The filesystem connector's allowed directories (canonical); null: no filesystem nodes.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
+  std::string worker;  // "worker-<id> at host:port", for messages other workers show
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);
   // `task` gives the row counts (final with a final state).
   std::function<void(const Task& task, v1::TaskState state, const std::string& error)> on_state;

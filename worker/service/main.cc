@@ -5,13 +5,14 @@
 
 #include "common/base/allowed_paths.h"
 #include "common/base/flags.h"
+#include "common/base/host_port.h"
 #include "common/base/logging.h"
 #include "common/base/signals.h"
 #include "worker/service/worker_server.h"
 
 int main(int argc, char** argv) {
   eddy::FlagSet flags;
-  flags.Add("coordinator", "127.0.0.1:8081", "coordinator address HOST:PORT");
+  flags.Add("coordinator", "127.0.0.1:8081", "coordinator address HOST[:PORT] (port 8081 when omitted)");
   flags.Add("port", "9091", "gRPC port to listen on (0 = any free port)");
   flags.Add("bind-host", "0.0.0.0", "address to listen on");
   flags.Add("advertise-host", "", "host name or address other processes reach this worker at "
@@ -28,7 +29,14 @@ int main(int argc, char** argv) {
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
   eddy::InitLogging(flags.Get("log-level"));
   eddy::WorkerOptions opts;
-  opts.coordinator_address = flags.Get("coordinator");
+  auto coordinator =
+      eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+  if (!coordinator.ok()) {
+    std::fprintf(stderr, "eddy-worker: --coordinator: %s\n",
+                 std::string(coordinator.status().message()).c_str());
+    return 2;
+  }
+  opts.coordinator_address = *coordinator;
   opts.bind_host = flags.Get("bind-host");
   opts.advertise_host = flags.Get("advertise-host");
   auto port = flags.IntOrReport("port", "eddy-worker");

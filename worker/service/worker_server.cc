@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <random>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
+#include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -22,11 +25,21 @@ std::string LocalHostname() {
 
 constexpr auto kHeartbeatInterval = std::chrono::milliseconds(1000);
 constexpr auto kRegisterRetry = std::chrono::milliseconds(500);
+constexpr auto kRegistrationWarningInterval = std::chrono::seconds(30);
+
+// 16 random hex digits: this process's identity towards the coordinator.
+std::string NewInstanceId() {
+  std::random_device rd;
+  const uint64_t v = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
+                     static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return absl::StrFormat("%016x", v);
+}
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOptions& options) {
   std::unique_ptr<WorkerServer> w(new WorkerServer(options));
+  w->instance_id_ = NewInstanceId();
   if (options.slots <= 0) return absl::InvalidArgumentError("--slots must be positive");
   if (options.coordinator_address.empty()) {
     return absl::InvalidArgumentError("a coordinator address is required (--coordinator HOST:PORT)");
@@ -49,16 +62,16 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
                            grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(w.get());
   builder.RegisterService(w->exchange_service_.get());
-  builder.SetMaxReceiveMessageSize(256 << 20);
+  ConfigureServerBuilder(&builder);
   w->server_ = builder.BuildAndStart();
   if (!w->server_ || port == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("worker cannot listen on ", options.bind_host, ":", options.port));
+    return absl::UnavailableError(absl::StrCat("worker cannot listen on ", options.bind_host, ":",
+                                               options.port, " (is the port in use?)"));
   }
   std::string host = options.advertise_host.empty() ? LocalHostname() : options.advertise_host;
   w->address_ = absl::StrCat(host, ":", port);
-  auto channel =
-      grpc::CreateChannel(options.coordinator_address, grpc::InsecureChannelCredentials());
+  auto channel = grpc::CreateCustomChannel(
+      options.coordinator_address, grpc::InsecureChannelCredentials(), LimitedChannelArguments());
   w->coordinator_ = v1::ClusterService::NewStub(channel);
   w->control_thread_ = std::thread([raw = w.get()] { raw->ControlLoop(); });
   EDDY_LOG_INFO("worker serving on {} with {} slots, state in {}", w->address_, options.slots,
@@ -114,11 +127,25 @@ bool WorkerServer::Register() {
   v1::RegisterWorkerRequest req;
   req.set_address(address_);
   req.set_slots(options_.slots);
+  req.set_instance_id(instance_id_);
   v1::RegisterWorkerResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx, 2000);
   grpc::Status s = coordinator_->RegisterWorker(&ctx, req, &resp);
-  if (!s.ok()) return false;
+  if (!s.ok()) {
+    ++failed_registrations_;
+    // The first failure, then one line every ~30 s: a worker waiting for its coordinator says so.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_registration_warning_ >= kRegistrationWarningInterval) {
+      EDDY_LOG_WARN("worker {} cannot register with the coordinator at {} ({} attempts so far): {}",
+                    address_, options_.coordinator_address, failed_registrations_,
+                    s.error_message());
+      last_registration_warning_ = now;
+    }
+    return false;
+  }
+  failed_registrations_ = 0;
+  last_registration_warning_ = {};
   std::lock_guard<std::mutex> lock(mu_);
   worker_id_ = resp.worker_id();
   EDDY_LOG_INFO("worker {} registered with coordinator {} as {}", address_,
@@ -141,7 +168,15 @@ void WorkerServer::ControlLoop() {
       grpc::ClientContext ctx;
       SetDeadline(&ctx, 2000);
       grpc::Status s = coordinator_->Heartbeat(&ctx, req, &resp);
-      if (s.ok() && !resp.known()) registered = false;
+      if (s.ok() && !resp.known()) {
+        EDDY_LOG_WARN("worker {}: the coordinator at {} no longer knows it; registering again",
+                      worker_id_, options_.coordinator_address);
+        registered = false;
+      }
+      for (const std::string& job : resp.cancel_job_ids()) {
+        EDDY_LOG_WARN("cancelling the subtasks of job {}: the coordinator does not run it", job);
+        CancelJobHere(job);
+      }
     }
     ReapFinished();
     lock.lock();
@@ -187,6 +222,11 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     env.results = &results_;
     env.next_operator_id = &next_operator_id_;
     env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      env.worker = absl::StrCat(worker_id_.empty() ? "an unregistered worker" : worker_id_, " at ",
+                                address_);
+    }
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
     base.set_task_index(d.task_index());
@@ -215,16 +255,20 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
-                                     v1::CancelJobResponse*) {
-  exchange_->CancelJob(req->job_id());
+void WorkerServer::CancelJobHere(const std::string& job_id) {
+  exchange_->CancelJob(job_id);
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& t : tasks_) {
-      if (t->job_id() == req->job_id()) t->Cancel();
+      if (t->job_id() == job_id) t->Cancel();
     }
   }
-  results_.Drop(req->job_id());
+  results_.Drop(job_id);
+}
+
+grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
+                                     v1::CancelJobResponse*) {
+  CancelJobHere(req->job_id());
   return grpc::Status::OK;
 }
 
