@@ -114,7 +114,7 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
   bool quit = false;
   while (!quit) {
     std::optional<std::string> line = reader->Read(splitter.pending() ? kContinuation : kPrompt);
-    if (!line) break;
+    if (!line || (options.hangup != nullptr && options.hangup->load())) break;
     // A Ctrl-C while typing drops the unfinished statement, as it drops the line being edited.
     if (options.interrupted != nullptr && options.interrupted->exchange(false)) {
       splitter.Discard();
@@ -122,6 +122,7 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
     }
     for (const std::string& statement : splitter.Add(*line + "\n")) {
       failed = !runner->RunInteractive(statement, &quit).ok();
+      if (options.hangup != nullptr && options.hangup->load()) quit = true;
       // A Ctrl-C that stopped this statement must not reach the next one.
       if (options.interrupted != nullptr) options.interrupted->store(false);
       if (quit) break;

@@ -34,6 +34,8 @@ struct ShellOptions {
   // Set by the SIGINT handler: interrupts the running statement, or drops the statement being
   // typed; the shell clears it afterwards.
   std::atomic<bool>* interrupted = nullptr;
+  // Set by the SIGHUP handler (the terminal closed): the session ends as at QUIT.
+  const std::atomic<bool>* hangup = nullptr;
 };
 
 // Runs statements until QUIT or the end of input; returns 0, or 1 when the last statement failed.

@@ -24,8 +24,12 @@
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<bool> g_hangup{false};
 
-void OnSignal(int) { g_interrupted = true; }
+void OnSignal(int sig) {
+  g_interrupted = true;
+  if (sig == SIGHUP) g_hangup = true;
+}
 
 }  // namespace
 
@@ -136,6 +140,7 @@ int main(int argc, char** argv) {
     eddy::ShellOptions shell;
     shell.banner = isatty(STDIN_FILENO);
     shell.interrupted = &g_interrupted;
+    shell.hangup = &g_hangup;
     int code = eddy::RunShell(&runner, reader.get(), shell, stderr);
     std::fflush(stdout);
     if (cluster) cluster->Shutdown();

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -49,10 +50,52 @@ TEST(ShellTest, StdinSessionRunsStatementsAcrossLinesAndSurvivesErrors) {
   EXPECT_THAT(r.out, Not(HasSubstr("after quit")));
 }
 
+TEST(ShellTest, StdinStatementSetRunsAsOneJob) {
+  const std::string dir = FreshTestDir("shell-statement-set");
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/input.sql";
+  std::ofstream(input) << "CREATE TEMPORARY TABLE a (x INT) WITH ('connector' = 'print', "
+                          "'print-identifier' = 'A');\n"
+                          "CREATE TEMPORARY TABLE b (x INT) WITH ('connector' = 'print', "
+                          "'print-identifier' = 'B');\n"
+                          "EXECUTE STATEMENT SET\n"
+                          "BEGIN\n"
+                          "  INSERT INTO a SELECT * FROM (VALUES (1), (2)) AS t(x);\n"
+                          "  INSERT INTO b SELECT * FROM (VALUES (3)) AS t(x);\n"
+                          "END;\n"
+                          "SHOW JOBS;\n";
+  RunResult r = RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("[ERROR]")));
+  EXPECT_EQ(CountOccurrences(r.err, "Job ID: "), 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("A> +I[1]"));
+  EXPECT_THAT(r.out, HasSubstr("A> +I[2]"));
+  EXPECT_THAT(r.out, HasSubstr("B> +I[3]"));
+  EXPECT_EQ(CountOccurrences(r.out, "FINISHED"), 1) << r.out;
+}
+
+TEST(ShellTest, QuitWithAnUnboundedJobRunningCancelsItAndSaysSo) {
+  const std::string dir = FreshTestDir("shell-quit-running");
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/input.sql";
+  std::ofstream(input) << "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
+                          "'rows-per-second' = '100');\n"
+                          "CREATE TEMPORARY TABLE sink (id BIGINT) WITH ('connector' = 'blackhole');\n"
+                          "INSERT INTO sink SELECT id FROM ticks;\n"
+                          "QUIT;\n";
+  RunResult r =
+      RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir, 60000);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[INFO] Cancelling 1 job(s) still running on the embedded cluster, "
+                               "which stops with this shell:\n  " +
+                               JobIdIn(r.err) + "  insert-into_default_catalog"));
+}
+
 // A child on a pseudo-terminal, and what it printed so far.
 class Terminal {
  public:
-  explicit Terminal(const std::vector<std::string>& argv) {
+  explicit Terminal(const std::vector<std::string>& argv,
+                    const std::vector<std::pair<std::string, std::string>>& env = {}) {
     pid_ = forkpty(&fd_, nullptr, nullptr, nullptr);
     if (pid_ == 0) {
       std::vector<char*> args;
@@ -60,9 +103,15 @@ class Terminal {
       args.push_back(nullptr);
       setenv("HOME", "/nonexistent", 1);  // no history file of the user's
       setenv("TERM", "dumb", 1);
+      for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
       execv(args[0], args.data());
       _exit(127);
     }
+  }
+  // Closes the terminal, as closing its window does: the child gets SIGHUP.
+  void Hangup() {
+    close(fd_);
+    fd_ = -1;
   }
   ~Terminal() {
     if (pid_ > 0) {
@@ -98,7 +147,11 @@ class Terminal {
   int Wait(int timeout_ms = 30000) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     while (std::chrono::steady_clock::now() < deadline) {
-      WaitFor("\x01", 50);  // drain the terminal so the child never blocks writing
+      if (fd_ >= 0) {
+        WaitFor("\x01", 50);  // drain the terminal so the child never blocks writing
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
@@ -142,6 +195,58 @@ TEST(ShellTest, TerminalSessionPromptsAndCtrlCCancelsOnlyTheQuery) {
 
   t.Type("QUIT;\r");
   EXPECT_EQ(t.Wait(), 0);
+}
+
+TEST(ShellTest, CtrlCAtAContinuationPromptDropsTheUnfinishedStatement) {
+  Terminal t({EddyBinary("eddy")});
+  ASSERT_TRUE(t.started());
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SELECT 1 AS x\r");
+  t.WaitFor("> ");
+  t.Type("FROM nowhere");  // typed, not entered
+  t.Type("\x03");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SELECT 2 AS y;\r");
+  std::string out = t.WaitFor("Eddy SQL> ");
+  EXPECT_THAT(out, Not(HasSubstr("[ERROR]")));
+  EXPECT_THAT(out, HasSubstr("|           y |"));
+  EXPECT_THAT(out, HasSubstr("|           2 |"));
+  t.Type("QUIT;\r");
+  EXPECT_EQ(t.Wait(), 0);
+}
+
+TEST(ShellTest, TableResultModeShowsAnUnboundedQueryLiveOnATerminal) {
+  Terminal t({EddyBinary("eddy")});
+  ASSERT_TRUE(t.started());
+  t.WaitFor("Eddy SQL> ");
+  t.Type("CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
+         "'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+         "'fields.id.end' = '1000000');\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SET 'sql-client.execution.result-mode' = 'table';\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SELECT id FROM ticks;\r");
+  // The view appears and grows while the query runs, before any Ctrl-C.
+  std::string live = t.WaitFor("Ctrl-C stops the query.", 20000);
+  EXPECT_THAT(live, HasSubstr("in set"));
+  live = t.WaitFor("Ctrl-C stops the query.", 20000);
+  EXPECT_THAT(live, HasSubstr("|                    2 |"));
+  t.Type("\x03");
+  EXPECT_THAT(t.WaitFor("Eddy SQL> "), HasSubstr("Query terminated by the user"));
+  t.Type("QUIT;\r");
+  EXPECT_EQ(t.Wait(), 0);
+}
+
+TEST(ShellTest, ClosingTheTerminalRemovesTheEmbeddedClustersDirectory) {
+  const std::string tmp = FreshTestDir("shell-sighup");
+  std::filesystem::create_directories(tmp);
+  Terminal t({EddyBinary("eddy")}, {{"TMPDIR", tmp}});
+  ASSERT_TRUE(t.started());
+  t.WaitFor("Eddy SQL> ");
+  ASSERT_FALSE(std::filesystem::is_empty(tmp));  // the embedded cluster's data directory
+  t.Hangup();
+  EXPECT_EQ(t.Wait(), 0);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp));
 }
 
 }  // namespace
