@@ -80,18 +80,7 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
   std::filesystem::create_directories(dir_);
   const std::string host = topology_.coordinator_host();
   port_ = FreeTcpPort(host);
-  std::vector<std::string> coordinator_argv = {EddyBinary("eddy-coordinator"),
-                                               "--port",
-                                               std::to_string(port_),
-                                               "--bind-host",
-                                               host,
-                                               "--heartbeat-timeout-ms",
-                                               std::to_string(options_.heartbeat_timeout_ms),
-                                               "--data-dir",
-                                               dir_ + "/coordinator"};
-  for (const std::string& a : options_.coordinator_args) coordinator_argv.push_back(a);
-  coordinator_ =
-      Subprocess::Start(coordinator_argv, dir_ + "/coordinator.out", dir_ + "/coordinator.err");
+  coordinator_ = StartCoordinator();
   if (!coordinator_.started()) {
     error_ = "cannot start eddy-coordinator";
     return;
@@ -136,6 +125,40 @@ ProcessCluster::~ProcessCluster() {
   coordinator_ = Subprocess();
 }
 
+Subprocess ProcessCluster::StartCoordinator() {
+  std::vector<std::string> argv = {EddyBinary("eddy-coordinator"),
+                                   "--port",
+                                   std::to_string(port_),
+                                   "--bind-host",
+                                   topology_.coordinator_host(),
+                                   "--heartbeat-timeout-ms",
+                                   std::to_string(options_.heartbeat_timeout_ms),
+                                   "--data-dir",
+                                   dir_ + "/coordinator"};
+  for (const std::string& a : options_.coordinator_args) argv.push_back(a);
+  const std::string log = coordinator_starts_ == 0
+                              ? "/coordinator"
+                              : "/coordinator." + std::to_string(coordinator_starts_);
+  ++coordinator_starts_;
+  return Subprocess::Start(argv, dir_ + log + ".out", dir_ + log + ".err");
+}
+
+bool ProcessCluster::RestartCoordinator() {
+  coordinator_ = Subprocess();  // SIGKILL
+  coordinator_ = StartCoordinator();
+  return coordinator_.started();
+}
+
+std::string ProcessCluster::WorkerId(int i) const {
+  const std::string log = ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".err");
+  const std::string marker = " as worker-";
+  const size_t at = log.find(marker);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + 4;
+  const size_t end = log.find_first_of(" \n", begin);
+  return log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
 std::string ProcessCluster::coordinator_address() const {
   return topology_.coordinator_host() + ":" + std::to_string(port_);
 }
@@ -161,7 +184,11 @@ std::vector<WorkerRow> ProcessCluster::ShowWorkers() const {
 }
 
 std::string ProcessCluster::CoordinatorLog() const {
-  return ReadFileToString(dir_ + "/coordinator.err");
+  std::string log = ReadFileToString(dir_ + "/coordinator.err");
+  for (int i = 1; i < coordinator_starts_; ++i) {
+    log += ReadFileToString(dir_ + "/coordinator." + std::to_string(i) + ".err");
+  }
+  return log;
 }
 
 }  // namespace eddy::testing

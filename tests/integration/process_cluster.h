@@ -51,7 +51,13 @@ class ProcessCluster {
   RunResult Eddy(const std::string& sql, int timeout_ms = 240000) const;
   std::string WorkerStdout(int i) const;
   std::string AllWorkerStdout() const;
+  // Every coordinator process's log, in the order they started.
   std::string CoordinatorLog() const;
+  // Kills the coordinator (SIGKILL) and starts a new one on the same port and data directory;
+  // its log goes to coordinator.<n>.err.
+  bool RestartCoordinator();
+  // Worker i's id, as it logged its registration ("" before it registered).
+  std::string WorkerId(int i) const;
   // SHOW WORKERS through the client; empty when it fails.
   std::vector<WorkerRow> ShowWorkers() const;
 
@@ -61,12 +67,15 @@ class ProcessCluster {
   Subprocess& coordinator() { return coordinator_; }
 
  private:
+  Subprocess StartCoordinator();
+
   std::string dir_;
   ClusterOptions options_;
   NetworkTopology topology_;
   int port_ = 0;
   Subprocess coordinator_;
   std::vector<Subprocess> workers_;
+  int coordinator_starts_ = 0;
   std::string error_;
 };
 
