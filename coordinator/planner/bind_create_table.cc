@@ -61,7 +61,7 @@ absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
 
 std::optional<int> FindColumn(const Schema& s, const std::string& name) {
   for (size_t i = 0; i < s.fields.size(); ++i) {
-    if (absl::EqualsIgnoreCase(s.fields[i].name, name)) return static_cast<int>(i);
+    if (s.fields[i].name == name) return static_cast<int>(i);
   }
   return std::nullopt;
 }
@@ -130,7 +130,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
                                           "' is not a column of the table"));
     }
     for (size_t j = 0; j < i; ++j) {
-      if (absl::EqualsIgnoreCase(table.primary_key[j], k)) {
+      if (table.primary_key[j] == k) {
         return ValidationError(absl::StrCat("primary key column '", k, "' of table '", name,
                                             "' is listed twice"));
       }

@@ -137,10 +137,10 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
     for (size_t i = 0; i < scope.columns->size(); ++i) {
       const ScopeColumn& c = (*scope.columns)[i];
       if (qualifier != nullptr) {
-        if (!absl::EqualsIgnoreCase(c.qualifier, *qualifier)) continue;
+        if (c.qualifier != *qualifier) continue;
         qualifier_seen = true;
       }
-      if (!absl::EqualsIgnoreCase(c.name, col)) continue;
+      if (c.name != col) continue;
       if (found >= 0) {
         return ValidationErrorAt(id.pos, absl::StrCat("column '", id.name.ToString(),
                                                       "' is ambiguous"));

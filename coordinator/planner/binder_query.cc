@@ -25,11 +25,10 @@ std::vector<ScopeColumn> UnqualifiedColumns(const Schema& s) {
 std::vector<std::string> UniquifyNames(std::vector<std::string> names) {
   std::set<std::string> seen;
   for (auto& n : names) {
-    std::string lower = absl::AsciiStrToLower(n);
-    if (seen.insert(lower).second) continue;
+    if (seen.insert(n).second) continue;
     for (int k = 0;; ++k) {
       std::string candidate = absl::StrCat(n, k);
-      if (seen.insert(absl::AsciiStrToLower(candidate)).second) {
+      if (seen.insert(candidate).second) {
         n = candidate;
         break;
       }

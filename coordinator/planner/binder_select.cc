@@ -39,7 +39,7 @@ absl::StatusOr<std::vector<SelectColumn>> ExpandSelectList(const sql::Query& q,
       const std::string qualifier = e.name.parts.empty() ? "" : e.name.parts.back();
       bool any = false;
       for (size_t c = 0; c < in.columns.size(); ++c) {
-        if (!qualifier.empty() && !absl::EqualsIgnoreCase(in.columns[c].qualifier, qualifier)) {
+        if (!qualifier.empty() && in.columns[c].qualifier != qualifier) {
           continue;
         }
         out.push_back({nullptr, static_cast<int>(c), in.node->schema.fields[c].name, e.pos});

@@ -87,6 +87,7 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
         auto add_target = [&](int j, int channel) {
           v1::ExchangeTarget* target = sink->add_targets();
           target->set_address(slot_addresses[j]);
+          target->set_worker_id(slot_workers[j]);
           target->set_job_id(job_id);
           target->set_task_index(o.consumer);
           target->set_subtask_index(j);

@@ -35,6 +35,7 @@ absl::StatusOr<ExchangeSinkSpec> ExchangeSinkSpecFromProto(const v1::ExchangeSin
     ExchangeTargetSpec target;
     target.local = t.local();
     target.channel.address = t.address();
+    target.channel.worker_id = t.worker_id();
     target.channel.consumer = GateKey{t.job_id(), t.task_index(), t.subtask_index()};
     target.channel.channel_index = t.channel_index();
     target.channel.num_channels = t.num_channels();

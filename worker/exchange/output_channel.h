@@ -16,12 +16,14 @@ namespace eddy {
 // Where a channel goes: the consumer's gate and our position among its channels.
 struct ChannelTarget {
   std::string address;    // consumer worker, host:port (remote channels)
+  std::string worker_id;  // consumer worker's id, for messages (may be empty)
   GateKey consumer;
   int channel_index = 0;
   int num_channels = 0;   // the consumer gate's channel count; 0: unchecked
   std::string producer;   // "job j task 1 subtask 0", for logs and errors
 
-  std::string ToString() const;  // "channel 3 of job j task 2 subtask 1 at host:port"
+  // "channel 3 of job j task 2 subtask 1 on worker-<id> at host:port"
+  std::string ToString() const;
 };
 
 class OutputChannel {

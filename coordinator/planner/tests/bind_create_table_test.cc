@@ -50,9 +50,15 @@ TEST_F(CreateTableTest, TypeErrors) {
             "Validation error at line 1, column 19: type TIME is not supported yet");
   EXPECT_EQ(DdlError("CREATE TABLE t (a BYTES) WITH ('connector' = 'blackhole')"),
             "Validation error at line 1, column 19: type BYTES is not supported yet");
-  EXPECT_EQ(DdlError("CREATE TABLE t (a INT, A BIGINT) WITH ('connector' = 'blackhole')"),
-            "Validation error at line 1, column 24: column 'A' is defined more than once in table "
+  EXPECT_EQ(DdlError("CREATE TABLE t (a INT, a BIGINT) WITH ('connector' = 'blackhole')"),
+            "Validation error at line 1, column 24: column 'a' is defined more than once in table "
             "'default_catalog.default_database.t'");
+  // Identifiers are case-sensitive, as in Flink: `a` and `A` are two columns.
+  EXPECT_EQ(DdlError("CREATE TABLE t (a INT, A BIGINT) WITH ('connector' = 'blackhole')"), "<OK>");
+  EXPECT_EQ(DdlError("CREATE TABLE t (a INT, PRIMARY KEY (A) NOT ENFORCED) "
+                     "WITH ('connector' = 'blackhole')"),
+            "Validation error: primary key column 'A' of table "
+            "'default_catalog.default_database.t' is not a column of the table");
   EXPECT_EQ(DdlError("CREATE TABLE t (a INT, PRIMARY KEY (b) NOT ENFORCED) "
                      "WITH ('connector' = 'blackhole')"),
             "Validation error: primary key column 'b' of table "

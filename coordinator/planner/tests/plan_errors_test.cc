@@ -34,8 +34,16 @@ TEST_F(ErrorsTest, Names) {
             "Validation error at line 1, column 24: table 'x' not found in the FROM clause");
   EXPECT_EQ(PlanError("INSERT INTO out SELECT x.* FROM words"),
             "Validation error at line 1, column 24: table 'x' not found in the FROM clause");
-  // Names are case-insensitive, and the table name qualifies its columns.
-  EXPECT_EQ(PlanError("INSERT INTO out SELECT WORDS.Word, N FROM words"), "<planned OK>");
+  // The table name qualifies its columns. Identifiers are case-sensitive, as in Flink: tables and
+  // columns alike.
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT words.word, n FROM words"), "<planned OK>");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT WORDS.word, n FROM words"),
+            "Validation error at line 1, column 24: table 'WORDS' not found in the FROM clause");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT Word, n FROM words"),
+            "Validation error at line 1, column 24: column 'Word' not found in any table");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM Words"),
+            "Validation error at line 1, column 37: table "
+            "'default_catalog.default_database.Words' not found");
 }
 
 TEST_F(ErrorsTest, Expressions) {
