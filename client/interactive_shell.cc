@@ -1,9 +1,8 @@
 #include "client/interactive_shell.h"
 
+#include <poll.h>
 #include <readline/history.h>
 #include <readline/readline.h>
-
-#include <poll.h>
 
 #include <cerrno>
 #include <cstdlib>

@@ -160,7 +160,8 @@ class MaterializedTable : public ResultPrinter {
     std::fflush(out_);
   }
   void End() override {
-    if (live_ && last_draw_ != std::chrono::steady_clock::time_point{}) std::fputs(kClearScreen, out_);
+    if (live_ && last_draw_ != std::chrono::steady_clock::time_point{})
+      std::fputs(kClearScreen, out_);
     Draw();
     std::fflush(out_);
   }

@@ -88,10 +88,11 @@ std::vector<v1::JobInfo> ScriptRunner::StillRunningJobs() {
 void ScriptRunner::LeaveSession() {
   std::vector<v1::JobInfo> running = StillRunningJobs();
   if (running.empty()) return;
-  std::fprintf(messages_, options_.wait_for_jobs
-                              ? "[INFO] Cancelling %zu job(s) still running on the embedded "
-                                "cluster, which stops with this shell:\n"
-                              : "[INFO] Leaving %zu job(s) running on the cluster:\n",
+  std::fprintf(messages_,
+               options_.wait_for_jobs
+                   ? "[INFO] Cancelling %zu job(s) still running on the embedded "
+                     "cluster, which stops with this shell:\n"
+                   : "[INFO] Leaving %zu job(s) running on the cluster:\n",
                running.size());
   for (const auto& job : running) {
     std::fprintf(messages_, "  %s  %s\n", job.job_id().c_str(), job.name().c_str());

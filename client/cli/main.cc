@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
   std::string address;
   bool embedded = !flags.IsSet("coordinator");
   if (!embedded) {
-    auto normalized = eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+    auto normalized =
+        eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
     if (!normalized.ok()) {
       std::fprintf(stderr, "eddy: --coordinator: %s\n",
                    std::string(normalized.status().message()).c_str());

@@ -4,9 +4,9 @@
 // sizes").
 #pragma once
 
-#include <cstddef>
-
 #include <grpcpp/grpcpp.h>
+
+#include <cstddef>
 
 namespace eddy {
 

@@ -200,9 +200,10 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
     auto it = jobs_.find(job_id);
     if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
     if (!cv_.wait_for(lock, kFinalReportWait, [&] { return IsFinal(it->second.info.status()); })) {
-      return absl::DeadlineExceededError(absl::StrCat(
-          "job ", job_id, " delivered all its rows but its subtasks did not report finishing within ",
-          kFinalReportWait.count(), " ms"));
+      return absl::DeadlineExceededError(
+          absl::StrCat("job ", job_id,
+                       " delivered all its rows but its subtasks did not report finishing within ",
+                       kFinalReportWait.count(), " ms"));
     }
     if (it->second.info.status() == v1::JOB_STATUS_FAILED) {
       return absl::AbortedError("Job " + job_id + " failed: " + it->second.info.error());

@@ -13,14 +13,14 @@ namespace eddy {
 
 absl::StatusOr<std::string> WorkerRegistry::Register(const std::string& address, int slots,
                                                      const std::string& instance_id) {
-  const bool hex = !instance_id.empty() &&
-                   std::all_of(instance_id.begin(), instance_id.end(), [](char c) {
-                     return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-                   });
+  const bool hex =
+      !instance_id.empty() && std::all_of(instance_id.begin(), instance_id.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+      });
   if (!hex || instance_id.size() < 8 || instance_id.size() > 32) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "RegisterWorker from ", address, ": instance id '", instance_id,
-        "' is not 8 to 32 hex digits (is the worker older than the coordinator?)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("RegisterWorker from ", address, ": instance id '", instance_id,
+                     "' is not 8 to 32 hex digits (is the worker older than the coordinator?)"));
   }
   const std::string id = absl::StrCat("worker-", instance_id);
   std::vector<std::pair<std::string, std::string>> replaced;

@@ -20,8 +20,9 @@ namespace planner {
 absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& limited) {
   if (query.limit.has_value() && !limited.mode.IsInsertOnly()) {
     return ValidationErrorAt(
-        query.pos, "LIMIT over an updating result (an aggregate without windows) is not supported "
-                   "yet; LIMIT applies to append-only results");
+        query.pos,
+        "LIMIT over an updating result (an aggregate without windows) is not supported "
+        "yet; LIMIT applies to append-only results");
   }
   return absl::OkStatus();
 }

@@ -86,8 +86,9 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
     resp->set_known(known);
     if (known) {
       for (std::string& job : server_->jobs_->OnHeartbeat(*req)) {
-        EDDY_LOG_WARN("worker {} runs subtasks of job {}, which is not running here: cancelling them",
-                      req->worker_id(), job);
+        EDDY_LOG_WARN(
+            "worker {} runs subtasks of job {}, which is not running here: cancelling them",
+            req->worker_id(), job);
         resp->add_cancel_job_ids(std::move(job));
       }
     }

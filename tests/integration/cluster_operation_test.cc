@@ -102,12 +102,12 @@ TEST_F(ClusterOperationTest, AResultOfManyMegabytesReachesTheClient) {
 
 TEST_F(ClusterOperationTest, ASecondCoordinatorOrWorkerOnAPortInUseFailsAtStartup) {
   Start({.workers = 1, .slots_per_worker = 2, .isolate_workers = false});
-  const std::string port = cluster_->coordinator_address().substr(
-      cluster_->coordinator_address().rfind(':') + 1);
-  RunResult coordinator = RunToCompletion(
-      {EddyBinary("eddy-coordinator"), "--port", port, "--bind-host", "127.0.0.1", "--data-dir",
-       dir_ + "/second-coordinator"},
-      dir_, 20000);
+  const std::string port =
+      cluster_->coordinator_address().substr(cluster_->coordinator_address().rfind(':') + 1);
+  RunResult coordinator =
+      RunToCompletion({EddyBinary("eddy-coordinator"), "--port", port, "--bind-host", "127.0.0.1",
+                       "--data-dir", dir_ + "/second-coordinator"},
+                      dir_, 20000);
   EXPECT_NE(coordinator.exit_code, 0);
   EXPECT_THAT(coordinator.err, HasSubstr("coordinator cannot listen on 127.0.0.1:" + port));
   RunResult worker = RunToCompletion(
@@ -136,8 +136,8 @@ TEST_F(ClusterOperationTest, ARestartedCoordinatorGetsItsWorkersBackAndStopsForg
       "INSERT INTO hole SELECT id % 10, COUNT(*) FROM ticks GROUP BY id % 10;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);
-  auto rows = WaitForWorkers([](const auto& r) { return Running(r) == 12; },
-                             std::chrono::seconds(15));
+  auto rows =
+      WaitForWorkers([](const auto& r) { return Running(r) == 12; }, std::chrono::seconds(15));
   ASSERT_EQ(Running(rows), 12);
 
   ASSERT_TRUE(cluster_->RestartCoordinator());
@@ -182,10 +182,10 @@ TEST_F(ClusterOperationTest, AddressesTakeTheDefaultPortAndWrongOnesAreNamed) {
   Start({.workers = 1, .slots_per_worker = 1, .isolate_workers = false});
   // A worker whose coordinator does not answer says so, with the address it tries: the default
   // port when none is given.
-  Subprocess lonely = Subprocess::Start(
-      {EddyBinary("eddy-worker"), "--coordinator", "127.0.0.2", "--port", "0", "--bind-host",
-       "127.0.0.1", "--data-dir", dir_ + "/lonely"},
-      dir_ + "/lonely.out", dir_ + "/lonely.err");
+  Subprocess lonely =
+      Subprocess::Start({EddyBinary("eddy-worker"), "--coordinator", "127.0.0.2", "--port", "0",
+                         "--bind-host", "127.0.0.1", "--data-dir", dir_ + "/lonely"},
+                        dir_ + "/lonely.out", dir_ + "/lonely.err");
   ASSERT_TRUE(lonely.started());
   EXPECT_THAT(WaitForLog(dir_ + "/lonely.err", "cannot register with the coordinator",
                          std::chrono::seconds(20)),

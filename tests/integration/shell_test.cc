@@ -78,13 +78,13 @@ TEST(ShellTest, QuitWithAnUnboundedJobRunningCancelsItAndSaysSo) {
   const std::string dir = FreshTestDir("shell-quit-running");
   std::filesystem::create_directories(dir);
   const std::string input = dir + "/input.sql";
-  std::ofstream(input) << "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
-                          "'rows-per-second' = '100');\n"
-                          "CREATE TEMPORARY TABLE sink (id BIGINT) WITH ('connector' = 'blackhole');\n"
-                          "INSERT INTO sink SELECT id FROM ticks;\n"
-                          "QUIT;\n";
-  RunResult r =
-      RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir, 60000);
+  std::ofstream(input)
+      << "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
+         "'rows-per-second' = '100');\n"
+         "CREATE TEMPORARY TABLE sink (id BIGINT) WITH ('connector' = 'blackhole');\n"
+         "INSERT INTO sink SELECT id FROM ticks;\n"
+         "QUIT;\n";
+  RunResult r = RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir, 60000);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("[INFO] Cancelling 1 job(s) still running on the embedded cluster, "
                                "which stops with this shell:\n  " +
@@ -219,9 +219,10 @@ TEST(ShellTest, TableResultModeShowsAnUnboundedQueryLiveOnATerminal) {
   Terminal t({EddyBinary("eddy")});
   ASSERT_TRUE(t.started());
   t.WaitFor("Eddy SQL> ");
-  t.Type("CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
-         "'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-         "'fields.id.end' = '1000000');\r");
+  t.Type(
+      "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '1000000');\r");
   t.WaitFor("Eddy SQL> ");
   t.Type("SET 'sql-client.execution.result-mode' = 'table';\r");
   t.WaitFor("Eddy SQL> ");

@@ -26,8 +26,7 @@ absl::Status CollectSink::Process(int, const ChangelogBatch& batch) {
   const size_t bytes = batch.ByteSize();
   if (bytes <= kResultChunkBytes) return PushEncoded(batch);
   // Wide rows: chunks of about kResultChunkBytes each, so that no message nears the RPC limit.
-  const size_t rows_per_chunk =
-      std::max<size_t>(1, batch.num_rows() * kResultChunkBytes / bytes);
+  const size_t rows_per_chunk = std::max<size_t>(1, batch.num_rows() * kResultChunkBytes / bytes);
   ChangelogBatch chunk(batch.Types());
   for (size_t begin = 0; begin < batch.num_rows(); begin += rows_per_chunk) {
     chunk.Clear();

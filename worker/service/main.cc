@@ -12,7 +12,8 @@
 
 int main(int argc, char** argv) {
   eddy::FlagSet flags;
-  flags.Add("coordinator", "127.0.0.1:8081", "coordinator address HOST[:PORT] (port 8081 when omitted)");
+  flags.Add("coordinator", "127.0.0.1:8081",
+            "coordinator address HOST[:PORT] (port 8081 when omitted)");
   flags.Add("port", "9091", "gRPC port to listen on (0 = any free port)");
   flags.Add("bind-host", "0.0.0.0", "address to listen on");
   flags.Add("advertise-host", "", "host name or address other processes reach this worker at "
@@ -29,8 +30,7 @@ int main(int argc, char** argv) {
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
   eddy::InitLogging(flags.Get("log-level"));
   eddy::WorkerOptions opts;
-  auto coordinator =
-      eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+  auto coordinator = eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
   if (!coordinator.ok()) {
     std::fprintf(stderr, "eddy-worker: --coordinator: %s\n",
                  std::string(coordinator.status().message()).c_str());

@@ -30,8 +30,9 @@ constexpr auto kRegistrationWarningInterval = std::chrono::seconds(30);
 // 16 random hex digits: this process's identity towards the coordinator.
 std::string NewInstanceId() {
   std::random_device rd;
-  const uint64_t v = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
-                     static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const uint64_t v =
+      (static_cast<uint64_t>(rd()) << 32) ^ rd() ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   return absl::StrFormat("%016x", v);
 }
 

@@ -87,8 +87,8 @@ class WorkerServer final : public v1::WorkerService::Service {
   std::condition_variable cv_;
   bool shutdown_ = false;
   std::string worker_id_;
-  std::string instance_id_;  // random per process; the coordinator derives worker_id_ from it
-  int failed_registrations_ = 0;                                  // control thread only
+  std::string instance_id_;       // random per process; the coordinator derives worker_id_ from it
+  int failed_registrations_ = 0;  // control thread only
   std::chrono::steady_clock::time_point last_registration_warning_{};  // control thread only
   std::vector<std::unique_ptr<Task>> tasks_;
   std::thread control_thread_;

@@ -14,8 +14,8 @@ TEST(WithDefaultPort, AddsTheDefaultPortOnlyWhenMissing) {
 }
 
 TEST(WithDefaultPort, RefusesWhatIsNotHostAndPort) {
-  for (const char* bad : {"", ":8081", "host:", "host:0", "host:65536", "host:http", "::1",
-                          "[::1", "[::1]x", "[]:80"}) {
+  for (const char* bad : {"", ":8081", "host:", "host:0", "host:65536", "host:http", "::1", "[::1",
+                          "[::1]x", "[]:80"}) {
     auto r = WithDefaultPort(bad, 8081);
     EXPECT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find(std::string("'") + bad + "'"), std::string::npos)
