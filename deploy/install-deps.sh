@@ -11,7 +11,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  librocksdb-dev libspdlog-dev libabsl-dev
+  librocksdb-dev libspdlog-dev libabsl-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
   iproute2
 )
