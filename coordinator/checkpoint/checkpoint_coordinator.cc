@@ -1,0 +1,249 @@
+#include "coordinator/checkpoint/checkpoint_coordinator.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/base/logging.h"
+
+namespace eddy {
+
+CheckpointCoordinator::CheckpointCoordinator(std::string job_id, int attempt,
+                                             CheckpointConfig config,
+                                             std::set<SubtaskId> acknowledging,
+                                             CheckpointStore* store, Callbacks callbacks,
+                                             int64_t last_id)
+    : job_id_(std::move(job_id)),
+      attempt_(attempt),
+      config_(std::move(config)),
+      acknowledging_(std::move(acknowledging)),
+      store_(store),
+      callbacks_(std::move(callbacks)),
+      next_id_(last_id + 1) {}
+
+void CheckpointCoordinator::Run(Actions& actions) {
+  for (auto& a : actions) a();
+  actions.clear();
+}
+
+std::set<std::string> CheckpointCoordinator::InUseLocked() const {
+  std::set<std::string> files;
+  for (const auto& [id, p] : pending_) {
+    for (const auto& [subtask, state] : p.acks) {
+      for (const auto& op : state.operators()) {
+        for (const auto& f : op.files()) files.insert(f.path());
+      }
+    }
+  }
+  return files;
+}
+
+void CheckpointCoordinator::Tick(Clock::time_point now) {
+  Actions actions;
+  int64_t trigger_id = 0;
+  int64_t trigger_ms = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_ || !config_.enabled()) return;
+    std::vector<int64_t> expired;
+    for (const auto& [id, p] : pending_) {
+      if (now - p.triggered >= config_.timeout) expired.push_back(id);
+    }
+    for (int64_t id : expired) {
+      AbortLocked(id, "Checkpoint expired before completing.", true, now, &actions);
+    }
+    const bool interval_due = !last_trigger_ || now - *last_trigger_ >= config_.interval;
+    const bool pause_over = !last_end_ || now - *last_end_ >= config_.min_pause;
+    if (!stopped_ && interval_due && pause_over &&
+        static_cast<int>(pending_.size()) < config_.max_concurrent &&
+        (config_.min_pause.count() == 0 || pending_.empty())) {
+      Pending p;
+      p.id = trigger_id = next_id_++;
+      p.triggered = now;
+      p.trigger_time_ms = trigger_ms = callbacks_.wall_clock_ms
+                                           ? callbacks_.wall_clock_ms()
+                                           : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::system_clock::now().time_since_epoch())
+                                                 .count();
+      pending_[p.id] = std::move(p);
+      last_trigger_ = now;
+      ++stats_.in_progress;
+    }
+  }
+  Run(actions);
+  if (trigger_id == 0) return;
+  absl::Status s = callbacks_.trigger ? callbacks_.trigger(trigger_id, trigger_ms) : absl::OkStatus();
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    AbortLocked(trigger_id, absl::StrCat("Trigger failed: ", s.message()), true, now, &actions);
+  }
+  Run(actions);
+}
+
+absl::Status CheckpointCoordinator::Acknowledge(int64_t id, const v1::SubtaskStateHandle& state,
+                                                Clock::time_point now) {
+  const SubtaskId subtask{state.task_index(), state.subtask_index()};
+  if (acknowledging_.count(subtask) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint ", id, " of job ", job_id_,
+                                                   ": task ", subtask.first, " subtask ",
+                                                   subtask.second, " is not part of the job"));
+  }
+  for (const auto& op : state.operators()) {
+    for (const auto& f : op.files()) {
+      if (!CheckpointStore::IsPathInJobDir(f.path())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "checkpoint ", id, " of job ", job_id_, ": task ", subtask.first, " subtask ",
+            subtask.second, " names file '", f.path(), "' outside the job's checkpoint directory"));
+      }
+    }
+  }
+  Actions actions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) {
+      if (id >= next_id_) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("checkpoint ", id, " of job ", job_id_, " was never triggered"));
+      }
+      return absl::OkStatus();  // aborted or subsumed meanwhile
+    }
+    it->second.acks[subtask] = state;
+    if (it->second.acks.size() == acknowledging_.size()) {
+      Pending done = std::move(it->second);
+      pending_.erase(it);
+      CompleteLocked(std::move(done), now, &actions);
+    }
+  }
+  Run(actions);
+  return absl::OkStatus();
+}
+
+void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Actions* actions) {
+  --stats_.in_progress;
+  v1::CheckpointMetadata metadata;
+  metadata.set_job_id(job_id_);
+  metadata.set_checkpoint_id(p.id);
+  metadata.set_attempt(attempt_);
+  metadata.set_trigger_time_ms(p.trigger_time_ms);
+  metadata.set_completion_time_ms(
+      p.trigger_time_ms +
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered).count());
+  uint64_t bytes = 0;
+  for (auto& [subtask, state] : p.acks) {
+    for (const auto& op : state.operators()) {
+      for (const auto& f : op.files()) bytes += f.size();
+    }
+    *metadata.add_subtasks() = std::move(state);
+  }
+  std::vector<std::string> missing = store_->MissingFiles(metadata);
+  absl::Status written =
+      missing.empty()
+          ? store_->WriteMetadata(metadata)
+          : absl::DataLossError(absl::StrCat("its state references missing files: ",
+                                             absl::StrJoin(missing, ", ")));
+  if (!written.ok()) {
+    ++stats_.in_progress;  // FailLocked counts it out again
+    for (const auto& s : metadata.subtasks()) p.acks[{s.task_index(), s.subtask_index()}] = s;
+    FailLocked(std::move(p), absl::StrCat("Could not complete the checkpoint: ", written.message()),
+               true, now, actions);
+    return;
+  }
+  consecutive_failures_ = 0;
+  last_end_ = now;
+  ++stats_.completed;
+  stats_.latest_completed_id = p.id;
+  stats_.latest_duration = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered);
+  stats_.latest_size_bytes = bytes;
+  // Older checkpoints still pending are subsumed by this one.
+  std::vector<int64_t> older;
+  for (const auto& [id, pending] : pending_) {
+    if (id < p.id) older.push_back(id);
+  }
+  for (int64_t id : older) {
+    AbortLocked(id, absl::StrCat("Subsumed by checkpoint ", p.id, "."), false, now, actions);
+  }
+  absl::Status retained = store_->Retain(config_.num_retained, InUseLocked());
+  if (!retained.ok()) {
+    EDDY_LOG_WARN("job {}: cleaning up old checkpoints: {}", job_id_, std::string(retained.message()));
+  }
+  EDDY_LOG_INFO("job {}: checkpoint {} completed in {} ms ({} bytes)", job_id_, p.id,
+                stats_.latest_duration.count(), bytes);
+  const int64_t id = p.id;
+  actions->push_back([this, id] {
+    if (callbacks_.notify_complete) callbacks_.notify_complete(id);
+  });
+}
+
+void CheckpointCoordinator::Decline(int64_t id, SubtaskId subtask, const std::string& reason,
+                                    Clock::time_point now) {
+  Actions actions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_.count(id) == 0) return;
+    AbortLocked(id,
+                absl::StrCat("Declined by task ", subtask.first, " subtask ", subtask.second, ": ",
+                             reason),
+                true, now, &actions);
+  }
+  Run(actions);
+}
+
+void CheckpointCoordinator::AbortLocked(int64_t id, const std::string& reason, bool counts,
+                                        Clock::time_point now, Actions* actions) {
+  auto it = pending_.find(id);
+  if (it == pending_.end()) return;
+  Pending p = std::move(it->second);
+  pending_.erase(it);
+  FailLocked(std::move(p), reason, counts, now, actions);
+}
+
+void CheckpointCoordinator::FailLocked(Pending p, const std::string& reason, bool counts,
+                                       Clock::time_point now, Actions* actions) {
+  const int64_t id = p.id;
+  std::set<std::string> written;
+  for (const auto& [subtask, state] : p.acks) {
+    for (const auto& op : state.operators()) {
+      for (const auto& f : op.files()) written.insert(f.path());
+    }
+  }
+  --stats_.in_progress;
+  absl::Status discarded = store_->Discard(id, written, InUseLocked());
+  if (!discarded.ok()) {
+    EDDY_LOG_WARN("job {}: cleaning up checkpoint {}: {}", job_id_, id, std::string(discarded.message()));
+  }
+  EDDY_LOG_WARN("job {}: checkpoint {} failed: {}", job_id_, id, reason);
+  actions->push_back([this, id, reason] {
+    if (callbacks_.notify_aborted) callbacks_.notify_aborted(id, reason);
+  });
+  if (!counts) return;
+  ++stats_.failed;
+  stats_.latest_failure = absl::StrCat("checkpoint ", id, ": ", reason);
+  last_end_ = now;
+  if (++consecutive_failures_ > config_.tolerable_failures && !stopped_) {
+    stopped_ = true;
+    const std::string message =
+        absl::StrCat("Exceeded checkpoint tolerable failure threshold (", config_.tolerable_failures,
+                     "). The latest checkpoint (", id, ") failed: ", reason);
+    actions->push_back([this, message] {
+      if (callbacks_.fail_job) callbacks_.fail_job(message);
+    });
+  }
+}
+
+void CheckpointCoordinator::Stop(const std::string& reason) {
+  Actions actions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    std::vector<int64_t> ids;
+    for (const auto& [id, p] : pending_) ids.push_back(id);
+    for (int64_t id : ids) AbortLocked(id, reason, false, Clock::now(), &actions);
+  }
+  Run(actions);
+}
+
+CheckpointCoordinator::Stats CheckpointCoordinator::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+}  // namespace eddy

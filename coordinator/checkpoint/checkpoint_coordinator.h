@@ -1,0 +1,108 @@
+// Drives the checkpoints of one job attempt (Flink's CheckpointCoordinator): triggers checkpoint n
+// at the source subtasks every interval (at most max-concurrent at once, min-pause apart), collects
+// every stateful subtask's acknowledgement, and completes n by writing its metadata
+// (CheckpointStore) and telling the subtasks. A checkpoint that a subtask declines, that times out
+// or whose files are missing is aborted; more failures in a row than tolerated fail the job.
+// Thread-safe; the callbacks run without the lock held.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "coordinator/checkpoint/checkpoint_config.h"
+#include "coordinator/checkpoint/checkpoint_store.h"
+#include "eddy/v1/checkpoint.pb.h"
+
+namespace eddy {
+
+class CheckpointCoordinator {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using SubtaskId = std::pair<int, int>;  // (task index, subtask index)
+
+  struct Callbacks {
+    // Starts checkpoint `id` at the source subtasks; an error aborts it.
+    std::function<absl::Status(int64_t id, int64_t trigger_time_ms)> trigger;
+    std::function<void(int64_t id)> notify_complete;
+    std::function<void(int64_t id, const std::string& reason)> notify_aborted;
+    // Too many checkpoints failed in a row: the job must fail (or restart) with this message.
+    std::function<void(const std::string& message)> fail_job;
+    std::function<int64_t()> wall_clock_ms;  // for metadata timestamps; default: system clock
+  };
+
+  struct Stats {
+    int64_t completed = 0;
+    int64_t failed = 0;
+    int64_t in_progress = 0;
+    std::optional<int64_t> latest_completed_id;
+    std::chrono::milliseconds latest_duration{0};
+    uint64_t latest_size_bytes = 0;
+    std::string latest_failure;
+  };
+
+  // `acknowledging` are the subtasks that acknowledge each checkpoint (every subtask of the job).
+  // Checkpoint ids continue after `last_id` (the restored checkpoint's, across attempts).
+  CheckpointCoordinator(std::string job_id, int attempt, CheckpointConfig config,
+                        std::set<SubtaskId> acknowledging, CheckpointStore* store,
+                        Callbacks callbacks, int64_t last_id = 0);
+
+  // Triggers a checkpoint when one is due and aborts those past their timeout. Called often.
+  void Tick(Clock::time_point now);
+  // A subtask's snapshot for checkpoint `id`. An error for an acknowledgement that does not fit
+  // (unknown checkpoint or subtask, a file outside the job's directory); an acknowledgement of a
+  // checkpoint that was already aborted is ignored (OK).
+  absl::Status Acknowledge(int64_t id, const v1::SubtaskStateHandle& state, Clock::time_point now);
+  void Decline(int64_t id, SubtaskId subtask, const std::string& reason,
+               Clock::time_point now = Clock::now());
+  // Aborts everything pending (the attempt ends); no more checkpoints are triggered.
+  void Stop(const std::string& reason);
+
+  Stats stats() const;
+
+ private:
+  struct Pending {
+    int64_t id = 0;
+    Clock::time_point triggered;
+    int64_t trigger_time_ms = 0;
+    std::map<SubtaskId, v1::SubtaskStateHandle> acks;
+  };
+  using Actions = std::vector<std::function<void()>>;
+
+  // Aborts a pending checkpoint; counts it as failed when `counts`. Caller holds mu_.
+  void AbortLocked(int64_t id, const std::string& reason, bool counts, Clock::time_point now,
+                   Actions* actions);
+  // The same for one already taken out of pending_.
+  void FailLocked(Pending p, const std::string& reason, bool counts, Clock::time_point now,
+                  Actions* actions);
+  void CompleteLocked(Pending pending, Clock::time_point now, Actions* actions);
+  // Files the acknowledgements of pending checkpoints name (kept by retention). Caller holds mu_.
+  std::set<std::string> InUseLocked() const;
+  static void Run(Actions& actions);
+
+  const std::string job_id_;
+  const int attempt_;
+  const CheckpointConfig config_;
+  const std::set<SubtaskId> acknowledging_;
+  CheckpointStore* const store_;
+  const Callbacks callbacks_;
+
+  mutable std::mutex mu_;
+  bool stopped_ = false;
+  int64_t next_id_;
+  std::map<int64_t, Pending> pending_;
+  std::optional<Clock::time_point> last_trigger_;
+  std::optional<Clock::time_point> last_end_;  // of the last checkpoint that completed or failed
+  int consecutive_failures_ = 0;
+  Stats stats_;
+};
+
+}  // namespace eddy
