@@ -57,10 +57,10 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
   backend_ = ctx.state;
   memory_budget_ = ctx.state_cache_bytes;
   entry_overhead_ = sizeof(MemoryEntry) + functions_.size() * sizeof(Accumulator) + 64;
-  operator_id_ = ctx.operator_id;
+  state_id_ = ctx.state_id;
   max_parallelism_ = ctx.max_parallelism;
   // No cache: a firing window is read by a RocksDB scan, which must see every change.
-  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism, 0);
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism, 0);
   return absl::OkStatus();
 }
 
@@ -264,7 +264,7 @@ absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_
   for (size_t kg = 0; kg < key_groups.size(); ++kg) {
     if (!key_groups[kg]) continue;
     prefix.clear();
-    AppendStateKeyPrefix(static_cast<int>(kg), operator_id_, &prefix);
+    AppendStateKeyPrefix(static_cast<int>(kg), state_id_, &prefix);
     AppendEnd(end, &prefix);
     RETURN_IF_ERROR(backend_->ScanAndDeletePrefix(
         prefix, [&](std::string_view key, std::string_view value) -> absl::Status {
@@ -294,12 +294,11 @@ absl::Status WindowAggregateOperator::FlushOutput() {
 }
 
 absl::Status WindowAggregateOperator::Close() {
-  if (table_ == nullptr) return absl::OkStatus();
-  absl::Status s = table_->DropAll();
+  // Windows held in memory are freed; what is in the store stays until the job ends.
   table_.reset();
   memory_windows_.clear();
   memory_bytes_ = 0;
-  return s;
+  return absl::OkStatus();
 }
 
 }  // namespace eddy

@@ -4,11 +4,11 @@
 // within a window, in key order. A row whose every window has already fired is late: it is
 // dropped and counted (late_rows_dropped).
 //
-// State lives in RocksDB, one entry per (window, key): state_key.h prefix (key group of the group
-// key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input
-// batch the batch's distinct (window, key) pairs are read with one MultiGet and written with one
-// write batch; a window's entries are read by one prefix scan per key group when it fires, then
-// deleted.
+// State lives in the subtask's RocksDB store, one entry per (window, key): state_key.h prefix (key
+// group of the group key) | window end (8 bytes, order-preserving) | encoded group key ->
+// accumulators. Per input batch the batch's distinct (window, key) pairs are read with one MultiGet
+// and written with one write batch; a window's entries are read by one prefix scan per key group
+// when it fires, then deleted.
 //
 // In front of RocksDB, open windows are kept in memory while they fit the operator's state budget
 // (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory
@@ -56,6 +56,11 @@ class WindowAggregateOperator final : public Operator {
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   // End of input: every remaining window fires (as Flink's final MAX watermark).
   absl::Status Finish() override;
+  // Not yet: windows held in memory and the pending-window index would have to be recorded.
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override {
+    return absl::UnimplementedError("WindowAggregate: checkpoints are not supported yet");
+  }
+  // Frees the windows held in memory; the store keeps its state until the job ends.
   absl::Status Close() override;
 
   uint64_t late_rows_dropped() const override {
@@ -93,7 +98,7 @@ class WindowAggregateOperator final : public Operator {
   AggregateFunctions functions_;
   std::unique_ptr<KeyedStateTable> table_;
   KeyedStateBackend* backend_ = nullptr;
-  uint32_t operator_id_ = 0;
+  uint32_t state_id_ = 0;
   int max_parallelism_ = 128;
   int64_t watermark_ = kMinWatermark;
   // Window end -> key groups (one flag each) that hold state for it in RocksDB.

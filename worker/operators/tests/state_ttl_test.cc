@@ -65,7 +65,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
     auto op = GroupAggregateOperator::Create(spec);
     EXPECT_TRUE(op.ok()) << op.status();
     OperatorContext ctx;
-    ctx.operator_id = ++next_operator_id_;
+    ctx.state_id = ++next_state_id_;
     ctx.state = backend_.get();
     ctx.state_cache_bytes = GetParam();
     EXPECT_TRUE((*op)->Open(ctx).ok());
@@ -75,7 +75,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
 
   std::atomic<int64_t> now_ms_{1000000};
   std::unique_ptr<KeyedStateBackend> backend_;
-  uint32_t next_operator_id_ = 0;
+  uint32_t next_state_id_ = 0;
   Collect out_;
 };
 

@@ -58,7 +58,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
 
   void Open(Operator* op) {
     OperatorContext ctx;
-    ctx.operator_id = ++next_operator_id_;
+    ctx.state_id = ++next_state_id_;
     ctx.state = backend_.get();
     ASSERT_TRUE(op->Open(ctx).ok());
   }
@@ -128,7 +128,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
   }
 
   std::unique_ptr<KeyedStateBackend> backend_;
-  uint32_t next_operator_id_ = 0;
+  uint32_t next_state_id_ = 0;
   std::vector<std::string> last_partials_;
 };
 

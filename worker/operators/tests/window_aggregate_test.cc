@@ -56,7 +56,7 @@ class WindowAggregateTest : public ::testing::Test {
     auto op = WindowAggregateOperator::Create(std::move(spec));
     EXPECT_TRUE(op.ok()) << op.status();
     OperatorContext ctx;
-    ctx.operator_id = 7;
+    ctx.state_id = 7;
     ctx.state = backend_.get();
     ctx.state_cache_bytes = memory_budget;
     EXPECT_TRUE((*op)->Open(ctx).ok());
