@@ -1,4 +1,4 @@
-// Changelog-mode inference (DESIGN.md, "Changelog-mode inference"): decides for every logical node
+// Changelog-mode inference: decides for every logical node
 // which row kinds it produces. Sources are insert-only, aggregates produce updates, and UPDATE_BEFORE
 // is produced only where a consumer needs it (a retracting sink, a nested aggregate, a filter over
 // updates, a primary-key sink whose key differs from the query's upsert key).
