@@ -88,8 +88,8 @@ class StateReadResult {
   std::unique_ptr<Impl> impl_;
 };
 
-// Thread-safe: any number of tasks may call any method concurrently (RocksDB is thread-safe; our
-// counters are atomic). Per-call objects (StateWriteBatch, StateReadResult) belong to one caller.
+// Thread-safe (RocksDB is; our counters are atomic), though in the worker one task uses a store.
+// Per-call objects (StateWriteBatch, StateReadResult) belong to one caller.
 class KeyedStateBackend {
  public:
   struct Stats {
