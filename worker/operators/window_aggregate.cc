@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -176,9 +178,9 @@ void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t
   functions_.Update(&it->second.acc, batch, row, /*accumulate=*/true);
 }
 
-absl::Status WindowAggregateOperator::SpillOverBudget() {
+absl::Status WindowAggregateOperator::Spill(bool all) {
   // Whole windows, latest end first: the earliest ones fire soonest and stay in memory.
-  while (memory_bytes_ > memory_budget_ && !memory_windows_.empty()) {
+  while (!memory_windows_.empty() && (all || memory_bytes_ > memory_budget_)) {
     auto node = memory_windows_.extract(std::prev(memory_windows_.end()));
     const int64_t end = node.key();
     std::vector<uint8_t>& groups = pending_[end];
@@ -291,6 +293,54 @@ absl::Status WindowAggregateOperator::FlushOutput() {
   absl::Status s = Emit(out_);
   out_.Clear();
   return s;
+}
+
+namespace {
+
+constexpr char kWatermarkEntry[] = "watermark";
+// Per pending window: its end (8 bytes, AppendEnd) and one byte per key group (1: holds state).
+constexpr char kPendingEntry[] = "pending_windows";
+
+int64_t ReadEnd(std::string_view bytes) {
+  uint64_t u = 0;
+  for (size_t i = 0; i < kEndBytes; ++i) u = (u << 8) | static_cast<uint8_t>(bytes[i]);
+  return static_cast<int64_t>(u ^ (uint64_t{1} << 63));
+}
+
+}  // namespace
+
+absl::Status WindowAggregateOperator::SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: not open");
+  RETURN_IF_ERROR(Spill(/*all=*/true));
+  std::string watermark;
+  AppendEnd(watermark_, &watermark);
+  out->Put(kWatermarkEntry, std::move(watermark));
+  std::string pending;
+  for (const auto& [end, groups] : pending_) {
+    AppendEnd(end, &pending);
+    pending.append(groups.begin(), groups.end());
+  }
+  out->Put(kPendingEntry, std::move(pending));
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: not open");
+  std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
+  std::optional<std::string_view> pending = snapshot.Get(kPendingEntry);
+  const size_t per_window = kEndBytes + static_cast<size_t>(max_parallelism_);
+  if (!watermark || watermark->size() != kEndBytes || !pending ||
+      pending->size() % per_window != 0) {
+    return absl::InvalidArgumentError(
+        "WindowAggregate: the snapshot is malformed or was taken at another max parallelism");
+  }
+  watermark_ = ReadEnd(*watermark);
+  pending_.clear();
+  for (size_t at = 0; at < pending->size(); at += per_window) {
+    std::string_view groups = pending->substr(at + kEndBytes, max_parallelism_);
+    pending_[ReadEnd(pending->substr(at))] = std::vector<uint8_t>(groups.begin(), groups.end());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WindowAggregateOperator::Close() {

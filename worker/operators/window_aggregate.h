@@ -14,7 +14,9 @@
 // (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory
 // accumulators and they fire from memory, touching RocksDB not at all. When the budget is
 // exceeded, whole windows move to RocksDB, the latest-ending first (they fire last), and stay
-// there until they fire. The output is the same either way.
+// there until they fire. The output is the same either way. A checkpoint moves every window to
+// RocksDB, so that the store's snapshot and the recorded index of pending windows are the whole
+// state.
 #pragma once
 
 #include <atomic>
@@ -56,10 +58,11 @@ class WindowAggregateOperator final : public Operator {
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   // End of input: every remaining window fires (as Flink's final MAX watermark).
   absl::Status Finish() override;
-  // Not yet: windows held in memory and the pending-window index would have to be recorded.
-  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override {
-    return absl::UnimplementedError("WindowAggregate: checkpoints are not supported yet");
-  }
+  // Moves every window held in memory to the store (they fire from there later, with the same
+  // output) and records the watermark and which key groups hold each pending window.
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
+  // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
+  absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
   // Frees the windows held in memory; the store keeps its state until the job ends.
   absl::Status Close() override;
 
@@ -86,7 +89,10 @@ class WindowAggregateOperator final : public Operator {
   // The rows' windows that live in memory: folded there; the others are left for RocksDB.
   void FoldIntoMemory(const ChangelogBatch& batch, size_t row, const std::string& group_key,
                       int key_group, int64_t end);
-  absl::Status SpillOverBudget();
+  absl::Status SpillOverBudget() { return Spill(/*all=*/false); }
+  // Moves whole windows from memory to the store, latest end first: all of them, or until within
+  // the budget.
+  absl::Status Spill(bool all);
   absl::Status FireFromMemory(int64_t end);
   absl::Status FireUpTo(int64_t watermark);
   absl::Status Fire(int64_t end, const std::vector<uint8_t>& key_groups);
