@@ -170,10 +170,13 @@ void WorkerServer::ReapFinished() {
         ++it;
       }
     }
-    for (const auto& t : tasks_) ended_jobs.erase(t->job_id());
   }
   for (auto& t : finished) t->Join();
-  // Finished, cancelled or failed alike: a job without tasks here needs its state no more.
+  if (ended_jobs.empty()) return;
+  // Finished, cancelled or failed alike: a job without tasks here needs its state no more. Under
+  // mu_, so that no task of the job can be deployed (and open a store) while it is dropped.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& t : tasks_) ended_jobs.erase(t->job_id());
   for (const std::string& job : ended_jobs) {
     absl::Status s = state_stores_->DropJob(job);
     if (!s.ok()) EDDY_LOG_WARN("dropping state of job {}: {}", job, s.ToString());
