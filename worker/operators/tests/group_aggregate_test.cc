@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -57,6 +58,7 @@ class GroupAggregateTest : public ::testing::Test {
     static std::atomic<int> counter{0};
     std::string path = testing::TempDir() + "/eddy_agg_" + std::to_string(::getpid()) + "_" +
                        std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();

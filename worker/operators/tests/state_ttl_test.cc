@@ -3,6 +3,7 @@
 // whether its state sits in the state cache or in RocksDB; writes refresh the timestamp; and under
 // a stream of ever-new keys the keys the operator holds in RocksDB stop growing.
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
     static std::atomic<int> counter{0};
     std::string path = ::testing::TempDir() + "/eddy_ttl_" + std::to_string(::getpid()) + "_" +
                        std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     StateBackendOptions options;
     options.now_ms = [this] { return now_ms_.load(); };
     auto b = KeyedStateBackend::Open(path, options);

@@ -3,6 +3,7 @@
 // it emits exactly the changelog of a one-phase mini-batch aggregate, for insert-only and for
 // retracting input (random changelogs).
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -51,6 +52,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
     static std::atomic<int> counter{0};
     std::string path = ::testing::TempDir() + "/eddy_two_phase_" + std::to_string(::getpid()) +
                        "_" + std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();

@@ -36,9 +36,10 @@ class WindowAggregateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    auto b =
-        KeyedStateBackend::Open(testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
-                                "_" + std::to_string(counter++) + "/state");
+    const std::string path = testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
+                             "_" + std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
+    auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();
   }

@@ -15,8 +15,10 @@ namespace {
 
 std::string UniqueDir(const std::string& name) {
   static std::atomic<int> counter{0};
-  return testing::TempDir() + "/eddy_state_" + name + "_" + std::to_string(::getpid()) + "_" +
-         std::to_string(counter++) + "/state";
+  const std::string dir = testing::TempDir() + "/eddy_state_" + name + "_" +
+                          std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::filesystem::remove_all(dir);  // a store opens whatever it finds
+  return dir + "/state";
 }
 
 std::unique_ptr<KeyedStateBackend> OpenOrDie(const std::string& path) {

@@ -16,8 +16,10 @@ constexpr uint32_t kStateId = 3;
 
 std::string UniqueDir(const std::string& name) {
   static std::atomic<int> counter{0};
-  return testing::TempDir() + "/eddy_snapshot_" + name + "_" + std::to_string(::getpid()) + "_" +
-         std::to_string(counter++);
+  const std::string dir = testing::TempDir() + "/eddy_snapshot_" + name + "_" +
+                          std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::filesystem::remove_all(dir);  // a store opens whatever it finds
+  return dir;
 }
 
 void Put(KeyedStateBackend* store, int key_group, const std::string& key, const std::string& v) {
