@@ -1,7 +1,7 @@
-// Changelog-mode inference (DESIGN.md, "Changelog-mode inference"): decides for every logical node
-// which row kinds it produces. Sources are insert-only, aggregates produce updates, and UPDATE_BEFORE
-// is produced only where a consumer needs it (a retracting sink, a nested aggregate, a filter over
-// updates, a primary-key sink whose key differs from the query's upsert key).
+// Changelog-mode inference: decides for every logical node which row kinds it produces. Sources are
+// insert-only, aggregates produce updates, and UPDATE_BEFORE is produced only where a consumer
+// needs it (a retracting sink, a nested aggregate, a filter over updates, a primary-key sink whose
+// key differs from the query's upsert key).
 #pragma once
 
 #include <optional>

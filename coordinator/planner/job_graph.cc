@@ -103,7 +103,15 @@ class Splitter {
         Connect(stage, &copy, v1::ExchangeSink::REBALANCE, {});
         return Place(copy, stage);
       }
-      default:  // Calc and anything else with one input chains into its input's stage
+      case v1::PlanNode::kCalc:
+      case v1::PlanNode::kLocalGroupAggregate:
+      case v1::PlanNode::kWatermarkAssigner:
+      case v1::PlanNode::kWindowTableFunction:
+      case v1::PlanNode::kMiniBatchAssigner:
+      case v1::PlanNode::kExchangeSink:
+      case v1::PlanNode::kExchangeSource:
+      case v1::PlanNode::OP_NOT_SET:
+        // One input: chains into its input's stage.
         if (node.inputs_size() == 0) {
           return absl::InternalError(absl::StrCat("unexpected source node ", node.id()));
         }

@@ -19,6 +19,7 @@
 #include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
+#include "coordinator/planner/state_ids.h"
 
 namespace eddy::planner {
 namespace {
@@ -424,6 +425,8 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
   plan.bounded = physical.bounded();
   std::vector<int> remap = ReuseSubPlans(ReuseOptionsFromConfig(config), &plan.nodes, &plan.modes);
   for (int& id : plan.roots) id = remap[id];
+  // After reuse: the ids derive from the final node ids.
+  AssignStateIds(&plan.nodes);
   return plan;
 }
 

@@ -29,7 +29,8 @@ struct PhysicalPlan {
 };
 
 // Translates `roots` (sinks, or one bare query for EXPLAIN; changelog modes already inferred) and
-// merges identical sub-plans as the table.optimizer.reuse-* keys of `config` allow.
+// merges identical sub-plans as the table.optimizer.reuse-* keys of `config` allow. Stateful nodes
+// get their stable state ids last (state_ids.h).
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config);
 

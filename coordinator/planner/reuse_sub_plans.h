@@ -1,6 +1,6 @@
-// Sub-plan reuse (DESIGN.md, "Statement sets and sub-plan reuse"): after physical translation, plan
-// nodes that compute the same thing from the same inputs — same source scan, same Calc, same
-// aggregate with the same changelog mode — are merged so that one node feeds every consumer.
+// Sub-plan reuse: after physical translation, plan nodes that compute the same thing from the same
+// inputs — same source scan, same Calc, same aggregate with the same changelog mode — are merged so
+// that one node feeds every consumer.
 #pragma once
 
 #include <vector>

@@ -74,7 +74,7 @@ TEST_F(DistributedAggregationTest, WordCountFinalTableIsTheSameAtEveryParallelis
                      "INSERT INTO word_counts SELECT word, COUNT(*) AS cnt FROM words GROUP BY word;",
                  p, 1);
     EXPECT_EQ(t.rows, expected) << "parallelism " << p;
-    EXPECT_EQ(t.messages, 9) << "parallelism " << p;  // the changelog of DESIGN.md, in some order
+    EXPECT_EQ(t.messages, 9) << "parallelism " << p;  // Q1's changelog, in some order
   }
 }
 

@@ -77,11 +77,15 @@ grpc::Status ExchangeServiceImpl::Transfer(
         result = gate->PushWatermark(
             channel, Watermark{frame.watermark().millis(), frame.watermark().idle()});
         break;
+      case v1::ExchangeFrame::kBarrier:
+        result = gate->PushBarrier(channel, frame.barrier().checkpoint_id());
+        break;
       case v1::ExchangeFrame::kEndOfInput:
         result = gate->EndOfInput(channel);
         ended = result.ok();
         break;
-      default:
+      case v1::ExchangeFrame::kHeader:
+      case v1::ExchangeFrame::FRAME_NOT_SET:
         result = absl::InvalidArgumentError(
             absl::StrCat("exchange frame for ", where, ": unexpected frame (header or empty)"));
         break;

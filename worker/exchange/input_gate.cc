@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
 
 namespace eddy {
 namespace {
@@ -81,16 +82,16 @@ void InputGate::Detach(int channel) {
   if (channel >= 0 && channel < num_channels()) channels_[channel].on_close = nullptr;
 }
 
-absl::Status InputGate::Enqueue(int channel, ChangelogBatch batch) {
-  channels_[channel].queue.push_back(Entry{std::move(batch), std::nullopt});
+void InputGate::Enqueue(int channel, ChannelEvent event) {
+  Channel& ch = channels_[channel];
+  if (event.kind == ChannelEvent::Kind::kBatch) ++ch.queued_batches;
+  ch.queue.push_back(std::move(event));
   Notify();
-  return absl::OkStatus();
 }
 
 void InputGate::ApplyWatermark(int channel, const Watermark& w) {
   if (std::optional<Watermark> combined = watermarks_.Update(channel, w)) {
     watermark_out_ = combined;
-    Notify();
   }
 }
 
@@ -118,11 +119,27 @@ absl::Status InputGate::PushWatermark(int channel, const Watermark& watermark) {
     return s;
   }
   Channel& ch = channels_[channel];
-  if (ch.queue.empty()) {
-    ApplyWatermark(channel, watermark);
-  } else {
-    ch.queue.back().then = watermark;  // a later watermark replaces an earlier pending one
+  if (!ch.queue.empty() && ch.queue.back().kind == ChannelEvent::Kind::kWatermark) {
+    ch.queue.back().watermark = watermark;  // nothing between them: the later one says it all
+    return absl::OkStatus();
   }
+  Enqueue(channel, ChannelEvent::OfWatermark(watermark));
+  return absl::OkStatus();
+}
+
+absl::Status InputGate::PushBarrier(int channel, int64_t checkpoint_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = CheckOpenChannel(channel, "sent a barrier after end-of-input"); !s.ok()) {
+    return s;
+  }
+  Channel& ch = channels_[channel];
+  if (checkpoint_id <= ch.last_barrier) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "exchange input gate of ", name_, ": channel ", channel, " sent barrier ", checkpoint_id,
+        " after barrier ", ch.last_barrier, " (checkpoint ids must grow)"));
+  }
+  ch.last_barrier = checkpoint_id;
+  Enqueue(channel, ChannelEvent::Barrier(checkpoint_id));
   return absl::OkStatus();
 }
 
@@ -141,12 +158,13 @@ absl::Status InputGate::Push(int channel, ChangelogBatch batch) {
     return s;
   }
   Channel& ch = channels_[channel];
-  if (ch.queue.size() >= static_cast<size_t>(capacity_)) {
+  if (ch.queued_batches >= capacity_) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "exchange input gate of ", name_, ": channel ", channel,
         " sent a batch without credit (buffer of ", capacity_, " batches is full)"));
   }
-  return Enqueue(channel, std::move(batch));
+  Enqueue(channel, ChannelEvent::Batch(std::move(batch)));
+  return absl::OkStatus();
 }
 
 absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
@@ -159,7 +177,7 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
     return absl::InvalidArgumentError(absl::StrCat("exchange input gate of ", name_, ": channel ",
                                                    channel, " sent a batch after end-of-input"));
   }
-  while (!closed_ && ch.queue.size() >= static_cast<size_t>(capacity_)) {
+  while (!closed_ && ch.queued_batches >= capacity_) {
     if (cancelled != nullptr && cancelled->load()) {
       return absl::CancelledError(absl::StrCat("sending to ", name_, " channel ", channel,
                                                ": task cancelled"));
@@ -169,7 +187,8 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
   if (closed_) {
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
   }
-  return Enqueue(channel, std::move(batch));
+  Enqueue(channel, ChannelEvent::Batch(std::move(batch)));
+  return absl::OkStatus();
 }
 
 absl::Status InputGate::EndOfInput(int channel) {
@@ -178,10 +197,8 @@ absl::Status InputGate::EndOfInput(int channel) {
   Channel& ch = channels_[channel];
   ch.ended = true;
   ch.grants = 0;
-  ++ended_channels_;
-  if (ch.queue.empty()) ApplyEnd(channel);
+  Enqueue(channel, ChannelEvent::EndOfInput());
   grants_cv_.notify_all();
-  Notify();
   return absl::OkStatus();
 }
 
@@ -211,7 +228,7 @@ void InputGate::WakeGrants() {
   grants_cv_.notify_all();
 }
 
-absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
+absl::StatusOr<SourceState> InputGate::PollEvent(ChannelEvent* out, int* channel) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!failure_.ok()) return failure_;
   if (closed_) {
@@ -219,24 +236,66 @@ absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
   }
   const size_t n = channels_.size();
   for (size_t k = 0; k < n; ++k) {
-    size_t i = (next_channel_ + k) % n;
+    const size_t i = (next_channel_ + k) % n;
     Channel& ch = channels_[i];
     if (ch.queue.empty()) continue;
-    *out = std::move(ch.queue.front().batch);
-    std::optional<Watermark> then = ch.queue.front().then;
+    *out = std::move(ch.queue.front());
     ch.queue.pop_front();
-    if (then) ApplyWatermark(static_cast<int>(i), *then);
-    if (ch.ended && ch.queue.empty()) ApplyEnd(static_cast<int>(i));
     if (channel != nullptr) *channel = static_cast<int>(i);
     next_channel_ = (i + 1) % n;
-    // A freed slot is one more credit for a remote producer, or room for a local one.
-    if (!ch.ended) ch.grants = std::min(ch.grants + 1, capacity_);
-    grants_cv_.notify_all();
-    space_cv_.notify_all();
+    switch (out->kind) {
+      case ChannelEvent::Kind::kBatch:
+        --ch.queued_batches;
+        // A freed slot is one more credit for a remote producer, or room for a local one.
+        if (!ch.ended) ch.grants = std::min(ch.grants + 1, capacity_);
+        grants_cv_.notify_all();
+        space_cv_.notify_all();
+        break;
+      case ChannelEvent::Kind::kWatermark:
+        ApplyWatermark(static_cast<int>(i), out->watermark);
+        break;
+      case ChannelEvent::Kind::kBarrier:
+        break;
+      case ChannelEvent::Kind::kEndOfInput:
+        ch.drained = true;
+        ++drained_channels_;
+        ApplyEnd(static_cast<int>(i));
+        break;
+    }
     return SourceState::kData;
   }
-  if (ended_channels_ == static_cast<int>(n)) return SourceState::kEnd;
+  if (drained_channels_ == static_cast<int>(n)) return SourceState::kEnd;
   return SourceState::kIdle;
+}
+
+bool InputGate::WatermarkPending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return watermark_out_.has_value();
+}
+
+absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
+  ChannelEvent event;
+  int from = -1;
+  while (true) {
+    ASSIGN_OR_RETURN(SourceState st, PollEvent(&event, &from));
+    if (st != SourceState::kData) return st;
+    if (channel != nullptr) *channel = from;
+    switch (event.kind) {
+      case ChannelEvent::Kind::kBatch:
+        *out = std::move(event.batch);
+        return SourceState::kData;
+      case ChannelEvent::Kind::kWatermark:
+      case ChannelEvent::Kind::kEndOfInput:
+        if (!WatermarkPending()) continue;
+        // The caller takes the watermark now, before any later batch.
+        *out = ChangelogBatch();
+        return SourceState::kData;
+      case ChannelEvent::Kind::kBarrier:
+        return absl::UnimplementedError(absl::StrCat(
+            "exchange input gate of ", name_, ": channel ", from, " sent checkpoint barrier ",
+            event.checkpoint_id, ", but this consumer does not align barriers"));
+    }
+  }
 }
 
 void InputGate::SetNotify(std::function<void()> notify) {
@@ -250,6 +309,7 @@ void InputGate::Close() {
   closed_ = true;
   for (Channel& ch : channels_) {
     ch.queue.clear();
+    ch.queued_batches = 0;
     // An ended channel's stream is finishing cleanly; aborting it would fail its producer.
     if (ch.on_close && !ch.ended) ch.on_close();
     ch.on_close = nullptr;
@@ -260,6 +320,13 @@ void InputGate::Close() {
 }
 
 size_t InputGate::buffered() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = 0;
+  for (const Channel& ch : channels_) n += static_cast<size_t>(ch.queued_batches);
+  return n;
+}
+
+size_t InputGate::queued_events() const {
   std::lock_guard<std::mutex> lock(mu_);
   size_t n = 0;
   for (const Channel& ch : channels_) n += ch.queue.size();

@@ -1,6 +1,9 @@
-// InputGate: the receiving end of a consumer subtask's exchange inputs. It has one bounded buffer per
-// input channel (its credit window, as Flink's exclusive buffers); producers (gRPC handler threads or
-// local senders on other task threads) push into it and the consumer task's driver polls it.
+// InputGate: the receiving end of a consumer subtask's exchange inputs. Each input channel is one
+// ordered queue of events (channel_event.h: batches, watermarks, barriers, end-of-input) whose
+// batches are bounded by the channel's credit window (as Flink's exclusive buffers); producers
+// (gRPC handler threads or local senders on other task threads) push into it and the consumer
+// task's driver polls it. Events of one channel come out in the order they went in; channels take
+// turns.
 #pragma once
 
 #include <atomic>
@@ -17,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
 #include "common/types/data_type.h"
+#include "worker/exchange/channel_event.h"
 #include "worker/operators/source.h"
 #include "worker/operators/watermark.h"
 
@@ -54,9 +58,12 @@ class InputGate {
   // closes.
   absl::Status PushWait(int channel, ChangelogBatch batch, const std::atomic<bool>* cancelled);
   absl::Status EndOfInput(int channel);
-  // The producer's watermark, in order with its batches: it takes effect once the batches sent
-  // before it are polled. Needs no credit (a producer sends at most one per batch or flush).
+  // The producer's watermark, in order with its other events. Needs no credit: a producer sends at
+  // most one per batch or flush, and one still queued right behind another is replaced by it.
   absl::Status PushWatermark(int channel, const Watermark& watermark);
+  // Checkpoint barrier `checkpoint_id`, in order with the channel's other events; ids must grow
+  // per channel. Needs no credit (one per checkpoint).
+  absl::Status PushBarrier(int channel, int64_t checkpoint_id);
   // The producer of `channel` went away before end-of-input: the consumer's next Poll fails.
   void Fail(int channel, const absl::Status& status);
 
@@ -70,33 +77,40 @@ class InputGate {
 
   // --- consumer side ---
 
-  // kData: *out holds the next batch of some channel (round-robin over channels); *channel (if
-  // non-null) says which. kIdle: nothing buffered now. kEnd: every channel sent end-of-input and
-  // every buffer is drained. An error if a channel failed.
+  // kData: *out holds the next event of some channel (channels take turns; one channel's events
+  // in order) and *channel (if non-null) says which. Taking a batch frees a credit; taking a
+  // watermark or an end-of-input updates the gate's watermark (TakeWatermark). kIdle: nothing
+  // queued now. kEnd: every channel's end-of-input was taken. An error if a channel failed.
+  absl::StatusOr<SourceState> PollEvent(ChannelEvent* out, int* channel = nullptr);
+  // PollEvent for a consumer that reads batches and watermarks: kData with the next batch, or with
+  // an empty batch when the gate's watermark changed (take it with TakeWatermark before polling
+  // again, so that it keeps its place between batches). Barriers need an aligning consumer: one
+  // here is an UNIMPLEMENTED error.
   absl::StatusOr<SourceState> Poll(ChangelogBatch* out, int* channel = nullptr);
   // Called (under the gate's lock, so it must be cheap and must not call back) whenever a batch,
   // end-of-input or a failure arrives, to wake an idle driver.
   void SetNotify(std::function<void()> notify);
   // The gate's watermark (minimum over its live, non-idle channels) if it changed since the last
-  // call; call after handling the batch of the previous Poll.
+  // call; call after handling the event of the previous Poll.
   std::optional<Watermark> TakeWatermark();
-  // Drops buffered batches, aborts attached remote streams, fails waiting local producers.
+  // Drops queued events, aborts attached remote streams, fails waiting local producers.
   // Idempotent.
   void Close();
 
-  // Batches buffered over all channels (tests, metrics).
+  // Batches queued over all channels (tests, metrics).
   size_t buffered() const;
+  // Events of every kind queued over all channels.
+  size_t queued_events() const;
   bool closed() const;
 
  private:
-  struct Entry {
-    ChangelogBatch batch;
-    std::optional<Watermark> then;  // arrived after this batch
-  };
   struct Channel {
-    std::deque<Entry> queue;
+    std::deque<ChannelEvent> queue;
+    int queued_batches = 0;  // batches in `queue`: bounded by the credit window
     bool attached = false;
-    bool ended = false;
+    bool ended = false;    // the producer sent end-of-input (it may still be queued)
+    bool drained = false;  // the consumer took end-of-input
+    int64_t last_barrier = 0;
     int grants = 0;  // credits not yet sent to the remote producer
     std::function<void()> on_close;
   };
@@ -106,9 +120,10 @@ class InputGate {
   // has ended (mu_ held).
   absl::Status CheckOpenChannel(int channel, const char* if_ended) const;
   absl::Status CheckBatch(int channel, const ChangelogBatch& batch) const;
-  absl::Status Enqueue(int channel, ChangelogBatch batch);  // mu_ held, room checked
-  void ApplyWatermark(int channel, const Watermark& w);     // mu_ held
-  void ApplyEnd(int channel);                               // mu_ held, queue drained
+  void Enqueue(int channel, ChannelEvent event);         // mu_ held, room checked
+  void ApplyWatermark(int channel, const Watermark& w);  // mu_ held
+  void ApplyEnd(int channel);                            // mu_ held, end-of-input taken
+  bool WatermarkPending() const;                         // takes mu_
   void Notify() {
     if (notify_) notify_();
   }
@@ -121,7 +136,7 @@ class InputGate {
   std::condition_variable space_cv_;   // local producers waiting for room
   std::condition_variable grants_cv_;  // remote credit writers waiting for grants
   std::vector<Channel> channels_;
-  int ended_channels_ = 0;
+  int drained_channels_ = 0;
   size_t next_channel_ = 0;  // round-robin start of the next Poll
   bool closed_ = false;
   absl::Status failure_;

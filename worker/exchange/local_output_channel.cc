@@ -29,6 +29,12 @@ absl::Status LocalOutputChannel::SendWatermark(const Watermark& watermark) {
   return gate_->PushWatermark(target_.channel_index, watermark);
 }
 
+absl::Status LocalOutputChannel::SendBarrier(int64_t checkpoint_id) {
+  if (ended_) return absl::FailedPreconditionError("exchange channel: barrier after end-of-input");
+  RETURN_IF_ERROR(Attach());
+  return gate_->PushBarrier(target_.channel_index, checkpoint_id);
+}
+
 absl::Status LocalOutputChannel::SendEndOfInput() {
   if (ended_) return absl::OkStatus();
   RETURN_IF_ERROR(Attach());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
@@ -36,6 +37,9 @@ class OutputChannel {
   virtual absl::Status SendEndOfInput() = 0;
   // Event-time progress after the batches sent so far; uses no credit.
   virtual absl::Status SendWatermark(const Watermark& watermark) = 0;
+  // Checkpoint barrier after the batches sent so far; uses no credit, and the consumer sees it
+  // exactly between the events sent before and after it.
+  virtual absl::Status SendBarrier(int64_t checkpoint_id) = 0;
   // Releases the channel. Without a prior SendEndOfInput the consumer learns that its producer
   // failed. Idempotent.
   virtual void Close() = 0;

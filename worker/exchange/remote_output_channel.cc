@@ -125,6 +125,15 @@ absl::Status RemoteOutputChannel::SendWatermark(const Watermark& watermark) {
   return absl::OkStatus();
 }
 
+absl::Status RemoteOutputChannel::SendBarrier(int64_t checkpoint_id) {
+  if (ended_) return absl::FailedPreconditionError("exchange channel: barrier after end-of-input");
+  RETURN_IF_ERROR(Connect());
+  if (finished_) return final_status_;
+  frame_.mutable_barrier()->set_checkpoint_id(checkpoint_id);
+  if (!stream_->Write(frame_)) return FinishCall(/*cancel=*/false);
+  return absl::OkStatus();
+}
+
 absl::Status RemoteOutputChannel::SendEndOfInput() {
   if (ended_) return final_status_;
   RETURN_IF_ERROR(Connect());

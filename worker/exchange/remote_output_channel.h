@@ -34,6 +34,7 @@ class RemoteOutputChannel final : public OutputChannel {
   absl::Status Send(ChangelogBatch batch) override;
   absl::Status SendEndOfInput() override;
   absl::Status SendWatermark(const Watermark& watermark) override;
+  absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;
 
   // Credits granted and not used yet (tests).

@@ -38,7 +38,7 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("GroupAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
-  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism,
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes, spec_.state_ttl_ms);
   return absl::OkStatus();
 }
@@ -227,11 +227,23 @@ absl::Status GroupAggregateOperator::FlushState() {
   return table_->Flush();
 }
 
+absl::Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t checkpoint_id) {
+  // The buffered rows belong to the epoch before the barrier: their changes go out ahead of it.
+  if (table_ == nullptr || pending_.num_rows() == 0) return absl::OkStatus();
+  return FlushMiniBatch();
+}
+
+absl::Status GroupAggregateOperator::SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+  // Everything else is in the store once the cache is written back.
+  return FlushState();
+}
+
 absl::Status GroupAggregateOperator::Close() {
-  if (table_ == nullptr) return absl::OkStatus();
-  absl::Status s = table_->DropAll();
-  table_.reset();  // Close may be called after a failure; a second call is a no-op
-  return s;
+  // The cache is memory only; the store (and what reached it) stays until the job ends. A second
+  // call (Close after a failure) is a no-op.
+  table_.reset();
+  pending_.Clear();
+  return absl::OkStatus();
 }
 
 }  // namespace eddy

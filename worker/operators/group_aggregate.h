@@ -1,5 +1,5 @@
 // GroupAggregate: non-windowed GROUP BY over a changelog, with Flink's non-mini-batch
-// GroupAggFunction semantics (row by row, in input order) and state in the worker's RocksDB.
+// GroupAggFunction semantics (row by row, in input order) and state in the subtask's RocksDB store.
 // Per input batch: the batch's distinct keys are read once (from the state cache, and one MultiGet
 // for the misses), updated in memory, written once (to the cache; evictions reach RocksDB in one
 // write batch), and one output batch is emitted.
@@ -74,13 +74,17 @@ class GroupAggregateOperator : public Operator {
   const GroupAggregateSpec& spec() const { return spec_; }
   const std::vector<DataType>& output_types() const { return output_types_; }
 
-  // Requires ctx.state; uses ctx.operator_id and ctx.max_parallelism for state keys.
+  // Requires ctx.state; uses ctx.state_id and ctx.max_parallelism for state keys.
   absl::Status Open(const OperatorContext& ctx) override;
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   // Mini-batch: flushes the buffer once its oldest row is old enough; at the end, what is left.
   absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
   absl::Status Finish() override;
-  // Drops this operator's state.
+  // Checkpoints: the mini-batch is flushed before the barrier, the state cache written back to the
+  // store at the snapshot.
+  absl::Status PrepareSnapshotPreBarrier(int64_t checkpoint_id) override;
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
+  // Frees the state cache; the state itself stays in the store until the job ends.
   absl::Status Close() override;
 
   // Writes every change held in the state cache to RocksDB (for checkpoints and tests).

@@ -1,8 +1,21 @@
-// The operator contract of the worker runtime (push model, like Flink's chained operators): the task
-// driver hands each input batch to Process(); an operator emits zero or more batches to its Output,
-// synchronously. Finish() is called once after every input has ended, to flush buffered results.
-// Backpressure belongs to the driver: an operator never blocks or sleeps, except an exchange sink
-// waiting for credit, which is how a slow consumer stops the driver (it honours ctx.cancelled).
+// The operator contract of the worker runtime (push model, like Flink's chained operators): the
+// task driver hands each input batch to Process(); an operator emits zero or more batches to its
+// Output, synchronously. Backpressure belongs to the driver: an operator never blocks or sleeps,
+// except an exchange sink waiting for credit, which is how a slow consumer stops the driver (it
+// honours ctx.cancelled).
+//
+// Call order, all on the task's thread:
+//   Open(ctx)
+//   RestoreState(snapshot)                       only when the task starts from a checkpoint
+//   { Process(input, batch) | ProcessWatermark(w) | OnTick(now)
+//     | PrepareSnapshotPreBarrier(n), SnapshotState(n, out)   at checkpoint barrier n
+//     | NotifyCheckpointComplete(n) }*            in any interleaving
+//   Finish()                                     once, after every input ended (not on failure)
+//   Close()                                      once, always, also after failures
+// A keyed operator's state lives in its subtask's state store (ctx.state), which the worker keeps
+// until the job ends on that worker: Close() releases memory, never state. Checkpoint hooks default
+// to doing nothing, which is right for operators whose state is all in the store (the runtime
+// snapshots the store itself) or that keep no state.
 #pragma once
 
 #include <atomic>
@@ -14,6 +27,7 @@
 
 #include "absl/status/status.h"
 #include "common/batch/changelog_batch.h"
+#include "worker/operators/operator_snapshot.h"
 #include "worker/operators/watermark.h"
 
 namespace eddy {
@@ -32,11 +46,15 @@ class Output {
 
 struct OperatorContext {
   std::string job_id;
-  uint32_t operator_id = 0;  // unique per worker for this operator instance; prefixes its state keys
-  int subtask_index = 0;     // 0-based
+  // The plan's stable id of this operator's keyed state (PlanNode.state_id; 0: none). It prefixes
+  // the operator's state keys and names its store.
+  uint32_t state_id = 0;
+  int subtask_index = 0;  // 0-based
   int parallelism = 1;
   int max_parallelism = 128;
-  KeyedStateBackend* state = nullptr;  // the worker's state backend (RocksDB)
+  // This subtask's own state store (one RocksDB instance), owned by the worker until the job ends;
+  // null when state_id is 0.
+  KeyedStateBackend* state = nullptr;
   // Budget of a keyed operator's in-memory cache of hot state in front of RocksDB (StateCache);
   // 0: none, every change reaches RocksDB with its batch.
   size_t state_cache_bytes = 0;
@@ -68,8 +86,26 @@ class Operator {
   virtual absl::Status OnTick(std::chrono::steady_clock::time_point now) {
     return absl::OkStatus();
   }
-  // Releases resources, including state; called once, also after failures.
+  // Releases resources held in memory; called once, also after failures. Keyed state stays in the
+  // store (the worker drops it when the job ends).
   virtual absl::Status Close() { return absl::OkStatus(); }
+
+  // --- checkpoint hooks (see the call order above) ---
+
+  // Barrier `checkpoint_id` reached the operator: emit what is buffered (a mini-batch), so that the
+  // barrier follows every row of the epoch downstream. May call Emit.
+  virtual absl::Status PrepareSnapshotPreBarrier(int64_t checkpoint_id) { return absl::OkStatus(); }
+  // Records what the state store does not hold (in-memory state, timers) into `out`, and makes the
+  // store complete (writes cached changes back) so that the runtime can snapshot it next. Never
+  // emits.
+  virtual absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+    return absl::OkStatus();
+  }
+  // After Open, before any input: takes back what SnapshotState recorded (the store is already
+  // restored by the runtime).
+  virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
+  // Every subtask of the job completed checkpoint `checkpoint_id` (sinks commit here).
+  virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
 
   // Rows an event-time operator dropped because they arrived after their windows fired; safe to
   // read from any thread.

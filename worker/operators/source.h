@@ -26,6 +26,13 @@ class Source {
   // A watermark to emit after the batch Next() returned, if event time advanced (exchange gates
   // forward their producers' watermarks; connectors leave it to a WatermarkAssigner operator).
   virtual std::optional<Watermark> TakeWatermark() { return std::nullopt; }
+  // Checkpoint hooks, as Operator's (operator.h gives the call order): a source records its
+  // position so that a restore replays exactly what followed it.
+  virtual absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+    return absl::OkStatus();
+  }
+  virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
+  virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
   // How long the driver may wait after kIdle before asking again.
   virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -57,10 +59,10 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
   backend_ = ctx.state;
   memory_budget_ = ctx.state_cache_bytes;
   entry_overhead_ = sizeof(MemoryEntry) + functions_.size() * sizeof(Accumulator) + 64;
-  operator_id_ = ctx.operator_id;
+  state_id_ = ctx.state_id;
   max_parallelism_ = ctx.max_parallelism;
   // No cache: a firing window is read by a RocksDB scan, which must see every change.
-  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.operator_id, ctx.max_parallelism, 0);
+  table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism, 0);
   return absl::OkStatus();
 }
 
@@ -176,9 +178,9 @@ void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t
   functions_.Update(&it->second.acc, batch, row, /*accumulate=*/true);
 }
 
-absl::Status WindowAggregateOperator::SpillOverBudget() {
+absl::Status WindowAggregateOperator::Spill(bool all) {
   // Whole windows, latest end first: the earliest ones fire soonest and stay in memory.
-  while (memory_bytes_ > memory_budget_ && !memory_windows_.empty()) {
+  while (!memory_windows_.empty() && (all || memory_bytes_ > memory_budget_)) {
     auto node = memory_windows_.extract(std::prev(memory_windows_.end()));
     const int64_t end = node.key();
     std::vector<uint8_t>& groups = pending_[end];
@@ -264,7 +266,7 @@ absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_
   for (size_t kg = 0; kg < key_groups.size(); ++kg) {
     if (!key_groups[kg]) continue;
     prefix.clear();
-    AppendStateKeyPrefix(static_cast<int>(kg), operator_id_, &prefix);
+    AppendStateKeyPrefix(static_cast<int>(kg), state_id_, &prefix);
     AppendEnd(end, &prefix);
     RETURN_IF_ERROR(backend_->ScanAndDeletePrefix(
         prefix, [&](std::string_view key, std::string_view value) -> absl::Status {
@@ -293,13 +295,60 @@ absl::Status WindowAggregateOperator::FlushOutput() {
   return s;
 }
 
+namespace {
+
+constexpr char kWatermarkEntry[] = "watermark";
+// Per pending window: its end (8 bytes, AppendEnd) and one byte per key group (1: holds state).
+constexpr char kPendingEntry[] = "pending_windows";
+
+int64_t ReadEnd(std::string_view bytes) {
+  uint64_t u = 0;
+  for (size_t i = 0; i < kEndBytes; ++i) u = (u << 8) | static_cast<uint8_t>(bytes[i]);
+  return static_cast<int64_t>(u ^ (uint64_t{1} << 63));
+}
+
+}  // namespace
+
+absl::Status WindowAggregateOperator::SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: not open");
+  RETURN_IF_ERROR(Spill(/*all=*/true));
+  std::string watermark;
+  AppendEnd(watermark_, &watermark);
+  out->Put(kWatermarkEntry, std::move(watermark));
+  std::string pending;
+  for (const auto& [end, groups] : pending_) {
+    AppendEnd(end, &pending);
+    pending.append(groups.begin(), groups.end());
+  }
+  out->Put(kPendingEntry, std::move(pending));
+  return absl::OkStatus();
+}
+
+absl::Status WindowAggregateOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: not open");
+  std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
+  std::optional<std::string_view> pending = snapshot.Get(kPendingEntry);
+  const size_t per_window = kEndBytes + static_cast<size_t>(max_parallelism_);
+  if (!watermark || watermark->size() != kEndBytes || !pending ||
+      pending->size() % per_window != 0) {
+    return absl::InvalidArgumentError(
+        "WindowAggregate: the snapshot is malformed or was taken at another max parallelism");
+  }
+  watermark_ = ReadEnd(*watermark);
+  pending_.clear();
+  for (size_t at = 0; at < pending->size(); at += per_window) {
+    std::string_view groups = pending->substr(at + kEndBytes, max_parallelism_);
+    pending_[ReadEnd(pending->substr(at))] = std::vector<uint8_t>(groups.begin(), groups.end());
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WindowAggregateOperator::Close() {
-  if (table_ == nullptr) return absl::OkStatus();
-  absl::Status s = table_->DropAll();
+  // Windows held in memory are freed; what is in the store stays until the job ends.
   table_.reset();
   memory_windows_.clear();
   memory_bytes_ = 0;
-  return s;
+  return absl::OkStatus();
 }
 
 }  // namespace eddy

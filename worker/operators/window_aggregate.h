@@ -4,17 +4,19 @@
 // within a window, in key order. A row whose every window has already fired is late: it is
 // dropped and counted (late_rows_dropped).
 //
-// State lives in RocksDB, one entry per (window, key): state_key.h prefix (key group of the group
-// key) | window end (8 bytes, order-preserving) | encoded group key -> accumulators. Per input
-// batch the batch's distinct (window, key) pairs are read with one MultiGet and written with one
-// write batch; a window's entries are read by one prefix scan per key group when it fires, then
-// deleted.
+// State lives in the subtask's RocksDB store, one entry per (window, key): state_key.h prefix (key
+// group of the group key) | window end (8 bytes, order-preserving) | encoded group key ->
+// accumulators. Per input batch the batch's distinct (window, key) pairs are read with one MultiGet
+// and written with one write batch; a window's entries are read by one prefix scan per key group
+// when it fires, then deleted.
 //
 // In front of RocksDB, open windows are kept in memory while they fit the operator's state budget
 // (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory
 // accumulators and they fire from memory, touching RocksDB not at all. When the budget is
 // exceeded, whole windows move to RocksDB, the latest-ending first (they fire last), and stay
-// there until they fire. The output is the same either way.
+// there until they fire. The output is the same either way. A checkpoint moves every window to
+// RocksDB, so that the store's snapshot and the recorded index of pending windows are the whole
+// state.
 #pragma once
 
 #include <atomic>
@@ -56,6 +58,12 @@ class WindowAggregateOperator final : public Operator {
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   // End of input: every remaining window fires (as Flink's final MAX watermark).
   absl::Status Finish() override;
+  // Moves every window held in memory to the store (they fire from there later, with the same
+  // output) and records the watermark and which key groups hold each pending window.
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
+  // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
+  absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // Frees the windows held in memory; the store keeps its state until the job ends.
   absl::Status Close() override;
 
   uint64_t late_rows_dropped() const override {
@@ -81,7 +89,10 @@ class WindowAggregateOperator final : public Operator {
   // The rows' windows that live in memory: folded there; the others are left for RocksDB.
   void FoldIntoMemory(const ChangelogBatch& batch, size_t row, const std::string& group_key,
                       int key_group, int64_t end);
-  absl::Status SpillOverBudget();
+  absl::Status SpillOverBudget() { return Spill(/*all=*/false); }
+  // Moves whole windows from memory to the store, latest end first: all of them, or until within
+  // the budget.
+  absl::Status Spill(bool all);
   absl::Status FireFromMemory(int64_t end);
   absl::Status FireUpTo(int64_t watermark);
   absl::Status Fire(int64_t end, const std::vector<uint8_t>& key_groups);
@@ -93,7 +104,7 @@ class WindowAggregateOperator final : public Operator {
   AggregateFunctions functions_;
   std::unique_ptr<KeyedStateTable> table_;
   KeyedStateBackend* backend_ = nullptr;
-  uint32_t operator_id_ = 0;
+  uint32_t state_id_ = 0;
   int max_parallelism_ = 128;
   int64_t watermark_ = kMinWatermark;
   // Window end -> key groups (one flag each) that hold state for it in RocksDB.

@@ -268,6 +268,12 @@ absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
   return built;
 }
 
+// A stateful node's store and keys are named by its state id, which the coordinator must set.
+absl::Status RequireStateId(const v1::PlanNode& node) {
+  if (node.state_id() != 0) return absl::OkStatus();
+  return absl::InvalidArgumentError("keeps keyed state but the plan gives it no state id");
+}
+
 absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
                                    const std::vector<std::vector<DataType>>& input_types,
                                    const NodeBuildContext& ctx) {
@@ -309,10 +315,12 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kGlobalGroupAggregate: {
+      RETURN_IF_ERROR(RequireStateId(node));
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildAggregate(node, in);
     }
     case v1::PlanNode::kWindowAggregate: {
+      RETURN_IF_ERROR(RequireStateId(node));
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildWindowAggregate(node, in);
     }

@@ -7,6 +7,7 @@
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
 #include "worker/runtime/operator_factory.h"
+#include "worker/state/state_stores.h"
 
 namespace eddy {
 namespace {
@@ -190,11 +191,23 @@ absl::Status Task::OpenAll() {
   for (auto& node : nodes_) {
     OperatorContext ctx;
     ctx.job_id = job_id_;
-    ctx.operator_id = env_.next_operator_id ? env_.next_operator_id->fetch_add(1) : 0;
+    ctx.state_id = node->spec.state_id();
     ctx.subtask_index = subtask_index_;
     ctx.parallelism = parallelism_;
     ctx.max_parallelism = max_parallelism_;
-    ctx.state = env_.state;
+    if (ctx.state_id != 0) {
+      if (env_.state_stores == nullptr) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            node->spec.description(), ": keyed state but the worker has no state stores"));
+      }
+      // The worker owns the store until the job ends here, so state outlives this task's Close.
+      auto store = env_.state_stores->Acquire(job_id_, ctx.state_id, subtask_index_);
+      if (!store.ok()) {
+        return absl::Status(store.status().code(),
+                            absl::StrCat(node->spec.description(), ": ", store.status().message()));
+      }
+      ctx.state = *store;
+    }
     ctx.state_cache_bytes = env_.state_cache_bytes;
     ctx.cancelled = &cancelled_;
     ctx.wakeup = [this] { Wake(); };

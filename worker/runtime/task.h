@@ -24,15 +24,17 @@ namespace eddy {
 
 class ExchangeRegistry;
 class ResultBuffers;
+class StateStores;
 
 class Task;
 
 struct TaskEnvironment {
-  KeyedStateBackend* state = nullptr;
-  size_t state_cache_bytes = 0;  // per keyed operator instance (OperatorContext)
+  // The worker's state stores: each node with a state id gets its subtask's store at Open. Null: a
+  // task with a stateful node fails to open.
+  StateStores* state_stores = nullptr;
+  size_t state_cache_bytes = 0;          // per keyed operator subtask (OperatorContext)
   ExchangeRegistry* exchange = nullptr;  // the worker's exchange gates; null: no exchange nodes
-  ResultBuffers* results = nullptr;      // the worker's SELECT result buffers; null: no collect sink
-  std::atomic<uint32_t>* next_operator_id = nullptr;  // worker-wide, so state prefixes never collide
+  ResultBuffers* results = nullptr;  // the worker's SELECT result buffers; null: no collect sink
   // The filesystem connector's allowed directories (canonical); null: no filesystem nodes.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
   std::string worker;  // "worker-<id> at host:port", for messages other workers show

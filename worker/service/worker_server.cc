@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -51,7 +52,8 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
-  ASSIGN_OR_RETURN(w->state_, KeyedStateBackend::Open(options.data_dir + "/state"));
+  // Removes the state of jobs of an earlier process with this data dir: it is never resumed.
+  ASSIGN_OR_RETURN(w->state_stores_, StateStores::Open(options.data_dir + "/state"));
 
   w->exchange_ = std::make_unique<ExchangeRegistry>(
       std::chrono::milliseconds(std::max(0, options.exchange_gate_wait_ms)));
@@ -98,6 +100,11 @@ void WorkerServer::Shutdown() {
     tasks.swap(tasks_);
   }
   for (auto& t : tasks) t->Join();
+  // Every job ends here with the worker.
+  if (state_stores_) {
+    absl::Status s = state_stores_->DropAll();
+    if (!s.ok()) EDDY_LOG_WARN("dropping state: {}", s.ToString());
+  }
   if (server_) {
     server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
     server_->Wait();
@@ -187,10 +194,12 @@ void WorkerServer::ControlLoop() {
 
 void WorkerServer::ReapFinished() {
   std::vector<std::unique_ptr<Task>> finished;
+  std::set<std::string> ended_jobs;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = tasks_.begin(); it != tasks_.end();) {
       if ((*it)->done()) {
+        ended_jobs.insert((*it)->job_id());
         finished.push_back(std::move(*it));
         it = tasks_.erase(it);
       } else {
@@ -199,6 +208,15 @@ void WorkerServer::ReapFinished() {
     }
   }
   for (auto& t : finished) t->Join();
+  if (ended_jobs.empty()) return;
+  // Finished, cancelled or failed alike: a job without tasks here needs its state no more. Under
+  // mu_, so that no task of the job can be deployed (and open a store) while it is dropped.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& t : tasks_) ended_jobs.erase(t->job_id());
+  for (const std::string& job : ended_jobs) {
+    absl::Status s = state_stores_->DropJob(job);
+    if (!s.ok()) EDDY_LOG_WARN("dropping state of job {}: {}", job, s.ToString());
+  }
 }
 
 void WorkerServer::Report(const v1::TaskStateReport& report) {
@@ -217,11 +235,10 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
   std::vector<std::unique_ptr<Task>> created;
   for (const auto& d : req->tasks()) {
     TaskEnvironment env;
-    env.state = state_.get();
+    env.state_stores = state_stores_.get();
     env.state_cache_bytes = options_.state_cache_bytes;
     env.exchange = exchange_.get();
     env.results = &results_;
-    env.next_operator_id = &next_operator_id_;
     env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -1,6 +1,7 @@
-// An eddy-worker: serves WorkerService and ExchangeService over gRPC (one port), runs deployed tasks on their own threads against the
-// worker's RocksDB state backend, registers with the coordinator and heartbeats, and reports each
-// task's state changes. Embedded clusters run several of these in one process.
+// An eddy-worker: serves WorkerService and ExchangeService over gRPC (one port), runs deployed
+// tasks on their own threads, each stateful operator subtask with its own RocksDB store under
+// <data-dir>/state (dropped when its job ends here), registers with the coordinator and heartbeats,
+// and reports each task's state changes. Embedded clusters run several of these in one process.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -22,7 +23,7 @@
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/exchange_service.h"
 #include "worker/runtime/task.h"
-#include "worker/state/keyed_state_backend.h"
+#include "worker/state/state_stores.h"
 
 namespace eddy {
 
@@ -67,6 +68,7 @@ class WorkerServer final : public v1::WorkerService::Service {
   void ControlLoop();  // registration, heartbeats, reaping finished tasks
   bool Register();
   void Report(const v1::TaskStateReport& report);
+  // Joins ended tasks; drops the state of each job that no longer has a task here.
   void ReapFinished();
   // Cancels this worker's subtasks of the job and drops its exchange channels and results.
   void CancelJobHere(const std::string& job_id);
@@ -74,14 +76,13 @@ class WorkerServer final : public v1::WorkerService::Service {
 
   WorkerOptions options_;
   std::string address_;
-  std::unique_ptr<KeyedStateBackend> state_;
+  std::unique_ptr<StateStores> state_stores_;
   ResultBuffers results_;
   // Declared before server_ and tasks_: streams and tasks use them until those are gone.
   std::unique_ptr<ExchangeRegistry> exchange_;
   std::unique_ptr<ExchangeServiceImpl> exchange_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::ClusterService::Stub> coordinator_;
-  std::atomic<uint32_t> next_operator_id_{1};
 
   std::mutex mu_;
   std::condition_variable cv_;

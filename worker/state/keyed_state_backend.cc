@@ -1,22 +1,19 @@
 #include "worker/state/keyed_state_backend.h"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <system_error>
 #include <unordered_map>
 
 #include "common/base/status_macros.h"
-#include "rocksdb/cache.h"
 #include "rocksdb/compaction_filter.h"
-#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
-#include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
-#include "rocksdb/table.h"
+#include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/write_batch.h"
+#include "worker/state/rocksdb_options.h"
 #include "worker/state/rocksdb_status.h"
 #include "worker/state/state_key.h"
 
@@ -68,7 +65,7 @@ class TtlCompactionFilter : public rocksdb::CompactionFilter {
   bool Filter(int /*level*/, const rocksdb::Slice& key, const rocksdb::Slice& value,
               std::string* /*new_value*/, bool* /*value_changed*/) const override {
     if (ttls_->empty() || key.size() < kStateKeyPrefixSize) return false;
-    auto it = ttls_->find(OperatorIdOfStateKey(std::string_view(key.data(), key.size())));
+    auto it = ttls_->find(StateIdOfStateKey(std::string_view(key.data(), key.size())));
     if (it == ttls_->end()) return false;
     return TtlExpired(std::string_view(value.data(), value.size()), it->second, now_ms_);
   }
@@ -95,42 +92,9 @@ class TtlCompactionFilterFactory : public rocksdb::CompactionFilterFactory {
   std::shared_ptr<Registry> registry_;
 };
 
-rocksdb::Options MakeOptions(const StateBackendOptions& opt) {
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  o.IncreaseParallelism(std::max(1, opt.background_jobs));
-  o.max_background_jobs = std::max(1, opt.background_jobs);
-  o.write_buffer_size = opt.write_buffer_bytes;
-  o.max_write_buffer_number = std::max(2, opt.max_write_buffers);
-  o.level_compaction_dynamic_level_bytes = true;
-  // Aggregates overwrite the same keys over and over; a memtable bloom filter makes lookups of
-  // keys that are not (yet) in the memtable cheap.
-  o.memtable_whole_key_filtering = true;
-  o.memtable_prefix_bloom_size_ratio = 0.02;
-  // State is thrown away on restart, so skip the flush on close.
-  o.avoid_flush_during_shutdown = true;
-  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
-  o.keep_log_file_num = 2;
-  // LZ4 is cheap enough for hot state; fall back when this RocksDB build lacks it.
-  auto supported = rocksdb::GetSupportedCompressions();
-  bool lz4 = std::find(supported.begin(), supported.end(), rocksdb::kLZ4Compression) !=
-             supported.end();
-  o.compression = lz4 ? rocksdb::kLZ4Compression : rocksdb::kNoCompression;
-
-  rocksdb::BlockBasedTableOptions t;
-  t.block_cache = rocksdb::NewLRUCache(opt.block_cache_bytes);
-  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(opt.bloom_bits_per_key, false));
-  t.whole_key_filtering = true;  // point lookups by full key, never prefix scans on the hot path
-  t.cache_index_and_filter_blocks = true;  // bounded memory: index/filter blocks live in the cache
-  t.pin_l0_filter_and_index_blocks_in_cache = true;
-  t.format_version = 5;
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  return o;
-}
-
 // The 6-byte prefix as a 48-bit number, plus one, re-encoded: the exclusive end of a prefix range.
-std::string PrefixSuccessor(int key_group, uint32_t operator_id) {
-  uint64_t n = (static_cast<uint64_t>(key_group) << 32 | operator_id) + 1;
+std::string PrefixSuccessor(int key_group, uint32_t state_id) {
+  uint64_t n = (static_cast<uint64_t>(key_group) << 32 | state_id) + 1;
   std::string out(kStateKeyPrefixSize, '\0');
   for (int i = static_cast<int>(kStateKeyPrefixSize) - 1; i >= 0; --i) {
     out[i] = static_cast<char>(n & 0xff);
@@ -187,9 +151,14 @@ std::string_view StateReadResult::value(size_t i) const {
 
 // ---- KeyedStateBackend ----
 
-KeyedStateBackend::KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db,
-                                     bool disable_wal, std::shared_ptr<TtlRegistry> ttl)
-    : path_(std::move(path)), ttl_(std::move(ttl)), db_(std::move(db)), disable_wal_(disable_wal) {}
+KeyedStateBackend::KeyedStateBackend(std::string path,
+                                     std::shared_ptr<SharedStateResources> resources,
+                                     std::unique_ptr<rocksdb::DB> db,
+                                     std::shared_ptr<TtlRegistry> ttl)
+    : path_(std::move(path)),
+      resources_(std::move(resources)),
+      ttl_(std::move(ttl)),
+      db_(std::move(db)) {}
 
 KeyedStateBackend::~KeyedStateBackend() {
   if (db_ != nullptr) db_->Close().PermitUncheckedError();
@@ -197,7 +166,13 @@ KeyedStateBackend::~KeyedStateBackend() {
 
 absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::Open(
     const std::string& path, const StateBackendOptions& options) {
+  return Open(path, std::make_shared<SharedStateResources>(options));
+}
+
+absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::Open(
+    const std::string& path, std::shared_ptr<SharedStateResources> resources) {
   if (path.empty()) return absl::InvalidArgumentError("State backend path is empty");
+  if (resources == nullptr) return absl::InvalidArgumentError("State backend without resources");
   std::error_code ec;
   std::filesystem::path p(path);
   if (p.has_parent_path()) {
@@ -207,22 +182,71 @@ absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::Open(
                                  p.parent_path().string() + "': " + ec.message());
     }
   }
-  rocksdb::Options o = MakeOptions(options);
+  rocksdb::Options o = state_internal::MakeStoreOptions(*resources);
   auto ttl = std::make_shared<TtlRegistry>();
-  ttl->now_ms = options.now_ms ? options.now_ms : [] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  };
+  ttl->now_ms = resources->options().now_ms;
   o.compaction_filter_factory = std::make_shared<TtlCompactionFilterFactory>(ttl);
-  // Fresh state on every start (no recovery yet); see the header.
-  if (std::filesystem::exists(p, ec)) {
-    RETURN_IF_ERROR(FromRocksStatus(rocksdb::DestroyDB(path, o), "destroy", path));
-  }
   rocksdb::DB* raw = nullptr;
   RETURN_IF_ERROR(FromRocksStatus(rocksdb::DB::Open(o, path, &raw), "open", path));
   return std::unique_ptr<KeyedStateBackend>(new KeyedStateBackend(
-      path, std::unique_ptr<rocksdb::DB>(raw), options.disable_wal, std::move(ttl)));
+      path, std::move(resources), std::unique_ptr<rocksdb::DB>(raw), std::move(ttl)));
+}
+
+absl::StatusOr<std::unique_ptr<KeyedStateBackend>> KeyedStateBackend::OpenFromSnapshot(
+    const std::string& snapshot_dir, const std::string& path,
+    std::shared_ptr<SharedStateResources> resources) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(snapshot_dir, ec)) {
+    return absl::NotFoundError("State snapshot '" + snapshot_dir + "' is not a directory");
+  }
+  fs::remove_all(path, ec);
+  if (!ec) fs::create_directories(path, ec);
+  if (ec) {
+    return absl::InternalError("State backend cannot prepare directory '" + path +
+                               "' for a restore: " + ec.message());
+  }
+  for (const fs::directory_entry& e : fs::directory_iterator(snapshot_dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    const fs::path to = fs::path(path) / e.path().filename();
+    // SST files never change once written, so the restored store may share them with the
+    // snapshot; the MANIFEST, CURRENT and OPTIONS files are rewritten by RocksDB, so they are
+    // copied.
+    std::error_code link_ec;
+    if (e.path().extension() == ".sst") fs::create_hard_link(e.path(), to, link_ec);
+    if (e.path().extension() != ".sst" || link_ec) fs::copy_file(e.path(), to, ec);
+    if (ec) {
+      return absl::InternalError("State backend cannot restore '" + e.path().string() + "' into '" +
+                                 path + "': " + ec.message());
+    }
+  }
+  if (ec) {
+    return absl::InternalError("State backend cannot read snapshot '" + snapshot_dir +
+                               "': " + ec.message());
+  }
+  return Open(path, std::move(resources));
+}
+
+absl::Status KeyedStateBackend::Snapshot(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path p(dir);
+  if (std::filesystem::exists(p, ec)) {
+    return absl::AlreadyExistsError("State snapshot directory '" + dir + "' already exists");
+  }
+  if (p.has_parent_path()) {
+    std::filesystem::create_directories(p.parent_path(), ec);
+    if (ec) {
+      return absl::InternalError("State backend cannot create directory '" +
+                                 p.parent_path().string() + "': " + ec.message());
+    }
+  }
+  rocksdb::Checkpoint* raw = nullptr;
+  RETURN_IF_ERROR(FromRocksStatus(rocksdb::Checkpoint::Create(db_.get(), &raw), "snapshot", path_));
+  std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
+  // log_size_for_flush = 0 flushes the memtables first: writes skip the WAL, so only SST files
+  // hold them.
+  return FromRocksStatus(checkpoint->CreateCheckpoint(dir, /*log_size_for_flush=*/0), "snapshot",
+                         dir);
 }
 
 absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
@@ -252,8 +276,8 @@ absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
 absl::Status KeyedStateBackend::Write(StateWriteBatch* batch) {
   if (batch->count() == 0) return absl::OkStatus();
   rocksdb::WriteOptions wo;
-  wo.disableWAL = disable_wal_;
-  wo.sync = false;  // durability comes from checkpoints (future), never from fsync per batch
+  wo.disableWAL = resources_->options().disable_wal;
+  wo.sync = false;  // durability comes from snapshots, never from fsync per batch
   write_batches_.fetch_add(1, std::memory_order_relaxed);
   keys_written_.fetch_add(batch->count(), std::memory_order_relaxed);
   absl::Status s = FromRocksStatus(db_->Write(wo, batch->batch_.get()), "write", path_);
@@ -261,22 +285,22 @@ absl::Status KeyedStateBackend::Write(StateWriteBatch* batch) {
   return s;
 }
 
-absl::Status KeyedStateBackend::DeleteOperatorState(uint32_t operator_id, int max_parallelism) {
+absl::Status KeyedStateBackend::DeleteState(uint32_t state_id, int max_parallelism) {
   if (max_parallelism <= 0 || max_parallelism > kMaxKeyGroups) {
-    return absl::InvalidArgumentError("DeleteOperatorState: max_parallelism out of range");
+    return absl::InvalidArgumentError("DeleteState: max_parallelism out of range");
   }
   rocksdb::WriteBatch wb;
   std::string begin;
   for (int kg = 0; kg < max_parallelism; ++kg) {
     begin.clear();
-    AppendStateKeyPrefix(kg, operator_id, &begin);
-    std::string end = PrefixSuccessor(kg, operator_id);
+    AppendStateKeyPrefix(kg, state_id, &begin);
+    std::string end = PrefixSuccessor(kg, state_id);
     RETURN_IF_ERROR(FromRocksStatus(wb.DeleteRange(ToSlice(begin), ToSlice(end)), "DeleteRange",
                                     path_));
   }
   rocksdb::WriteOptions wo;
-  wo.disableWAL = disable_wal_;
-  return FromRocksStatus(db_->Write(wo, &wb), "DeleteOperatorState", path_);
+  wo.disableWAL = resources_->options().disable_wal;
+  return FromRocksStatus(db_->Write(wo, &wb), "DeleteState", path_);
 }
 
 absl::Status KeyedStateBackend::ScanAndDeletePrefix(
@@ -304,20 +328,20 @@ absl::Status KeyedStateBackend::ScanAndDeletePrefix(
   RETURN_IF_ERROR(FromRocksStatus(it->status(), "scan", path_));
   if (deletes.Count() == 0) return absl::OkStatus();
   rocksdb::WriteOptions wo;
-  wo.disableWAL = disable_wal_;
+  wo.disableWAL = resources_->options().disable_wal;
   write_batches_.fetch_add(1, std::memory_order_relaxed);
   keys_written_.fetch_add(deletes.Count(), std::memory_order_relaxed);
   return FromRocksStatus(db_->Write(wo, &deletes), "delete", path_);
 }
 
-absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t operator_id) {
+absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t state_id) {
   rocksdb::ReadOptions ro;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
   uint64_t n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     rocksdb::Slice k = it->key();
     if (k.size() >= kStateKeyPrefixSize &&
-        OperatorIdOfStateKey(std::string_view(k.data(), k.size())) == operator_id) {
+        StateIdOfStateKey(std::string_view(k.data(), k.size())) == state_id) {
       ++n;
     }
   }
@@ -325,11 +349,11 @@ absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t operator_id) {
   return n;
 }
 
-void KeyedStateBackend::RegisterStateTtl(uint32_t operator_id, int64_t ttl_ms) {
-  ttl_->Set(operator_id, ttl_ms);
+void KeyedStateBackend::RegisterStateTtl(uint32_t state_id, int64_t ttl_ms) {
+  ttl_->Set(state_id, ttl_ms);
 }
 
-void KeyedStateBackend::UnregisterStateTtl(uint32_t operator_id) { ttl_->Set(operator_id, 0); }
+void KeyedStateBackend::UnregisterStateTtl(uint32_t state_id) { ttl_->Set(state_id, 0); }
 
 int64_t KeyedStateBackend::NowMs() const { return ttl_->now_ms(); }
 

@@ -1,6 +1,9 @@
-// The worker's keyed state: one RocksDB instance per worker process, shared by every keyed operator
-// instance (task) on that worker. The API is batch-shaped: one MultiGet and one atomic write batch
-// per input batch. Keys follow state_key.h. This folder is the only place that includes RocksDB.
+// A keyed state store: one RocksDB instance holding the state of one stateful operator subtask
+// (StateStores opens one per (job, state id, subtask) and keeps it until the job ends). Stores
+// share their worker's block cache and write-buffer budget (SharedStateResources). The API is
+// batch-shaped: one MultiGet and one atomic write batch per input batch. Keys follow state_key.h.
+// A store can be snapshotted (hard links, cheap) and opened again from a snapshot. This folder is
+// the only place that includes RocksDB.
 #pragma once
 
 #include <atomic>
@@ -15,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "worker/state/state_resources.h"
 
 namespace rocksdb {
 class DB;
@@ -25,28 +29,10 @@ namespace eddy {
 
 inline constexpr int kDefaultMaxParallelism = 128;
 
-// Tuning; defaults suit a streaming aggregate on a small worker (point lookups, many overwrites).
-struct StateBackendOptions {
-  size_t block_cache_bytes = 64u << 20;   // shared LRU cache for data, index and filter blocks
-  // Per memtable. Small on purpose: aggregates overwrite the same keys, so every version piles up in
-  // the memtable skip list, whose depth and cache misses dominated lookups and inserts. Measured
-  // (COUNT+SUM over 100k keys, 1024-row batches, 2M rows): 32 MB 175k rows/s, 4 MB 290k rows/s.
-  size_t write_buffer_bytes = 4u << 20;
-  int max_write_buffers = 3;
-  int background_jobs = 2;                // flush + compaction threads (workers have few cores)
-  int bloom_bits_per_key = 10;            // ~1% false positives: most misses (new keys) skip SSTs
-  // No WAL: state is not recovered after a restart (the worker starts fresh, see Open), so logging
-  // every write would only cost I/O. Turn on once checkpoints/recovery exist.
-  bool disable_wal = true;
-  // Milliseconds on a monotonic clock, for state TTL (timestamps in values and the compaction
-  // filter that drops expired ones). Unset: steady_clock. Tests inject a manual clock.
-  std::function<int64_t()> now_ms;
-};
-
 // State TTL (table.exec.state.ttl): a keyed operator with a TTL stores each value as an 8-byte
 // big-endian last-write timestamp (StateBackendOptions::now_ms) followed by its payload. A value
 // whose timestamp + TTL <= now is expired: KeyedStateTable reads it as absent, and RocksDB
-// compactions drop it (a compaction filter that knows each registered operator's TTL).
+// compactions drop it (a compaction filter that knows each registered state id's TTL).
 inline constexpr size_t kStateTtlHeaderSize = 8;
 inline void AppendTtlTimestamp(int64_t ms, std::string* out) {
   for (int i = 7; i >= 0; --i) {
@@ -102,8 +88,8 @@ class StateReadResult {
   std::unique_ptr<Impl> impl_;
 };
 
-// Thread-safe: any number of tasks may call any method concurrently (RocksDB is thread-safe; our
-// counters are atomic). Per-call objects (StateWriteBatch, StateReadResult) belong to one caller.
+// Thread-safe (RocksDB is; our counters are atomic), though in the worker one task uses a store.
+// Per-call objects (StateWriteBatch, StateReadResult) belong to one caller.
 class KeyedStateBackend {
  public:
   struct Stats {
@@ -113,12 +99,19 @@ class KeyedStateBackend {
     uint64_t keys_written = 0;  // puts + deletes
   };
 
-  // Opens the DB at `path` (the worker passes <data-dir>/state), creating parent directories.
-  // Any DB already at `path` is destroyed first: there is no checkpoint recovery yet, so leftover
-  // state from a previous run is stale and would corrupt aggregates of new jobs whose operator ids
-  // collide with old ones.
+  // Opens the store at `path` (created with its parent directories if missing; an existing store
+  // is opened as it is: whoever owns the directory decides when it is fresh, see StateStores).
+  static absl::StatusOr<std::unique_ptr<KeyedStateBackend>> Open(
+      const std::string& path, std::shared_ptr<SharedStateResources> resources);
+  // The same with resources of its own (tests and tools).
   static absl::StatusOr<std::unique_ptr<KeyedStateBackend>> Open(
       const std::string& path, const StateBackendOptions& options = {});
+  // Replaces whatever is at `path` with the snapshot at `snapshot_dir` (see Snapshot) and opens it.
+  // SST files are hard-linked (copied across file systems), the few other files copied, so the
+  // snapshot stays untouched and may be restored again.
+  static absl::StatusOr<std::unique_ptr<KeyedStateBackend>> OpenFromSnapshot(
+      const std::string& snapshot_dir, const std::string& path,
+      std::shared_ptr<SharedStateResources> resources);
   ~KeyedStateBackend();
 
   KeyedStateBackend(const KeyedStateBackend&) = delete;
@@ -129,9 +122,13 @@ class KeyedStateBackend {
   // Applies `batch` atomically and clears it.
   absl::Status Write(StateWriteBatch* batch);
 
-  // Removes every key of `operator_id`: one DeleteRange per key group, in one atomic write.
-  absl::Status DeleteOperatorState(uint32_t operator_id,
-                                   int max_parallelism = kDefaultMaxParallelism);
+  // Writes a consistent snapshot of the store into `dir`, which must not exist (its parent is
+  // created): memtables are flushed, then every live file is hard-linked (rocksdb::Checkpoint), so
+  // a snapshot costs little time or space. Writes after it do not change it.
+  absl::Status Snapshot(const std::string& dir);
+
+  // Removes every key of `state_id`: one DeleteRange per key group, in one atomic write.
+  absl::Status DeleteState(uint32_t state_id, int max_parallelism = kDefaultMaxParallelism);
 
   // Calls `fn` for every key starting with `prefix`, in key order, then deletes them all in one
   // write (a window that fired reads its groups once and drops them). The key passed to `fn`
@@ -140,12 +137,12 @@ class KeyedStateBackend {
       std::string_view prefix,
       const std::function<absl::Status(std::string_view key, std::string_view value)>& fn);
 
-  // Exact number of live keys of `operator_id` (scans them: tests and diagnostics only).
-  absl::StatusOr<uint64_t> CountKeys(uint32_t operator_id);
+  // Exact number of live keys of `state_id` (scans them: tests and diagnostics only).
+  absl::StatusOr<uint64_t> CountKeys(uint32_t state_id);
 
-  // State TTL of `operator_id`'s values (> 0), for the compaction filter; Unregister forgets it.
-  void RegisterStateTtl(uint32_t operator_id, int64_t ttl_ms);
-  void UnregisterStateTtl(uint32_t operator_id);
+  // State TTL of `state_id`'s values (> 0), for the compaction filter; Unregister forgets it.
+  void RegisterStateTtl(uint32_t state_id, int64_t ttl_ms);
+  void UnregisterStateTtl(uint32_t state_id);
   // The clock of StateBackendOptions::now_ms.
   int64_t NowMs() const;
   // Compacts the whole DB now, so that the compaction filter drops expired state (RocksDB does the
@@ -162,13 +159,13 @@ class KeyedStateBackend {
   struct TtlRegistry;  // internal: shared with the compaction filter
 
  private:
-  KeyedStateBackend(std::string path, std::unique_ptr<rocksdb::DB> db, bool disable_wal,
-                    std::shared_ptr<TtlRegistry> ttl);
+  KeyedStateBackend(std::string path, std::shared_ptr<SharedStateResources> resources,
+                    std::unique_ptr<rocksdb::DB> db, std::shared_ptr<TtlRegistry> ttl);
 
   std::string path_;
+  std::shared_ptr<SharedStateResources> resources_;  // outlives db_ (its cache and budget)
   std::shared_ptr<TtlRegistry> ttl_;  // shared with the compaction filter factory
   std::unique_ptr<rocksdb::DB> db_;
-  bool disable_wal_;
   std::atomic<uint64_t> multiget_calls_{0};
   std::atomic<uint64_t> keys_read_{0};
   std::atomic<uint64_t> write_batches_{0};

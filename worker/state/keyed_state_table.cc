@@ -5,21 +5,21 @@
 
 namespace eddy {
 
-KeyedStateTable::KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id,
-                                 int max_parallelism, size_t cache_bytes, int64_t ttl_ms)
+KeyedStateTable::KeyedStateTable(KeyedStateBackend* backend, uint32_t state_id, int max_parallelism,
+                                 size_t cache_bytes, int64_t ttl_ms)
     : backend_(backend),
-      operator_id_(operator_id),
+      state_id_(state_id),
       max_parallelism_(max_parallelism),
       cache_(cache_bytes),
       ttl_ms_(ttl_ms > 0 ? ttl_ms : 0) {
   if (ttl_ms_ > 0) {
-    backend_->RegisterStateTtl(operator_id_, ttl_ms_);
+    backend_->RegisterStateTtl(state_id_, ttl_ms_);
     now_ms_ = backend_->NowMs();
   }
 }
 
 KeyedStateTable::~KeyedStateTable() {
-  if (ttl_ms_ > 0) backend_->UnregisterStateTtl(operator_id_);
+  if (ttl_ms_ > 0) backend_->UnregisterStateTtl(state_id_);
 }
 
 std::string_view KeyedStateTable::Stamped(std::string_view value) {
@@ -37,7 +37,7 @@ void KeyedStateTable::ClearReads() {
 }
 
 size_t KeyedStateTable::AddRead(int key_group, std::string_view group_key) {
-  AppendStateKey(key_group, operator_id_, group_key, &read_arena_);
+  AppendStateKey(key_group, state_id_, group_key, &read_arena_);
   read_offsets_.push_back(static_cast<uint32_t>(read_arena_.size()));
   return read_offsets_.size() - 2;
 }
@@ -85,7 +85,7 @@ uint32_t KeyedStateTable::EntryFor(std::string_view state_key) {
 
 void KeyedStateTable::Put(int key_group, std::string_view group_key, std::string_view value) {
   write_key_.clear();
-  AppendStateKey(key_group, operator_id_, group_key, &write_key_);
+  AppendStateKey(key_group, state_id_, group_key, &write_key_);
   if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
   const uint32_t e = EntryFor(write_key_);
   cache_.Set(e, Stamped(value));
@@ -93,7 +93,7 @@ void KeyedStateTable::Put(int key_group, std::string_view group_key, std::string
 
 void KeyedStateTable::Delete(int key_group, std::string_view group_key) {
   write_key_.clear();
-  AppendStateKey(key_group, operator_id_, group_key, &write_key_);
+  AppendStateKey(key_group, state_id_, group_key, &write_key_);
   cache_.Remove(EntryFor(write_key_));
 }
 
@@ -132,7 +132,7 @@ absl::Status KeyedStateTable::Flush() {
 absl::Status KeyedStateTable::DropAll() {
   cache_.Clear();
   writes_.Clear();
-  return backend_->DeleteOperatorState(operator_id_, max_parallelism_);
+  return backend_->DeleteState(state_id_, max_parallelism_);
 }
 
 }  // namespace eddy

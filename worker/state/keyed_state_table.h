@@ -1,8 +1,8 @@
-// A per-operator-instance view of the KeyedStateBackend: builds full state keys from (key group,
-// encoded group key) with this operator's id, serves a batch of reads from its StateCache and one
-// MultiGet for the misses, and writes changes back to RocksDB in one atomic write per batch (the
-// cache's evictions; all changes when the cache is off). Owned and used by one operator instance
-// (one thread); not thread-safe.
+// An operator subtask's view of its KeyedStateBackend: builds full state keys from (key group,
+// encoded group key) with the operator's state id, serves a batch of reads from its StateCache and
+// one MultiGet for the misses, and writes changes back to RocksDB in one atomic write per batch
+// (the cache's evictions; all changes when the cache is off). Owned and used by one operator
+// instance (one thread); not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -32,11 +32,11 @@ class KeyedStateTable {
   // written for that long reads as absent, whether it comes from the cache or from RocksDB, an
   // expired change is never written back (a delete instead), and the backend's compaction filter
   // drops expired values from RocksDB.
-  KeyedStateTable(KeyedStateBackend* backend, uint32_t operator_id, int max_parallelism,
+  KeyedStateTable(KeyedStateBackend* backend, uint32_t state_id, int max_parallelism,
                   size_t cache_bytes = 0, int64_t ttl_ms = 0);
   ~KeyedStateTable();
 
-  uint32_t operator_id() const { return operator_id_; }
+  uint32_t state_id() const { return state_id_; }
   int max_parallelism() const { return max_parallelism_; }
   int64_t ttl_ms() const { return ttl_ms_; }
 
@@ -80,7 +80,7 @@ class KeyedStateTable {
   absl::Status WriteStaged();
 
   KeyedStateBackend* backend_;
-  uint32_t operator_id_;
+  uint32_t state_id_;
   int max_parallelism_;
   StateCache cache_;
   int64_t ttl_ms_;

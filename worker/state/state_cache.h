@@ -1,5 +1,5 @@
-// A bounded, write-back cache of one operator instance's state values in front of the worker's
-// RocksDB (as streaming engines keep an operator cache over their LSM state store). Hot keys are read
+// A bounded, write-back cache of one operator instance's state values in front of its state
+// store (as streaming engines keep an operator cache over their LSM state store). Hot keys are read
 // and updated in memory; a changed value reaches RocksDB when its entry is evicted (CLOCK: an entry
 // used since the hand last passed gets a second chance) or on Flush. Owned by one KeyedStateTable
 // (one thread); not thread-safe.

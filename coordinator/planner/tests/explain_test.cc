@@ -1,6 +1,6 @@
-// EXPLAIN text end to end: Flink's three sections for Q1/Q2 of DESIGN.md into retracting and upsert
-// sinks (changelog modes), bare queries, and the two-sink statement set whose shared filter prints
-// once in the execution plan with reuse markers.
+// EXPLAIN text end to end: Flink's three sections for Q1/Q2 (word count, counts) into retracting
+// and upsert sinks (changelog modes), bare queries, and the two-sink statement set whose shared
+// filter prints once in the execution plan with reuse markers.
 #include "coordinator/planner/tests/planner_test_util.h"
 
 namespace eddy::planner_test {

@@ -1,5 +1,5 @@
-// Q1/Q2 of DESIGN.md end to end through the planner: node sequence, UPDATE_BEFORE generation per
-// sink, sources, and the job's name and boundedness.
+// Q1/Q2 (word count; count of its counts) end to end through the planner: node sequence,
+// UPDATE_BEFORE generation per sink, sources, and the job's name and boundedness.
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
 #include "coordinator/planner/tests/planner_test_util.h"

@@ -67,6 +67,7 @@ v1::PlanNode AggNode(int id, int input) {
   n.set_id(id);
   n.add_inputs(input);
   n.set_description("GroupAggregate(groupBy=[word])");
+  n.set_state_id(id + 1);
   SchemaToProto(AggSchema(), n.mutable_output_schema());
   auto* agg = n.mutable_group_aggregate();
   agg->add_group_keys(0);
@@ -90,9 +91,8 @@ class ExchangeTaskTest : public ::testing::Test {
 
   std::unique_ptr<Task> MakeTask(const v1::TaskDeployment& d, ExchangeRegistry* registry) {
     TaskEnvironment env;
-    env.state = state_.get();
+    env.state_stores = state_.stores();
     env.exchange = registry;
-    env.next_operator_id = &next_id_;
     auto* promise = &done_[{d.task_index(), d.subtask_index()}];
     env.on_state = [promise](const Task&, v1::TaskState s, const std::string& error) {
       if (s != v1::TASK_STATE_RUNNING) promise->set_value({s, error});
@@ -103,7 +103,6 @@ class ExchangeTaskTest : public ::testing::Test {
   }
 
   testing::TempStateBackend state_{"exchange_task_test"};
-  std::atomic<uint32_t> next_id_{1};
   std::map<std::pair<int, int>, std::promise<std::pair<v1::TaskState, std::string>>> done_;
 };
 

@@ -2,13 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "worker/exchange/tests/exchange_test_util.h"
 
 namespace eddy {
 namespace {
 
+using testing::DescribeEvent;
+using testing::DrainEvents;
 using testing::SeqBatch;
 using testing::TestTypes;
 
@@ -132,34 +136,148 @@ TEST(InputGateTest, LocalPushWaitsForRoomAndHonoursCancelAndClose) {
   EXPECT_EQ(gate.TakeGrants(0, std::chrono::milliseconds(0), nullptr), -1);
 }
 
-// A watermark takes effect after the batches its producer sent before it; the gate's watermark is
-// the minimum over its channels, and an ended channel stops holding it back once drained.
+// A watermark takes effect when Poll reaches it in its channel, after the batches its producer sent
+// before it; the gate's watermark is the minimum over its channels, and an ended channel stops
+// holding it back once its end-of-input is taken.
 TEST(InputGateTest, WatermarksFollowTheirChannelsBatchesAndTakeTheMinimum) {
   InputGate gate("job j task 1 subtask 0", 2, 4, TestTypes());
   ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 3)).ok());
   ASSERT_TRUE(gate.PushWatermark(0, {100, false}).ok());
-  ASSERT_TRUE(gate.PushWatermark(1, {50, false}).ok());  // empty channel: applies now
-  EXPECT_FALSE(gate.TakeWatermark().has_value());        // channel 0 is still at the minimum
+  ASSERT_TRUE(gate.PushWatermark(1, {50, false}).ok());
+  EXPECT_FALSE(gate.TakeWatermark().has_value());  // nothing polled yet
   ChangelogBatch b;
   int channel = -1;
   ASSERT_EQ(PollState(gate, &b, &channel), SourceState::kData);
   EXPECT_EQ(channel, 0);
-  auto w = gate.TakeWatermark();  // channel 0's batch was taken: its watermark applies
+  EXPECT_EQ(b.num_rows(), 3u);
+  EXPECT_FALSE(gate.TakeWatermark().has_value());
+  // Channel 1's watermark (50) alone does not move the gate: channel 0 has none yet (round-robin
+  // reaches channel 1 first), then channel 0's 100 makes the minimum 50.
+  ASSERT_EQ(PollState(gate, &b, &channel), SourceState::kData);
+  EXPECT_TRUE(b.empty());
+  auto w = gate.TakeWatermark();
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->millis, 50);
   ASSERT_TRUE(gate.PushWatermark(1, {300, false}).ok());
+  ASSERT_EQ(PollState(gate, &b), SourceState::kData);
+  EXPECT_TRUE(b.empty());
   w = gate.TakeWatermark();
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->millis, 100);
-  // Channel 0 ends with a batch still buffered: it holds the watermark until drained.
+  // Channel 0 ends with a batch still queued: it holds the watermark until its end is taken.
   ASSERT_TRUE(gate.Push(0, SeqBatch(0, 3, 1)).ok());
   ASSERT_TRUE(gate.EndOfInput(0).ok());
   EXPECT_FALSE(gate.TakeWatermark().has_value());
   ASSERT_EQ(PollState(gate, &b), SourceState::kData);
+  EXPECT_EQ(b.num_rows(), 1u);
+  EXPECT_FALSE(gate.TakeWatermark().has_value());
+  ASSERT_EQ(PollState(gate, &b), SourceState::kData);  // channel 0's end-of-input
+  EXPECT_TRUE(b.empty());
   w = gate.TakeWatermark();
   ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->millis, 300);
   EXPECT_FALSE(gate.PushWatermark(0, {400, false}).ok());  // after end-of-input
+}
+
+TEST(InputGateTest, EachChannelsEventsComeOutInTheOrderTheyWentIn) {
+  InputGate gate("g", 2, 4, TestTypes());
+  // Channel 0: batch, barrier 1, watermark, batch, barrier 2, end. Channel 1: barrier 1 first.
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 1)).ok());
+  ASSERT_TRUE(gate.PushBarrier(0, 1).ok());
+  ASSERT_TRUE(gate.PushBarrier(1, 1).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {10, false}).ok());
+  ASSERT_TRUE(gate.Push(1, SeqBatch(1, 100, 1)).ok());
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 1, 1)).ok());
+  ASSERT_TRUE(gate.PushBarrier(0, 2).ok());
+  ASSERT_TRUE(gate.EndOfInput(0).ok());
+  ASSERT_TRUE(gate.PushWatermark(1, {20, false}).ok());
+  ASSERT_TRUE(gate.PushBarrier(1, 2).ok());
+  ASSERT_TRUE(gate.EndOfInput(1).ok());
+  EXPECT_EQ(gate.buffered(), 3u);  // batches
+  EXPECT_EQ(gate.queued_events(), 11u);
+  auto events = DrainEvents(gate);
+  EXPECT_EQ(events[0], (std::vector<std::string>{"b0", "|1", "w10", "b1", "|2", "end"}));
+  EXPECT_EQ(events[1], (std::vector<std::string>{"|1", "b100", "w20", "|2", "end"}));
+  ChannelEvent e;
+  EXPECT_EQ(*gate.PollEvent(&e), SourceState::kEnd);
+}
+
+TEST(InputGateTest, OnlyAWatermarkRightBehindAnotherIsReplaced) {
+  InputGate gate("g", 1, 4, TestTypes());
+  ASSERT_TRUE(gate.PushWatermark(0, {1, false}).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {2, false}).ok());  // replaces 1
+  ASSERT_TRUE(gate.PushBarrier(0, 7).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {3, false}).ok());  // a barrier in between: kept apart
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 1)).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {4, false}).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {5, false}).ok());  // replaces 4
+  ASSERT_TRUE(gate.EndOfInput(0).ok());
+  EXPECT_EQ(DrainEvents(gate)[0], (std::vector<std::string>{"w2", "|7", "w3", "b0", "w5", "end"}));
+}
+
+TEST(InputGateTest, BarriersUseNoCreditAndMustGrow) {
+  InputGate gate("g", 1, 1, TestTypes());
+  ASSERT_TRUE(gate.Attach(0, 1, nullptr).ok());
+  EXPECT_EQ(gate.TakeGrants(0, std::chrono::milliseconds(0), nullptr), 1);
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 1)).ok());
+  // The credit window is full, yet a barrier and a watermark still get in behind the batch.
+  ASSERT_TRUE(gate.PushBarrier(0, 1).ok());
+  ASSERT_TRUE(gate.PushWatermark(0, {5, false}).ok());
+  EXPECT_EQ(gate.Push(0, SeqBatch(0, 1, 1)).code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(gate.PushBarrier(0, 1).code(), absl::StatusCode::kInvalidArgument);  // not growing
+  ChangelogBatch b;
+  ASSERT_EQ(PollState(gate, &b), SourceState::kData);
+  EXPECT_EQ(gate.TakeGrants(0, std::chrono::milliseconds(0), nullptr), 1);  // the batch's credit
+  ASSERT_TRUE(gate.EndOfInput(0).ok());
+  EXPECT_EQ(gate.PushBarrier(0, 2).code(), absl::StatusCode::kInvalidArgument);  // after the end
+}
+
+TEST(InputGateTest, PollWithoutBarrierAlignmentRejectsABarrier) {
+  InputGate gate("g", 1, 2, TestTypes());
+  ASSERT_TRUE(gate.Push(0, SeqBatch(0, 0, 1)).ok());
+  ASSERT_TRUE(gate.PushBarrier(0, 3).ok());
+  ChangelogBatch b;
+  ASSERT_EQ(PollState(gate, &b), SourceState::kData);
+  auto st = gate.Poll(&b);
+  EXPECT_EQ(st.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(st.status().message().find("barrier 3"), std::string::npos) << st.status();
+}
+
+// Credit flow with mixed events from a local producer: the producer blocks on batches only, and
+// the consumer sees every event in order.
+TEST(InputGateTest, LocalProducerWithMixedEventsKeepsOrderUnderBackpressure) {
+  InputGate gate("g", 1, 2, TestTypes());
+  constexpr int kBatches = 50;
+  std::thread producer([&] {
+    for (int i = 0; i < kBatches; ++i) {
+      ASSERT_TRUE(gate.PushWait(0, SeqBatch(0, i, 1), nullptr).ok());
+      ASSERT_TRUE(gate.PushWatermark(0, {i, false}).ok());
+      if (i % 10 == 9) ASSERT_TRUE(gate.PushBarrier(0, i / 10 + 1).ok());
+    }
+    ASSERT_TRUE(gate.EndOfInput(0).ok());
+  });
+  std::vector<std::string> want;
+  for (int i = 0; i < kBatches; ++i) {
+    want.push_back("b" + std::to_string(i));
+    want.push_back("w" + std::to_string(i));
+    if (i % 10 == 9) want.push_back("|" + std::to_string(i / 10 + 1));
+  }
+  want.push_back("end");
+  std::vector<std::string> got;
+  ChannelEvent e;
+  while (got.size() < want.size()) {
+    auto st = gate.PollEvent(&e);
+    ASSERT_TRUE(st.ok()) << st.status();
+    if (*st == SourceState::kData) {
+      got.push_back(DescribeEvent(e));
+      EXPECT_LE(gate.buffered(), 2u);
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+  producer.join();
+  // Each watermark follows a batch, so none was merged into a later one.
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace

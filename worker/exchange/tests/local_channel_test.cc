@@ -61,6 +61,29 @@ TEST(LocalOutputChannelTest, DeliversEveryBatchInOrderThenEndOfInput) {
   for (auto& t : producers) t.join();
 }
 
+TEST(LocalOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceAmongBatches) {
+  ExchangeRegistry registry;
+  auto gate = std::make_shared<InputGate>("g", 1, 2, TestTypes());
+  auto reg = registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  std::thread producer([&] {
+    LocalOutputChannel ch(&registry, Target(0, 1), nullptr);
+    for (int64_t i = 0; i < 6; ++i) {
+      ASSERT_TRUE(ch.Send(SeqBatch(0, i, 1)).ok());
+      if (i % 2 == 1) ASSERT_TRUE(ch.SendBarrier(i / 2 + 1).ok());
+      ASSERT_TRUE(ch.SendWatermark({i * 10, false}).ok());
+    }
+    ASSERT_TRUE(ch.SendEndOfInput().ok());
+    EXPECT_FALSE(ch.SendBarrier(9).ok());  // nothing after end-of-input
+    ch.Close();
+  });
+  auto events = testing::DrainEvents(*gate);
+  producer.join();
+  EXPECT_EQ(events[0],
+            (std::vector<std::string>{"b0", "w0", "b1", "|1", "w10", "b2", "w20", "b3", "|2", "w30",
+                                      "b4", "w40", "b5", "|3", "w50", "end"}));
+}
+
 TEST(LocalOutputChannelTest, WaitsForTheConsumerToRegister) {
   ExchangeRegistry registry;
   std::thread producer([&] {

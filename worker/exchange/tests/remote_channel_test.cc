@@ -98,6 +98,33 @@ TEST(RemoteOutputChannelTest, TwoWorkersReceiveEveryRowInOrderPerChannel) {
               (received[0] + received[1]) / secs);
 }
 
+TEST(RemoteOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceOnTheWire) {
+  TestWorker w;
+  auto gate = std::make_shared<InputGate>("g", 1, 2, TestTypes());
+  auto reg = w.registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  std::thread producer([&] {
+    RemoteOutputChannel ch(Target(w.address, 0, 0, 1), nullptr);
+    ASSERT_TRUE(ch.SendBarrier(1).ok());  // before any batch
+    for (int64_t i = 0; i < 5; ++i) {
+      ASSERT_TRUE(ch.Send(SeqBatch(0, i, 1)).ok());  // waits for credit: the consumer polls
+      ASSERT_TRUE(ch.SendWatermark({i, false}).ok());
+      ASSERT_TRUE(ch.SendBarrier(i + 2).ok());
+    }
+    ASSERT_TRUE(ch.SendEndOfInput().ok());
+  });
+  auto events = testing::DrainEvents(*gate);
+  producer.join();
+  std::vector<std::string> want = {"|1"};
+  for (int i = 0; i < 5; ++i) {
+    want.push_back("b" + std::to_string(i));
+    want.push_back("w" + std::to_string(i));
+    want.push_back("|" + std::to_string(i + 2));
+  }
+  want.push_back("end");
+  EXPECT_EQ(events[0], want);
+}
+
 TEST(RemoteOutputChannelTest, ACreditlessProducerBlocksAndDrainsWithoutLoss) {
   TestWorker w;
   constexpr int kCredits = 2;

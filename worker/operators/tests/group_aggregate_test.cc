@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -57,6 +58,7 @@ class GroupAggregateTest : public ::testing::Test {
     static std::atomic<int> counter{0};
     std::string path = testing::TempDir() + "/eddy_agg_" + std::to_string(::getpid()) + "_" +
                        std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();
@@ -69,7 +71,7 @@ class GroupAggregateTest : public ::testing::Test {
     EXPECT_TRUE(op.ok()) << op.status();
     if (!op.ok()) return nullptr;
     OperatorContext ctx;
-    ctx.operator_id = ++next_operator_id_;
+    ctx.state_id = ++next_state_id_;
     ctx.state = backend_.get();
     ctx.state_cache_bytes = state_cache_bytes;
     EXPECT_TRUE((*op)->Open(ctx).ok());
@@ -101,7 +103,7 @@ class GroupAggregateTest : public ::testing::Test {
   }
 
   std::unique_ptr<KeyedStateBackend> backend_;
-  uint32_t next_operator_id_ = 0;
+  uint32_t next_state_id_ = 0;
 };
 
 const std::vector<std::string> kWords = {"a", "a", "b", "a", "c", "b"};
@@ -138,8 +140,8 @@ TEST_F(GroupAggregateTest, Q2FedByQ1OneBatch) {
   EXPECT_THAT(q1_out.rows(), ElementsAreArray(kQ1));
   EXPECT_THAT(q2_out.rows(), ElementsAreArray(kQ2));
   // Q1 keeps a, b, c; Q2 keeps cnt 1 (c), 2 (b), 3 (a): separate state per operator id.
-  EXPECT_EQ(*backend_->CountKeys(q1->state_table()->operator_id()), 3u);
-  EXPECT_EQ(*backend_->CountKeys(q2->state_table()->operator_id()), 3u);
+  EXPECT_EQ(*backend_->CountKeys(q1->state_table()->state_id()), 3u);
+  EXPECT_EQ(*backend_->CountKeys(q2->state_table()->state_id()), 3u);
 }
 
 TEST_F(GroupAggregateTest, Q2FedByQ1OneRowPerBatch) {
@@ -206,7 +208,7 @@ TEST_F(GroupAggregateTest, SumAvgMinMaxCountWithRetraction) {
                                  .Build())
                   .ok());
   EXPECT_THAT(out.TakeRows(), ElementsAre("-D[x, null, null, null, null, 0]"));
-  EXPECT_EQ(*backend_->CountKeys(op->state_table()->operator_id()), 0u);
+  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 0u);
 }
 
 TEST_F(GroupAggregateTest, DuplicatesTruncatingAvgAndUnchangedResults) {
@@ -300,12 +302,12 @@ TEST_F(GroupAggregateTest, GlobalAggregateUsesKeyGroupZero) {
                   .ok());
   EXPECT_THAT(out.rows(), ElementsAre("+I[1, 5]", "-U[1, 5]", "+U[2, 8]"));
   std::string key;
-  AppendStateKey(0, op->state_table()->operator_id(), "", &key);
+  AppendStateKey(0, op->state_table()->state_id(), "", &key);
   std::vector<std::string_view> keys = {key};
   StateReadResult r;
   ASSERT_TRUE(backend_->MultiGet(keys, &r).ok());
   EXPECT_TRUE(r.found(0));
-  EXPECT_EQ(*backend_->CountKeys(op->state_table()->operator_id()), 1u);
+  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 1u);
 }
 
 TEST_F(GroupAggregateTest, MultiColumnKeyWithNulls) {
@@ -413,7 +415,7 @@ TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWritte
   EXPECT_EQ(large->state_table()->cache().evictions(), 0u);
   // Written back, every cache leaves RocksDB with the same live keys as the uncached operator.
   auto keys_of = [&](const GroupAggregateOperator& op) {
-    return *backend_->CountKeys(op.state_table()->operator_id());
+    return *backend_->CountKeys(op.state_table()->state_id());
   };
   ASSERT_TRUE(small->FlushState().ok());
   ASSERT_TRUE(large->FlushState().ok());
@@ -469,14 +471,33 @@ TEST_F(GroupAggregateTest, MiniBatchFlushesEverySizeRows) {
   EXPECT_THAT(out.rows(), ElementsAre("+I[a, 2]", "-U[a, 2]", "+U[a, 3]"));
 }
 
-TEST_F(GroupAggregateTest, CloseDropsState) {
+TEST_F(GroupAggregateTest, StateOutlivesClose) {
+  // State belongs to the job, not to the operator instance: Close frees memory only, and the store
+  // keeps what the operator wrote until the worker drops the job's state.
   CollectingOutput out;
   auto op = Make(WordCountSpec(), &out);
   ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
-  uint32_t id = op->state_table()->operator_id();
+  uint32_t id = op->state_table()->state_id();
+  ASSERT_TRUE(op->FlushState().ok());
   EXPECT_EQ(*backend_->CountKeys(id), 3u);
   ASSERT_TRUE(op->Close().ok());
-  EXPECT_EQ(*backend_->CountKeys(id), 0u);
+  EXPECT_EQ(*backend_->CountKeys(id), 3u);
+  ASSERT_TRUE(op->Close().ok());  // a second Close is a no-op
+}
+
+TEST_F(GroupAggregateTest, BarrierFlushesTheMiniBatchAndSnapshotWritesTheCacheBack) {
+  GroupAggregateSpec spec = WordCountSpec();
+  spec.mini_batch_size = 100;
+  CollectingOutput out;
+  auto op = Make(spec, &out);
+  ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
+  EXPECT_TRUE(out.rows().empty());  // buffered
+  ASSERT_TRUE(op->PrepareSnapshotPreBarrier(1).ok());
+  EXPECT_EQ(out.rows().size(), 3u);  // one +I per word, ahead of the barrier
+  OperatorSnapshot snapshot;
+  ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
+  EXPECT_TRUE(snapshot.empty());  // everything is in the store
+  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 3u);
 }
 
 TEST_F(GroupAggregateTest, RejectsBadSpecs) {

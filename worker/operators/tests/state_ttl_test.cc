@@ -3,6 +3,7 @@
 // whether its state sits in the state cache or in RocksDB; writes refresh the timestamp; and under
 // a stream of ever-new keys the keys the operator holds in RocksDB stop growing.
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
     static std::atomic<int> counter{0};
     std::string path = ::testing::TempDir() + "/eddy_ttl_" + std::to_string(::getpid()) + "_" +
                        std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     StateBackendOptions options;
     options.now_ms = [this] { return now_ms_.load(); };
     auto b = KeyedStateBackend::Open(path, options);
@@ -65,7 +67,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
     auto op = GroupAggregateOperator::Create(spec);
     EXPECT_TRUE(op.ok()) << op.status();
     OperatorContext ctx;
-    ctx.operator_id = ++next_operator_id_;
+    ctx.state_id = ++next_state_id_;
     ctx.state = backend_.get();
     ctx.state_cache_bytes = GetParam();
     EXPECT_TRUE((*op)->Open(ctx).ok());
@@ -75,7 +77,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
 
   std::atomic<int64_t> now_ms_{1000000};
   std::unique_ptr<KeyedStateBackend> backend_;
-  uint32_t next_operator_id_ = 0;
+  uint32_t next_state_id_ = 0;
   Collect out_;
 };
 

@@ -3,6 +3,7 @@
 // it emits exactly the changelog of a one-phase mini-batch aggregate, for insert-only and for
 // retracting input (random changelogs).
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -51,6 +52,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
     static std::atomic<int> counter{0};
     std::string path = ::testing::TempDir() + "/eddy_two_phase_" + std::to_string(::getpid()) +
                        "_" + std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();
@@ -58,7 +60,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
 
   void Open(Operator* op) {
     OperatorContext ctx;
-    ctx.operator_id = ++next_operator_id_;
+    ctx.state_id = ++next_state_id_;
     ctx.state = backend_.get();
     ASSERT_TRUE(op->Open(ctx).ok());
   }
@@ -128,7 +130,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
   }
 
   std::unique_ptr<KeyedStateBackend> backend_;
-  uint32_t next_operator_id_ = 0;
+  uint32_t next_state_id_ = 0;
   std::vector<std::string> last_partials_;
 };
 

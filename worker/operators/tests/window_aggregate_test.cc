@@ -3,12 +3,14 @@
 #include "worker/operators/window_aggregate.h"
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "worker/state/keyed_state_backend.h"
+#include "worker/state/state_resources.h"
 
 namespace eddy {
 namespace {
@@ -34,16 +36,18 @@ class WindowAggregateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    auto b =
-        KeyedStateBackend::Open(testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
-                                "_" + std::to_string(counter++) + "/state");
+    const std::string path = testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
+                             "_" + std::to_string(counter++) + "/state";
+    std::filesystem::remove_all(path);  // a store opens whatever it finds
+    auto b = KeyedStateBackend::Open(path);
     ASSERT_TRUE(b.ok()) << b.status();
     backend_ = std::move(b).value();
   }
 
   // SELECT word, COUNT(*) ... GROUP BY word over TUMBLE(ts, size) (ts in ms).
   std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, Collecting* out,
-                                                size_t memory_budget = 0) {
+                                                size_t memory_budget = 0,
+                                                KeyedStateBackend* backend = nullptr) {
     WindowAggregateSpec spec;
     spec.input_types = {DataType::String(), DataType::Timestamp(3)};
     spec.group_keys = {0};
@@ -56,8 +60,8 @@ class WindowAggregateTest : public ::testing::Test {
     auto op = WindowAggregateOperator::Create(std::move(spec));
     EXPECT_TRUE(op.ok()) << op.status();
     OperatorContext ctx;
-    ctx.operator_id = 7;
-    ctx.state = backend_.get();
+    ctx.state_id = 7;
+    ctx.state = backend != nullptr ? backend : backend_.get();
     ctx.state_cache_bytes = memory_budget;
     EXPECT_TRUE((*op)->Open(ctx).ok());
     (*op)->set_output(out);
@@ -100,6 +104,56 @@ TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
                                     "+I[c, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
   EXPECT_EQ(*backend_->CountKeys(7), 0u);
   EXPECT_EQ(op->pending_windows(), 0u);
+}
+
+// A checkpoint of the operator (its recorded index and watermark) plus a snapshot of its store is
+// all its state: a new instance restored from them fires exactly what the old one would have, with
+// windows that were in memory at the checkpoint included and rows after it excluded.
+TEST_F(WindowAggregateTest, RestoresFromASnapshotOfItsStoreAndItsRecordedState) {
+  for (size_t budget : {size_t{0}, size_t{1} << 20}) {  // windows in RocksDB, or in memory
+    SCOPED_TRACE(budget);
+    SetUp();
+    Collecting out;
+    auto op = Make({WindowShape::Kind::kTumble, 1000}, &out, budget);
+    ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 200}, {"a", 1500}, {"b", 2500}})).ok());
+    ASSERT_TRUE(op->ProcessWatermark({999, false}).ok());  // fires [0, 1000)
+    ASSERT_EQ(out.rows.size(), 2u);
+    OperatorSnapshot snapshot;
+    ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
+    EXPECT_EQ(op->memory_windows(), 0u);  // everything is in the store now
+    const std::string dir = testing::TempDir() + "/eddy_window_chk_" + std::to_string(::getpid()) +
+                            "_" + std::to_string(budget);
+    std::filesystem::remove_all(dir);
+    ASSERT_TRUE(backend_->Snapshot(dir + "/chk-1").ok());
+    // After the checkpoint: a row the restored instance must not see.
+    ASSERT_TRUE(op->Process(0, Rows({{"c", 1600}})).ok());
+
+    auto restored = KeyedStateBackend::OpenFromSnapshot(dir + "/chk-1", dir + "/restored",
+                                                        std::make_shared<SharedStateResources>());
+    ASSERT_TRUE(restored.ok()) << restored.status();
+    Collecting again;
+    auto op2 = Make({WindowShape::Kind::kTumble, 1000}, &again, budget, restored->get());
+    ASSERT_TRUE(op2->RestoreState(snapshot).ok());
+    EXPECT_EQ(op2->pending_windows(), 2u);
+    ASSERT_TRUE(op2->Process(0, Rows({{"late", 10}})).ok());  // its window fired before
+    EXPECT_EQ(op2->late_rows_dropped(), 1u);
+    ASSERT_TRUE(op2->Finish().ok());
+    EXPECT_THAT(again.rows,
+                ElementsAre("+I[a, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]",
+                            "+I[b, 1, 1970-01-01 00:00:02.000, 1970-01-01 00:00:03.000]"));
+    EXPECT_EQ(*(*restored)->CountKeys(7), 0u);
+    op2.reset();
+    restored->reset();
+    std::filesystem::remove_all(dir);
+  }
+}
+
+TEST_F(WindowAggregateTest, RejectsARecordedStateItCannotRead) {
+  Collecting out;
+  auto op = Make({WindowShape::Kind::kTumble, 1000}, &out);
+  OperatorSnapshot bad;
+  bad.Put("watermark", "short");
+  EXPECT_EQ(op->RestoreState(bad).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {

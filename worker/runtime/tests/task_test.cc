@@ -28,6 +28,7 @@ v1::PlanNode AggNode(int id, int input) {
   n.set_id(id);
   n.add_inputs(input);
   n.set_description("GroupAggregate");
+  n.set_state_id(id + 1);
   SchemaToProto(Schema{{{"x", DataType::BigInt()}, {"cnt", DataType::BigInt().WithNullable(false)}}},
                 n.mutable_output_schema());
   auto* agg = n.mutable_group_aggregate();
@@ -54,8 +55,7 @@ class TaskTest : public ::testing::Test {
   void SetUp() override { ASSERT_TRUE(state_.status().ok()) << state_.status(); }
   TaskEnvironment Env(std::promise<std::pair<v1::TaskState, std::string>>* done) {
     TaskEnvironment env;
-    env.state = state_.get();
-    env.next_operator_id = &next_id_;
+    env.state_stores = state_.stores();
     env.on_state = [done](const Task&, v1::TaskState s, const std::string& error) {
       if (s != v1::TASK_STATE_RUNNING) done->set_value({s, error});
     };
@@ -75,7 +75,6 @@ class TaskTest : public ::testing::Test {
     return result;
   }
   testing::TempStateBackend state_{"task_test"};
-  std::atomic<uint32_t> next_id_{1};
 };
 
 TEST_F(TaskTest, BoundedDagFinishesAfterEndOfInputReachesEverySink) {
@@ -96,8 +95,41 @@ TEST_F(TaskTest, BoundedDagFinishesAfterEndOfInputReachesEverySink) {
   auto [state, error] = RunToEnd(d);
   EXPECT_EQ(state, v1::TASK_STATE_FINISHED) << error;
   // The 3000 VALUES rows arrive as one batch: the aggregate reads its 3 keys with one MultiGet.
-  EXPECT_EQ(state_->stats().multiget_calls, 1u);
-  EXPECT_EQ(state_->stats().keys_read, 3u);
+  auto store = state_.stores()->Acquire("j", 4, 0);  // the aggregate's store: state id 4
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->stats().multiget_calls, 1u);
+  EXPECT_EQ((*store)->stats().keys_read, 3u);
+}
+
+TEST_F(TaskTest, StateOutlivesTheTaskUntilTheJobIsDropped) {
+  v1::TaskDeployment d;
+  d.set_job_id("j2");
+  d.set_subtask_index(0);
+  *d.add_nodes() = ValuesNode(1, 3000);
+  *d.add_nodes() = AggNode(2, 1);
+  *d.add_nodes() = SinkNode(3, {2});
+  auto [state, error] = RunToEnd(d);
+  ASSERT_EQ(state, v1::TASK_STATE_FINISHED) << error;
+  // Closed and gone, yet its state id's store still holds the 3 groups (flushed or not, the
+  // store is the one the worker keeps).
+  EXPECT_EQ(state_.stores()->size(), 1u);
+  const std::string dir = state_.stores()->StoreDir("j2", 3, 0);
+  EXPECT_TRUE(std::filesystem::is_directory(dir)) << dir;
+  ASSERT_TRUE(state_.stores()->DropJob("j2").ok());
+  EXPECT_FALSE(std::filesystem::exists(state_.stores()->JobDir("j2")));
+}
+
+TEST_F(TaskTest, AStatefulNodeWithoutAStateIdIsAnError) {
+  v1::TaskDeployment d;
+  d.set_job_id("j");
+  *d.add_nodes() = ValuesNode(1, 1);
+  v1::PlanNode agg = AggNode(2, 1);
+  agg.clear_state_id();
+  *d.add_nodes() = agg;
+  std::promise<std::pair<v1::TaskState, std::string>> done;
+  auto task = Task::Create(d, Env(&done));
+  ASSERT_FALSE(task.ok());
+  EXPECT_NE(task.status().message().find("no state id"), std::string::npos) << task.status();
 }
 
 TEST_F(TaskTest, MalformedDeploymentsAreErrorsNamingTheNode) {

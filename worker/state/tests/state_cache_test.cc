@@ -3,6 +3,7 @@
 #include "worker/state/state_cache.h"
 
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <random>
@@ -114,8 +115,10 @@ TEST(StateCacheTest, ReusesDroppedEntriesAndTracksBytesAcrossValueChanges) {
 
 std::string UniqueDir(const std::string& name) {
   static std::atomic<int> counter{0};
-  return testing::TempDir() + "/eddy_cache_" + name + "_" + std::to_string(::getpid()) + "_" +
-         std::to_string(counter++) + "/state";
+  const std::string dir = testing::TempDir() + "/eddy_cache_" + name + "_" +
+                          std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::filesystem::remove_all(dir);  // a store opens whatever it finds
+  return dir + "/state";
 }
 
 // Random batches of reads, puts and deletes over 300 keys, checked against a map, then the

@@ -1,0 +1,38 @@
+#include "coordinator/planner/state_ids.h"
+
+namespace eddy::planner {
+
+bool KeepsKeyedState(const v1::PlanNode& node) {
+  // Every kind is listed, so that a new kind must decide whether it keeps state.
+  switch (node.op_case()) {
+    case v1::PlanNode::kGroupAggregate:
+    case v1::PlanNode::kGlobalGroupAggregate:
+    case v1::PlanNode::kWindowAggregate:
+      return true;
+    case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
+    case v1::PlanNode::kValues:
+    case v1::PlanNode::kDatagen:
+    case v1::PlanNode::kFilesystemSource:
+    case v1::PlanNode::kCalc:
+    case v1::PlanNode::kUnionAll:
+    case v1::PlanNode::kSink:
+    case v1::PlanNode::kExchangeSink:
+    case v1::PlanNode::kExchangeSource:
+    case v1::PlanNode::kWatermarkAssigner:
+    case v1::PlanNode::kWindowTableFunction:
+    case v1::PlanNode::kMiniBatchAssigner:
+    case v1::PlanNode::OP_NOT_SET:
+      return false;
+  }
+  return false;
+}
+
+uint32_t StateIdOf(const v1::PlanNode& node) {
+  return KeepsKeyedState(node) ? static_cast<uint32_t>(node.id()) + 1 : 0;
+}
+
+void AssignStateIds(std::vector<v1::PlanNode>* nodes) {
+  for (v1::PlanNode& node : *nodes) node.set_state_id(StateIdOf(node));
+}
+
+}  // namespace eddy::planner

@@ -1,0 +1,74 @@
+#include "worker/state/state_resources.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/filter_policy.h"
+#include "worker/state/rocksdb_options.h"
+
+namespace eddy {
+
+SharedStateResources::SharedStateResources(StateBackendOptions options)
+    : options_(std::move(options)), rocks_(std::make_unique<Rocks>()) {
+  if (!options_.now_ms) {
+    options_.now_ms = [] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::steady_clock::now().time_since_epoch())
+          .count();
+    };
+  }
+  rocks_->block_cache = rocksdb::NewLRUCache(options_.block_cache_bytes);
+  // Not charged to the block cache: the two budgets stay independent and each is easy to reason
+  // about; no stall, a flush is enough to get back under the budget.
+  rocks_->write_buffers = std::make_shared<rocksdb::WriteBufferManager>(
+      options_.total_write_buffer_bytes, /*cache=*/nullptr, /*allow_stall=*/false);
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = rocks_->block_cache;
+  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(options_.bloom_bits_per_key, false));
+  t.whole_key_filtering = true;  // point lookups by full key, never prefix scans on the hot path
+  t.cache_index_and_filter_blocks = true;  // bounded memory: index/filter blocks live in the cache
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
+  t.format_version = 5;
+  rocks_->table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+}
+
+SharedStateResources::~SharedStateResources() = default;
+
+size_t SharedStateResources::BlockCacheUsage() const { return rocks_->block_cache->GetUsage(); }
+
+size_t SharedStateResources::WriteBufferUsage() const {
+  return rocks_->write_buffers->memory_usage();
+}
+
+namespace state_internal {
+
+rocksdb::Options MakeStoreOptions(const SharedStateResources& resources) {
+  const StateBackendOptions& opt = resources.options();
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.IncreaseParallelism(std::max(1, opt.background_jobs));
+  o.max_background_jobs = std::max(1, opt.background_jobs);
+  o.write_buffer_size = opt.write_buffer_bytes;
+  o.max_write_buffer_number = std::max(2, opt.max_write_buffers);
+  o.write_buffer_manager = resources.rocks().write_buffers;
+  o.level_compaction_dynamic_level_bytes = true;
+  // Aggregates overwrite the same keys over and over; a memtable bloom filter makes lookups of
+  // keys that are not (yet) in the memtable cheap.
+  o.memtable_whole_key_filtering = true;
+  o.memtable_prefix_bloom_size_ratio = 0.02;
+  // A store outlives no job and is restored from snapshots only, so skip the flush on close.
+  o.avoid_flush_during_shutdown = true;
+  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  o.keep_log_file_num = 2;
+  // LZ4 is cheap enough for hot state; fall back when this RocksDB build lacks it.
+  auto supported = rocksdb::GetSupportedCompressions();
+  bool lz4 =
+      std::find(supported.begin(), supported.end(), rocksdb::kLZ4Compression) != supported.end();
+  o.compression = lz4 ? rocksdb::kLZ4Compression : rocksdb::kNoCompression;
+  o.table_factory = resources.rocks().table_factory;
+  return o;
+}
+
+}  // namespace state_internal
+}  // namespace eddy
