@@ -8,7 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "common/base/logging.h"
+#include "common/base/status_macros.h"
 #include "common/rpc/status_convert.h"
 
 namespace eddy {
@@ -27,9 +29,23 @@ std::string NewJobId() {
   return absl::StrFormat("%016x%016x", rng(), rng());
 }
 
+constexpr auto kTickInterval = std::chrono::milliseconds(50);
+constexpr auto kSlotRetryInterval = std::chrono::seconds(1);
+
 }  // namespace
 
-JobManager::JobManager(WorkerRegistry* registry) : registry_(registry) {}
+JobManager::JobManager(WorkerRegistry* registry) : registry_(registry) {
+  ticker_ = std::thread([this] { TickLoop(); });
+}
+
+JobManager::~JobManager() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+}
 
 bool JobManager::IsFinal(v1::JobStatus s) {
   return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED ||
@@ -57,46 +73,178 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
     }
   }
   for (auto& [id, m] : by_node) *info.add_operators() = std::move(m);
+  info.set_attempt(job.attempt);
+  int64_t completed = job.checkpoints_completed_before, failed = job.checkpoints_failed_before;
+  if (job.checkpoints) {
+    const CheckpointCoordinator::Stats stats = job.checkpoints->stats();
+    completed += stats.completed;
+    failed += stats.failed;
+    if (stats.latest_completed_id) info.set_last_checkpoint_id(*stats.latest_completed_id);
+  }
+  info.set_checkpoints_completed(completed);
+  info.set_checkpoints_failed(failed);
   return info;
 }
 
-absl::StatusOr<std::string> JobManager::Submit(const std::string& name, int slots_needed,
-                                               const DeploymentBuilder& build) {
-  slots_needed = std::max(1, slots_needed);
-  auto slots = registry_->AllocateSlots(slots_needed, kSlotWait);
-  if (!slots.ok()) return slots.status();
+std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
+    const std::string& job_id, const Job& job, int64_t last_id) {
+  if (!job.spec.checkpointing.enabled()) return nullptr;
+  std::set<CheckpointCoordinator::SubtaskId> subtasks;
+  for (const auto& t : job.tasks) subtasks.insert({t.task_index, t.subtask_index});
+  const int attempt = job.attempt;
+  CheckpointCoordinator::Callbacks cb;
+  cb.trigger = [this, job_id, attempt](int64_t id, int64_t time_ms) {
+    return TriggerOnWorkers(job_id, attempt, id, time_ms);
+  };
+  cb.notify_complete = [this, job_id, attempt](int64_t id) {
+    NotifyWorkers(job_id, attempt, id, true, "");
+  };
+  cb.notify_aborted = [this, job_id, attempt](int64_t id, const std::string& reason) {
+    NotifyWorkers(job_id, attempt, id, false, reason);
+  };
+  // Callbacks run without the checkpoint coordinator's lock, so FailAttempt may stop it.
+  cb.fail_job = [this, job_id, attempt](const std::string& message) {
+    FailAttempt(job_id, attempt, message);
+  };
+  auto coordinator = std::make_shared<CheckpointCoordinator>(
+      job_id, attempt, job.spec.checkpointing, std::move(subtasks), job.store.get(), std::move(cb),
+      last_id);
+  return coordinator;
+}
 
+absl::StatusOr<std::string> JobManager::Submit(JobSpec spec) {
+  spec.slots_needed = std::max(1, spec.slots_needed);
   const std::string job_id = NewJobId();
-  std::vector<std::string> addresses;
-  for (const auto& w : *slots) addresses.push_back(registry_->AddressOf(w));
-  auto built = build(job_id, *slots, addresses);
-  if (!built.ok()) {
-    for (const auto& w : *slots) registry_->ReleaseSlot(w);
-    return built.status();
+  std::unique_ptr<CheckpointStore> store;
+  if (spec.checkpointing.enabled()) {
+    store = std::make_unique<CheckpointStore>(absl::StrCat(spec.checkpointing.dir, "/", job_id));
+    if (absl::Status s = store->Prepare(); !s.ok()) return s;
   }
-  std::vector<v1::TaskDeployment> tasks = *std::move(built);
-  for (const auto& t : tasks) {
-    if (t.subtask_index() < 0 || t.subtask_index() >= slots_needed) {
-      for (const auto& w : *slots) registry_->ReleaseSlot(w);
-      return absl::InternalError(absl::StrCat("subtask ", t.subtask_index(), " has no slot"));
-    }
-  }
-  std::map<std::string, v1::DeployTasksRequest> per_worker;
   {
     std::lock_guard<std::mutex> lock(mu_);
     Job& job = jobs_[job_id];
     job.info.set_job_id(job_id);
-    job.info.set_name(name);
+    job.info.set_name(spec.name);
     job.info.set_status(v1::JOB_STATUS_CREATED);
     job.info.set_start_time_ms(NowMs());
-    job.slots = *slots;
+    job.spec = std::move(spec);
+    job.store = std::move(store);
+    order_.push_back(job_id);
+  }
+  absl::Status deployed = DeployAttempt(job_id, kSlotWait);
+  if (!deployed.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_[job_id];
+    if (job.store) (void)job.store->DeleteAll();
+    if (job.attempt == 0) {
+      // No slots, or no subtasks could be built: nothing was deployed, and the client gets the
+      // error instead of a job.
+      jobs_.erase(job_id);
+      std::erase(order_, job_id);
+    } else {
+      FinishLocked(job, v1::JOB_STATUS_FAILED, std::string(deployed.message()));
+    }
+    return deployed;
+  }
+  return job_id;
+}
+
+absl::Status JobManager::DeployAttempt(const std::string& job_id,
+                                       std::chrono::milliseconds slot_wait) {
+  int slots_needed = 0;
+  DeploymentBuilder build;
+  CheckpointStore* store = nullptr;
+  CheckpointConfig checkpointing;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_.at(job_id);
+    slots_needed = job.spec.slots_needed;
+    build = job.spec.build;
+    store = job.store.get();
+    checkpointing = job.spec.checkpointing;
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> slots,
+                   registry_->AllocateSlots(slots_needed, slot_wait));
+  auto release = [&] {
+    for (const auto& w : slots) registry_->ReleaseSlot(w);
+  };
+  std::vector<std::string> addresses;
+  for (const auto& w : slots) addresses.push_back(registry_->AddressOf(w));
+  auto built = build(job_id, slots, addresses);
+  if (!built.ok()) {
+    release();
+    return built.status();
+  }
+  std::vector<v1::TaskDeployment> tasks = *std::move(built);
+  // The latest checkpoint that verifies; those that do not are reported and skipped.
+  std::optional<v1::CheckpointMetadata> restore;
+  if (store != nullptr) {
+    std::vector<std::string> skipped;
+    restore = store->LatestValid(&skipped);
+    for (const std::string& why : skipped) {
+      EDDY_LOG_WARN("job {}: not restoring from a checkpoint that cannot be trusted: {}", job_id,
+                    why);
+    }
+  }
+  std::map<std::pair<int, int>, const v1::SubtaskStateHandle*> restored_state;
+  if (restore) {
+    for (const auto& s : restore->subtasks()) {
+      restored_state[{s.task_index(), s.subtask_index()}] = &s;
+    }
+  }
+  int attempt = 0;
+  std::string name;
+  std::map<std::string, v1::DeployTasksRequest> per_worker;
+  std::shared_ptr<CheckpointCoordinator> checkpoints;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_.at(job_id);
+    if (IsFinal(job.info.status())) {  // cancelled meanwhile
+      release();
+      return absl::CancelledError(absl::StrCat("job ", job_id, " was cancelled"));
+    }
+    attempt = ++job.attempt;
+    name = job.spec.name;
+    if (job.checkpoints) {
+      const CheckpointCoordinator::Stats stats = job.checkpoints->stats();
+      job.checkpoints_completed_before += stats.completed;
+      job.checkpoints_failed_before += stats.failed;
+    }
+    job.slots = slots;
+    job.slots_released = false;
+    job.tasks.clear();
     for (auto& t : tasks) {
+      if (t.subtask_index() < 0 || t.subtask_index() >= slots_needed) {
+        ReleaseSlotsLocked(job);
+        return absl::InternalError(absl::StrCat("subtask ", t.subtask_index(), " has no slot"));
+      }
       t.set_job_id(job_id);
-      const std::string& worker = (*slots)[t.subtask_index()];
+      t.set_attempt(attempt);
+      if (store != nullptr) {
+        v1::TaskCheckpointing* c = t.mutable_checkpointing();
+        c->set_enabled(true);
+        c->set_exactly_once(checkpointing.exactly_once);
+        c->set_job_dir(store->job_dir());
+        if (restore) {
+          c->set_restore_checkpoint_id(restore->checkpoint_id());
+          c->set_restore_job_dir(store->job_dir());
+          auto it = restored_state.find({t.task_index(), t.subtask_index()});
+          if (it != restored_state.end()) *c->mutable_restore() = *it->second;
+        }
+      }
+      const std::string& worker = slots[t.subtask_index()];
       job.tasks.push_back({t.task_index(), t.subtask_index(), worker});
       *per_worker[worker].add_tasks() = t;
     }
-    order_.push_back(job_id);
+    const int64_t last_id =
+        restore ? restore->checkpoint_id()
+                : (job.checkpoints && job.checkpoints->stats().latest_completed_id
+                       ? *job.checkpoints->stats().latest_completed_id
+                       : 0);
+    job.checkpoints = MakeCheckpointCoordinator(job_id, job, last_id);
+    checkpoints = job.checkpoints;
+    job.restart_at.reset();
+    job.waiting_for_slots_since.reset();
   }
   std::vector<std::string> deployed;
   absl::Status failure;
@@ -112,28 +260,43 @@ absl::StatusOr<std::string> JobManager::Submit(const std::string& name, int slot
     grpc::Status s = stub->DeployTasks(&ctx, req, &resp);
     if (!s.ok()) {
       failure = absl::Status(FromGrpcStatus(s).code(),
-                             absl::StrCat("deploying job ", job_id, " to ",
+                             absl::StrCat("deploying job ", job_id, " to ", worker, " at ",
                                           registry_->AddressOf(worker), ": ", s.error_message()));
       break;
     }
     deployed.push_back(worker);
   }
   if (!failure.ok()) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      FinishLocked(jobs_[job_id], v1::JOB_STATUS_FAILED, std::string(failure.message()));
-    }
-    CancelOnWorkers(job_id, deployed);
+    if (checkpoints) checkpoints->Stop("the attempt could not be deployed");
+    CancelOnWorkers(job_id, attempt, deployed);
+    std::lock_guard<std::mutex> lock(mu_);
+    ReleaseSlotsLocked(jobs_.at(job_id));
     return failure;
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_[job_id];
-    if (job.info.status() == v1::JOB_STATUS_CREATED) job.info.set_status(v1::JOB_STATUS_RUNNING);
+    Job& job = jobs_.at(job_id);
+    if (!IsFinal(job.info.status())) job.info.set_status(v1::JOB_STATUS_RUNNING);
   }
-  EDDY_LOG_INFO("job {} ({}) deployed: {} subtasks on {} slots", job_id, name, tasks.size(),
-                slots_needed);
-  return job_id;
+  EDDY_LOG_INFO("job {} ({}) attempt {} deployed: {} subtasks on {} slots{}", job_id, name,
+                attempt, tasks.size(), slots_needed,
+                restore ? absl::StrCat(", restored from checkpoint ", restore->checkpoint_id())
+                        : "");
+  return absl::OkStatus();
+}
+
+void JobManager::ReleaseSlotsLocked(Job& job) {
+  if (job.slots_released) return;
+  for (const auto& w : job.slots) registry_->ReleaseSlot(w);
+  job.slots_released = true;
+}
+
+std::vector<std::string> JobManager::LiveWorkersLocked(const Job& job) {
+  std::set<std::string> workers;
+  for (const auto& t : job.tasks) {
+    if (!IsFinal(t.state)) workers.insert(t.worker_id);
+  }
+  return {workers.begin(), workers.end()};
 }
 
 std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status,
@@ -143,24 +306,57 @@ std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status
   job.info.set_status(status);
   job.info.set_error(error);
   job.info.set_end_time_ms(NowMs());
-  if (!job.slots_released) {
-    for (const auto& w : job.slots) registry_->ReleaseSlot(w);
-    job.slots_released = true;
-  }
-  if (status != v1::JOB_STATUS_FINISHED) {
-    std::set<std::string> workers;
-    for (const auto& t : job.tasks) {
-      if (t.state != v1::TASK_STATE_FINISHED && t.state != v1::TASK_STATE_FAILED &&
-          t.state != v1::TASK_STATE_CANCELED) {
-        workers.insert(t.worker_id);
-      }
+  job.restart_at.reset();
+  ReleaseSlotsLocked(job);
+  if (status != v1::JOB_STATUS_FINISHED) to_cancel = LiveWorkersLocked(job);
+  // The job's checkpoint coordinator is not ticked again, and acknowledgements for a job that is
+  // not running are ignored, so its pending checkpoints end with it.
+  // A job that finished or was cancelled needs its checkpoints no more; a failed job keeps its
+  // latest, for inspection.
+  if (job.store && status != v1::JOB_STATUS_FAILED) {
+    if (absl::Status s = job.store->DeleteAll(); !s.ok()) {
+      EDDY_LOG_WARN("job {}: {}", job.info.job_id(), std::string(s.message()));
     }
-    to_cancel.assign(workers.begin(), workers.end());
   }
   EDDY_LOG_INFO("job {} {}{}", job.info.job_id(), v1::JobStatus_Name(status),
                 error.empty() ? "" : ": " + error);
   cv_.notify_all();
   return to_cancel;
+}
+
+void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::string& reason) {
+  std::shared_ptr<CheckpointCoordinator> checkpoints;
+  std::vector<std::string> to_cancel;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return;
+    Job& job = it->second;
+    if (job.attempt != attempt || IsFinal(job.info.status()) ||
+        job.info.status() == v1::JOB_STATUS_RESTARTING) {
+      return;
+    }
+    job.info.set_last_failure(reason);
+    RestartDecision decision;
+    if (job.spec.restart) decision = job.spec.restart->OnFailure(Clock::now());
+    if (!decision.restart) {
+      const std::string why =
+          job.spec.restart ? absl::StrCat(reason, " (not restarted: ", decision.why_not, ")")
+                           : reason;
+      to_cancel = FinishLocked(job, v1::JOB_STATUS_FAILED, why);
+    } else {
+      checkpoints = job.checkpoints;
+      to_cancel = LiveWorkersLocked(job);
+      ReleaseSlotsLocked(job);
+      job.info.set_status(v1::JOB_STATUS_RESTARTING);
+      job.restart_at = Clock::now() + decision.delay;
+      EDDY_LOG_WARN("job {} attempt {} failed, restarting in {} ms: {}", job_id, attempt,
+                    decision.delay.count(), reason);
+      cv_.notify_all();
+    }
+  }
+  if (checkpoints) checkpoints->Stop("the attempt failed");
+  CancelOnWorkers(job_id, attempt, to_cancel);
 }
 
 absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
@@ -227,7 +423,8 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
   return absl::OkStatus();
 }
 
-void JobManager::CancelOnWorkers(const std::string& job_id,
+
+void JobManager::CancelOnWorkers(const std::string& job_id, int up_to_attempt,
                                  const std::vector<std::string>& workers) {
   for (const auto& w : workers) {
     auto stub = registry_->StubOf(w);
@@ -236,19 +433,120 @@ void JobManager::CancelOnWorkers(const std::string& job_id,
     SetDeadline(&ctx, 3000);
     v1::CancelJobRequest req;
     req.set_job_id(job_id);
+    req.set_up_to_attempt(up_to_attempt);
     v1::CancelJobResponse resp;
     grpc::Status s = stub->CancelJob(&ctx, req, &resp);
     if (!s.ok()) EDDY_LOG_WARN("cancelling job {} on {}: {}", job_id, w, s.error_message());
   }
 }
 
+absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt,
+                                          int64_t checkpoint_id, int64_t trigger_time_ms) {
+  std::vector<std::string> workers;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt) {
+      return absl::CancelledError("the attempt is over");
+    }
+    workers = LiveWorkersLocked(it->second);
+  }
+  for (const auto& w : workers) {
+    auto stub = registry_->StubOf(w);
+    if (!stub) return absl::UnavailableError(absl::StrCat("worker ", w, " is gone"));
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 5000);
+    v1::TriggerCheckpointRequest req;
+    req.set_job_id(job_id);
+    req.set_attempt(attempt);
+    req.set_checkpoint_id(checkpoint_id);
+    req.set_trigger_time_ms(trigger_time_ms);
+    v1::TriggerCheckpointResponse resp;
+    grpc::Status s = stub->TriggerCheckpoint(&ctx, req, &resp);
+    if (!s.ok()) {
+      return absl::UnavailableError(
+          absl::StrCat("worker ", w, " at ", registry_->AddressOf(w), ": ", s.error_message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void JobManager::NotifyWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
+                               bool completed, const std::string& reason) {
+  std::vector<std::string> workers;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt) return;
+    workers = LiveWorkersLocked(it->second);
+  }
+  for (const auto& w : workers) {
+    auto stub = registry_->StubOf(w);
+    if (!stub) continue;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 5000);
+    v1::NotifyCheckpointRequest req;
+    req.set_job_id(job_id);
+    req.set_attempt(attempt);
+    req.set_checkpoint_id(checkpoint_id);
+    req.set_completed(completed);
+    req.set_reason(reason);
+    v1::NotifyCheckpointResponse resp;
+    grpc::Status s = stub->NotifyCheckpoint(&ctx, req, &resp);
+    if (!s.ok()) {
+      EDDY_LOG_WARN("job {}: telling {} about checkpoint {}: {}", job_id, w, checkpoint_id,
+                    s.error_message());
+    }
+  }
+}
+
+absl::Status JobManager::OnAcknowledgeCheckpoint(const v1::AcknowledgeCheckpointRequest& request) {
+  std::shared_ptr<CheckpointCoordinator> checkpoints;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(request.job_id());
+    if (it == jobs_.end()) {
+      return absl::NotFoundError(absl::StrCat("job '", request.job_id(), "' not found"));
+    }
+    // An older attempt's, or one that arrives after the job stopped running: ignored.
+    if (it->second.attempt != request.attempt() ||
+        it->second.info.status() != v1::JOB_STATUS_RUNNING) {
+      return absl::OkStatus();
+    }
+    checkpoints = it->second.checkpoints;
+  }
+  if (!checkpoints) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("job ", request.job_id(), " does not take checkpoints"));
+  }
+  return checkpoints->Acknowledge(request.checkpoint_id(), request.state(), Clock::now());
+}
+
+void JobManager::OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request) {
+  std::shared_ptr<CheckpointCoordinator> checkpoints;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(request.job_id());
+    if (it == jobs_.end() || it->second.attempt != request.attempt()) return;
+    checkpoints = it->second.checkpoints;
+  }
+  if (checkpoints) {
+    checkpoints->Decline(request.checkpoint_id(), {request.task_index(), request.subtask_index()},
+                         request.reason());
+  }
+}
+
 void JobManager::OnTaskState(const v1::TaskStateReport& report) {
   std::vector<std::string> to_cancel;
+  int attempt = 0;
+  bool failed = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(report.job_id());
     if (it == jobs_.end()) return;
     Job& job = it->second;
+    if (report.attempt() != job.attempt) return;  // a late report of an earlier attempt
+    attempt = job.attempt;
     bool all_finished = true;
     for (auto& t : job.tasks) {
       if (t.task_index == report.task_index() && t.subtask_index == report.subtask_index()) {
@@ -258,68 +556,154 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
       all_finished = all_finished && t.state == v1::TASK_STATE_FINISHED;
     }
     if (report.state() == v1::TASK_STATE_FAILED) {
-      to_cancel = FinishLocked(job, v1::JOB_STATUS_FAILED, report.error());
-    } else if (all_finished) {
+      failed = true;
+    } else if (all_finished && job.info.status() == v1::JOB_STATUS_RUNNING) {
       FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
-    } else if (report.state() == v1::TASK_STATE_RUNNING &&
-               job.info.status() == v1::JOB_STATUS_CREATED) {
-      job.info.set_status(v1::JOB_STATUS_RUNNING);
     }
   }
-  CancelOnWorkers(report.job_id(), to_cancel);
+  if (failed) FailAttempt(report.job_id(), attempt, report.error());
 }
 
-std::vector<std::string> JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::set<std::string> to_cancel;
-  for (const auto& running : heartbeat.running()) {
-    auto it = jobs_.find(running.job_id());
-    // A job this coordinator never saw (it restarted since), or one that failed or was cancelled:
-    // its subtasks must not run on. A finished job's subtasks may trail their final report.
-    if (it == jobs_.end() || (IsFinal(it->second.info.status()) &&
-                              it->second.info.status() != v1::JOB_STATUS_FINISHED)) {
-      to_cancel.insert(running.job_id());
-      continue;
+std::vector<v1::CancelJobRequest> JobManager::OnHeartbeat(const v1::HeartbeatRequest& heartbeat) {
+  std::map<std::string, int> to_cancel;  // job -> cancel its attempts up to this one (0: all)
+  std::vector<std::pair<std::string, std::pair<int, std::string>>> lost;  // job, (attempt, why)
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::set<std::tuple<std::string, int, int>> listed;
+    for (const auto& running : heartbeat.running()) {
+      auto it = jobs_.find(running.job_id());
+      // A job this coordinator never saw (it restarted since), one that failed or was cancelled,
+      // or an attempt that is over: its subtasks must not run on. A finished job's subtasks may
+      // trail their final report.
+      if (it == jobs_.end() || (IsFinal(it->second.info.status()) &&
+                                it->second.info.status() != v1::JOB_STATUS_FINISHED)) {
+        to_cancel[running.job_id()] = 0;
+        continue;
+      }
+      if (running.attempt() < it->second.attempt ||
+          (running.attempt() == it->second.attempt &&
+           it->second.info.status() == v1::JOB_STATUS_RESTARTING)) {
+        const int up_to = it->second.info.status() == v1::JOB_STATUS_RESTARTING
+                              ? it->second.attempt
+                              : it->second.attempt - 1;
+        if (to_cancel.count(running.job_id()) == 0) to_cancel[running.job_id()] = up_to;
+        continue;
+      }
+      listed.insert({running.job_id(), running.task_index(), running.subtask_index()});
+      for (auto& t : it->second.tasks) {
+        // A heartbeat may trail the subtask's final report: final counts are never overwritten.
+        if (t.task_index == running.task_index() && t.subtask_index == running.subtask_index() &&
+            t.worker_id == heartbeat.worker_id() && !IsFinal(t.state)) {
+          t.operators = running.operators();
+        }
+      }
     }
-    for (auto& t : it->second.tasks) {
-      // A heartbeat may trail the subtask's final report: final counts are never overwritten.
-      if (t.task_index == running.task_index() && t.subtask_index == running.subtask_index() &&
-          t.worker_id == heartbeat.worker_id() && !IsFinal(t.state)) {
-        t.operators = running.operators();
+    // A subtask the coordinator thinks runs here but that the worker no longer lists, heartbeat
+    // after heartbeat, ended without a final report reaching the coordinator.
+    for (auto& [id, job] : jobs_) {
+      if (job.info.status() != v1::JOB_STATUS_RUNNING) continue;
+      for (auto& t : job.tasks) {
+        if (t.worker_id != heartbeat.worker_id() || IsFinal(t.state)) continue;
+        if (listed.count({id, t.task_index, t.subtask_index}) > 0) {
+          t.missed_heartbeats = 0;
+        } else if (++t.missed_heartbeats >= kMissedHeartbeatsForLostTask) {
+          lost.push_back(
+              {id, {job.attempt, absl::StrCat("task ", t.task_index, " subtask ", t.subtask_index,
+                                              " on ", t.worker_id,
+                                              " ended without a final report")}});
+          t.missed_heartbeats = 0;
+        }
       }
     }
   }
-  return {to_cancel.begin(), to_cancel.end()};
+  for (const auto& [job_id, attempt_and_why] : lost) {
+    FailAttempt(job_id, attempt_and_why.first, attempt_and_why.second);
+  }
+  std::vector<v1::CancelJobRequest> cancels;
+  for (const auto& [job_id, up_to] : to_cancel) {
+    v1::CancelJobRequest& c = cancels.emplace_back();
+    c.set_job_id(job_id);
+    c.set_up_to_attempt(up_to);
+  }
+  return cancels;
 }
 
 void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> cancels;
+  std::vector<std::pair<std::string, int>> affected;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [id, job] : jobs_) {
-      if (IsFinal(job.info.status())) continue;
-      bool affected = false;
-      for (const auto& t : job.tasks) affected = affected || t.worker_id == worker_id;
-      if (!affected) continue;
-      cancels.push_back({id, FinishLocked(job, v1::JOB_STATUS_FAILED,
-                                          absl::StrCat("worker ", worker_id, " at ", address,
-                                                       " was lost (no heartbeat)"))});
+      if (job.info.status() != v1::JOB_STATUS_RUNNING) continue;
+      bool uses = false;
+      for (const auto& t : job.tasks) uses = uses || (t.worker_id == worker_id && !IsFinal(t.state));
+      if (uses) affected.push_back({id, job.attempt});
     }
   }
-  for (const auto& [id, workers] : cancels) CancelOnWorkers(id, workers);
+  for (const auto& [id, attempt] : affected) {
+    FailAttempt(id, attempt,
+                absl::StrCat("worker ", worker_id, " at ", address, " was lost (no heartbeat)"));
+  }
 }
 
 absl::Status JobManager::Cancel(const std::string& job_id) {
   std::vector<std::string> to_cancel;
+  int attempt = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(job_id);
     if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
     if (IsFinal(it->second.info.status())) return absl::OkStatus();
+    attempt = it->second.attempt;
     to_cancel = FinishLocked(it->second, v1::JOB_STATUS_CANCELED, "");
   }
-  CancelOnWorkers(job_id, to_cancel);
+  CancelOnWorkers(job_id, attempt, to_cancel);
   return absl::OkStatus();
+}
+
+void JobManager::TickLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    cv_.wait_for(lock, kTickInterval, [this] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    Tick(Clock::now());
+    lock.lock();
+  }
+}
+
+void JobManager::Tick(Clock::time_point now) {
+  std::vector<std::shared_ptr<CheckpointCoordinator>> checkpoints;
+  std::vector<std::string> restarts;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [id, job] : jobs_) {
+      if (job.info.status() == v1::JOB_STATUS_RUNNING && job.checkpoints) {
+        checkpoints.push_back(job.checkpoints);
+      } else if (job.info.status() == v1::JOB_STATUS_RESTARTING && job.restart_at &&
+                 now >= *job.restart_at) {
+        restarts.push_back(id);
+      }
+    }
+  }
+  for (auto& c : checkpoints) c->Tick(now);
+  for (const std::string& id : restarts) {
+    absl::Status s = DeployAttempt(id, std::chrono::milliseconds(0));
+    if (s.ok()) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    Job& job = jobs_.at(id);
+    if (IsFinal(job.info.status())) continue;
+    if (absl::IsResourceExhausted(s)) {
+      // Not enough free slots yet (a lost worker may come back): try again for a while.
+      if (!job.waiting_for_slots_since) job.waiting_for_slots_since = now;
+      if (now - *job.waiting_for_slots_since < kRestartSlotWait) {
+        job.restart_at = now + kSlotRetryInterval;
+        continue;
+      }
+    }
+    FinishLocked(job, v1::JOB_STATUS_FAILED,
+                     absl::StrCat("restarting after '", job.info.last_failure(),
+                                  "' failed: ", s.message()));
+  }
 }
 
 absl::StatusOr<v1::JobInfo> JobManager::Get(const std::string& job_id, int64_t wait_ms) {

@@ -1,6 +1,10 @@
 // Runs jobs on the cluster: places each job's subtasks on worker slots (slot sharing: subtask i of
-// every task of a job goes to the job's i-th slot), deploys them, follows their reported states to the
-// job's final status, cancels jobs, and fails the jobs of a lost worker. All methods are thread-safe.
+// every task of a job goes to the job's i-th slot), deploys them, follows their reported states to
+// the job's final status, and cancels jobs. With checkpointing on, it drives each attempt's
+// CheckpointCoordinator; when a subtask fails, a worker is lost or a subtask disappears without a
+// final report, the job's restart strategy decides whether the attempt is cancelled and the job
+// deployed again (attempt + 1) from its latest completed checkpoint, or fails. Messages of an
+// older attempt are ignored. All methods are thread-safe.
 #pragma once
 
 #include <chrono>
@@ -10,38 +14,57 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "coordinator/checkpoint/checkpoint_config.h"
+#include "coordinator/checkpoint/checkpoint_coordinator.h"
+#include "coordinator/checkpoint/checkpoint_store.h"
+#include "coordinator/cluster/restart_strategy.h"
 #include "coordinator/cluster/worker_registry.h"
 #include "eddy/v1/client.pb.h"
 #include "eddy/v1/coordinator.pb.h"
 #include "eddy/v1/plan.pb.h"
 #include "eddy/v1/results.pb.h"
+#include "eddy/v1/worker.pb.h"
 
 namespace eddy {
 
 class JobManager {
  public:
   explicit JobManager(WorkerRegistry* registry);
+  ~JobManager();
 
   // Builds a job's subtasks once its slots are known: (job id, worker id per slot, worker address
-  // per slot) -> deployments; subtask i of every task must run on slot i.
+  // per slot) -> deployments; subtask i of every task must run on slot i. Called again for each
+  // restart, with the slots of the new attempt.
   using DeploymentBuilder = std::function<absl::StatusOr<std::vector<v1::TaskDeployment>>(
       const std::string& job_id, const std::vector<std::string>& slot_workers,
       const std::vector<std::string>& slot_addresses)>;
 
-  // Allocates `slots_needed` slots, builds the subtasks and deploys them; on any failure nothing of
-  // the job keeps running and its slots are released.
-  absl::StatusOr<std::string> Submit(const std::string& name, int slots_needed,
-                                     const DeploymentBuilder& build);
+  struct JobSpec {
+    std::string name;
+    int slots_needed = 1;
+    DeploymentBuilder build;
+    CheckpointConfig checkpointing;             // off unless its interval is set
+    std::unique_ptr<RestartStrategy> restart;   // null: never restart
+  };
+
+  // Allocates the slots, builds the subtasks and deploys them; on any failure nothing of the job
+  // keeps running and its slots are released. With checkpointing on, the job's checkpoint
+  // directory must be writable (an error names it).
+  absl::StatusOr<std::string> Submit(JobSpec spec);
   void OnTaskState(const v1::TaskStateReport& report);
-  // Row counts of running subtasks, from a worker's heartbeat. Returns the jobs among them whose
-  // subtasks the worker must cancel: unknown here (this coordinator restarted since they were
-  // deployed), failed or cancelled.
-  std::vector<std::string> OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
+  // Row counts of running subtasks, from a worker's heartbeat. Returns what the worker must cancel
+  // among them: every subtask of a job unknown here (this coordinator restarted since it was
+  // deployed), failed or cancelled, and the subtasks of attempts that are over.
+  std::vector<v1::CancelJobRequest> OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
   void OnWorkerLost(const std::string& worker_id, const std::string& address);
+  absl::Status OnAcknowledgeCheckpoint(const v1::AcknowledgeCheckpointRequest& request);
+  void OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request);
   absl::Status Cancel(const std::string& job_id);
 
   // Current info; with wait_ms > 0 waits up to that long for a final status.
@@ -54,38 +77,78 @@ class JobManager {
   absl::Status FetchResults(const std::string& job_id, int wait_ms,
                             v1::FetchResultsResponse* out);
 
+  // How long a submission waits for slots that running jobs hold (WorkerRegistry::AllocateSlots).
+  static constexpr std::chrono::milliseconds kSlotWait{5000};
+  // How long FetchResults waits, after a query's last rows, for its subtasks' final reports.
+  static constexpr std::chrono::milliseconds kFinalReportWait{10000};
+  // Heartbeats in a row that may omit a subtask the coordinator thinks runs before it is taken as
+  // gone without a final report.
+  static constexpr int kMissedHeartbeatsForLostTask = 3;
+  // How long a restart waits for enough free slots before it counts as another failure.
+  static constexpr std::chrono::milliseconds kRestartSlotWait{300000};
+
  private:
+  using Clock = std::chrono::steady_clock;
   struct TaskSlot {
     int task_index;
     int subtask_index;
     std::string worker_id;
     v1::TaskState state = v1::TASK_STATE_UNKNOWN;
     google::protobuf::RepeatedPtrField<v1::OperatorMetrics> operators;  // latest reported
+    int missed_heartbeats = 0;
   };
   struct Job {
     v1::JobInfo info;
-    std::vector<TaskSlot> tasks;
+    JobSpec spec;
+    int attempt = 0;                 // the current attempt; 0 before the first deployment
+    std::vector<TaskSlot> tasks;     // of the current attempt
     std::vector<std::string> slots;  // worker id per allocated slot
-    bool slots_released = false;
+    bool slots_released = true;
+    std::unique_ptr<CheckpointStore> store;                 // with checkpointing
+    std::shared_ptr<CheckpointCoordinator> checkpoints;     // of the current attempt
+    int64_t checkpoints_completed_before = 0;               // by earlier attempts
+    int64_t checkpoints_failed_before = 0;
+    std::optional<Clock::time_point> restart_at;            // while RESTARTING
+    std::optional<Clock::time_point> waiting_for_slots_since;
   };
-  // How long a submission waits for slots that running jobs hold (WorkerRegistry::AllocateSlots).
-  static constexpr std::chrono::milliseconds kSlotWait{5000};
-  // How long FetchResults waits, after a query's last rows, for its subtasks' final reports.
-  static constexpr std::chrono::milliseconds kFinalReportWait{10000};
-
   static bool IsFinal(v1::JobStatus s);
   static bool IsFinal(v1::TaskState s);
   // The job's info with its per-node row counts summed over subtasks; caller holds mu_.
   static v1::JobInfo InfoLocked(const Job& job);
-  // Sets a final status (first one wins), releases slots; caller holds mu_. Returns workers to cancel.
+  // Sets a final status (first one wins), releases slots; caller holds mu_. Returns workers to
+  // cancel the current attempt on.
   std::vector<std::string> FinishLocked(Job& job, v1::JobStatus status, const std::string& error);
-  void CancelOnWorkers(const std::string& job_id, const std::vector<std::string>& workers);
+  void ReleaseSlotsLocked(Job& job);
+  // Workers running subtasks of the current attempt that have not ended.
+  static std::vector<std::string> LiveWorkersLocked(const Job& job);
+  void CancelOnWorkers(const std::string& job_id, int up_to_attempt,
+                       const std::vector<std::string>& workers);
+
+  // Deploys the next attempt of a job (the first one from Submit), restoring the latest
+  // completed checkpoint when there is one. Called without mu_.
+  absl::Status DeployAttempt(const std::string& job_id, std::chrono::milliseconds slot_wait);
+  // The current attempt failed: restart the job (after the strategy's delay) or fail it. Ignored
+  // for an attempt that is not the current one. Called without mu_.
+  void FailAttempt(const std::string& job_id, int attempt, const std::string& reason);
+  // Every ~50 ms: due restarts and checkpoint triggers/timeouts.
+  void TickLoop();
+  void Tick(Clock::time_point now);
+  // Sends a checkpoint RPC to every worker of the attempt.
+  absl::Status TriggerOnWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
+                                int64_t trigger_time_ms);
+  void NotifyWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
+                     bool completed, const std::string& reason);
+  std::shared_ptr<CheckpointCoordinator> MakeCheckpointCoordinator(const std::string& job_id,
+                                                                   const Job& job,
+                                                                   int64_t last_id);
 
   WorkerRegistry* registry_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Job> jobs_;
   std::vector<std::string> order_;  // job ids in submission order
+  bool stopping_ = false;
+  std::thread ticker_;
 };
 
 }  // namespace eddy

@@ -85,11 +85,10 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
     const bool known = server_->registry_->Heartbeat(req->worker_id(), req->running_size());
     resp->set_known(known);
     if (known) {
-      for (std::string& job : server_->jobs_->OnHeartbeat(*req)) {
-        EDDY_LOG_WARN(
-            "worker {} runs subtasks of job {}, which is not running here: cancelling them",
-            req->worker_id(), job);
-        resp->add_cancel_job_ids(std::move(job));
+      for (v1::CancelJobRequest& cancel : server_->jobs_->OnHeartbeat(*req)) {
+        EDDY_LOG_WARN("worker {} runs subtasks of job {} that must not run: cancelling them",
+                      req->worker_id(), cancel.job_id());
+        *resp->add_cancel() = std::move(cancel);
       }
     }
     return grpc::Status::OK;
@@ -98,6 +97,18 @@ class CoordinatorServer::ClusterServiceImpl final : public v1::ClusterService::S
   grpc::Status ReportTaskState(grpc::ServerContext*, const v1::TaskStateReport* req,
                                v1::ReportTaskStateResponse*) override {
     server_->jobs_->OnTaskState(*req);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status AcknowledgeCheckpoint(grpc::ServerContext*,
+                                     const v1::AcknowledgeCheckpointRequest* req,
+                                     v1::AcknowledgeCheckpointResponse*) override {
+    return ToGrpcStatus(server_->jobs_->OnAcknowledgeCheckpoint(*req));
+  }
+
+  grpc::Status DeclineCheckpoint(grpc::ServerContext*, const v1::DeclineCheckpointRequest* req,
+                                 v1::DeclineCheckpointResponse*) override {
+    server_->jobs_->OnDeclineCheckpoint(*req);
     return grpc::Status::OK;
   }
 
@@ -126,8 +137,12 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
                                                         const std::string& address) {
     jobs->OnWorkerLost(id, address);
   });
-  c->executor_ = std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get(),
-                                                     options.filesystem_allowed_dirs);
+  SubmitOptions submit;
+  submit.filesystem_allowed_dirs = options.filesystem_allowed_dirs;
+  submit.checkpoints_dir = options.checkpoints_dir.empty() ? options.data_dir + "/checkpoints"
+                                                           : options.checkpoints_dir;
+  c->executor_ =
+      std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get(), std::move(submit));
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
 

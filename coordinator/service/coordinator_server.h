@@ -32,6 +32,9 @@ struct CoordinatorOptions {
   // Canonical directories a filesystem table's path must lie in (--filesystem-allowed-dirs),
   // checked when a job is planned.
   std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
+  // Default of `state.checkpoints.dir` (--checkpoints-dir); empty: <data_dir>/checkpoints. Shared
+  // with every worker in a real cluster (NFS), since workers write the state files.
+  std::string checkpoints_dir;
 };
 
 class CoordinatorServer {

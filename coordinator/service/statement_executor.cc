@@ -8,6 +8,8 @@
 #include "common/expr/function_registry.h"
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
+#include "coordinator/checkpoint/checkpoint_config.h"
+#include "coordinator/cluster/restart_strategy.h"
 #include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/config_keys.h"
@@ -47,27 +49,44 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
   return Table({name}, rows);
 }
 
+// How a job may recover from failures: an INSERT job restarts from its latest checkpoint as its
+// restart strategy allows; a SELECT never restarts, since its rows already went to the client.
+enum class Recovery { kRestartStrategy, kNever };
+
 absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
                                           const PlannedJob& planned,
-                                          const std::vector<std::string>& allowed_dirs) {
+                                          const SubmitOptions& options, Recovery recovery) {
   std::vector<v1::PlanNode> nodes = planned.nodes;
-  RETURN_IF_ERROR(ResolveFilesystemPaths(allowed_dirs, &nodes));
-  ASSIGN_OR_RETURN(JobGraph graph, BuildJobGraph(nodes, session.config));
-  std::string name = planned.name;
-  if (auto it = session.config.find("pipeline.name"); it != session.config.end()) name = it->second;
-  const ConfigMap& config = session.config;
-  return jobs->Submit(name, graph.MaxParallelism(),
-                      [&](const std::string& id, const std::vector<std::string>& workers,
-                          const std::vector<std::string>& addresses) {
-                        return BuildDeployments(graph, id, workers, addresses, config);
-                      });
+  RETURN_IF_ERROR(ResolveFilesystemPaths(options.filesystem_allowed_dirs, &nodes));
+  ASSIGN_OR_RETURN(JobGraph built_graph, BuildJobGraph(nodes, session.config));
+  JobManager::JobSpec spec;
+  spec.name = planned.name;
+  if (auto it = session.config.find("pipeline.name"); it != session.config.end()) {
+    spec.name = it->second;
+  }
+  spec.slots_needed = built_graph.MaxParallelism();
+  ASSIGN_OR_RETURN(spec.checkpointing,
+                   CheckpointConfigFrom(session.config, options.checkpoints_dir));
+  if (recovery == Recovery::kRestartStrategy) {
+    ASSIGN_OR_RETURN(spec.restart,
+                     MakeRestartStrategy(session.config, spec.checkpointing.enabled()));
+  }
+  // The builder runs again for every restart: it owns the graph and the configuration.
+  auto graph = std::make_shared<const JobGraph>(std::move(built_graph));
+  spec.build = [graph, config = session.config](const std::string& id,
+                                                 const std::vector<std::string>& workers,
+                                                 const std::vector<std::string>& addresses) {
+    return BuildDeployments(*graph, id, workers, addresses, config);
+  };
+  return jobs->Submit(std::move(spec));
 }
 
 absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
                                 const std::vector<const sql::Insert*>& inserts,
-                                const std::vector<std::string>& allowed_dirs) {
+                                const SubmitOptions& options) {
   ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
-  ASSIGN_OR_RETURN(std::string job_id, SubmitPlanned(jobs, session, planned, allowed_dirs));
+  ASSIGN_OR_RETURN(std::string job_id,
+                   SubmitPlanned(jobs, session, planned, options, Recovery::kRestartStrategy));
   Response r;
   r.set_kind(Response::JOB_SUBMITTED);
   r.set_job_id(job_id);
@@ -253,11 +272,11 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kDescribe:
       return ExecuteDescribe(session, *stmt->describe);
     case sql::StatementKind::kInsert:
-      return Submit(jobs_, session, {stmt->insert.get()}, filesystem_allowed_dirs_);
+      return Submit(jobs_, session, {stmt->insert.get()}, options_);
     case sql::StatementKind::kStatementSet: {
       std::vector<const sql::Insert*> inserts;
       for (const auto& i : stmt->statement_set->inserts) inserts.push_back(&i);
-      return Submit(jobs_, session, inserts, filesystem_allowed_dirs_);
+      return Submit(jobs_, session, inserts, options_);
     }
     case sql::StatementKind::kStopJob:
       RETURN_IF_ERROR(jobs_->Cancel(stmt->stop_job->job_id));
@@ -266,7 +285,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       ASSIGN_OR_RETURN(PlannedQuery planned,
                        PlanQuery(*stmt->query, session.catalog, session.config));
       ASSIGN_OR_RETURN(std::string job_id,
-                       SubmitPlanned(jobs_, session, planned.job, filesystem_allowed_dirs_));
+                       SubmitPlanned(jobs_, session, planned.job, options_, Recovery::kNever));
       Response r;
       r.set_kind(Response::QUERY);
       r.set_job_id(job_id);

@@ -13,21 +13,25 @@
 
 namespace eddy {
 
+// What every submitted job gets from the coordinator's own configuration.
+struct SubmitOptions {
+  // Canonical directories filesystem tables may use; empty: none.
+  std::vector<std::string> filesystem_allowed_dirs;
+  // Where checkpoints go without `state.checkpoints.dir` (--checkpoints-dir).
+  std::string checkpoints_dir;
+};
+
 class StatementExecutor {
  public:
-  // `filesystem_allowed_dirs`: canonical directories filesystem tables may use; empty: none.
-  StatementExecutor(JobManager* jobs, WorkerRegistry* workers,
-                    std::vector<std::string> filesystem_allowed_dirs = {})
-      : jobs_(jobs),
-        workers_(workers),
-        filesystem_allowed_dirs_(std::move(filesystem_allowed_dirs)) {}
+  StatementExecutor(JobManager* jobs, WorkerRegistry* workers, SubmitOptions options = {})
+      : jobs_(jobs), workers_(workers), options_(std::move(options)) {}
 
   absl::StatusOr<v1::ExecuteStatementResponse> Execute(Session& session, const std::string& sql);
 
  private:
   JobManager* jobs_;
   WorkerRegistry* workers_;
-  std::vector<std::string> filesystem_allowed_dirs_;
+  SubmitOptions options_;
 };
 
 }  // namespace eddy

@@ -79,6 +79,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
                                                    TaskEnvironment env) {
   std::unique_ptr<Task> task(new Task());
   task->job_id_ = d.job_id();
+  task->attempt_ = d.attempt();
   task->task_index_ = d.task_index();
   task->subtask_index_ = d.subtask_index();
   task->parallelism_ = std::max(1, d.parallelism());
@@ -150,6 +151,7 @@ void Task::Join() {
 
 void Task::Metrics(v1::TaskMetrics* out) const {
   out->set_job_id(job_id_);
+  out->set_attempt(attempt_);
   out->set_task_index(task_index_);
   out->set_subtask_index(subtask_index_);
   OperatorMetrics(out->mutable_operators());

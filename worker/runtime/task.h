@@ -54,6 +54,7 @@ class Task {
   void Join();
 
   const std::string& job_id() const { return job_id_; }
+  int attempt() const { return attempt_; }
   int task_index() const { return task_index_; }
   int subtask_index() const { return subtask_index_; }
   bool done() const { return done_.load(); }
@@ -75,6 +76,7 @@ class Task {
   void Wake();  // ends an idle wait early (a source got input)
 
   std::string job_id_;
+  int attempt_ = 0;
   int task_index_ = 0;
   int subtask_index_ = 0;
   int parallelism_ = 1;

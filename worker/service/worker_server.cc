@@ -181,9 +181,13 @@ void WorkerServer::ControlLoop() {
                       worker_id_, options_.coordinator_address);
         registered = false;
       }
-      for (const std::string& job : resp.cancel_job_ids()) {
-        EDDY_LOG_WARN("cancelling the subtasks of job {}: the coordinator does not run it", job);
-        CancelJobHere(job);
+      for (const v1::CancelJobRequest& cancel : resp.cancel()) {
+        EDDY_LOG_WARN("cancelling the subtasks of job {}{}: the coordinator does not run them",
+                      cancel.job_id(),
+                      cancel.up_to_attempt() > 0
+                          ? absl::StrCat(" up to attempt ", cancel.up_to_attempt())
+                          : "");
+        CancelJobHere(cancel.job_id(), cancel.up_to_attempt());
       }
     }
     ReapFinished();
@@ -247,6 +251,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     }
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
+    base.set_attempt(d.attempt());
     base.set_task_index(d.task_index());
     base.set_subtask_index(d.subtask_index());
     env.on_state = [this, base](const Task& task, v1::TaskState state, const std::string& error) {
@@ -273,20 +278,24 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
   return grpc::Status::OK;
 }
 
-void WorkerServer::CancelJobHere(const std::string& job_id) {
-  exchange_->CancelJob(job_id);
+void WorkerServer::CancelJobHere(const std::string& job_id, int up_to_attempt) {
+  // Only a whole job's cancel may close its exchange gates and drop its results: an older
+  // attempt's subtasks end on their own once cancelled.
+  if (up_to_attempt == 0) exchange_->CancelJob(job_id);
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& t : tasks_) {
-      if (t->job_id() == job_id) t->Cancel();
+      if (t->job_id() == job_id && (up_to_attempt == 0 || t->attempt() <= up_to_attempt)) {
+        t->Cancel();
+      }
     }
   }
-  results_.Drop(job_id);
+  if (up_to_attempt == 0) results_.Drop(job_id);
 }
 
 grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
                                      v1::CancelJobResponse*) {
-  CancelJobHere(req->job_id());
+  CancelJobHere(req->job_id(), req->up_to_attempt());
   return grpc::Status::OK;
 }
 

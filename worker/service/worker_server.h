@@ -70,8 +70,9 @@ class WorkerServer final : public v1::WorkerService::Service {
   void Report(const v1::TaskStateReport& report);
   // Joins ended tasks; drops the state of each job that no longer has a task here.
   void ReapFinished();
-  // Cancels this worker's subtasks of the job and drops its exchange channels and results.
-  void CancelJobHere(const std::string& job_id);
+  // Cancels this worker's subtasks of the job: all of them, with its exchange channels and
+  // results, when `up_to_attempt` is 0; else those of that attempt and older ones.
+  void CancelJobHere(const std::string& job_id, int up_to_attempt);
   void RunningMetrics(v1::HeartbeatRequest* req);  // the not-yet-ended tasks, for a heartbeat
 
   WorkerOptions options_;
