@@ -258,10 +258,16 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     SetDeadline(&ctx);
     v1::DeployTasksResponse resp;
     grpc::Status s = stub->DeployTasks(&ctx, req, &resp);
+    const std::string address = registry_->AddressOf(worker);
+    if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      // Nothing listens there any more: the worker is gone, whether or not its heartbeats have
+      // timed out yet, and the next attempt must not be placed on it.
+      registry_->MarkLost(worker, absl::StrCat("deploying to it failed: ", s.error_message()));
+    }
     if (!s.ok()) {
       failure = absl::Status(FromGrpcStatus(s).code(),
                              absl::StrCat("deploying job ", job_id, " to ", worker, " at ",
-                                          registry_->AddressOf(worker), ": ", s.error_message()));
+                                          address, ": ", s.error_message()));
       break;
     }
     deployed.push_back(worker);
@@ -700,9 +706,18 @@ void JobManager::Tick(Clock::time_point now) {
         continue;
       }
     }
+    // A restart that could not be deployed is one more failure for the restart strategy.
+    const std::string reason = absl::StrCat("restarting failed: ", s.message());
+    job.info.set_last_failure(reason);
+    RestartDecision decision = job.spec.restart ? job.spec.restart->OnFailure(now)
+                                                : RestartDecision{};
+    if (decision.restart) {
+      job.restart_at = now + decision.delay;
+      EDDY_LOG_WARN("job {}: {}; trying again in {} ms", id, reason, decision.delay.count());
+      continue;
+    }
     FinishLocked(job, v1::JOB_STATUS_FAILED,
-                     absl::StrCat("restarting after '", job.info.last_failure(),
-                                  "' failed: ", s.message()));
+                 absl::StrCat(reason, " (not restarted: ", decision.why_not, ")"));
   }
 }
 

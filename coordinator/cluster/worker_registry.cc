@@ -91,6 +91,19 @@ void WorkerRegistry::CheckHeartbeats() {
   }
 }
 
+void WorkerRegistry::MarkLost(const std::string& worker_id, const std::string& why) {
+  std::string address;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = workers_.find(worker_id);
+    if (it == workers_.end()) return;
+    address = it->second.address;
+    workers_.erase(it);
+  }
+  EDDY_LOG_WARN("worker {} at {} lost: {}", worker_id, address, why);
+  if (lost_listener_) lost_listener_(worker_id, address);
+}
+
 absl::StatusOr<std::vector<std::string>> WorkerRegistry::AllocateSlots(
     int n, std::chrono::milliseconds wait) {
   std::unique_lock<std::mutex> lock(mu_);

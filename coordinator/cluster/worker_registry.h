@@ -47,6 +47,9 @@ class WorkerRegistry {
   void SetLostListener(LostListener l) { lost_listener_ = std::move(l); }
   // Marks workers lost whose last heartbeat is older than the timeout; called periodically.
   void CheckHeartbeats();
+  // The worker cannot be reached (a call found nothing listening): it is lost now, with `why`.
+  // A worker that is in fact alive registers again at its next heartbeat.
+  void MarkLost(const std::string& worker_id, const std::string& why);
 
   // Takes `n` slots, spreading over workers with the most free slots. When the cluster has `n`
   // slots but fewer are free, waits up to `wait` for running jobs to release theirs (a job that

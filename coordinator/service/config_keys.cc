@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,7 +13,7 @@
 namespace eddy {
 namespace {
 
-enum class Kind { kPositiveInt, kBool, kDuration, kEnum, kAny };
+enum class Kind { kPositiveInt, kNonNegativeInt, kNumber, kBool, kDuration, kEnum, kAny };
 
 struct KeySpec {
   Kind kind;
@@ -39,6 +40,23 @@ const std::map<std::string, KeySpec>& Specs() {
        {Kind::kEnum, "TABLEAU", {"TABLEAU", "TABLE", "CHANGELOG"}}},
       {"table.dml-sync", {Kind::kBool, "false", {}}},
       {"pipeline.name", {Kind::kAny, "", {}}},
+      // Restart strategies (coordinator/cluster/restart_strategy.h). No type: none, or
+      // exponential-delay when checkpointing is on.
+      {"restart-strategy.type",
+       {Kind::kEnum, "", {"none", "off", "disable", "fixed-delay", "failure-rate",
+                          "exponential-delay"}}},
+      {"restart-strategy.fixed-delay.attempts", {Kind::kNonNegativeInt, "1", {}}},
+      {"restart-strategy.fixed-delay.delay", {Kind::kDuration, "1 s", {}}},
+      {"restart-strategy.failure-rate.max-failures-per-interval", {Kind::kPositiveInt, "1", {}}},
+      {"restart-strategy.failure-rate.failure-rate-interval", {Kind::kDuration, "1 min", {}}},
+      {"restart-strategy.failure-rate.delay", {Kind::kDuration, "1 s", {}}},
+      {"restart-strategy.exponential-delay.initial-backoff", {Kind::kDuration, "1 s", {}}},
+      {"restart-strategy.exponential-delay.max-backoff", {Kind::kDuration, "1 min", {}}},
+      {"restart-strategy.exponential-delay.backoff-multiplier", {Kind::kNumber, "1.5", {}}},
+      {"restart-strategy.exponential-delay.reset-backoff-threshold", {Kind::kDuration, "1 h", {}}},
+      {"restart-strategy.exponential-delay.jitter-factor", {Kind::kNumber, "0.1", {}}},
+      {"restart-strategy.exponential-delay.attempts-before-reset-backoff",
+       {Kind::kPositiveInt, "2147483647", {}}},
   };
   return *specs;
 }
@@ -70,6 +88,14 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
     case Kind::kPositiveInt:
       if (!absl::SimpleAtoi(value, &n) || n <= 0) return bad("a positive integer");
       return absl::StrCat(n);
+    case Kind::kNonNegativeInt:
+      if (!absl::SimpleAtoi(value, &n) || n < 0) return bad("a non-negative integer");
+      return absl::StrCat(n);
+    case Kind::kNumber: {
+      double d = 0;
+      if (!absl::SimpleAtod(value, &d) || d < 0) return bad("a non-negative number");
+      return value;
+    }
     case Kind::kBool: {
       const std::string lower = absl::AsciiStrToLower(value);
       if (lower != "true" && lower != "false") return bad("true or false");
@@ -79,8 +105,11 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
       if (!ParseDurationMillis(value)) return bad("a duration such as '5 s' or '100 ms'");
       return value;
     case Kind::kEnum: {
+      // Matched in any case; stored as the key spells its values.
+      for (const std::string& allowed : spec.allowed) {
+        if (absl::EqualsIgnoreCase(allowed, value)) return allowed;
+      }
       const std::string upper = absl::AsciiStrToUpper(value);
-      if (Contains(spec.allowed, upper)) return upper;
       if (Contains(spec.not_implemented, upper)) {
         return absl::InvalidArgumentError(absl::StrCat(
             "Unsupported value for configuration key '", key, "': '", value,

@@ -132,9 +132,13 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
       const std::string start = absl::FormatTime("%Y-%m-%dT%H:%M:%E3S",
                                                  absl::FromUnixMillis(j.start_time_ms()),
                                                  absl::UTCTimeZone());
-      rows.push_back({j.job_id(), j.name(), status, start, j.error()});
+      rows.push_back({j.job_id(), j.name(), status, start, std::to_string(std::max(0, j.attempt() - 1)),
+                      j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
+                      j.error().empty() ? j.last_failure() : j.error()});
     }
-    return Table({"job id", "job name", "status", "start time", "failure"}, rows);
+    return Table({"job id", "job name", "status", "start time", "restarts", "last checkpoint",
+                  "failure"},
+                 rows);
   }
   if (what == "WORKERS") {
     std::vector<std::vector<std::string>> rows;

@@ -1,0 +1,149 @@
+// Worker failures on a coordinator and three worker processes: a worker running subtasks of a
+// job is killed (SIGKILL) at a moment drawn from a seed, and the job's restart strategy restarts
+// it on the remaining slots until it finishes; without a restart strategy the job fails naming
+// the worker. The seed is printed; EDDY_TEST_SEED replays a run.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "tests/integration/process_cluster.h"
+
+namespace eddy::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+uint64_t TestSeed() {
+  if (const char* s = std::getenv("EDDY_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}();
+}
+
+class FailoverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    seed_ = TestSeed();
+    std::cout << "seed " << seed_ << " (EDDY_TEST_SEED=" << seed_ << " replays this run)"
+              << std::endl;
+    rng_.seed(seed_);
+    dir_ = FreshTestDir("failover-" + CurrentTestName());
+    cluster_ = std::make_unique<ProcessCluster>(
+        dir_, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});
+    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+  }
+  void TearDown() override {
+    cluster_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // The row of SHOW JOBS for `job`, cells split.
+  std::vector<std::string> JobRow(const std::string& job) {
+    RunResult r = cluster_->Eddy("SHOW JOBS;", 20000);
+    std::istringstream in(r.out);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.find(job) == std::string::npos) continue;
+      std::vector<std::string> cells;
+      std::istringstream cols(line.substr(1));
+      std::string cell;
+      while (std::getline(cols, cell, '|')) {
+        size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+      }
+      return cells;
+    }
+    return {};
+  }
+  std::string WaitForStatus(const std::string& job, const std::set<std::string>& wanted,
+                            std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::string status;
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::vector<std::string> row = JobRow(job);
+      status = row.size() > 2 ? row[2] : "";
+      if (wanted.count(status) > 0) return status;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return status;
+  }
+  // Kills a worker that runs subtasks of the job, after a delay drawn from the seed.
+  int KillAWorkerRunningSubtasks() {
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::uniform_int_distribution<int>(300, 2500)(rng_)));
+    std::vector<int> busy;
+    for (const WorkerRow& w : cluster_->ShowWorkers()) {
+      for (int i = 0; i < cluster_->workers(); ++i) {
+        if (cluster_->WorkerId(i) == w.worker_id && w.running_subtasks > 0) busy.push_back(i);
+      }
+    }
+    if (busy.empty()) return -1;
+    const int victim = busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(rng_)];
+    std::cout << "killing worker " << victim << " (" << cluster_->WorkerId(victim) << ")"
+              << std::endl;
+    kill(cluster_->worker_pid(victim), SIGKILL);
+    return victim;
+  }
+
+  uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+  std::string dir_;
+  std::unique_ptr<ProcessCluster> cluster_;
+};
+
+constexpr char kThrottledAggregation[] =
+    "SET 'parallelism.default' = '2';"
+    "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+    "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+    "'fields.id.end' = '40000');"
+    "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
+    "INSERT INTO hole SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;";
+
+TEST_F(FailoverTest, ALostWorkerRestartsTheJobOnTheRemainingSlotsUntilItFinishes) {
+  RunResult submitted = cluster_->Eddy(
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '3';"
+      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';" +
+      std::string(kThrottledAggregation));
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(WaitForStatus(job, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
+  const int victim = KillAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
+  EXPECT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(90)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  // Restarted at least once (a restart placed on the dead worker before it was known lost fails
+  // to deploy and counts as one more), and the first failure names the killed worker.
+  std::vector<std::string> row = JobRow(job);
+  ASSERT_GE(row.size(), 7u);
+  EXPECT_NE(row[4], "0");
+  const std::string log = cluster_->CoordinatorLog();
+  EXPECT_THAT(log, ::testing::ContainsRegex("attempt 1 failed, restarting in 500 ms: .*" +
+                                            cluster_->WorkerId(victim)));
+  EXPECT_THAT(log, ::testing::ContainsRegex("attempt [2-4] deployed"));
+}
+
+TEST_F(FailoverTest, WithoutARestartStrategyALostWorkerFailsTheJob) {
+  RunResult submitted = cluster_->Eddy(kThrottledAggregation);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(WaitForStatus(job, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  EXPECT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(60)), "FAILED");
+  std::vector<std::string> row = JobRow(job);
+  ASSERT_GE(row.size(), 7u);
+  EXPECT_EQ(row[4], "0");
+  EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::Not(HasSubstr("attempt 2 deployed")));
+}
+
+}  // namespace
+}  // namespace eddy::testing
