@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   flags.Add("heartbeat-timeout-ms", "10000", "a worker silent for this long is lost");
   flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
             eddy::kFilesystemAllowedDirsHelp);
+  flags.Add("checkpoints-dir", "",
+            "default of state.checkpoints.dir: where jobs' checkpoints go, a directory every "
+            "worker reaches at the same path (default: <data-dir>/checkpoints)");
   flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
   flags.Add("help", "", "show this help", true);
   if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-coordinator")) return *code;
@@ -28,6 +31,12 @@ int main(int argc, char** argv) {
   opts.heartbeat_timeout_ms = *timeout;
   opts.bind_host = flags.Get("bind-host");
   opts.data_dir = flags.Get("data-dir");
+  opts.checkpoints_dir = flags.Get("checkpoints-dir");
+  if (!opts.checkpoints_dir.empty() && opts.checkpoints_dir.front() != '/') {
+    std::fprintf(stderr, "eddy-coordinator: --checkpoints-dir must be an absolute path, got '%s'\n",
+                 opts.checkpoints_dir.c_str());
+    return 2;
+  }
   auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
   if (!allowed.ok()) {
     std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(allowed.status().message()).c_str());
