@@ -30,7 +30,7 @@
 #include "absl/strings/str_split.h"
 #include "bench/local_process_cluster.h"
 #include "client/eddy_client.h"
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 #include "common/base/flags.h"
 #include "common/base/logging.h"
 

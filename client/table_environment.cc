@@ -56,17 +56,11 @@ absl::StatusOr<std::string> Table::Explain(bool changelog_mode) const {
 }
 
 std::unique_ptr<TableEnvironment> TableEnvironment::Connect(const std::string& address,
-                                                            const std::string& session_id) {
+                                                            const std::string& session_id,
+                                                            std::shared_ptr<void> keep_alive) {
   std::unique_ptr<TableEnvironment> env(new TableEnvironment());
+  env->keep_alive_ = std::move(keep_alive);
   env->client_ = std::make_unique<EddyClient>(address, session_id);
-  return env;
-}
-
-absl::StatusOr<std::unique_ptr<TableEnvironment>> TableEnvironment::Embedded(
-    const EmbeddedClusterOptions& options) {
-  std::unique_ptr<TableEnvironment> env(new TableEnvironment());
-  ASSIGN_OR_RETURN(env->cluster_, EmbeddedCluster::Start(options));
-  env->client_ = std::make_unique<EddyClient>(env->cluster_->coordinator_address(), "table-api");
   return env;
 }
 

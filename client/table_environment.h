@@ -11,7 +11,6 @@
 
 #include "absl/status/statusor.h"
 #include "client/eddy_client.h"
-#include "client/embedded_cluster.h"
 #include "client/statement_set.h"
 #include "client/table_expression.h"
 #include "client/table_result.h"
@@ -65,12 +64,12 @@ class GroupedTable {
 
 class TableEnvironment {
  public:
-  // A session on the coordinator at `address` (host:port).
+  // A session on the coordinator at `address` (host:port). The environment holds `keep_alive`
+  // (the embedded cluster `address` belongs to, say) until it is destroyed, after its client.
+  // An embedded cluster in this process: StartEmbeddedEnvironment (client/embedded/).
   static std::unique_ptr<TableEnvironment> Connect(const std::string& address,
-                                                   const std::string& session_id = "table-api");
-  // A coordinator and workers in this process, for as long as the environment lives.
-  static absl::StatusOr<std::unique_ptr<TableEnvironment>> Embedded(
-      const EmbeddedClusterOptions& options = {});
+                                                   const std::string& session_id = "table-api",
+                                                   std::shared_ptr<void> keep_alive = nullptr);
 
   // Any statement (DDL, SET, SHOW, EXPLAIN, INSERT, a query).
   absl::StatusOr<TableResult> ExecuteSql(const std::string& statement);
@@ -90,7 +89,7 @@ class TableEnvironment {
 
  private:
   TableEnvironment() = default;
-  std::unique_ptr<EmbeddedCluster> cluster_;
+  std::shared_ptr<void> keep_alive_;  // destroyed after client_
   std::unique_ptr<EddyClient> client_;
   int aliases_ = 0;
 };

@@ -3,6 +3,7 @@
 // one by one, and two INSERTs run as one statement set.
 #include <cstdio>
 
+#include "client/embedded/embedded_environment.h"
 #include "client/table_environment.h"
 #include "common/base/logging.h"
 
@@ -21,7 +22,7 @@ int Fail(const absl::Status& s) {
 
 int main() {
   eddy::InitLogging("warn");
-  auto env_or = eddy::TableEnvironment::Embedded({.workers = 2, .slots = 2});
+  auto env_or = eddy::StartEmbeddedEnvironment({.workers = 2, .slots = 2});
   if (!env_or.ok()) return Fail(env_or.status());
   eddy::TableEnvironment& env = **env_or;
 

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 #include "client/interactive_shell.h"
 #include "client/script_runner.h"
 #include "common/base/allowed_paths.h"

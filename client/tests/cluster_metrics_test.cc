@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "client/eddy_client.h"
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 
 namespace eddy {
 namespace {

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "client/eddy_client.h"
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 #include "common/batch/batch_codec.h"
 
 namespace eddy {

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 
 namespace eddy {
 namespace {

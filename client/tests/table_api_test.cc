@@ -1,5 +1,6 @@
 // The C++ Table API on an embedded cluster: expressions render the SQL they stand for, Table
 // operations compose with each other and with SQL views, and results, plans and errors come back.
+#include "client/embedded/embedded_environment.h"
 #include "client/table_environment.h"
 
 #include <gmock/gmock.h>
@@ -28,7 +29,7 @@ TEST(TableExpressionTest, RendersSql) {
 class TableApiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto env = TableEnvironment::Embedded({.workers = 1, .slots = 2});
+    auto env = StartEmbeddedEnvironment({.workers = 1, .slots = 2});
     ASSERT_TRUE(env.ok()) << env.status();
     env_ = std::move(*env);
   }

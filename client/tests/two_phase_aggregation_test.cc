@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "client/embedded/embedded_environment.h"
 #include "client/eddy_client.h"
 #include "client/table_environment.h"
 
@@ -18,7 +19,7 @@ namespace {
 class TwoPhaseAggregationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto env = TableEnvironment::Embedded({.workers = 2, .slots = 2});
+    auto env = StartEmbeddedEnvironment({.workers = 2, .slots = 2});
     ASSERT_TRUE(env.ok()) << env.status();
     env_ = std::move(*env);
     Run("SET 'parallelism.default' = '2'");

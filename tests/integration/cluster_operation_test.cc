@@ -210,5 +210,15 @@ TEST_F(ClusterOperationTest, AddressesTakeTheDefaultPortAndWrongOnesAreNamed) {
   EXPECT_THAT(at_worker.err, HasSubstr("does not serve Eddy's client API"));
 }
 
+// A Table API program that links only the thin client library runs against the cluster.
+TEST_F(ClusterOperationTest, AThinClientProgramRunsAgainstTheCluster) {
+  Start({.workers = 1, .slots_per_worker = 2});
+  RunResult r = RunToCompletion({EddyBinary("remote_word_count"), cluster_->coordinator_address()},
+                                dir_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("| +U |                              a |                    2 |"));
+  EXPECT_THAT(r.out, HasSubstr("Received a total of 4 rows"));
+}
+
 }  // namespace
 }  // namespace eddy::testing

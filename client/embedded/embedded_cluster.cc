@@ -1,4 +1,4 @@
-#include "client/embedded_cluster.h"
+#include "client/embedded/embedded_cluster.h"
 
 #include <stdlib.h>
 
