@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/eval_internal.h"
+#include "common/expr/function_table.h"
 
 namespace eddy {
 namespace eval_internal {
@@ -98,12 +99,12 @@ void CollectColumns(const Expr& e, std::vector<bool>* used) {
 absl::StatusOr<EvalColumn> Eval(const Expr& e, const ChangelogBatch& input);
 
 absl::StatusOr<Column> EvalCall(const Expr& e, const ChangelogBatch& input) {
-  const std::string& f = e.function;
+  const FunctionDef* def = FindFunction(e.function);
+  if (def == nullptr || (def->eval == nullptr && def->eval_lazy == nullptr)) {
+    return absl::InvalidArgumentError(absl::StrCat("Unknown function '", e.function, "'"));
+  }
+  if (def->eval_lazy != nullptr) return def->eval_lazy(e, input);
   const size_t n = input.num_rows();
-  if (f == "AND" || f == "OR") return EvalAndOr(e, input);
-  if (f == "CASE") return EvalCase(e, input);
-  if (f == "COALESCE") return EvalCoalesce(e, input);
-
   std::vector<EvalColumn> holders;
   holders.reserve(e.args.size());
   ArgList args;
@@ -117,33 +118,7 @@ absl::StatusOr<Column> EvalCall(const Expr& e, const ChangelogBatch& input) {
     if (h->size() != n) return InternalError(e, "argument column size differs from the batch");
     args.push_back(&h.get());
   }
-
-  if (f == "CAST" || f == "TRY_CAST") {
-    if (args.size() != 1) return InternalError(e, "expected one argument");
-    return EvalCast(*args[0], e.type, f == "TRY_CAST");
-  }
-  if (f == "+" || f == "-" || f == "*" || f == "/" || f == "%" || f == "NEGATE") {
-    return EvalArithmetic(e, args, n);
-  }
-  if (f == "=" || f == "<>" || f == "<" || f == "<=" || f == ">" || f == ">=") {
-    return EvalComparison(e, args, n);
-  }
-  if (f == "NOT") return EvalNot(e, args, n);
-  if (f.rfind("IS ", 0) == 0) return EvalPredicate(e, args, n);
-  if (f == "LIKE") return EvalLike(e, args, n);
-  if (f == "||" || f == "CONCAT" || f == "CONCAT_WS" || f == "UPPER" || f == "LOWER" ||
-      f == "CHAR_LENGTH" || f == "TRIM" || f == "LTRIM" || f == "RTRIM" || f == "SUBSTRING") {
-    return EvalString(e, args, n);
-  }
-  if (f == "ROUND" || f == "ABS" || f == "FLOOR" || f == "CEIL" || f == "POWER" || f == "SQRT" ||
-      f == "EXP" || f == "LN" || f == "LOG10") {
-    return EvalMath(e, args, n);
-  }
-  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW" || f == "CURRENT_DATE" ||
-      f == "TO_TIMESTAMP_LTZ" || f == "TO_TIMESTAMP") {
-    return EvalTemporal(e, args, n);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("Unknown function '", f, "'"));
+  return def->eval(e, args, n);
 }
 
 absl::StatusOr<EvalColumn> Eval(const Expr& e, const ChangelogBatch& input) {

@@ -7,9 +7,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
+#include "common/expr/function_table.h"
+#include "common/expr/resolve_internal.h"
 
 namespace eddy {
-namespace {
+namespace resolve_internal {
 
 constexpr int kMaxP = kMaxDecimalPrecision;
 
@@ -97,17 +99,6 @@ ExprPtr NewCall(std::string name, std::vector<ExprPtr> args, DataType type) {
   e->args = std::move(args);
   e->type = type;
   return e;
-}
-
-std::string Canonical(std::string_view function) {
-  std::string f = absl::AsciiStrToUpper(absl::string_view(function.data(), function.size()));
-  if (f == "MOD") return "%";
-  if (f == "CHARACTER_LENGTH") return "CHAR_LENGTH";
-  if (f == "SUBSTR") return "SUBSTRING";
-  if (f == "CEILING") return "CEIL";
-  if (f == "POW") return "POWER";
-  if (f == "!=") return "<>";
-  return f;
 }
 
 // ---- numeric result types ----
@@ -431,14 +422,21 @@ absl::StatusOr<ExprPtr> ResolveNegate(const std::string& fn, std::vector<ExprPtr
   return NewCall(fn, std::move(args), t.WithNullable(x.nullable));
 }
 
-bool In(const std::string& s, std::initializer_list<const char*> names) {
-  for (const char* n : names) {
-    if (s == n) return true;
-  }
-  return false;
+absl::StatusOr<ExprPtr> ResolveIf(const std::string& fn, std::vector<ExprPtr> args) {
+  if (args.size() != 3) return WrongArgCount(fn, args.size());
+  return ResolveCase("CASE", std::move(args));
 }
 
-}  // namespace
+absl::StatusOr<ExprPtr> ResolveNeedsTargetType(const std::string& fn, std::vector<ExprPtr>) {
+  return absl::InvalidArgumentError(absl::StrCat("'", fn, "' needs a target type; use MakeCast"));
+}
+
+}  // namespace resolve_internal
+
+using resolve_internal::AsDecimal;
+using resolve_internal::ClampedDecimal;
+using resolve_internal::IntegerRank;
+using resolve_internal::NewCall;
 
 std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
   bool nullable = a.nullable || b.nullable;
@@ -475,104 +473,29 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
 }
 
 const std::vector<std::string>& KnownFunctionNames() {
-  static const std::vector<std::string> kNames = {"+",
-                                                  "-",
-                                                  "*",
-                                                  "/",
-                                                  "%",
-                                                  "NEGATE",
-                                                  "=",
-                                                  "<>",
-                                                  "<",
-                                                  "<=",
-                                                  ">",
-                                                  ">=",
-                                                  "AND",
-                                                  "OR",
-                                                  "NOT",
-                                                  "IS NULL",
-                                                  "IS NOT NULL",
-                                                  "IS TRUE",
-                                                  "IS FALSE",
-                                                  "IS NOT TRUE",
-                                                  "IS NOT FALSE",
-                                                  "LIKE",
-                                                  "CASE",
-                                                  "IF",
-                                                  "COALESCE",
-                                                  "||",
-                                                  "CONCAT",
-                                                  "CONCAT_WS",
-                                                  "UPPER",
-                                                  "LOWER",
-                                                  "CHAR_LENGTH",
-                                                  "TRIM",
-                                                  "LTRIM",
-                                                  "RTRIM",
-                                                  "SUBSTRING",
-                                                  "ROUND",
-                                                  "ABS",
-                                                  "FLOOR",
-                                                  "CEIL",
-                                                  "POWER",
-                                                  "SQRT",
-                                                  "EXP",
-                                                  "LN",
-                                                  "LOG10",
-                                                  "CAST",
-                                                  "TRY_CAST",
-                                                  "CURRENT_TIMESTAMP",
-                                                  "LOCALTIMESTAMP",
-                                                  "NOW",
-                                                  "CURRENT_DATE",
-                                                  "TO_TIMESTAMP",
-                                                  "TO_TIMESTAMP_LTZ"};
-  return kNames;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const FunctionDef& f : ScalarFunctions()) out.emplace_back(f.name);
+    return out;
+  }();
+  return names;
 }
 
-bool IsKnownFunction(std::string_view function) {
-  const std::string f = Canonical(function);
-  for (const std::string& name : KnownFunctionNames()) {
-    if (name == f) return true;
-  }
-  return false;
-}
+bool IsKnownFunction(std::string_view function) { return FindFunction(function) != nullptr; }
 
 absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr> args) {
-  const std::string fn = Canonical(function);
+  const FunctionDef* def = FindFunction(function);
+  if (def == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Unknown function '", absl::AsciiStrToUpper(absl::string_view(function.data(),
+                                                                      function.size())),
+        "'"));
+  }
+  const std::string fn(def->name);
   for (const auto& a : args) {
     if (a == nullptr) return absl::InvalidArgumentError(absl::StrCat("Null argument to '", fn, "'"));
   }
-  if (In(fn, {"+", "-", "*", "/", "%"})) return ResolveArithmetic(fn, std::move(args));
-  if (fn == "NEGATE") return ResolveNegate(fn, std::move(args));
-  if (In(fn, {"=", "<>", "<", "<=", ">", ">="})) return ResolveComparison(fn, std::move(args));
-  if (In(fn, {"AND", "OR", "NOT"})) return ResolveLogic(fn, std::move(args));
-  if (In(fn, {"IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE"})) {
-    return ResolvePredicate(fn, std::move(args));
-  }
-  if (fn == "LIKE") return ResolveLike(fn, std::move(args));
-  if (fn == "CASE") return ResolveCase(fn, std::move(args));
-  if (fn == "IF") {
-    if (args.size() != 3) return WrongArgCount(fn, args.size());
-    return ResolveCase("CASE", std::move(args));
-  }
-  if (fn == "COALESCE") return ResolveCoalesce(fn, std::move(args));
-  if (In(fn, {"||", "CONCAT", "CONCAT_WS", "UPPER", "LOWER", "CHAR_LENGTH", "TRIM", "LTRIM",
-              "RTRIM"})) {
-    return ResolveStrings(fn, std::move(args));
-  }
-  if (fn == "SUBSTRING") return ResolveSubstring(fn, std::move(args));
-  if (In(fn, {"ROUND", "ABS", "FLOOR", "CEIL", "POWER", "SQRT", "EXP", "LN", "LOG10"})) {
-    return ResolveMath(fn, std::move(args));
-  }
-  if (In(fn, {"CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW", "CURRENT_DATE", "TO_TIMESTAMP",
-              "TO_TIMESTAMP_LTZ"})) {
-    return ResolveTemporal(fn, std::move(args));
-  }
-  if (fn == "CAST" || fn == "TRY_CAST") {
-    return absl::InvalidArgumentError(absl::StrCat("'", fn, "' needs a target type; use MakeCast"));
-  }
-  return absl::InvalidArgumentError(absl::StrCat("Unknown function '", fn, "'"));
+  return def->resolve(fn, std::move(args));
 }
 
 absl::Status CheckCast(const DataType& from, const DataType& to) {

@@ -563,7 +563,9 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
     }
     if (report.state() == v1::TASK_STATE_FAILED) {
       failed = true;
-    } else if (all_finished && job.info.status() == v1::JOB_STATUS_RUNNING) {
+    } else if (all_finished && (job.info.status() == v1::JOB_STATUS_RUNNING ||
+                                job.info.status() == v1::JOB_STATUS_CREATED)) {
+      // CREATED: a short job can finish before its deployment call has even returned.
       FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
     }
   }

@@ -5,9 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "absl/container/flat_hash_set.h"
-
 #include "common/expr/evaluator.h"
+#include "common/expr/function_table.h"
 #include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/optimizer.h"
 
@@ -16,10 +15,8 @@ namespace {
 
 // Functions whose value changes from row to row or over time are never folded.
 bool IsDeterministic(const std::string& function) {
-  static const absl::flat_hash_set<std::string> kNonDeterministic = {
-      "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW", "CURRENT_DATE", "CURRENT_TIME",
-      "RAND", "RAND_INTEGER", "UUID"};
-  return !kNonDeterministic.contains(function);
+  const FunctionDef* def = FindFunction(function);
+  return def == nullptr || def->deterministic;
 }
 
 ExprPtr Fold(const ExprPtr& e) {

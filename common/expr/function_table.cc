@@ -1,0 +1,115 @@
+#include "common/expr/function_table.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "common/expr/eval_internal.h"
+#include "common/expr/resolve_internal.h"
+
+namespace eddy {
+namespace {
+
+using namespace resolve_internal;  // NOLINT: the resolvers are what the table lists
+using eval_internal::ArgList;
+
+absl::StatusOr<Column> EvalCastCall(const Expr& call, const ArgList& args, size_t) {
+  if (args.size() != 1) return eval_internal::InternalError(call, "expected one argument");
+  return eval_internal::EvalCast(*args[0], call.type, call.function == "TRY_CAST");
+}
+
+std::vector<FunctionDef> BuildTable() {
+  using eval_internal::EvalAndOr;
+  using eval_internal::EvalArithmetic;
+  using eval_internal::EvalCase;
+  using eval_internal::EvalCoalesce;
+  using eval_internal::EvalComparison;
+  using eval_internal::EvalLike;
+  using eval_internal::EvalMath;
+  using eval_internal::EvalNot;
+  using eval_internal::EvalPredicate;
+  using eval_internal::EvalString;
+  using eval_internal::EvalTemporal;
+  return {
+      // arithmetic
+      {"+", {}, ResolveArithmetic, EvalArithmetic},
+      {"-", {}, ResolveArithmetic, EvalArithmetic},
+      {"*", {}, ResolveArithmetic, EvalArithmetic},
+      {"/", {}, ResolveArithmetic, EvalArithmetic},
+      {"%", {"MOD"}, ResolveArithmetic, EvalArithmetic},
+      {"NEGATE", {}, ResolveNegate, EvalArithmetic},
+      // comparison
+      {"=", {}, ResolveComparison, EvalComparison},
+      {"<>", {"!="}, ResolveComparison, EvalComparison},
+      {"<", {}, ResolveComparison, EvalComparison},
+      {"<=", {}, ResolveComparison, EvalComparison},
+      {">", {}, ResolveComparison, EvalComparison},
+      {">=", {}, ResolveComparison, EvalComparison},
+      // logic and predicates
+      {"AND", {}, ResolveLogic, nullptr, EvalAndOr},
+      {"OR", {}, ResolveLogic, nullptr, EvalAndOr},
+      {"NOT", {}, ResolveLogic, EvalNot},
+      {"IS NULL", {}, ResolvePredicate, EvalPredicate},
+      {"IS NOT NULL", {}, ResolvePredicate, EvalPredicate},
+      {"IS TRUE", {}, ResolvePredicate, EvalPredicate},
+      {"IS FALSE", {}, ResolvePredicate, EvalPredicate},
+      {"IS NOT TRUE", {}, ResolvePredicate, EvalPredicate},
+      {"IS NOT FALSE", {}, ResolvePredicate, EvalPredicate},
+      {"LIKE", {}, ResolveLike, EvalLike},
+      // conditional
+      {"CASE", {}, ResolveCase, nullptr, EvalCase},
+      {"IF", {}, ResolveIf},
+      {"COALESCE", {}, ResolveCoalesce, nullptr, EvalCoalesce},
+      // strings
+      {"||", {}, ResolveStrings, EvalString},
+      {"CONCAT", {}, ResolveStrings, EvalString},
+      {"CONCAT_WS", {}, ResolveStrings, EvalString},
+      {"UPPER", {}, ResolveStrings, EvalString},
+      {"LOWER", {}, ResolveStrings, EvalString},
+      {"CHAR_LENGTH", {"CHARACTER_LENGTH"}, ResolveStrings, EvalString},
+      {"TRIM", {}, ResolveStrings, EvalString},
+      {"LTRIM", {}, ResolveStrings, EvalString},
+      {"RTRIM", {}, ResolveStrings, EvalString},
+      {"SUBSTRING", {"SUBSTR"}, ResolveSubstring, EvalString},
+      // math
+      {"ROUND", {}, ResolveMath, EvalMath},
+      {"ABS", {}, ResolveMath, EvalMath},
+      {"FLOOR", {}, ResolveMath, EvalMath},
+      {"CEIL", {"CEILING"}, ResolveMath, EvalMath},
+      {"POWER", {"POW"}, ResolveMath, EvalMath},
+      {"SQRT", {}, ResolveMath, EvalMath},
+      {"EXP", {}, ResolveMath, EvalMath},
+      {"LN", {}, ResolveMath, EvalMath},
+      {"LOG10", {}, ResolveMath, EvalMath},
+      // casts (built by MakeCast)
+      {"CAST", {}, ResolveNeedsTargetType, EvalCastCall},
+      {"TRY_CAST", {}, ResolveNeedsTargetType, EvalCastCall},
+      // temporal: the current time changes from call to call
+      {"CURRENT_TIMESTAMP", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"LOCALTIMESTAMP", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"NOW", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"CURRENT_DATE", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"TO_TIMESTAMP", {}, ResolveTemporal, EvalTemporal},
+      {"TO_TIMESTAMP_LTZ", {}, ResolveTemporal, EvalTemporal},
+  };
+}
+
+}  // namespace
+
+const std::vector<FunctionDef>& ScalarFunctions() {
+  static const std::vector<FunctionDef>* table = new std::vector<FunctionDef>(BuildTable());
+  return *table;
+}
+
+const FunctionDef* FindFunction(std::string_view name) {
+  static const auto* by_name = [] {
+    auto* m = new absl::flat_hash_map<std::string, const FunctionDef*>();
+    for (const FunctionDef& f : ScalarFunctions()) {
+      (*m)[std::string(f.name)] = &f;
+      for (std::string_view alias : f.aliases) (*m)[std::string(alias)] = &f;
+    }
+    return m;
+  }();
+  auto it = by_name->find(absl::AsciiStrToUpper(absl::string_view(name.data(), name.size())));
+  return it == by_name->end() ? nullptr : it->second;
+}
+
+}  // namespace eddy
