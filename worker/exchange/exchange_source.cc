@@ -25,13 +25,50 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
 absl::Status ExchangeSource::Open(const OperatorContext& ctx) {
   has_wakeup_ = static_cast<bool>(ctx.wakeup);
   if (has_wakeup_) gate_->SetNotify(ctx.wakeup);
+  InputGate* gate = gate_.get();
+  aligner_.emplace(gate->num_channels(), ctx.exactly_once,
+                   [gate](int channel, bool blocked) { gate->SetBlocked(channel, blocked); });
   return absl::OkStatus();
 }
 
 absl::StatusOr<SourceState> ExchangeSource::Next(ChangelogBatch* out) {
-  ASSIGN_OR_RETURN(SourceState st, gate_->Poll(out));
-  if (st == SourceState::kData) rows_out_ += out->num_rows();
-  return st;
+  if (!aligner_) return absl::FailedPreconditionError("exchange source: Next before Open");
+  ChannelEvent event;
+  int channel = -1;
+  while (true) {
+    ASSIGN_OR_RETURN(SourceState st, gate_->PollEvent(&event, &channel));
+    if (st != SourceState::kData) return st;
+    switch (event.kind) {
+      case ChannelEvent::Kind::kBatch:
+        *out = std::move(event.batch);
+        rows_out_ += out->num_rows();
+        return SourceState::kData;
+      case ChannelEvent::Kind::kWatermark:
+        break;
+      case ChannelEvent::Kind::kEndOfInput:
+        aligner_->OnEndOfInput(channel, &signals_);
+        break;
+      case ChannelEvent::Kind::kBarrier:
+        aligner_->OnBarrier(channel, event.checkpoint_id, &signals_);
+        break;
+    }
+    // The driver takes a changed watermark or a barrier signal before any later event.
+    if (gate_->watermark_pending() || !signals_.empty()) {
+      *out = ChangelogBatch();
+      return SourceState::kData;
+    }
+  }
+}
+
+std::optional<BarrierSignal> ExchangeSource::TakeBarrier() {
+  if (signals_.empty()) return std::nullopt;
+  BarrierSignal s = signals_.front();
+  signals_.pop_front();
+  return s;
+}
+
+void ExchangeSource::AbortCheckpoint(int64_t checkpoint_id) {
+  if (aligner_) aligner_->Abort(checkpoint_id);
 }
 
 absl::Status ExchangeSource::Close() {

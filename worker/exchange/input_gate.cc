@@ -238,7 +238,7 @@ absl::StatusOr<SourceState> InputGate::PollEvent(ChannelEvent* out, int* channel
   for (size_t k = 0; k < n; ++k) {
     const size_t i = (next_channel_ + k) % n;
     Channel& ch = channels_[i];
-    if (ch.queue.empty()) continue;
+    if (ch.queue.empty() || ch.blocked) continue;
     *out = std::move(ch.queue.front());
     ch.queue.pop_front();
     if (channel != nullptr) *channel = static_cast<int>(i);
@@ -296,6 +296,12 @@ absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
             event.checkpoint_id, ", but this consumer does not align barriers"));
     }
   }
+}
+
+void InputGate::SetBlocked(int channel, bool blocked) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (channel < 0 || channel >= num_channels()) return;
+  channels_[channel].blocked = blocked;
 }
 
 void InputGate::SetNotify(std::function<void()> notify) {

@@ -87,6 +87,11 @@ class InputGate {
   // again, so that it keeps its place between batches). Barriers need an aligning consumer: one
   // here is an UNIMPLEMENTED error.
   absl::StatusOr<SourceState> Poll(ChangelogBatch* out, int* channel = nullptr);
+  // A blocked channel is not read: PollEvent skips it, so its buffer fills and, through its
+  // credits, holds its producer (barrier alignment). Channels start unblocked.
+  void SetBlocked(int channel, bool blocked);
+  // Whether the gate's watermark changed and was not taken yet.
+  bool watermark_pending() const { return WatermarkPending(); }
   // Called (under the gate's lock, so it must be cheap and must not call back) whenever a batch,
   // end-of-input or a failure arrives, to wake an idle driver.
   void SetNotify(std::function<void()> notify);
@@ -111,6 +116,7 @@ class InputGate {
     bool ended = false;    // the producer sent end-of-input (it may still be queued)
     bool drained = false;  // the consumer took end-of-input
     int64_t last_barrier = 0;
+    bool blocked = false;  // skipped by PollEvent (SetBlocked)
     int grants = 0;  // credits not yet sent to the remote producer
     std::function<void()> on_close;
   };
