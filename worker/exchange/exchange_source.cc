@@ -7,7 +7,7 @@ namespace eddy {
 
 absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
     ExchangeRegistry* registry, const GateKey& key, int num_channels, int credits_per_channel,
-    std::vector<DataType> types) {
+    std::vector<DataType> types, int attempt) {
   if (registry == nullptr) {
     return absl::FailedPreconditionError("exchange source but the worker has no exchange registry");
   }
@@ -18,6 +18,7 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
   auto gate = std::make_shared<InputGate>(
       key.ToString(), num_channels,
       credits_per_channel > 0 ? credits_per_channel : kDefaultCreditsPerChannel, std::move(types));
+  gate->set_attempt(attempt);  // before any producer can find the gate
   ASSIGN_OR_RETURN(auto registration, registry->Register(key, gate));
   return std::unique_ptr<ExchangeSource>(new ExchangeSource(std::move(gate), std::move(registration)));
 }

@@ -20,12 +20,10 @@ namespace eddy {
 
 class ExchangeSource final : public Source {
  public:
-  // Creates the gate and registers it under `key`.
-  static absl::StatusOr<std::unique_ptr<ExchangeSource>> Create(ExchangeRegistry* registry,
-                                                                const GateKey& key,
-                                                                int num_channels,
-                                                                int credits_per_channel,
-                                                                std::vector<DataType> types);
+  // Creates the gate of job attempt `attempt` (0: unchecked) and registers it under `key`.
+  static absl::StatusOr<std::unique_ptr<ExchangeSource>> Create(
+      ExchangeRegistry* registry, const GateKey& key, int num_channels, int credits_per_channel,
+      std::vector<DataType> types, int attempt = 0);
   ~ExchangeSource() override { Close().IgnoreError(); }
 
   absl::Status Open(const OperatorContext& ctx) override;

@@ -54,8 +54,14 @@ absl::Status InputGate::CheckBatch(int channel, const ChangelogBatch& batch) con
                                                  ") but the gate expects (", want, ")"));
 }
 
-absl::Status InputGate::Attach(int channel, int num_channels, std::function<void()> on_close) {
+absl::Status InputGate::Attach(int channel, int num_channels, int attempt,
+                               std::function<void()> on_close) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (attempt != 0 && attempt_ != 0 && attempt != attempt_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("exchange input gate of ", name_, " belongs to attempt ", attempt_,
+                     " but the producer of channel ", channel, " is of attempt ", attempt));
+  }
   if (closed_) {
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
   }

@@ -46,7 +46,14 @@ class InputGate {
   // (0: unchecked). `on_close` (may be empty) runs under the gate's lock if the consumer closes while
   // the channel is attached, to abort a remote stream; it must not block or call back into the gate.
   // Fails if the channel is out of range, already claimed, or the gate is closed.
-  absl::Status Attach(int channel, int num_channels, std::function<void()> on_close);
+  absl::Status Attach(int channel, int num_channels, std::function<void()> on_close) {
+    return Attach(channel, num_channels, 0, std::move(on_close));
+  }
+  // Also FAILED_PRECONDITION when the producer's job attempt is not the gate's (either 0:
+  // unchecked): a stream of an older attempt never feeds a newer one.
+  absl::Status Attach(int channel, int num_channels, int attempt, std::function<void()> on_close);
+  // The consumer's job attempt (0: unchecked); set before producers attach.
+  void set_attempt(int attempt) { attempt_ = attempt; }
   // Forgets `on_close` (the stream handler is returning).
   void Detach(int channel);
 
@@ -137,6 +144,7 @@ class InputGate {
   const std::string name_;
   const int capacity_;
   const std::vector<DataType> types_;
+  int attempt_ = 0;
 
   mutable std::mutex mu_;
   std::condition_variable space_cv_;   // local producers waiting for room

@@ -130,6 +130,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     build_ctx.job_id = d.job_id();
     build_ctx.task_index = d.task_index();
     build_ctx.subtask_index = d.subtask_index();
+    build_ctx.attempt = d.attempt();
     build_ctx.exchange = task->env_.exchange;
     build_ctx.results = task->env_.results;
     build_ctx.filesystem_allowed_dirs = task->env_.filesystem_allowed_dirs;
