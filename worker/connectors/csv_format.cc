@@ -39,6 +39,12 @@ void CsvDecoder::StartFile() {
   header_pending_ = false;
 }
 
+void CsvDecoder::ResumeFile(int64_t next_line) {
+  line_ = next_line;
+  at_file_start_ = false;
+  header_pending_ = false;
+}
+
 std::string CsvDecoder::Where(std::string_view data, size_t start, size_t pos) const {
   int64_t line = line_;
   size_t line_start = start;

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "common/base/hash.h"
+#include "common/base/status_macros.h"
 
 namespace eddy {
 namespace {
@@ -21,6 +23,14 @@ void IntegerRange(TypeId id, int64_t* lo, int64_t* hi) {
   }
 }
 
+// splitmix64 over a per-value state: fast, good enough for synthetic data.
+uint64_t SplitMix64(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 }  // namespace
 
 DatagenSource::DatagenSource(v1::DatagenSource spec, Schema schema)
@@ -29,7 +39,7 @@ DatagenSource::DatagenSource(v1::DatagenSource spec, Schema schema)
 absl::Status DatagenSource::Open(const OperatorContext& ctx) {
   const int p = std::max(1, ctx.parallelism);
   const int i = ctx.subtask_index;
-  rng_ = MixHash64(spec_.seed() * 1000003 + static_cast<uint64_t>(i) + 1);
+  seed_ = MixHash64(spec_.seed() * 1000003 + static_cast<uint64_t>(i) + 1);
   fields_.resize(schema_.size());
   int64_t sequence_rows = -1;
   for (int f = 0; f < spec_.fields_size() && f < static_cast<int>(schema_.size()); ++f) {
@@ -58,26 +68,20 @@ absl::Status DatagenSource::Open(const OperatorContext& ctx) {
   return absl::OkStatus();
 }
 
-uint64_t DatagenSource::NextRandom() {
-  // splitmix64: fast, good enough for synthetic data.
-  uint64_t z = (rng_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-void DatagenSource::GenerateValue(size_t f, Column* column) {
+void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
   const v1::DatagenField* fs = f < static_cast<size_t>(spec_.fields_size()) ? &spec_.fields(f) : nullptr;
-  FieldState& st = fields_[f];
+  const FieldState& st = fields_[f];
   const DataType& type = schema_.fields[f].type;
+  // The value's own generator state: a function of (subtask seed, row, field) alone.
+  uint64_t rng = MixHash64(seed_ ^ MixHash64(row * 0x9e3779b97f4a7c15ULL + f + 1));
+  auto NextRandom = [&rng] { return SplitMix64(&rng); };
   if (fs && fs->null_rate() > 0 &&
       static_cast<double>(NextRandom() >> 11) * 0x1.0p-53 < fs->null_rate()) {
-    if (st.sequence) ++st.next;
     column->AppendNull();
     return;
   }
   if (st.sequence) {
-    int64_t v = st.next++;
+    int64_t v = st.start + static_cast<int64_t>(row);
     if (type.IsString()) {
       column->AppendString(std::to_string(v));
     } else {
@@ -149,27 +153,46 @@ absl::StatusOr<SourceState> DatagenSource::Next(ChangelogBatch* out) {
   if (rows_per_second_ > 0) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     double allowed = rows_per_second_ * elapsed + 1;  // +1: the first row goes out at once
-    if (static_cast<double>(emitted_) >= allowed) {
-      double wait_s = (static_cast<double>(emitted_) + 1 - rows_per_second_ * elapsed) / rows_per_second_;
+    if (static_cast<double>(rate_emitted_) >= allowed) {
+      double wait_s =
+          (static_cast<double>(rate_emitted_) + 1 - rows_per_second_ * elapsed) / rows_per_second_;
       idle_wait_ = std::chrono::microseconds(
           std::clamp<int64_t>(static_cast<int64_t>(wait_s * 1e6), 100, 100000));
       return SourceState::kIdle;
     }
     // Emit what the rate allows so far, in batches of at most a tenth of a second's rows.
-    n = std::min<size_t>(n, static_cast<size_t>(allowed - static_cast<double>(emitted_)));
+    n = std::min<size_t>(n, static_cast<size_t>(allowed - static_cast<double>(rate_emitted_)));
     n = std::clamp<size_t>(n, 1, std::max<size_t>(1, static_cast<size_t>(rows_per_second_ / 10)));
   }
   *out = ChangelogBatch(schema_.Types());
   out->Reserve(n);
   for (size_t f = 0; f < schema_.size(); ++f) {
     Column* c = &out->mutable_column(f);
-    for (size_t r = 0; r < n; ++r) GenerateValue(f, c);
+    for (size_t r = 0; r < n; ++r) GenerateValue(f, emitted_ + r, c);
   }
   out->mutable_kinds().assign(n, RowKind::kInsert);
   emitted_ += n;
+  rate_emitted_ += n;
   rows_out_ += n;
   if (rows_remaining_ > 0) rows_remaining_ -= static_cast<int64_t>(n);
   return SourceState::kData;
+}
+
+absl::Status DatagenSource::SnapshotState(int64_t, OperatorSnapshot* out) {
+  out->PutInt64("rows", static_cast<int64_t>(emitted_));
+  return absl::OkStatus();
+}
+
+absl::Status DatagenSource::RestoreState(const OperatorSnapshot& snapshot) {
+  ASSIGN_OR_RETURN(std::optional<int64_t> rows, snapshot.GetInt64("rows"));
+  if (!rows) return absl::OkStatus();
+  if (*rows < 0 || (rows_remaining_ >= 0 && *rows > rows_remaining_)) {
+    return absl::DataLossError(absl::StrCat("datagen source: restored position of ", *rows,
+                                            " rows is beyond this subtask's ", rows_remaining_));
+  }
+  emitted_ = static_cast<uint64_t>(*rows);
+  if (rows_remaining_ > 0) rows_remaining_ -= *rows;
+  return absl::OkStatus();
 }
 
 }  // namespace eddy

@@ -62,6 +62,11 @@ class RecordDecoder {
   virtual ~RecordDecoder() = default;
   // A new file begins (line numbers restart at 1, a header line or byte order mark is skipped).
   virtual void StartFile() = 0;
+  // Continues a file from a checkpointed position between records: the next record is on line
+  // `next_line`, and no header line or byte order mark comes first.
+  virtual void ResumeFile(int64_t next_line) = 0;
+  // The line of the next record (what ResumeFile takes back).
+  virtual int64_t next_line() const = 0;
   // Appends the complete records at the start of `data` to `rows` until it holds `max_rows` rows;
   // `eof` says `data` ends the file (its last record may lack a line end). Returns the bytes
   // consumed. A malformed record is an error `line N[, column C]: ...` unless parse errors are

@@ -100,17 +100,26 @@ absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status FilesystemSource::OpenFile(const std::string& path) {
+absl::Status FilesystemSource::OpenFile(const std::string& path, int64_t offset, int64_t line) {
   current_file_ = path;
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return FileError(absl::StrCat("cannot open: ", std::strerror(errno)));
+  if (offset > 0 && ::lseek(fd_, offset, SEEK_SET) != offset) {
+    return FileError(
+        absl::StrCat("cannot seek to the restored offset ", offset, ": ", std::strerror(errno)));
+  }
   eof_ = false;
   begin_ = end_ = 0;
+  buffer_offset_ = offset;
   if (buffer_ == nullptr) {
     capacity_ = kChunkBytes;
     buffer_.reset(new char[capacity_]);
   }
-  decoder_->StartFile();
+  if (offset > 0) {
+    decoder_->ResumeFile(line);
+  } else {
+    decoder_->StartFile();
+  }
   return absl::OkStatus();
 }
 
@@ -122,6 +131,7 @@ void FilesystemSource::CloseFile() {
 absl::Status FilesystemSource::ReadMore() {
   if (begin_ > 0) {
     std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
+    buffer_offset_ += static_cast<int64_t>(begin_);
     end_ -= begin_;
     begin_ = 0;
   }
@@ -174,6 +184,39 @@ absl::StatusOr<SourceState> FilesystemSource::Next(ChangelogBatch* out) {
 
 absl::Status FilesystemSource::Close() {
   CloseFile();
+  return absl::OkStatus();
+}
+
+absl::Status FilesystemSource::SnapshotState(int64_t, OperatorSnapshot* out) {
+  // Between batches every decoded row was emitted, so the position is the next undecoded byte.
+  if (fd_ >= 0) {
+    out->PutInt64("file", static_cast<int64_t>(next_file_) - 1);
+    out->PutInt64("offset", buffer_offset_ + static_cast<int64_t>(begin_));
+    out->PutInt64("line", decoder_->next_line());
+  } else {
+    out->PutInt64("file", static_cast<int64_t>(next_file_));
+    out->PutInt64("offset", 0);
+    out->PutInt64("line", 1);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FilesystemSource::RestoreState(const OperatorSnapshot& snapshot) {
+  ASSIGN_OR_RETURN(std::optional<int64_t> file, snapshot.GetInt64("file"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> offset, snapshot.GetInt64("offset"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> line, snapshot.GetInt64("line"));
+  if (!file) return absl::OkStatus();
+  const int64_t num_files = static_cast<int64_t>(files_.size());
+  if (*file < 0 || *file > num_files || offset.value_or(0) < 0 ||
+      (*file == num_files && offset.value_or(0) > 0)) {
+    return Error(absl::StrCat("restored position (file ", *file, ", offset ", offset.value_or(0),
+                              ") does not match the ", files_.size(), " files of this subtask"));
+  }
+  CloseFile();
+  next_file_ = static_cast<size_t>(*file);
+  if (offset.value_or(0) > 0) {
+    RETURN_IF_ERROR(OpenFile(files_[next_file_++], *offset, line.value_or(1)));
+  }
   return absl::OkStatus();
 }
 

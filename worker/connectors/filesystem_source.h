@@ -3,7 +3,10 @@
 // files i, i + p, ...; decodes them (CSV or JSON lines) in 1 MiB chunks into batches of up to 1024
 // rows, one file per batch so that every error names its file and line. Ends after the last file.
 // The path (and every file, should a symlink lead elsewhere) must lie in the worker's allowed
-// directories.
+// directories. Its checkpoint position, taken between batches, is the index of the file being read
+// among this subtask's files ("file"), the byte offset of the next undecoded record in it
+// ("offset") and that record's line ("line"), so that messages after a restore name the right
+// lines.
 #pragma once
 
 #include <memory>
@@ -28,6 +31,8 @@ class FilesystemSource : public Source {
   absl::Status Open(const OperatorContext& ctx) override;
   absl::StatusOr<SourceState> Next(ChangelogBatch* out) override;
   absl::Status Close() override;
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
+  absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
 
   // The files this subtask reads, after Open.
   const std::vector<std::string>& files() const { return files_; }
@@ -36,7 +41,8 @@ class FilesystemSource : public Source {
   FilesystemSource() = default;
   absl::Status Error(absl::string_view message) const;      // names the table
   absl::Status FileError(absl::string_view message) const;  // names the table and the file
-  absl::Status OpenFile(const std::string& path);
+  // Opens `path` at byte `offset` (0: from the start, header and byte order mark included).
+  absl::Status OpenFile(const std::string& path, int64_t offset = 0, int64_t line = 1);
   void CloseFile();
   absl::Status ReadMore();
   absl::StatusOr<SourceState> EmitBatch(ChangelogBatch* out);
@@ -56,6 +62,7 @@ class FilesystemSource : public Source {
   // Read buffer: bytes [begin_, end_) are read and not yet decoded.
   std::unique_ptr<char[]> buffer_;
   size_t capacity_ = 0, begin_ = 0, end_ = 0;
+  int64_t buffer_offset_ = 0;  // file offset of buffer_[0]
   std::unique_ptr<RecordDecoder> decoder_;
   TextRows rows_;
 };

@@ -166,6 +166,11 @@ void JsonLinesDecoder::StartFile() {
   at_file_start_ = true;
 }
 
+void JsonLinesDecoder::ResumeFile(int64_t next_line) {
+  line_ = next_line;
+  at_file_start_ = false;
+}
+
 absl::Status JsonLinesDecoder::ParseLine(std::string_view line, size_t* error_column) {
   for (Span& s : spans_) s = Span{};
   scratch_.clear();

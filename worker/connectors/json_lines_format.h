@@ -20,6 +20,8 @@ class JsonLinesDecoder : public RecordDecoder {
   JsonLinesDecoder(JsonOptions options, const Schema& file_schema, const std::vector<int>& columns);
 
   void StartFile() override;
+  void ResumeFile(int64_t next_line) override;
+  int64_t next_line() const override { return line_; }
   absl::StatusOr<size_t> Decode(std::string_view data, bool eof, size_t max_rows,
                                 TextRows* rows) override;
 

@@ -37,7 +37,8 @@ grpc::Status ExchangeServiceImpl::Transfer(
   if (!found.ok()) return ToGrpcStatus(found.status());
   std::shared_ptr<InputGate> gate = std::move(*found);
   // If the consumer closes (task cancelled or failed), abort the stream so that Read returns.
-  if (absl::Status s = gate->Attach(channel, header.num_channels(), [ctx] { ctx->TryCancel(); });
+  if (absl::Status s = gate->Attach(channel, header.num_channels(), header.attempt(),
+                                    [ctx] { ctx->TryCancel(); });
       !s.ok()) {
     return ToGrpcStatus(s);
   }

@@ -102,6 +102,16 @@ absl::Status ExchangeSinkOperator::ProcessWatermark(const Watermark& watermark) 
   return absl::OkStatus();
 }
 
+absl::Status ExchangeSinkOperator::ForwardBarrier(int64_t checkpoint_id) {
+  if (!partitioner_) return absl::FailedPreconditionError("ExchangeSink: barrier before Open");
+  if (finished_) return absl::OkStatus();
+  for (size_t t = 0; t < buffers_.size(); ++t) {
+    RETURN_IF_ERROR(Flush(t));
+    RETURN_IF_ERROR(channels_[t]->SendBarrier(checkpoint_id));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ExchangeSinkOperator::Process(int input, const ChangelogBatch& batch) {
   if (!partitioner_) return absl::FailedPreconditionError("ExchangeSink: Process before Open");
   CountIn(batch);

@@ -2,7 +2,8 @@
 // subtasks of the next task. It partitions each batch over its targets into per-target buffers and
 // sends a target's buffer when it reaches a row or byte threshold or its oldest row gets older than
 // the buffer timeout (checked in OnTick); Finish() flushes everything and ends every channel.
-// Watermarks go to every target behind the rows buffered for it, so batching is kept.
+// Watermarks go to every target behind the rows buffered for it, so batching is kept. A checkpoint
+// barrier flushes every target and then goes on every channel, local and remote.
 #pragma once
 
 #include <chrono>
@@ -58,6 +59,7 @@ class ExchangeSinkOperator final : public Operator {
   absl::Status Finish() override;
   // Broadcast to every target, after the rows buffered for it (sent with its next flush).
   absl::Status ProcessWatermark(const Watermark& watermark) override;
+  absl::Status ForwardBarrier(int64_t checkpoint_id) override;
   absl::Status Close() override;
 
   uint64_t rows_sent() const { return rows_sent_; }

@@ -7,7 +7,7 @@ namespace eddy {
 
 absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
     ExchangeRegistry* registry, const GateKey& key, int num_channels, int credits_per_channel,
-    std::vector<DataType> types) {
+    std::vector<DataType> types, int attempt) {
   if (registry == nullptr) {
     return absl::FailedPreconditionError("exchange source but the worker has no exchange registry");
   }
@@ -18,6 +18,7 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
   auto gate = std::make_shared<InputGate>(
       key.ToString(), num_channels,
       credits_per_channel > 0 ? credits_per_channel : kDefaultCreditsPerChannel, std::move(types));
+  gate->set_attempt(attempt);  // before any producer can find the gate
   ASSIGN_OR_RETURN(auto registration, registry->Register(key, gate));
   return std::unique_ptr<ExchangeSource>(new ExchangeSource(std::move(gate), std::move(registration)));
 }
@@ -25,13 +26,50 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
 absl::Status ExchangeSource::Open(const OperatorContext& ctx) {
   has_wakeup_ = static_cast<bool>(ctx.wakeup);
   if (has_wakeup_) gate_->SetNotify(ctx.wakeup);
+  InputGate* gate = gate_.get();
+  aligner_.emplace(gate->num_channels(), ctx.exactly_once,
+                   [gate](int channel, bool blocked) { gate->SetBlocked(channel, blocked); });
   return absl::OkStatus();
 }
 
 absl::StatusOr<SourceState> ExchangeSource::Next(ChangelogBatch* out) {
-  ASSIGN_OR_RETURN(SourceState st, gate_->Poll(out));
-  if (st == SourceState::kData) rows_out_ += out->num_rows();
-  return st;
+  if (!aligner_) return absl::FailedPreconditionError("exchange source: Next before Open");
+  ChannelEvent event;
+  int channel = -1;
+  while (true) {
+    ASSIGN_OR_RETURN(SourceState st, gate_->PollEvent(&event, &channel));
+    if (st != SourceState::kData) return st;
+    switch (event.kind) {
+      case ChannelEvent::Kind::kBatch:
+        *out = std::move(event.batch);
+        rows_out_ += out->num_rows();
+        return SourceState::kData;
+      case ChannelEvent::Kind::kWatermark:
+        break;
+      case ChannelEvent::Kind::kEndOfInput:
+        aligner_->OnEndOfInput(channel, &signals_);
+        break;
+      case ChannelEvent::Kind::kBarrier:
+        aligner_->OnBarrier(channel, event.checkpoint_id, &signals_);
+        break;
+    }
+    // The driver takes a changed watermark or a barrier signal before any later event.
+    if (gate_->watermark_pending() || !signals_.empty()) {
+      *out = ChangelogBatch();
+      return SourceState::kData;
+    }
+  }
+}
+
+std::optional<BarrierSignal> ExchangeSource::TakeBarrier() {
+  if (signals_.empty()) return std::nullopt;
+  BarrierSignal s = signals_.front();
+  signals_.pop_front();
+  return s;
+}
+
+void ExchangeSource::AbortCheckpoint(int64_t checkpoint_id) {
+  if (aligner_) aligner_->Abort(checkpoint_id);
 }
 
 absl::Status ExchangeSource::Close() {

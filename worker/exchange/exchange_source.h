@@ -1,12 +1,17 @@
 // ExchangeSource: the source at the start of a consumer task. It owns the task's InputGate,
-// registered in the worker's ExchangeRegistry from creation (so producers can connect before the task
-// starts) until Close(), and hands the gate's batches to the task driver.
+// registered in the worker's ExchangeRegistry from creation (so producers can connect before the
+// task starts) until Close(), and hands the gate's batches to the task driver. Checkpoint barriers
+// go through a BarrierAligner (aligned or counted, OperatorContext::exactly_once); a completed or
+// aborted alignment reaches the driver through TakeBarrier, right where it happened in the stream.
 #pragma once
 
+#include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "worker/exchange/barrier_aligner.h"
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/input_gate.h"
 #include "worker/operators/source.h"
@@ -15,18 +20,18 @@ namespace eddy {
 
 class ExchangeSource final : public Source {
  public:
-  // Creates the gate and registers it under `key`.
-  static absl::StatusOr<std::unique_ptr<ExchangeSource>> Create(ExchangeRegistry* registry,
-                                                                const GateKey& key,
-                                                                int num_channels,
-                                                                int credits_per_channel,
-                                                                std::vector<DataType> types);
+  // Creates the gate of job attempt `attempt` (0: unchecked) and registers it under `key`.
+  static absl::StatusOr<std::unique_ptr<ExchangeSource>> Create(
+      ExchangeRegistry* registry, const GateKey& key, int num_channels, int credits_per_channel,
+      std::vector<DataType> types, int attempt = 0);
   ~ExchangeSource() override { Close().IgnoreError(); }
 
   absl::Status Open(const OperatorContext& ctx) override;
   absl::StatusOr<SourceState> Next(ChangelogBatch* out) override;
   absl::Status Close() override;
   std::optional<Watermark> TakeWatermark() override { return gate_->TakeWatermark(); }
+  std::optional<BarrierSignal> TakeBarrier() override;
+  void AbortCheckpoint(int64_t checkpoint_id) override;
   // With a driver wakeup, the gate wakes the driver on arrival: the wait only bounds the tick.
   std::chrono::microseconds idle_wait() const override {
     return std::chrono::microseconds(has_wakeup_ ? 10000 : 1000);
@@ -42,6 +47,8 @@ class ExchangeSource final : public Source {
   std::shared_ptr<InputGate> gate_;
   std::unique_ptr<ExchangeRegistry::Registration> registration_;
   bool has_wakeup_ = false;
+  std::optional<BarrierAligner> aligner_;  // from Open
+  std::deque<BarrierSignal> signals_;      // not yet taken by the driver
 };
 
 }  // namespace eddy

@@ -54,8 +54,14 @@ absl::Status InputGate::CheckBatch(int channel, const ChangelogBatch& batch) con
                                                  ") but the gate expects (", want, ")"));
 }
 
-absl::Status InputGate::Attach(int channel, int num_channels, std::function<void()> on_close) {
+absl::Status InputGate::Attach(int channel, int num_channels, int attempt,
+                               std::function<void()> on_close) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (attempt != 0 && attempt_ != 0 && attempt != attempt_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("exchange input gate of ", name_, " belongs to attempt ", attempt_,
+                     " but the producer of channel ", channel, " is of attempt ", attempt));
+  }
   if (closed_) {
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
   }
@@ -238,7 +244,7 @@ absl::StatusOr<SourceState> InputGate::PollEvent(ChannelEvent* out, int* channel
   for (size_t k = 0; k < n; ++k) {
     const size_t i = (next_channel_ + k) % n;
     Channel& ch = channels_[i];
-    if (ch.queue.empty()) continue;
+    if (ch.queue.empty() || ch.blocked) continue;
     *out = std::move(ch.queue.front());
     ch.queue.pop_front();
     if (channel != nullptr) *channel = static_cast<int>(i);
@@ -296,6 +302,12 @@ absl::StatusOr<SourceState> InputGate::Poll(ChangelogBatch* out, int* channel) {
             event.checkpoint_id, ", but this consumer does not align barriers"));
     }
   }
+}
+
+void InputGate::SetBlocked(int channel, bool blocked) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (channel < 0 || channel >= num_channels()) return;
+  channels_[channel].blocked = blocked;
 }
 
 void InputGate::SetNotify(std::function<void()> notify) {

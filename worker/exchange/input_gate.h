@@ -46,7 +46,14 @@ class InputGate {
   // (0: unchecked). `on_close` (may be empty) runs under the gate's lock if the consumer closes while
   // the channel is attached, to abort a remote stream; it must not block or call back into the gate.
   // Fails if the channel is out of range, already claimed, or the gate is closed.
-  absl::Status Attach(int channel, int num_channels, std::function<void()> on_close);
+  absl::Status Attach(int channel, int num_channels, std::function<void()> on_close) {
+    return Attach(channel, num_channels, 0, std::move(on_close));
+  }
+  // Also FAILED_PRECONDITION when the producer's job attempt is not the gate's (either 0:
+  // unchecked): a stream of an older attempt never feeds a newer one.
+  absl::Status Attach(int channel, int num_channels, int attempt, std::function<void()> on_close);
+  // The consumer's job attempt (0: unchecked); set before producers attach.
+  void set_attempt(int attempt) { attempt_ = attempt; }
   // Forgets `on_close` (the stream handler is returning).
   void Detach(int channel);
 
@@ -87,6 +94,11 @@ class InputGate {
   // again, so that it keeps its place between batches). Barriers need an aligning consumer: one
   // here is an UNIMPLEMENTED error.
   absl::StatusOr<SourceState> Poll(ChangelogBatch* out, int* channel = nullptr);
+  // A blocked channel is not read: PollEvent skips it, so its buffer fills and, through its
+  // credits, holds its producer (barrier alignment). Channels start unblocked.
+  void SetBlocked(int channel, bool blocked);
+  // Whether the gate's watermark changed and was not taken yet.
+  bool watermark_pending() const { return WatermarkPending(); }
   // Called (under the gate's lock, so it must be cheap and must not call back) whenever a batch,
   // end-of-input or a failure arrives, to wake an idle driver.
   void SetNotify(std::function<void()> notify);
@@ -111,6 +123,7 @@ class InputGate {
     bool ended = false;    // the producer sent end-of-input (it may still be queued)
     bool drained = false;  // the consumer took end-of-input
     int64_t last_barrier = 0;
+    bool blocked = false;  // skipped by PollEvent (SetBlocked)
     int grants = 0;  // credits not yet sent to the remote producer
     std::function<void()> on_close;
   };
@@ -131,6 +144,7 @@ class InputGate {
   const std::string name_;
   const int capacity_;
   const std::vector<DataType> types_;
+  int attempt_ = 0;
 
   mutable std::mutex mu_;
   std::condition_variable space_cv_;   // local producers waiting for room

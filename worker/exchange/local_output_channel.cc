@@ -12,7 +12,8 @@ absl::Status LocalOutputChannel::Attach() {
                    registry_->Await(target_.consumer, [this] {
                      return cancelled_ != nullptr && cancelled_->load();
                    }));
-  RETURN_IF_ERROR(gate->Attach(target_.channel_index, target_.num_channels, nullptr));
+  RETURN_IF_ERROR(
+      gate->Attach(target_.channel_index, target_.num_channels, target_.attempt, nullptr));
   gate_ = std::move(gate);
   return absl::OkStatus();
 }

@@ -22,6 +22,7 @@ struct ChannelTarget {
   int channel_index = 0;
   int num_channels = 0;   // the consumer gate's channel count; 0: unchecked
   std::string producer;   // "job j task 1 subtask 0", for logs and errors
+  int attempt = 0;        // the producer's job attempt; 0: unchecked
 
   // "channel 3 of job j task 2 subtask 1 on worker-<id> at host:port"
   std::string ToString() const;

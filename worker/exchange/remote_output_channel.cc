@@ -56,6 +56,7 @@ absl::Status RemoteOutputChannel::Connect() {
   header->set_channel_index(target_.channel_index);
   header->set_num_channels(target_.num_channels);
   header->set_producer(target_.producer);
+  header->set_attempt(target_.attempt);
   reader_ = std::thread([this] { ReadCredits(); });
   if (!stream_->Write(frame_)) return FinishCall(/*cancel=*/false);
   return absl::OkStatus();

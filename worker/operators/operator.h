@@ -61,6 +61,9 @@ struct OperatorContext {
   // Set when the task is cancelled; an operator that must wait (an exchange sender out of credit)
   // polls it so that a cancelled task never hangs. Null: never cancelled.
   const std::atomic<bool>* cancelled = nullptr;
+  // Checkpoint mode (TaskCheckpointing.exactly_once): an input gate aligns barriers when set and
+  // only counts them otherwise.
+  bool exactly_once = true;
   // Wakes the task driver from an idle wait (new input arrived for a source). Thread-safe; may be
   // empty.
   std::function<void()> wakeup;
@@ -106,6 +109,10 @@ class Operator {
   virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
   // Every subtask of the job completed checkpoint `checkpoint_id` (sinks commit here).
   virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
+  // After every operator of the task snapshotted checkpoint `checkpoint_id`: an operator whose
+  // output leaves the task (an exchange sink) sends the barrier on every channel, behind every row
+  // it emitted before. Operators inside the task need nothing: the driver calls their hooks itself.
+  virtual absl::Status ForwardBarrier(int64_t checkpoint_id) { return absl::OkStatus(); }
 
   // Rows an event-time operator dropped because they arrived after their windows fired; safe to
   // read from any thread.

@@ -1,12 +1,16 @@
 // What an operator or source records at a checkpoint besides its keyed state store: small values
 // that live in memory (a source's position, the current watermark, pending timers), as named byte
-// strings. The runtime stores it with the checkpoint and hands it back at a restore.
+// strings. The runtime stores it with the checkpoint (OperatorStateHandle.operator_state, in the
+// byte form of Encode) and hands it back at a restore.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "absl/status/statusor.h"
 
 namespace eddy {
 
@@ -18,8 +22,17 @@ class OperatorSnapshot {
     if (it == entries_.end()) return std::nullopt;
     return std::string_view(it->second);
   }
+  // A number, as 8 bytes little-endian (source positions).
+  void PutInt64(std::string name, int64_t value);
+  // nullopt when absent; an error when present but not 8 bytes.
+  absl::StatusOr<std::optional<int64_t>> GetInt64(const std::string& name) const;
+
   bool empty() const { return entries_.empty(); }
   const std::map<std::string, std::string>& entries() const { return entries_; }
+
+  // Byte form: per entry, varint name length, name, varint value length, value (name order).
+  std::string Encode() const;
+  static absl::StatusOr<OperatorSnapshot> Decode(std::string_view bytes);
 
  private:
   std::map<std::string, std::string> entries_;

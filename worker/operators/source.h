@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
+#include "worker/operators/barrier_signal.h"
 #include "worker/operators/operator.h"
 
 namespace eddy {
@@ -33,6 +34,12 @@ class Source {
   }
   virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
   virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
+  // After Next() returned kData (and the watermark was taken): a checkpoint barrier the source's
+  // inputs completed (an exchange gate aligned barrier n: the driver snapshots the task now) or
+  // aborted. Sources that the coordinator triggers directly have none.
+  virtual std::optional<BarrierSignal> TakeBarrier() { return std::nullopt; }
+  // Checkpoint `checkpoint_id` was aborted: stop aligning barriers for it.
+  virtual void AbortCheckpoint(int64_t checkpoint_id) {}
   // How long the driver may wait after kIdle before asking again.
   virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
 

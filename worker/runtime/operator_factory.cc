@@ -243,7 +243,8 @@ absl::StatusOr<BuiltNode> BuildExchangeSink(const v1::PlanNode& node,
                    ctx.worker.empty() ? "" : " on ", ctx.worker);
   ASSIGN_OR_RETURN(ExchangeSinkSpec spec,
                    ExchangeSinkSpecFromProto(node.exchange_sink(), in, producer));
-  for (const auto& t : spec.targets) {
+  for (auto& t : spec.targets) {
+    t.channel.attempt = ctx.attempt;
     if (t.local && ctx.exchange == nullptr) {
       return absl::FailedPreconditionError("local exchange target but no exchange registry");
     }
@@ -259,10 +260,9 @@ absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
   ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
   const auto& src = node.exchange_source();
   ASSIGN_OR_RETURN(auto source,
-                   ExchangeSource::Create(ctx.exchange,
-                                          GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index},
-                                          src.num_channels(), src.credits_per_channel(),
-                                          schema.Types()));
+                   ExchangeSource::Create(
+                       ctx.exchange, GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index},
+                       src.num_channels(), src.credits_per_channel(), schema.Types(), ctx.attempt));
   BuiltNode built;
   built.source = std::move(source);
   return built;

@@ -21,6 +21,7 @@ struct NodeBuildContext {
   std::string job_id;
   int task_index = 0;
   int subtask_index = 0;
+  int attempt = 0;  // the job attempt: exchange streams carry it, gates check it (0: unchecked)
   ExchangeRegistry* exchange = nullptr;  // null: exchange nodes are rejected
   ResultBuffers* results = nullptr;      // null: collect sinks are rejected
   // Canonical directories the filesystem connector may use (--filesystem-allowed-dirs); null:

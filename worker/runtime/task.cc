@@ -1,11 +1,15 @@
 #include "worker/runtime/task.h"
 
 #include <chrono>
+#include <filesystem>
+#include <random>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
+#include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/operator_factory.h"
 #include "worker/state/state_stores.h"
 
@@ -14,6 +18,16 @@ namespace {
 
 // Operators get OnTick at least this often (exchange buffer timeouts rely on it).
 constexpr auto kTickInterval = std::chrono::milliseconds(10);
+
+// Distinguishes a store instance's files in the checkpoint directory from every other instance's.
+std::string InstanceSuffix() {
+  std::random_device rd;
+  return absl::StrFormat("%08x%08x", rd(), rd());
+}
+
+bool IsConnectorSource(const v1::PlanNode& spec) {
+  return spec.has_values() || spec.has_datagen() || spec.has_filesystem_source();
+}
 
 }  // namespace
 
@@ -51,6 +65,8 @@ struct Task::Node {
   int inputs_ended = 0;
   WatermarkCombiner watermarks;  // over the node's inputs
   bool source_ended = false;
+  KeyedStateBackend* store = nullptr;  // when state_id != 0, after Open
+  std::string store_name;              // in checkpoint paths: unique per store instance
   std::atomic<uint64_t> rows_in{0};
   std::atomic<uint64_t> rows_out{0};
 };
@@ -79,12 +95,20 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
                                                    TaskEnvironment env) {
   std::unique_ptr<Task> task(new Task());
   task->job_id_ = d.job_id();
-  task->attempt_ = d.attempt();
   task->task_index_ = d.task_index();
   task->subtask_index_ = d.subtask_index();
   task->parallelism_ = std::max(1, d.parallelism());
   task->max_parallelism_ = d.max_parallelism() > 0 ? d.max_parallelism() : 128;
   task->env_ = std::move(env);
+  task->attempt_ = d.attempt();
+  task->state_key_ =
+      d.attempt() > 0 ? absl::StrCat(d.job_id(), "-attempt-", d.attempt()) : d.job_id();
+  task->checkpointing_ = d.checkpointing();
+  if (task->checkpointing_.has_restore()) {
+    for (const auto& h : task->checkpointing_.restore().operators()) {
+      task->restore_[h.state_id()] = &h;
+    }
+  }
 
   std::map<int, size_t> index_of;  // plan node id -> position
   for (const auto& spec : d.nodes()) {
@@ -106,6 +130,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     build_ctx.job_id = d.job_id();
     build_ctx.task_index = d.task_index();
     build_ctx.subtask_index = d.subtask_index();
+    build_ctx.attempt = d.attempt();
     build_ctx.exchange = task->env_.exchange;
     build_ctx.results = task->env_.results;
     build_ctx.filesystem_allowed_dirs = task->env_.filesystem_allowed_dirs;
@@ -114,6 +139,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     node->source = std::move(built.source);
     node->op = std::move(built.op);
     node->inputs_total = spec.inputs_size();
+    if (IsConnectorSource(spec)) task->triggerable_ = true;
     node->watermarks.Resize(spec.inputs_size());
     if (node->op) node->op->set_output(node->out.get());
     size_t pos = task->nodes_.size();
@@ -175,7 +201,24 @@ void Task::Run() {
   if (env_.on_state) env_.on_state(*this, v1::TASK_STATE_RUNNING, "");
   absl::Status status = OpenAll();
   if (status.ok()) status = Drive();
+  if (status.ok() && !cancelled_ && triggerable_) {
+    // A checkpoint triggered after the end acknowledges these final positions.
+    v1::SubtaskStateHandle final_state;
+    final_state.set_task_index(task_index_);
+    final_state.set_subtask_index(subtask_index_);
+    for (auto& node : nodes_) {
+      if (!node->source || !IsConnectorSource(node->spec)) continue;
+      OperatorSnapshot snapshot;
+      if (!node->source->SnapshotState(0, &snapshot).ok() || snapshot.empty()) continue;
+      v1::OperatorStateHandle* h = final_state.add_operators();
+      h->set_state_id(HandleId(*node));
+      h->set_operator_state(snapshot.Encode());
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    final_state_ = std::move(final_state);
+  }
   CloseAll();
+  finished_ = status.ok() && !cancelled_;
   done_ = true;
   if (!env_.on_state) return;
   if (cancelled_) {
@@ -187,6 +230,58 @@ void Task::Run() {
   } else {
     env_.on_state(*this, v1::TASK_STATE_FINISHED, "");
   }
+}
+
+uint32_t Task::HandleId(const Node& node) {
+  return node.spec.state_id() != 0 ? node.spec.state_id()
+                                   : static_cast<uint32_t>(node.spec.id() + 1);
+}
+
+bool Task::Live(const Node& node) const {
+  if (node.source) return !node.source_ended;
+  return node.inputs_ended < node.inputs_total;
+}
+
+absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
+  const uint32_t state_id = node.spec.state_id();
+  node.store_name =
+      absl::StrCat("state-", state_id, "-subtask-", subtask_index_, "-", InstanceSuffix());
+  auto it = restore_.find(HandleId(node));
+  if (it == restore_.end() || it->second->files().empty()) {
+    return env_.state_stores->Acquire(state_key_, state_id, subtask_index_);
+  }
+  // The checkpoint's files, side by side as rocksdb::Checkpoint wrote them, then opened as the
+  // store (SSTs hard-linked into it).
+  namespace fs = std::filesystem;
+  const fs::path local =
+      fs::path(env_.state_stores->JobDir(state_key_)) / absl::StrCat("restore-", node.store_name);
+  std::error_code ec;
+  fs::remove_all(local, ec);
+  fs::create_directories(local, ec);
+  if (ec)
+    return absl::InternalError(
+        absl::StrCat("cannot create '", local.string(), "': ", ec.message()));
+  const fs::path from_dir(checkpointing_.restore_job_dir());
+  for (const v1::StateFile& f : it->second->files()) {
+    const fs::path from = from_dir / f.path();
+    fs::copy_file(from, local / from.filename(), ec);
+    if (ec) {
+      fs::remove_all(local, ec);
+      return absl::DataLossError(
+          absl::StrCat("cannot restore state file '", from.string(), "' of checkpoint ",
+                       checkpointing_.restore_checkpoint_id(), ": ", ec.message()));
+    }
+  }
+  auto store =
+      env_.state_stores->AcquireFromSnapshot(state_key_, state_id, subtask_index_, local.string());
+  fs::remove_all(local, ec);
+  if (store.ok() && env_.checkpoints != nullptr &&
+      checkpointing_.restore_job_dir() == checkpointing_.job_dir()) {
+    // Its SSTs are in this job's checkpoint directory already: later checkpoints reference them.
+    env_.checkpoints->SeedStore(job_id_, node.store_name,
+                                {it->second->files().begin(), it->second->files().end()});
+  }
+  return store;
 }
 
 absl::Status Task::OpenAll() {
@@ -203,17 +298,29 @@ absl::Status Task::OpenAll() {
             node->spec.description(), ": keyed state but the worker has no state stores"));
       }
       // The worker owns the store until the job ends here, so state outlives this task's Close.
-      auto store = env_.state_stores->Acquire(job_id_, ctx.state_id, subtask_index_);
+      auto store = OpenStore(*node);
       if (!store.ok()) {
         return absl::Status(store.status().code(),
                             absl::StrCat(node->spec.description(), ": ", store.status().message()));
       }
-      ctx.state = *store;
+      ctx.state = node->store = *store;
     }
+    ctx.exactly_once = !checkpointing_.enabled() || checkpointing_.exactly_once();
     ctx.state_cache_bytes = env_.state_cache_bytes;
     ctx.cancelled = &cancelled_;
     ctx.wakeup = [this] { Wake(); };
     absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);
+    if (s.ok()) {
+      auto it = restore_.find(HandleId(*node));
+      if (it != restore_.end() && !it->second->operator_state().empty()) {
+        auto snapshot = OperatorSnapshot::Decode(it->second->operator_state());
+        s = snapshot.status();
+        if (s.ok()) {
+          s = node->source ? node->source->RestoreState(*snapshot)
+                           : node->op->RestoreState(*snapshot);
+        }
+      }
+    }
     if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat(node->spec.description(), ": ", s.message()));
     }
@@ -258,6 +365,130 @@ absl::Status Task::TickAll(std::chrono::steady_clock::time_point now) {
   return absl::OkStatus();
 }
 
+void Task::TriggerCheckpoint(int64_t checkpoint_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  triggers_.push_back(checkpoint_id);
+  wakeup_ = true;
+  cv_.notify_all();
+}
+
+void Task::NotifyCheckpoint(int64_t checkpoint_id, bool completed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  notifications_.emplace_back(checkpoint_id, completed);
+  wakeup_ = true;
+  cv_.notify_all();
+}
+
+v1::SubtaskStateHandle Task::FinalSourceState() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return final_state_;
+}
+
+absl::Status Task::HandleCheckpointRequests() {
+  std::deque<int64_t> triggers;
+  std::deque<std::pair<int64_t, bool>> notifications;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (triggers_.empty() && notifications_.empty()) return absl::OkStatus();
+    triggers.swap(triggers_);
+    notifications.swap(notifications_);
+  }
+  for (int64_t id : triggers) RETURN_IF_ERROR(PerformCheckpoint(id));
+  for (const auto& [id, completed] : notifications) {
+    for (auto& node : nodes_) {
+      if (!completed) {
+        if (node->source) node->source->AbortCheckpoint(id);
+        continue;
+      }
+      if (!Live(*node)) continue;
+      absl::Status s = node->source ? node->source->NotifyCheckpointComplete(id)
+                                    : node->op->NotifyCheckpointComplete(id);
+      if (!s.ok()) {
+        return absl::Status(s.code(), absl::StrCat(node->spec.description(), ": ", s.message()));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Task::Decline(int64_t checkpoint_id, std::string reason) {
+  if (env_.checkpoints == nullptr) return;
+  SubtaskSnapshot snapshot;
+  snapshot.job_id = job_id_;
+  snapshot.attempt = attempt_;
+  snapshot.checkpoint_id = checkpoint_id;
+  snapshot.state.set_task_index(task_index_);
+  snapshot.state.set_subtask_index(subtask_index_);
+  snapshot.decline_reason = std::move(reason);
+  env_.checkpoints->Submit(std::move(snapshot));
+}
+
+absl::Status Task::PerformCheckpoint(int64_t n) {
+  if (n <= last_checkpoint_) return absl::OkStatus();  // a repeated trigger
+  last_checkpoint_ = n;
+  // Everything buffered for this epoch goes out first, so that the barrier follows it.
+  for (auto& node : nodes_) {
+    if (node->op && Live(*node)) RETURN_IF_ERROR(node->op->PrepareSnapshotPreBarrier(n));
+  }
+  SubtaskSnapshot snapshot;
+  snapshot.job_id = job_id_;
+  snapshot.attempt = attempt_;
+  snapshot.checkpoint_id = n;
+  snapshot.job_dir = checkpointing_.job_dir();
+  snapshot.state.set_task_index(task_index_);
+  snapshot.state.set_subtask_index(subtask_index_);
+  std::string& reason = snapshot.decline_reason;
+  if (!checkpointing_.enabled() || checkpointing_.job_dir().empty()) {
+    reason = "checkpointing is not enabled for this subtask";
+  }
+  namespace fs = std::filesystem;
+  for (auto& node_ptr : nodes_) {
+    Node& node = *node_ptr;
+    if (!reason.empty()) break;
+    // A finished operator emitted everything; the source it depends on restores past its end.
+    if (!Live(node) && !(node.source && IsConnectorSource(node.spec))) continue;
+    OperatorSnapshot os;
+    absl::Status s =
+        node.source ? node.source->SnapshotState(n, &os) : node.op->SnapshotState(n, &os);
+    if (s.ok() && node.store != nullptr && env_.state_stores != nullptr) {
+      if (snapshot.local_root.empty()) {
+        snapshot.local_root =
+            (fs::path(env_.state_stores->JobDir(state_key_)) /
+             absl::StrCat("chk-", n, "-task-", task_index_, "-subtask-", subtask_index_))
+                .string();
+        std::error_code ec;
+        fs::remove_all(snapshot.local_root, ec);
+      }
+      const std::string dir = (fs::path(snapshot.local_root) / node.store_name).string();
+      s = node.store->Snapshot(dir);
+      if (s.ok()) {
+        snapshot.stores.push_back(
+            {static_cast<size_t>(snapshot.state.operators_size()), node.store_name, dir});
+      }
+    }
+    if (!s.ok()) {
+      reason = absl::StrCat(node.spec.description(), ": ", s.message());
+      break;
+    }
+    if (node.store == nullptr && os.empty()) continue;
+    v1::OperatorStateHandle* h = snapshot.state.add_operators();
+    h->set_state_id(HandleId(node));
+    if (!os.empty()) h->set_operator_state(os.Encode());
+  }
+  // Downstream aligns on this barrier whether or not this subtask's snapshot worked.
+  for (auto& node : nodes_) {
+    if (node->op && Live(*node)) RETURN_IF_ERROR(node->op->ForwardBarrier(n));
+  }
+  if (!reason.empty()) snapshot.stores.clear();
+  if (env_.checkpoints != nullptr) {
+    env_.checkpoints->Submit(std::move(snapshot));
+  } else if (!snapshot.local_root.empty()) {
+    std::error_code ec;
+    fs::remove_all(snapshot.local_root, ec);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Task::Drive() {
   std::vector<size_t> sources;
   for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -267,6 +498,7 @@ absl::Status Task::Drive() {
   ChangelogBatch batch;
   auto next_tick = std::chrono::steady_clock::now() + kTickInterval;
   while (active > 0 && !cancelled_) {
+    RETURN_IF_ERROR(HandleCheckpointRequests());
     bool produced = false;
     auto wait = std::chrono::microseconds(100000);
     for (size_t i : sources) {
@@ -278,6 +510,13 @@ absl::Status Task::Drive() {
           produced = true;
           if (!batch.empty()) RETURN_IF_ERROR(node.out->Emit(batch));
           if (auto w = node.source->TakeWatermark()) RETURN_IF_ERROR(node.out->EmitWatermark(*w));
+          while (std::optional<BarrierSignal> b = node.source->TakeBarrier()) {
+            if (b->kind == BarrierSignal::Kind::kCheckpoint) {
+              RETURN_IF_ERROR(PerformCheckpoint(b->checkpoint_id));
+            } else {
+              Decline(b->checkpoint_id, "a barrier of a newer checkpoint overtook it");
+            }
+          }
           break;
         case SourceState::kIdle:
           if (auto w = node.source->TakeWatermark()) RETURN_IF_ERROR(node.out->EmitWatermark(*w));

@@ -1,12 +1,18 @@
-// A deployed task: one DAG of sources and operators built from a TaskDeployment, run by a driver loop on
-// its own thread. The driver polls sources, pushes their batches through the operators, propagates
-// end-of-input (an operator finishes once all its inputs ended), and reports the task's state.
+// A deployed task: one DAG of sources and operators built from a TaskDeployment, run by a driver
+// loop on its own thread. The driver polls sources, pushes their batches through the operators,
+// propagates end-of-input (an operator finishes once all its inputs ended), and reports the task's
+// state. Checkpoints (docs/architecture.md, "Checkpoints on workers"): a trigger (source tasks) or
+// an aligned barrier (tasks behind an exchange) makes the driver snapshot every operator between
+// two batches, forward the barrier, and hand the files to the worker's CheckpointUploader; a
+// deployment with state to restore rebuilds each store and operator from it before the first batch.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -22,6 +28,7 @@
 
 namespace eddy {
 
+class CheckpointUploader;
 class ExchangeRegistry;
 class ResultBuffers;
 class StateStores;
@@ -38,6 +45,9 @@ struct TaskEnvironment {
   // The filesystem connector's allowed directories (canonical); null: no filesystem nodes.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
   std::string worker;  // "worker-<id> at host:port", for messages other workers show
+  // The worker's asynchronous checkpoint part (uploads, acknowledgements, declines); null: the
+  // task declines nothing and acknowledges nothing (checkpoints are dropped).
+  CheckpointUploader* checkpoints = nullptr;
   // Called from the task thread on RUNNING and on the final state (FINISHED, FAILED, CANCELED);
   // `task` gives the row counts (final with a final state).
   std::function<void(const Task& task, v1::TaskState state, const std::string& error)> on_state;
@@ -55,9 +65,25 @@ class Task {
 
   const std::string& job_id() const { return job_id_; }
   int attempt() const { return attempt_; }
+  // The job key of this task's state stores: one per attempt, so that a restarted attempt never
+  // finds the stores of the one before it on this worker.
+  const std::string& state_key() const { return state_key_; }
+  // Whether the coordinator triggers checkpoints here: the task has sources other than an
+  // exchange (datagen, filesystem, VALUES).
+  bool triggerable() const { return triggerable_; }
+  // Thread-safe; the driver acts on them between two batches. A trigger snapshots the task and
+  // sends barrier `checkpoint_id` downstream; a notification is forwarded to the operators
+  // (completed) or ends an alignment of that checkpoint (aborted).
+  void TriggerCheckpoint(int64_t checkpoint_id);
+  void NotifyCheckpoint(int64_t checkpoint_id, bool completed);
+  // Once done() after finishing: the sources' final positions, what a checkpoint triggered after
+  // the end acknowledges.
+  v1::SubtaskStateHandle FinalSourceState() const;
   int task_index() const { return task_index_; }
   int subtask_index() const { return subtask_index_; }
   bool done() const { return done_.load(); }
+  // Done, and every source ended (neither failed nor cancelled).
+  bool finished() const { return finished_.load(); }
   // Rows into and out of each node so far; safe to call from any thread while the task exists.
   void Metrics(v1::TaskMetrics* out) const;
   void OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const;
@@ -73,22 +99,43 @@ class Task {
   void CloseAll();
   absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
   absl::Status TickAll(std::chrono::steady_clock::time_point now);
+  // Runs the triggers and notifications queued since the last call (driver thread).
+  absl::Status HandleCheckpointRequests();
+  // Snapshots every live node for checkpoint n, forwards barrier n, hands over the upload. A
+  // snapshot that fails declines n; an error here (emitting, forwarding) fails the task.
+  absl::Status PerformCheckpoint(int64_t checkpoint_id);
+  void Decline(int64_t checkpoint_id, std::string reason);
+  // Opens node `node`'s state store, from the checkpoint's files when it has some.
+  absl::StatusOr<KeyedStateBackend*> OpenStore(Node& node);
+  // The id under which a node's state is acknowledged: its state id, or (stateless nodes such as
+  // sources) its plan node id + 1, the same scheme as state ids.
+  static uint32_t HandleId(const Node& node);
+  bool Live(const Node& node) const;  // not yet finished
   void Wake();  // ends an idle wait early (a source got input)
 
   std::string job_id_;
-  int attempt_ = 0;
   int task_index_ = 0;
   int subtask_index_ = 0;
   int parallelism_ = 1;
   int max_parallelism_ = 128;
+  int attempt_ = 0;
+  std::string state_key_;
+  v1::TaskCheckpointing checkpointing_;
+  std::map<uint32_t, const v1::OperatorStateHandle*> restore_;  // by HandleId, into checkpointing_
+  bool triggerable_ = false;
+  int64_t last_checkpoint_ = 0;  // driver thread
   TaskEnvironment env_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::thread thread_;
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> done_{false};
-  std::mutex mu_;
+  std::atomic<bool> finished_{false};
+  mutable std::mutex mu_;
   std::condition_variable cv_;  // wakes an idle driver on cancel or Wake()
   bool wakeup_ = false;         // guarded by mu_
+  std::deque<int64_t> triggers_;                        // guarded by mu_
+  std::deque<std::pair<int64_t, bool>> notifications_;  // guarded by mu_: id, completed
+  v1::SubtaskStateHandle final_state_;                  // guarded by mu_
 };
 
 }  // namespace eddy

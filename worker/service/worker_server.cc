@@ -76,6 +76,28 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   auto channel = grpc::CreateCustomChannel(
       options.coordinator_address, grpc::InsecureChannelCredentials(), LimitedChannelArguments());
   w->coordinator_ = v1::ClusterService::NewStub(channel);
+  v1::ClusterService::Stub* stub = w->coordinator_.get();
+  w->checkpoints_ = std::make_unique<CheckpointUploader>(
+      [stub](const v1::AcknowledgeCheckpointRequest& req) {
+        v1::AcknowledgeCheckpointResponse resp;
+        grpc::ClientContext ctx;
+        SetDeadline(&ctx, 10000);
+        grpc::Status s = stub->AcknowledgeCheckpoint(&ctx, req, &resp);
+        if (!s.ok()) {
+          EDDY_LOG_WARN("acknowledging checkpoint {} of job {}: {}", req.checkpoint_id(),
+                        req.job_id(), s.error_message());
+        }
+      },
+      [stub](const v1::DeclineCheckpointRequest& req) {
+        v1::DeclineCheckpointResponse resp;
+        grpc::ClientContext ctx;
+        SetDeadline(&ctx, 10000);
+        grpc::Status s = stub->DeclineCheckpoint(&ctx, req, &resp);
+        if (!s.ok()) {
+          EDDY_LOG_WARN("declining checkpoint {} of job {}: {}", req.checkpoint_id(), req.job_id(),
+                        s.error_message());
+        }
+      });
   w->control_thread_ = std::thread([raw = w.get()] { raw->ControlLoop(); });
   EDDY_LOG_INFO("worker serving on {} with {} slots, state in {}", w->address_, options.slots,
                 options.data_dir);
@@ -198,12 +220,17 @@ void WorkerServer::ControlLoop() {
 
 void WorkerServer::ReapFinished() {
   std::vector<std::unique_ptr<Task>> finished;
-  std::set<std::string> ended_jobs;
+  std::set<std::string> ended_jobs;  // state keys: one per job attempt
+  std::set<std::string> ended_job_ids;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = tasks_.begin(); it != tasks_.end();) {
       if ((*it)->done()) {
-        ended_jobs.insert((*it)->job_id());
+        ended_jobs.insert((*it)->state_key());
+        ended_job_ids.insert((*it)->job_id());
+        if ((*it)->finished() && (*it)->triggerable()) {
+          ended_sources_[(*it)->job_id()].emplace_back((*it)->attempt(), (*it)->FinalSourceState());
+        }
         finished.push_back(std::move(*it));
         it = tasks_.erase(it);
       } else {
@@ -216,11 +243,15 @@ void WorkerServer::ReapFinished() {
   // Finished, cancelled or failed alike: a job without tasks here needs its state no more. Under
   // mu_, so that no task of the job can be deployed (and open a store) while it is dropped.
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& t : tasks_) ended_jobs.erase(t->job_id());
+  for (const auto& t : tasks_) {
+    ended_jobs.erase(t->state_key());
+    ended_job_ids.erase(t->job_id());
+  }
   for (const std::string& job : ended_jobs) {
     absl::Status s = state_stores_->DropJob(job);
     if (!s.ok()) EDDY_LOG_WARN("dropping state of job {}: {}", job, s.ToString());
   }
+  for (const std::string& job : ended_job_ids) checkpoints_->DropJob(job);
 }
 
 void WorkerServer::Report(const v1::TaskStateReport& report) {
@@ -244,6 +275,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     env.exchange = exchange_.get();
     env.results = &results_;
     env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;
+    env.checkpoints = checkpoints_.get();
     {
       std::lock_guard<std::mutex> lock(mu_);
       env.worker = absl::StrCat(worker_id_.empty() ? "an unregistered worker" : worker_id_, " at ",
@@ -251,9 +283,9 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     }
     v1::TaskStateReport base;
     base.set_job_id(d.job_id());
-    base.set_attempt(d.attempt());
     base.set_task_index(d.task_index());
     base.set_subtask_index(d.subtask_index());
+    base.set_attempt(d.attempt());
     env.on_state = [this, base](const Task& task, v1::TaskState state, const std::string& error) {
       v1::TaskStateReport r = base;
       r.set_state(state);
@@ -289,6 +321,7 @@ void WorkerServer::CancelJobHere(const std::string& job_id, int up_to_attempt) {
         t->Cancel();
       }
     }
+    ended_sources_.erase(job_id);
   }
   if (up_to_attempt == 0) results_.Drop(job_id);
 }
@@ -296,6 +329,72 @@ void WorkerServer::CancelJobHere(const std::string& job_id, int up_to_attempt) {
 grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
                                      v1::CancelJobResponse*) {
   CancelJobHere(req->job_id(), req->up_to_attempt());
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerServer::TriggerCheckpoint(grpc::ServerContext*,
+                                             const v1::TriggerCheckpointRequest* req,
+                                             v1::TriggerCheckpointResponse*) {
+  std::vector<v1::SubtaskStateHandle> ended;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    bool known = false;
+    int current = 0;
+    for (const auto& t : tasks_) {
+      if (t->job_id() != req->job_id()) continue;
+      known = true;
+      current = std::max(current, t->attempt());
+    }
+    auto it = ended_sources_.find(req->job_id());
+    if (it != ended_sources_.end()) {
+      known = true;
+      for (const auto& [attempt, state] : it->second) current = std::max(current, attempt);
+    }
+    if (!known) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("job ", req->job_id(), " has no subtasks on this worker"));
+    }
+    if (req->attempt() != current) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          absl::StrCat("checkpoint ", req->checkpoint_id(), " of job ",
+                                       req->job_id(), " is for attempt ", req->attempt(),
+                                       ", but attempt ", current, " runs on this worker"));
+    }
+    for (auto& t : tasks_) {
+      if (t->job_id() != req->job_id() || t->attempt() != current || !t->triggerable()) continue;
+      if (!t->done()) {
+        t->TriggerCheckpoint(req->checkpoint_id());
+      } else if (t->finished()) {
+        ended.push_back(t->FinalSourceState());
+      }
+    }
+    if (it != ended_sources_.end()) {
+      for (const auto& [attempt, state] : it->second) {
+        if (attempt == current) ended.push_back(state);
+      }
+    }
+  }
+  for (v1::SubtaskStateHandle& state : ended) {
+    SubtaskSnapshot snapshot;
+    snapshot.job_id = req->job_id();
+    snapshot.attempt = req->attempt();
+    snapshot.checkpoint_id = req->checkpoint_id();
+    snapshot.state = std::move(state);
+    checkpoints_->Submit(std::move(snapshot));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerServer::NotifyCheckpoint(grpc::ServerContext*,
+                                            const v1::NotifyCheckpointRequest* req,
+                                            v1::NotifyCheckpointResponse*) {
+  checkpoints_->NotifyCheckpoint(req->job_id(), req->checkpoint_id(), req->completed());
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& t : tasks_) {
+    if (t->job_id() == req->job_id() && t->attempt() == req->attempt() && !t->done()) {
+      t->NotifyCheckpoint(req->checkpoint_id(), req->completed());
+    }
+  }
   return grpc::Status::OK;
 }
 

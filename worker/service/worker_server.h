@@ -2,6 +2,9 @@
 // tasks on their own threads, each stateful operator subtask with its own RocksDB store under
 // <data-dir>/state (dropped when its job ends here), registers with the coordinator and heartbeats,
 // and reports each task's state changes. Embedded clusters run several of these in one process.
+// Checkpoints: TriggerCheckpoint reaches the job's source subtasks here, NotifyCheckpoint every
+// subtask of the job and the uploader; acknowledgements and declines go to the coordinator from
+// the uploader's thread.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -22,6 +25,7 @@
 #include "worker/connectors/result_buffers.h"
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/exchange_service.h"
+#include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/task.h"
 #include "worker/state/state_stores.h"
 
@@ -60,6 +64,13 @@ class WorkerServer final : public v1::WorkerService::Service {
                            v1::DeployTasksResponse* resp) override;
   grpc::Status CancelJob(grpc::ServerContext* ctx, const v1::CancelJobRequest* req,
                          v1::CancelJobResponse* resp) override;
+  // Starts checkpoint n at the job's source subtasks here (of the request's attempt, which must be
+  // the newest here: FAILED_PRECONDITION otherwise; NOT_FOUND when the job has no subtasks here).
+  // A source subtask that already finished acknowledges at once with its final positions.
+  grpc::Status TriggerCheckpoint(grpc::ServerContext* ctx, const v1::TriggerCheckpointRequest* req,
+                                 v1::TriggerCheckpointResponse* resp) override;
+  grpc::Status NotifyCheckpoint(grpc::ServerContext* ctx, const v1::NotifyCheckpointRequest* req,
+                                v1::NotifyCheckpointResponse* resp) override;
   grpc::Status FetchResults(grpc::ServerContext* ctx, const v1::FetchResultsRequest* req,
                             v1::FetchResultsResponse* resp) override;
 
@@ -84,6 +95,8 @@ class WorkerServer final : public v1::WorkerService::Service {
   std::unique_ptr<ExchangeServiceImpl> exchange_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::ClusterService::Stub> coordinator_;
+  // Declared before tasks_: tasks hand it their snapshots until they are gone.
+  std::unique_ptr<CheckpointUploader> checkpoints_;
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -93,6 +106,9 @@ class WorkerServer final : public v1::WorkerService::Service {
   int failed_registrations_ = 0;  // control thread only
   std::chrono::steady_clock::time_point last_registration_warning_{};  // control thread only
   std::vector<std::unique_ptr<Task>> tasks_;
+  // Source subtasks that finished and were reaped, by job: (attempt, final positions), acknowledged
+  // for checkpoints triggered after their end. Dropped when the job is cancelled here.
+  std::map<std::string, std::vector<std::pair<int, v1::SubtaskStateHandle>>> ended_sources_;
   std::thread control_thread_;
 };
 

@@ -280,5 +280,15 @@ TEST(InputGateTest, LocalProducerWithMixedEventsKeepsOrderUnderBackpressure) {
   EXPECT_EQ(got, want);
 }
 
+TEST(InputGateAttempt, RefusesAProducerOfAnotherAttempt) {
+  InputGate gate("job j task 1 subtask 0", 2, 4, {DataType::BigInt()});
+  gate.set_attempt(2);
+  absl::Status old = gate.Attach(0, 2, 1, nullptr);
+  EXPECT_EQ(old.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(old.message().find("attempt 1"), std::string::npos) << old;
+  EXPECT_TRUE(gate.Attach(0, 2, 2, nullptr).ok());
+  EXPECT_TRUE(gate.Attach(1, 2, 0, nullptr).ok());  // unchecked
+}
+
 }  // namespace
 }  // namespace eddy
