@@ -56,6 +56,9 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
         static_cast<int>(pending_.size()) < config_.max_concurrent &&
         (config_.min_pause.count() == 0 || pending_.empty())) {
       Pending p;
+      for (const SubtaskId& s : acknowledging_) {
+        if (finished_.count(s) == 0) p.expected.insert(s);
+      }
       p.id = trigger_id = next_id_++;
       p.triggered = now;
       p.trigger_time_ms = trigger_ms = callbacks_.wall_clock_ms
@@ -107,14 +110,38 @@ absl::Status CheckpointCoordinator::Acknowledge(int64_t id, const v1::SubtaskSta
       return absl::OkStatus();  // aborted or subsumed meanwhile
     }
     it->second.acks[subtask] = state;
-    if (it->second.acks.size() == acknowledging_.size()) {
-      Pending done = std::move(it->second);
-      pending_.erase(it);
-      CompleteLocked(std::move(done), now, &actions);
-    }
+    it->second.expected.insert(subtask);  // a subtask that acknowledges anyway is welcome
+    MaybeCompleteLocked(it, now, &actions);
   }
   Run(actions);
   return absl::OkStatus();
+}
+
+void CheckpointCoordinator::MaybeCompleteLocked(std::map<int64_t, Pending>::iterator it,
+                                                Clock::time_point now, Actions* actions) {
+  for (const SubtaskId& s : it->second.expected) {
+    if (it->second.acks.count(s) == 0) return;
+  }
+  Pending done = std::move(it->second);
+  pending_.erase(it);
+  CompleteLocked(std::move(done), now, actions);
+}
+
+void CheckpointCoordinator::OnSubtaskFinished(SubtaskId subtask, Clock::time_point now) {
+  Actions actions;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    finished_.insert(subtask);
+    std::vector<int64_t> ids;
+    for (auto& [id, p] : pending_) {
+      if (p.acks.count(subtask) == 0 && p.expected.erase(subtask) > 0) ids.push_back(id);
+    }
+    for (int64_t id : ids) {
+      auto it = pending_.find(id);
+      if (it != pending_.end()) MaybeCompleteLocked(it, now, &actions);
+    }
+  }
+  Run(actions);
 }
 
 void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Actions* actions) {

@@ -63,6 +63,10 @@ class CheckpointCoordinator {
   absl::Status Acknowledge(int64_t id, const v1::SubtaskStateHandle& state, Clock::time_point now);
   void Decline(int64_t id, SubtaskId subtask, const std::string& reason,
                Clock::time_point now = Clock::now());
+  // `subtask` finished (every input ended) without a source to report from, so it never sees
+  // another barrier: pending checkpoints stop waiting for it (and may complete), later ones do not
+  // expect it.
+  void OnSubtaskFinished(SubtaskId subtask, Clock::time_point now = Clock::now());
   // Aborts everything pending (the attempt ends); no more checkpoints are triggered.
   void Stop(const std::string& reason);
 
@@ -73,9 +77,14 @@ class CheckpointCoordinator {
     int64_t id = 0;
     Clock::time_point triggered;
     int64_t trigger_time_ms = 0;
+    std::set<SubtaskId> expected;
     std::map<SubtaskId, v1::SubtaskStateHandle> acks;
   };
+
   using Actions = std::vector<std::function<void()>>;
+  // Completes `it` when every expected subtask acknowledged. Caller holds mu_.
+  void MaybeCompleteLocked(std::map<int64_t, Pending>::iterator it, Clock::time_point now,
+                           Actions* actions);
 
   // Aborts a pending checkpoint; counts it as failed when `counts`. Caller holds mu_.
   void AbortLocked(int64_t id, const std::string& reason, bool counts, Clock::time_point now,
@@ -102,6 +111,7 @@ class CheckpointCoordinator {
   std::optional<Clock::time_point> last_trigger_;
   std::optional<Clock::time_point> last_end_;  // of the last checkpoint that completed or failed
   int consecutive_failures_ = 0;
+  std::set<SubtaskId> finished_;
   Stats stats_;
 };
 

@@ -233,7 +233,11 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
         }
       }
       const std::string& worker = slots[t.subtask_index()];
-      job.tasks.push_back({t.task_index(), t.subtask_index(), worker});
+      TaskSlot& slot = job.tasks.emplace_back(TaskSlot{t.task_index(), t.subtask_index(), worker});
+      for (const v1::PlanNode& node : t.nodes()) {
+        slot.reads_source = slot.reads_source || node.has_values() || node.has_datagen() ||
+                            node.has_filesystem_source();
+      }
       *per_worker[worker].add_tasks() = t;
     }
     const int64_t last_id =
@@ -455,7 +459,9 @@ absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt
     if (it == jobs_.end() || it->second.attempt != attempt) {
       return absl::CancelledError("the attempt is over");
     }
-    workers = LiveWorkersLocked(it->second);
+    // Every worker of the attempt: a source subtask that already finished acknowledges too.
+    std::set<std::string> unique(it->second.slots.begin(), it->second.slots.end());
+    workers.assign(unique.begin(), unique.end());
   }
   for (const auto& w : workers) {
     auto stub = registry_->StubOf(w);
@@ -469,7 +475,7 @@ absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt
     req.set_trigger_time_ms(trigger_time_ms);
     v1::TriggerCheckpointResponse resp;
     grpc::Status s = stub->TriggerCheckpoint(&ctx, req, &resp);
-    if (!s.ok()) {
+    if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) {  // NOT_FOUND: none there
       return absl::UnavailableError(
           absl::StrCat("worker ", w, " at ", registry_->AddressOf(w), ": ", s.error_message()));
     }
@@ -546,6 +552,7 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
   std::vector<std::string> to_cancel;
   int attempt = 0;
   bool failed = false;
+  std::shared_ptr<CheckpointCoordinator> finished_for;  // tell it a subtask finished
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(report.job_id());
@@ -558,6 +565,7 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
       if (t.task_index == report.task_index() && t.subtask_index == report.subtask_index()) {
         t.state = report.state();
         if (report.operators_size() > 0) t.operators = report.operators();
+        if (t.state == v1::TASK_STATE_FINISHED && !t.reads_source) finished_for = job.checkpoints;
       }
       all_finished = all_finished && t.state == v1::TASK_STATE_FINISHED;
     }
@@ -569,6 +577,7 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
       FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
     }
   }
+  if (finished_for) finished_for->OnSubtaskFinished({report.task_index(), report.subtask_index()});
   if (failed) FailAttempt(report.job_id(), attempt, report.error());
 }
 

@@ -96,6 +96,7 @@ class JobManager {
     v1::TaskState state = v1::TASK_STATE_UNKNOWN;
     google::protobuf::RepeatedPtrField<v1::OperatorMetrics> operators;  // latest reported
     int missed_heartbeats = 0;
+    bool reads_source = false;  // has a connector source: acknowledges checkpoints even finished
   };
   struct Job {
     v1::JobInfo info;

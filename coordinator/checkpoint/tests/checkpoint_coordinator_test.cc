@@ -208,6 +208,19 @@ TEST_F(CheckpointCoordinatorTest, BadAcknowledgementsAreErrors) {
               HasSubstr("was never triggered"));
 }
 
+TEST_F(CheckpointCoordinatorTest, FinishedSubtasksAreNotWaitedFor) {
+  Create();
+  coordinator_->Tick(t0_);
+  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 0), t0_).ok());
+  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 1), t0_).ok());
+  EXPECT_TRUE(completed_.empty());
+  coordinator_->OnSubtaskFinished({1, 0}, t0_);  // it will never see barrier 1
+  EXPECT_THAT(completed_, ElementsAre(1));
+  auto metadata = store_->ReadMetadata(1);
+  ASSERT_TRUE(metadata.ok());
+  EXPECT_EQ(metadata->subtasks_size(), 2);
+}
+
 TEST_F(CheckpointCoordinatorTest, OffWithoutAnInterval) {
   config_.interval = milliseconds(0);
   Create();
