@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -143,6 +146,63 @@ TEST_F(FailoverTest, WithoutARestartStrategyALostWorkerFailsTheJob) {
   ASSERT_GE(row.size(), 7u);
   EXPECT_EQ(row[4], "0");
   EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::Not(HasSubstr("attempt 2 deployed")));
+}
+
+// Per key, the largest count and sum a `print` sink printed on any worker (the dead one's output
+// included). COUNT and SUM over positive ids only grow, so these are the final values; a row
+// counted twice after a restore would push them above the right answer, a lost one below it.
+std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted(const std::string& out) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> largest;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t open = line.find('[');
+    if (open == std::string::npos) continue;
+    long long k = 0, c = 0, sum = 0;
+    if (std::sscanf(line.c_str() + open, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) continue;
+    auto& [count, total] = largest[k];
+    count = std::max<int64_t>(count, c);
+    total = std::max<int64_t>(total, sum);
+  }
+  return largest;
+}
+
+TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnce) {
+  constexpr int64_t kRows = 40000;
+  RunResult submitted = cluster_->Eddy(
+      "SET 'execution.checkpointing.interval' = '1 s';"
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" + std::to_string(kRows) + "');"
+      "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
+      "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  // Kill only once a checkpoint completed, so that the restart restores one.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<std::string> row = JobRow(job);
+    if (row.size() > 5 && !row[5].empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const int victim = KillAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  const std::string log = cluster_->CoordinatorLog();
+  EXPECT_THAT(log, ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  // The fault-free answer, computed here: every key k counts kRows / 10 ids and sums them.
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
 }  // namespace
