@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/duration.h"
+#include "coordinator/checkpoint/checkpoint_config.h"
 
 namespace eddy {
 namespace {
@@ -126,6 +127,11 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
       return bad("one of " + absl::StrJoin(spec.allowed, ", "));
     }
     case Kind::kAny:
+      // The checkpoint directory's form (absolute, file://) is checked with the other
+      // checkpointing settings.
+      if (key == "state.checkpoints.dir") {
+        if (absl::Status s = CheckpointConfigFrom({{key, value}}, "/").status(); !s.ok()) return s;
+      }
       return value;
   }
   return value;
