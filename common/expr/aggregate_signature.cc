@@ -52,9 +52,16 @@ absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument) 
   return *kind;
 }
 
+const std::vector<std::string>& BuiltinAggregateNames() {
+  static const std::vector<std::string> names = {"AVG", "COUNT", "MAX", "MIN", "SUM"};
+  return names;
+}
+
 bool IsBuiltinAggregate(std::string_view name) {
-  return NameIs(name, "COUNT") || NameIs(name, "SUM") || NameIs(name, "AVG") ||
-         NameIs(name, "MIN") || NameIs(name, "MAX");
+  for (const std::string& n : BuiltinAggregateNames()) {
+    if (NameIs(name, n)) return true;
+  }
+  return false;
 }
 
 std::string_view AggKindName(AggKind kind) {

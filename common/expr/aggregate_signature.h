@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -16,6 +17,8 @@ enum class AggKind { kCountStar, kCount, kSum, kAvg, kMin, kMax };
 // `*` with any other function is an error. Unknown names are NotFound.
 absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument = false);
 
+// The aggregate functions SQL can call (SHOW FUNCTIONS lists them with the scalar ones).
+const std::vector<std::string>& BuiltinAggregateNames();
 bool IsBuiltinAggregate(std::string_view name);
 
 // Upper-case SQL name ("COUNT" for both COUNT kinds), for EXPLAIN and messages.

@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
 #include "common/expr/function_registry.h"
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
@@ -166,7 +167,7 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   }
   if (what == "FUNCTIONS") {
     std::vector<std::string> names = KnownFunctionNames();
-    for (const char* agg : {"AVG", "COUNT", "MAX", "MIN", "SUM"}) names.push_back(agg);
+    for (const std::string& agg : BuiltinAggregateNames()) names.push_back(agg);
     std::sort(names.begin(), names.end());
     return SingleColumn("function name", names);
   }
