@@ -27,6 +27,11 @@ inline uint64_t StableHash(std::string_view bytes) {
   return MixHash64(h);
 }
 
+// Key groups of every job (Flink's max parallelism): keyed state is partitioned into this many
+// groups, so a job runs at most this many subtasks of a keyed operator, and a restore at another
+// parallelism hands whole key groups to the new subtasks. Defined here alone.
+inline constexpr int kMaxParallelism = 128;
+
 // Flink's assignment: key group = hash % max_parallelism; subtask = key_group * parallelism / max_p.
 inline int KeyGroupOf(std::string_view encoded_key, int max_parallelism) {
   return static_cast<int>(StableHash(encoded_key) % static_cast<uint64_t>(max_parallelism));

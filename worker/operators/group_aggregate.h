@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/base/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
@@ -123,7 +124,7 @@ class GroupAggregateOperator : public Operator {
   KeyEncoder encoder_;
   AggregateFunctions functions_;
   std::unique_ptr<KeyedStateTable> table_;
-  int max_parallelism_ = 128;
+  int max_parallelism_ = kMaxParallelism;
 
   // Per-batch scratch, reused.
   std::vector<std::unique_ptr<Slot>> slots_;

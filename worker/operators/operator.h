@@ -25,6 +25,7 @@
 #include <functional>
 #include <string>
 
+#include "common/base/hash.h"
 #include "absl/status/status.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/operator_snapshot.h"
@@ -51,7 +52,7 @@ struct OperatorContext {
   uint32_t state_id = 0;
   int subtask_index = 0;  // 0-based
   int parallelism = 1;
-  int max_parallelism = 128;
+  int max_parallelism = kMaxParallelism;
   // This subtask's own state store (one RocksDB instance), owned by the worker until the job ends;
   // null when state_id is 0.
   KeyedStateBackend* state = nullptr;

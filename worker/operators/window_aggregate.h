@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "common/base/hash.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "worker/operators/accumulator.h"
@@ -105,7 +106,7 @@ class WindowAggregateOperator final : public Operator {
   std::unique_ptr<KeyedStateTable> table_;
   KeyedStateBackend* backend_ = nullptr;
   uint32_t state_id_ = 0;
-  int max_parallelism_ = 128;
+  int max_parallelism_ = kMaxParallelism;
   int64_t watermark_ = kMinWatermark;
   // Window end -> key groups (one flag each) that hold state for it in RocksDB.
   std::map<int64_t, std::vector<uint8_t>> pending_;

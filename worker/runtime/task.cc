@@ -98,7 +98,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
   task->task_index_ = d.task_index();
   task->subtask_index_ = d.subtask_index();
   task->parallelism_ = std::max(1, d.parallelism());
-  task->max_parallelism_ = d.max_parallelism() > 0 ? d.max_parallelism() : 128;
+  task->max_parallelism_ = d.max_parallelism() > 0 ? d.max_parallelism() : kMaxParallelism;
   task->env_ = std::move(env);
   task->attempt_ = d.attempt();
   task->state_key_ =

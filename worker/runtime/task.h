@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/base/hash.h"
 #include "absl/status/statusor.h"
 #include "eddy/v1/coordinator.pb.h"
 #include "eddy/v1/metrics.pb.h"
@@ -117,7 +118,7 @@ class Task {
   int task_index_ = 0;
   int subtask_index_ = 0;
   int parallelism_ = 1;
-  int max_parallelism_ = 128;
+  int max_parallelism_ = kMaxParallelism;
   int attempt_ = 0;
   std::string state_key_;
   v1::TaskCheckpointing checkpointing_;

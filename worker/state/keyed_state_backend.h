@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/base/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "worker/state/state_resources.h"
@@ -27,7 +28,6 @@ class WriteBatch;
 
 namespace eddy {
 
-inline constexpr int kDefaultMaxParallelism = 128;
 
 // State TTL (table.exec.state.ttl): a keyed operator with a TTL stores each value as an 8-byte
 // big-endian last-write timestamp (StateBackendOptions::now_ms) followed by its payload. A value
@@ -128,7 +128,7 @@ class KeyedStateBackend {
   absl::Status Snapshot(const std::string& dir);
 
   // Removes every key of `state_id`: one DeleteRange per key group, in one atomic write.
-  absl::Status DeleteState(uint32_t state_id, int max_parallelism = kDefaultMaxParallelism);
+  absl::Status DeleteState(uint32_t state_id, int max_parallelism = kMaxParallelism);
 
   // Calls `fn` for every key starting with `prefix`, in key order, then deletes them all in one
   // write (a window that fired reads its groups once and drops them). The key passed to `fn`

@@ -41,7 +41,7 @@ void Delete(KeyedStateBackend* store, int key_group, const std::string& key) {
 // Every key of kStateId with its value, by scanning key group by key group.
 std::map<std::string, std::string> Contents(KeyedStateBackend* store) {
   std::map<std::string, std::string> out;
-  for (int kg = 0; kg < kDefaultMaxParallelism; ++kg) {
+  for (int kg = 0; kg < kMaxParallelism; ++kg) {
     std::string prefix;
     AppendStateKeyPrefix(kg, kStateId, &prefix);
     // ScanAndDeletePrefix deletes what it reads: scan a throwaway restore, never the original.
