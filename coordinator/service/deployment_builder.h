@@ -7,13 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "common/base/hash.h"
 #include "absl/status/statusor.h"
+#include "common/base/hash.h"
 #include "coordinator/planner/job_graph.h"
 #include "eddy/v1/plan.pb.h"
 
 namespace eddy {
-
 
 // `slot_workers[i]` / `slot_addresses[i]`: worker id and gRPC address of slot i (at least
 // graph.MaxParallelism() slots). `config` is copied into every deployment.

@@ -12,16 +12,16 @@
 #include <string_view>
 #include <vector>
 
-#include "common/base/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/base/hash.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
-#include "worker/state/state_key.h"
 #include "worker/state/keyed_state_table.h"
+#include "worker/state/state_key.h"
 
 namespace eddy {
 

@@ -25,8 +25,8 @@
 #include <functional>
 #include <string>
 
-#include "common/base/hash.h"
 #include "absl/status/status.h"
+#include "common/base/hash.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/operator_snapshot.h"
 #include "worker/operators/watermark.h"

@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "common/base/hash.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "common/base/hash.h"
 #include "worker/operators/accumulator.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"

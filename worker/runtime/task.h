@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "common/base/hash.h"
 #include "absl/status/statusor.h"
+#include "common/base/hash.h"
 #include "eddy/v1/coordinator.pb.h"
 #include "eddy/v1/metrics.pb.h"
 #include "eddy/v1/plan.pb.h"

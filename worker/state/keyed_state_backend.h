@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/base/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/base/hash.h"
 #include "worker/state/state_resources.h"
 
 namespace rocksdb {
@@ -27,7 +27,6 @@ class WriteBatch;
 }  // namespace rocksdb
 
 namespace eddy {
-
 
 // State TTL (table.exec.state.ttl): a keyed operator with a TTL stores each value as an 8-byte
 // big-endian last-write timestamp (StateBackendOptions::now_ms) followed by its payload. A value
