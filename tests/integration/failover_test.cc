@@ -55,15 +55,7 @@ class FailoverTest : public ::testing::Test {
     std::istringstream in(r.out);
     std::string line;
     while (std::getline(in, line)) {
-      if (line.find(job) == std::string::npos) continue;
-      std::vector<std::string> cells;
-      std::istringstream cols(line.substr(1));
-      std::string cell;
-      while (std::getline(cols, cell, '|')) {
-        size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-      }
-      return cells;
+      if (line.find(job) != std::string::npos) return TableRowCells(line);
     }
     return {};
   }
@@ -78,6 +70,15 @@ class FailoverTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return status;
+  }
+  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job.
+  void WaitForACompletedCheckpoint(const std::string& job) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::vector<std::string> row = JobRow(job);
+      if (row.size() > 5 && !row[5].empty()) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
   // Kills a worker that runs subtasks of the job, after a delay drawn from the seed.
   int KillAWorkerRunningSubtasks() {
@@ -188,12 +189,7 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);
   // Kill only once a checkpoint completed, so that the restart restores one.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::vector<std::string> row = JobRow(job);
-    if (row.size() > 5 && !row[5].empty()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  WaitForACompletedCheckpoint(job);
   const int victim = KillAWorkerRunningSubtasks();
   ASSERT_GE(victim, 0);
   ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
@@ -250,12 +246,7 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
       "GROUP BY window_start, window_end, id % 4;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::vector<std::string> row = JobRow(job);
-    if (row.size() > 5 && !row[5].empty()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  WaitForACompletedCheckpoint(job);
   ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
   ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
       << cluster_->CoordinatorLog();

@@ -51,19 +51,24 @@ std::string JobIdIn(const std::string& text) {
   return p == std::string::npos ? "" : text.substr(p + 8, 32);
 }
 
+std::vector<std::string> TableRowCells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::istringstream cols(line.substr(line.empty() ? 0 : 1));
+  std::string cell;
+  while (std::getline(cols, cell, '|')) {
+    size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+    cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+  }
+  return cells;
+}
+
 std::vector<WorkerRow> ParseShowWorkers(const std::string& table) {
   std::vector<WorkerRow> rows;
   std::istringstream in(table);
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("| ", 0) != 0 || line.find("| worker id") == 0) continue;
-    std::vector<std::string> cells;
-    std::istringstream cols(line.substr(1));
-    std::string cell;
-    while (std::getline(cols, cell, '|')) {
-      size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-    }
+    std::vector<std::string> cells = TableRowCells(line);
     if (cells.size() < 5) continue;
     rows.push_back({cells[0], cells[1], std::atoi(cells[2].c_str()), std::atoi(cells[3].c_str()),
                     std::atoi(cells[4].c_str())});

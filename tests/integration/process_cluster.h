@@ -21,6 +21,8 @@ struct WorkerRow {
   int free_slots = 0;
   int running_subtasks = 0;
 };
+// The trimmed cells of one `| a | b |` line of a table the eddy client prints.
+std::vector<std::string> TableRowCells(const std::string& line);
 // The rows of a SHOW WORKERS table as the eddy client prints it.
 std::vector<WorkerRow> ParseShowWorkers(const std::string& table);
 
