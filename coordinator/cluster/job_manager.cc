@@ -288,10 +288,15 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     Job& job = jobs_.at(job_id);
     if (!IsFinal(job.info.status())) job.info.set_status(v1::JOB_STATUS_RUNNING);
   }
+  std::string from;
+  if (restore) {
+    from = absl::StrCat(", restored from checkpoint ", restore->checkpoint_id());
+  } else if (attempt > 1) {
+    from = store != nullptr ? ", from the beginning: no completed checkpoint to restore"
+                            : ", from the beginning: checkpointing is off";
+  }
   EDDY_LOG_INFO("job {} ({}) attempt {} deployed: {} subtasks on {} slots{}", job_id, name,
-                attempt, tasks.size(), slots_needed,
-                restore ? absl::StrCat(", restored from checkpoint ", restore->checkpoint_id())
-                        : "");
+                attempt, tasks.size(), slots_needed, from);
   return absl::OkStatus();
 }
 
