@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
   flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
   flags.Add("scenarios", "a,b,c",
-            "comma-separated scenarios: a, b, b1, b2, c, c1, c2, w, w2, or all");
+            "comma-separated scenarios: a, b, b1, b2, b3, c, c1, c2, c3, w, w2, or all");
   flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
   flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
   flags.Add("help", "", "show this help", true);
@@ -162,6 +162,10 @@ int main(int argc, char** argv) {
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'")},
       {"c2", "(c2) (c) with mini-batch, two phases", 2, agg,
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE'")},
+      {"b3", "(b3) (b) with a checkpoint every second", 1, agg,
+       {"SET 'execution.checkpointing.interval' = '1 s'"}},
+      {"c3", "(c3) (c) with a checkpoint every second", 2, agg,
+       {"SET 'execution.checkpointing.interval' = '1 s'"}},
       {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg("events"), {}},
       {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg("events2"), {}},
   };
@@ -178,7 +182,8 @@ int main(int argc, char** argv) {
     }
     if (!found) {
       std::fprintf(stderr,
-                   "eddy-bench: unknown scenario '%s' (a, b, b1, b2, c, c1, c2, w, w2, all)\n",
+                   "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, c, c1, c2, c3, w, w2, "
+                   "all)\n",
                    id.c_str());
       return 2;
     }
@@ -201,7 +206,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> settings = {
         "SET 'parallelism.default' = '" + std::to_string(s.parallelism) + "'",
         "SET 'table.exec.mini-batch.enabled' = 'false'",
-        "SET 'table.optimizer.agg-phase-strategy' = 'AUTO'"};
+        "SET 'table.optimizer.agg-phase-strategy' = 'AUTO'",
+        "RESET 'execution.checkpointing.interval'"};
     settings.insert(settings.end(), s.settings.begin(), s.settings.end());
     absl::StatusOr<eddy::v1::ExecuteStatementResponse> set;
     for (const std::string& stmt : settings) {
