@@ -19,6 +19,17 @@ CheckpointCoordinator::CheckpointCoordinator(std::string job_id, int attempt,
       callbacks_(std::move(callbacks)),
       next_id_(last_id + 1) {}
 
+namespace {
+
+// Adds the state files an acknowledgement names to `files`.
+void AddFilesOf(const v1::SubtaskStateHandle& state, std::set<std::string>* files) {
+  for (const auto& op : state.operators()) {
+    for (const auto& f : op.files()) files->insert(f.path());
+  }
+}
+
+}  // namespace
+
 void CheckpointCoordinator::Run(Actions& actions) {
   for (auto& a : actions) a();
   actions.clear();
@@ -27,11 +38,7 @@ void CheckpointCoordinator::Run(Actions& actions) {
 std::set<std::string> CheckpointCoordinator::InUseLocked() const {
   std::set<std::string> files;
   for (const auto& [id, p] : pending_) {
-    for (const auto& [subtask, state] : p.acks) {
-      for (const auto& op : state.operators()) {
-        for (const auto& f : op.files()) files.insert(f.path());
-      }
-    }
+    for (const auto& [subtask, state] : p.acks) AddFilesOf(state, &files);
   }
   return files;
 }
@@ -227,11 +234,7 @@ void CheckpointCoordinator::FailLocked(Pending p, const std::string& reason, boo
                                        Clock::time_point now, Actions* actions) {
   const int64_t id = p.id;
   std::set<std::string> written;
-  for (const auto& [subtask, state] : p.acks) {
-    for (const auto& op : state.operators()) {
-      for (const auto& f : op.files()) written.insert(f.path());
-    }
-  }
+  for (const auto& [subtask, state] : p.acks) AddFilesOf(state, &written);
   --stats_.in_progress;
   absl::Status discarded = store_->Discard(id, written, InUseLocked());
   if (!discarded.ok()) {
