@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/util/status_matchers.h"
+
 namespace eddy {
 namespace {
 
@@ -28,7 +30,7 @@ class CheckpointCoordinatorTest : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     store_ = std::make_unique<CheckpointStore>(dir_.string());
-    ASSERT_TRUE(store_->Prepare().ok());
+    ASSERT_OK(store_->Prepare());
     config_.interval = seconds(1);
     config_.dir = dir_.parent_path().string();
   }
@@ -68,9 +70,9 @@ class CheckpointCoordinatorTest : public ::testing::Test {
     return s;
   }
   void AckAll(int64_t id, Clock::time_point now) {
-    ASSERT_TRUE(coordinator_->Acknowledge(id, State(0, 0, "shared/a/1.sst"), now).ok());
-    ASSERT_TRUE(coordinator_->Acknowledge(id, State(0, 1), now).ok());
-    ASSERT_TRUE(coordinator_->Acknowledge(id, State(1, 0, "shared/b/1.sst"), now).ok());
+    ASSERT_OK(coordinator_->Acknowledge(id, State(0, 0, "shared/a/1.sst"), now));
+    ASSERT_OK(coordinator_->Acknowledge(id, State(0, 1), now));
+    ASSERT_OK(coordinator_->Acknowledge(id, State(1, 0, "shared/b/1.sst"), now));
   }
 
   fs::path dir_;
@@ -90,16 +92,15 @@ TEST_F(CheckpointCoordinatorTest, CompletesWhenEverySubtaskAcknowledged) {
   ASSERT_THAT(triggered_, ElementsAre(1));
   coordinator_->Tick(t0_ + milliseconds(500));  // one at a time
   EXPECT_THAT(triggered_, ElementsAre(1));
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 0, "shared/a/1.sst"), t0_).ok());
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 1), t0_).ok());
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 0, "shared/a/1.sst"), t0_));
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 1), t0_));
   EXPECT_TRUE(completed_.empty());
   EXPECT_THAT(store_->CompletedIds(), ::testing::IsEmpty());
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(1, 0), t0_ + milliseconds(200)).ok());
+  ASSERT_OK(coordinator_->Acknowledge(1, State(1, 0), t0_ + milliseconds(200)));
   EXPECT_THAT(completed_, ElementsAre(1));
-  auto metadata = store_->ReadMetadata(1);
-  ASSERT_TRUE(metadata.ok()) << metadata.status();
-  EXPECT_EQ(metadata->subtasks_size(), 3);
-  EXPECT_EQ(metadata->attempt(), 1);
+  ASSERT_OK_AND_ASSIGN(v1::CheckpointMetadata metadata, store_->ReadMetadata(1));
+  EXPECT_EQ(metadata.subtasks_size(), 3);
+  EXPECT_EQ(metadata.attempt(), 1);
   auto stats = coordinator_->stats();
   EXPECT_EQ(stats.completed, 1);
   EXPECT_EQ(stats.latest_duration, milliseconds(200));
@@ -134,7 +135,7 @@ TEST_F(CheckpointCoordinatorTest, ANewerCompletedCheckpointSubsumesOlderPendingO
   coordinator_->Tick(t0_);
   coordinator_->Tick(t0_ + seconds(1));
   ASSERT_THAT(triggered_, ElementsAre(1, 2));
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 0, "shared/a/old.sst"), t0_).ok());
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 0, "shared/a/old.sst"), t0_));
   AckAll(2, t0_ + seconds(1));
   EXPECT_THAT(completed_, ElementsAre(2));
   EXPECT_THAT(aborted_, ElementsAre(1));
@@ -180,9 +181,9 @@ TEST_F(CheckpointCoordinatorTest, MissingFilesOrAFailedTriggerAbortInsteadOfComp
   v1::SubtaskStateHandle ghost = State(0, 0);
   auto* f = ghost.mutable_operators(0)->add_files();
   f->set_path("shared/a/gone.sst");
-  ASSERT_TRUE(coordinator_->Acknowledge(1, ghost, t0_).ok());
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 1), t0_).ok());
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(1, 0), t0_).ok());
+  ASSERT_OK(coordinator_->Acknowledge(1, ghost, t0_));
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 1), t0_));
+  ASSERT_OK(coordinator_->Acknowledge(1, State(1, 0), t0_));
   EXPECT_TRUE(completed_.empty());
   ASSERT_THAT(aborted_, ElementsAre(1));
   EXPECT_THAT(reasons_[0], HasSubstr("missing files: shared/a/gone.sst"));
@@ -211,8 +212,8 @@ TEST_F(CheckpointCoordinatorTest, BadAcknowledgementsAreErrors) {
 TEST_F(CheckpointCoordinatorTest, FinishedSubtasksAreNotWaitedFor) {
   Create();
   coordinator_->Tick(t0_);
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 0), t0_).ok());
-  ASSERT_TRUE(coordinator_->Acknowledge(1, State(0, 1), t0_).ok());
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 0), t0_));
+  ASSERT_OK(coordinator_->Acknowledge(1, State(0, 1), t0_));
   EXPECT_TRUE(completed_.empty());
   coordinator_->OnSubtaskFinished({1, 0}, t0_);  // it will never see barrier 1
   EXPECT_THAT(completed_, ElementsAre(1));

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/util/status_matchers.h"
+
 namespace eddy {
 namespace {
 
@@ -26,7 +28,7 @@ class CheckpointStoreTest : public ::testing::Test {
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     store_ = std::make_unique<CheckpointStore>((root_ / "job1").string());
-    ASSERT_TRUE(store_->Prepare().ok());
+    ASSERT_OK(store_->Prepare());
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -43,7 +45,7 @@ class CheckpointStoreTest : public ::testing::Test {
       file->set_path(f);
       file->set_size(4);
     }
-    EXPECT_TRUE(store_->WriteMetadata(m).ok());
+    EXPECT_OK(store_->WriteMetadata(m));
     return m;
   }
   void Write(const std::string& relative) {
@@ -63,9 +65,8 @@ TEST_F(CheckpointStoreTest, MetadataRoundTripsAndTheNewestIsFound) {
   Complete(1, {"shared/s/1.sst"});
   v1::CheckpointMetadata m2 = Complete(2, {"shared/s/1.sst", "shared/s/2.sst"});
   EXPECT_THAT(store_->CompletedIds(), ElementsAre(2, 1));
-  auto read = store_->ReadMetadata(2);
-  ASSERT_TRUE(read.ok()) << read.status();
-  EXPECT_EQ(read->SerializeAsString(), m2.SerializeAsString());
+  ASSERT_OK_AND_ASSIGN(v1::CheckpointMetadata read, store_->ReadMetadata(2));
+  EXPECT_EQ(read.SerializeAsString(), m2.SerializeAsString());
   EXPECT_FALSE(Exists("chk-2/_metadata.inprogress"));
   std::vector<std::string> skipped;
   auto latest = store_->LatestValid(&skipped);
@@ -107,7 +108,7 @@ TEST_F(CheckpointStoreTest, RetainDropsOldCheckpointsAndOnlyTheirUnreferencedSha
   Complete(2, {"shared/s/b.sst", "shared/s/c.sst", "chk-2/s/MANIFEST"});
   Write("shared/s/d.sst");  // uploaded for a checkpoint still in progress, not yet acknowledged
   Write("shared/s/e.sst");  // acknowledged for a pending checkpoint
-  ASSERT_TRUE(store_->Retain(1, {"shared/s/e.sst", "shared/s/a.sst"}).ok());
+  ASSERT_OK(store_->Retain(1, {"shared/s/e.sst", "shared/s/a.sst"}));
   EXPECT_THAT(store_->CompletedIds(), ElementsAre(2));
   EXPECT_FALSE(Exists("chk-1"));
   EXPECT_TRUE(Exists("shared/s/a.sst"));  // in use by a pending checkpoint
@@ -115,10 +116,10 @@ TEST_F(CheckpointStoreTest, RetainDropsOldCheckpointsAndOnlyTheirUnreferencedSha
   EXPECT_TRUE(Exists("shared/s/c.sst"));
   EXPECT_TRUE(Exists("shared/s/d.sst"));  // never referenced by a dropped checkpoint
   EXPECT_TRUE(Exists("shared/s/e.sst"));
-  ASSERT_TRUE(store_->Retain(1, {}).ok());
+  ASSERT_OK(store_->Retain(1, {}));
   EXPECT_TRUE(Exists("shared/s/a.sst"));  // only a dropped checkpoint's files are candidates
   Complete(3, {"shared/s/c.sst"});
-  ASSERT_TRUE(store_->Retain(1, {}).ok());
+  ASSERT_OK(store_->Retain(1, {}));
   EXPECT_THAT(store_->CompletedIds(), ElementsAre(3));
   EXPECT_FALSE(Exists("shared/s/b.sst"));
   EXPECT_TRUE(Exists("shared/s/c.sst"));
@@ -128,7 +129,7 @@ TEST_F(CheckpointStoreTest, DiscardRemovesAFailedCheckpointsFilesButNotSharedOne
   Complete(1, {"shared/s/a.sst"});
   Write("chk-2/s/MANIFEST");
   Write("shared/s/b.sst");
-  ASSERT_TRUE(store_->Discard(2, {"shared/s/a.sst", "shared/s/b.sst", "../../outside"}, {}).ok());
+  ASSERT_OK(store_->Discard(2, {"shared/s/a.sst", "shared/s/b.sst", "../../outside"}, {}));
   EXPECT_FALSE(Exists("chk-2"));
   EXPECT_TRUE(Exists("shared/s/a.sst"));  // checkpoint 1 still uses it
   EXPECT_FALSE(Exists("shared/s/b.sst"));
