@@ -4,17 +4,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/config_error.h"
 #include "common/base/duration.h"
 
 namespace eddy {
-namespace {
-
-absl::Status Bad(const std::string& key, const std::string& value, const std::string& expected) {
-  return absl::InvalidArgumentError(absl::StrCat("Invalid value for configuration key '", key,
-                                                 "': expected ", expected, ", got '", value, "'"));
-}
-
-}  // namespace
 
 absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
     const std::map<std::string, std::string>& config, const std::string& default_dir) {
@@ -26,7 +19,7 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
     if (it == config.end()) return absl::OkStatus();
     auto ms = ParseDurationMillis(it->second);
     if (!ms || *ms < 0 || (positive && *ms == 0)) {
-      return Bad(key, it->second, positive ? "a positive duration" : "a duration");
+      return InvalidConfigValue(key, it->second, positive ? "a positive duration" : "a duration");
     }
     *out = std::chrono::milliseconds(*ms);
     return absl::OkStatus();
@@ -35,7 +28,7 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
     auto it = config.find(key);
     if (it == config.end()) return absl::OkStatus();
     if (!absl::SimpleAtoi(it->second, out) || *out < min) {
-      return Bad(key, it->second, absl::StrCat("an integer >= ", min));
+      return InvalidConfigValue(key, it->second, absl::StrCat("an integer >= ", min));
     }
     return absl::OkStatus();
   };
@@ -56,7 +49,7 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
   if (auto it = config.find(p + "mode"); it != config.end()) {
     const std::string mode = absl::AsciiStrToUpper(it->second);
     if (mode != "EXACTLY_ONCE" && mode != "AT_LEAST_ONCE") {
-      return Bad(p + "mode", it->second, "EXACTLY_ONCE or AT_LEAST_ONCE");
+      return InvalidConfigValue(p + "mode", it->second, "EXACTLY_ONCE or AT_LEAST_ONCE");
     }
     c.exactly_once = mode == "EXACTLY_ONCE";
   }
@@ -64,10 +57,10 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
     std::string dir = it->second;
     if (absl::StartsWith(dir, "file://")) dir = dir.substr(7);
     if (dir.find("://") != std::string::npos) {
-      return Bad("state.checkpoints.dir", it->second, "a local or mounted path (file://...)");
+      return InvalidConfigValue("state.checkpoints.dir", it->second, "a local or mounted path (file://...)");
     }
     if (dir.empty() || dir.front() != '/') {
-      return Bad("state.checkpoints.dir", it->second, "an absolute path");
+      return InvalidConfigValue("state.checkpoints.dir", it->second, "an absolute path");
     }
     c.dir = dir;
   }

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/config_error.h"
 #include "common/base/duration.h"
 
 namespace eddy {
@@ -129,7 +130,7 @@ class Reader {
     auto it = config_.find(key);
     if (it == config_.end()) return def;
     auto ms = ParseDurationMillis(it->second);
-    if (!ms || *ms < 0) return Bad(key, it->second, "a duration");
+    if (!ms || *ms < 0) return InvalidConfigValue(key, it->second, "a duration");
     return Millis(*ms);
   }
   absl::StatusOr<int64_t> Int(const std::string& key, int64_t def, int64_t min) const {
@@ -137,7 +138,7 @@ class Reader {
     if (it == config_.end()) return def;
     int64_t v = 0;
     if (!absl::SimpleAtoi(it->second, &v) || v < min) {
-      return Bad(key, it->second, absl::StrCat("an integer >= ", min));
+      return InvalidConfigValue(key, it->second, absl::StrCat("an integer >= ", min));
     }
     return v;
   }
@@ -146,18 +147,12 @@ class Reader {
     if (it == config_.end()) return def;
     double v = 0;
     if (!absl::SimpleAtod(it->second, &v) || v < min || v > max) {
-      return Bad(key, it->second, absl::StrCat("a number from ", min, " to ", max));
+      return InvalidConfigValue(key, it->second, absl::StrCat("a number from ", min, " to ", max));
     }
     return v;
   }
 
  private:
-  static absl::Status Bad(const std::string& key, const std::string& value,
-                          const std::string& expected) {
-    return absl::InvalidArgumentError(absl::StrCat("Invalid value for configuration key '", key,
-                                                   "': expected ", expected, ", got '", value,
-                                                   "'"));
-  }
   const std::map<std::string, std::string>& config_;
 };
 
@@ -213,10 +208,8 @@ absl::StatusOr<std::unique_ptr<RestartStrategy>> MakeRestartStrategy(
     }
     return std::make_unique<ExponentialDelay>(o, std::move(random));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Invalid value for configuration key 'restart-strategy.type': expected one of none, "
-      "fixed-delay, failure-rate, exponential-delay, got '",
-      type, "'"));
+  return InvalidConfigValue("restart-strategy.type", type,
+                            "one of none, fixed-delay, failure-rate, exponential-delay");
 }
 
 }  // namespace eddy

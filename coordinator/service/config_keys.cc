@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/base/config_error.h"
 #include "common/base/duration.h"
 #include "coordinator/checkpoint/checkpoint_config.h"
 
@@ -88,10 +89,7 @@ absl::Status ValidateConfigKey(const std::string& key) {
 absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const std::string& value) {
   if (absl::Status s = ValidateConfigKey(key); !s.ok()) return s;
   const KeySpec& spec = Specs().at(key);
-  auto bad = [&](const std::string& expected) {
-    return absl::InvalidArgumentError(absl::StrCat("Invalid value for configuration key '", key,
-                                                   "': expected ", expected, ", got '", value, "'"));
-  };
+  auto bad = [&](const std::string& expected) { return InvalidConfigValue(key, value, expected); };
   int64_t n = 0;
   switch (spec.kind) {
     case Kind::kPositiveInt:

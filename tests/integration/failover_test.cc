@@ -155,6 +155,14 @@ TEST_F(FailoverTest, WithoutARestartStrategyALostWorkerFailsTheJob) {
   EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::Not(HasSubstr("attempt 2 deployed")));
 }
 
+// A checkpoint a second, up to five restarts half a second apart, two subtasks per task.
+constexpr char kCheckpointedAndRestarted[] =
+    "SET 'execution.checkpointing.interval' = '1 s';"
+    "SET 'restart-strategy.type' = 'fixed-delay';"
+    "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+    "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
+    "SET 'parallelism.default' = '2';";
+
 // Per key, the largest count and sum a `print` sink printed on any worker (the dead one's output
 // included). COUNT and SUM over positive ids only grow, so these are the final values; a row
 // counted twice after a restore would push them above the right answer, a lost one below it.
@@ -177,11 +185,7 @@ std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted(const std::string&
 TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnce) {
   constexpr int64_t kRows = 40000;
   RunResult submitted = cluster_->Eddy(
-      "SET 'execution.checkpointing.interval' = '1 s';"
-      "SET 'restart-strategy.type' = 'fixed-delay';"
-      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
-      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
-      "SET 'parallelism.default' = '2';"
+      std::string(kCheckpointedAndRestarted) +
       "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
       "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
       "'fields.id.end' = '" + std::to_string(kRows) + "');"
@@ -231,11 +235,7 @@ std::map<std::pair<int64_t, int64_t>, std::set<std::pair<int64_t, int64_t>>> Pri
 TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRightValue) {
   constexpr int64_t kRows = 40000;  // event time id * 10 ms: 100 ids per 1-second window
   RunResult submitted = cluster_->Eddy(
-      "SET 'execution.checkpointing.interval' = '1 s';"
-      "SET 'restart-strategy.type' = 'fixed-delay';"
-      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
-      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
-      "SET 'parallelism.default' = '2';"
+      std::string(kCheckpointedAndRestarted) +
       "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3), "
       "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '4000', "
       "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
