@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/base/sync_directory.h"
 
 namespace eddy {
 namespace {
@@ -64,15 +65,6 @@ absl::Status WriteDurably(const std::string& path, const std::string& data) {
     return s;
   }
   if (::close(fd) != 0) return ErrnoError("cannot close checkpoint file", path);
-  return absl::OkStatus();
-}
-
-absl::Status SyncDirectory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError("cannot open checkpoint directory", dir);
-  const int rc = ::fsync(fd);
-  ::close(fd);
-  if (rc != 0) return ErrnoError("cannot sync checkpoint directory", dir);
   return absl::OkStatus();
 }
 

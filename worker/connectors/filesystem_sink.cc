@@ -9,6 +9,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "common/base/sync_directory.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
 #include "worker/connectors/filesystem_table.h"
@@ -117,12 +118,8 @@ absl::Status FilesystemSink::Finish() {
                               "': ", std::strerror(errno)));
   }
   committed_ = true;
-  // The rename is durable once the directory is synced.
-  const int dir = ::open(fs::path(final_path_).parent_path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  // The rename is durable once the directory is synced; the file is published either way.
+  (void)SyncDirectory(fs::path(final_path_).parent_path().string());
   return absl::OkStatus();
 }
 

@@ -9,23 +9,13 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/sync_directory.h"
 #include "common/base/logging.h"
 
 namespace eddy {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool FsyncPath(const std::string& path, int flags, std::string* error) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    *error = absl::StrCat("cannot sync '", path, "': ", std::strerror(errno));
-    if (fd >= 0) ::close(fd);
-    return false;
-  }
-  ::close(fd);
-  return true;
-}
 
 // Copies `from` to `to` through a temporary file, synced and renamed: `to` is whole or absent.
 bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
@@ -223,8 +213,10 @@ bool CheckpointUploader::UploadStore(const SubtaskSnapshot& snapshot, const Stor
     *error = absl::StrCat("cannot list '", store.local_dir, "': ", ec.message());
     return false;
   }
-  if (!FsyncPath((job_dir / shared_rel).string(), O_RDONLY | O_DIRECTORY, error) ||
-      !FsyncPath((job_dir / own_rel).string(), O_RDONLY | O_DIRECTORY, error)) {
+  absl::Status synced = SyncDirectory((job_dir / shared_rel).string());
+  if (synced.ok()) synced = SyncDirectory((job_dir / own_rel).string());
+  if (!synced.ok()) {
+    *error = std::string(synced.message());
     return false;
   }
   std::lock_guard<std::mutex> lock(mu_);
