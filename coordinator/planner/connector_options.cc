@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -10,6 +11,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/base/duration.h"
+#include "common/base/memory_size.h"
 #include "common/base/status_macros.h"
 #include "coordinator/planner/planner_errors.h"
 
@@ -212,6 +215,14 @@ absl::Status ValidateFilesystem(const CatalogTable& t, OptionChecker& c) {
     if (key == "connector" || key == "path" || key == "format") continue;
     if (key == "sink.parallelism") {
       RETURN_IF_ERROR(c.PositiveInteger(key, value));
+    } else if (key == "sink.rolling-policy.file-size") {
+      std::optional<int64_t> bytes = ParseMemorySizeBytes(value);
+      if (!bytes || *bytes <= 0) return c.Bad(key, "a positive memory size (e.g. 128mb)", value);
+    } else if (key == "sink.rolling-policy.rollover-interval" ||
+               key == "sink.rolling-policy.inactivity-interval" ||
+               key == "sink.rolling-policy.check-interval") {
+      std::optional<int64_t> ms = ParseDurationMillis(value);
+      if (!ms || *ms <= 0) return c.Bad(key, "a positive duration (e.g. 30 min)", value);
     } else if (*format == "csv" && key == "csv.field-delimiter") {
       RETURN_IF_ERROR(character(key, value, &delimiter));
     } else if (*format == "csv" && key == "csv.quote-character") {

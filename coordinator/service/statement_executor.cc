@@ -68,19 +68,6 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
   spec.slots_needed = built_graph.MaxParallelism();
   ASSIGN_OR_RETURN(spec.checkpointing,
                    CheckpointConfigFrom(session.config, options.checkpoints_dir));
-  if (spec.checkpointing.enabled()) {
-    // Its part files are published when the job ends, so after a restore the rows written before
-    // the checkpoint would be missing: it must first learn to commit at checkpoints.
-    for (const v1::PlanNode& node : nodes) {
-      if (node.has_sink() && node.sink().connector() == "filesystem") {
-        return absl::UnimplementedError(absl::StrCat(
-            "Table sink '", node.sink().table_name(),
-            "': the filesystem sink does not take part in checkpoints yet; run this job without "
-            "'execution.checkpointing.interval' (a restart then rewrites its files from the "
-            "start)"));
-      }
-    }
-  }
   if (recovery == Recovery::kRestartStrategy) {
     ASSIGN_OR_RETURN(spec.restart,
                      MakeRestartStrategy(session.config, spec.checkpointing.enabled()));

@@ -1,5 +1,5 @@
 // The filesystem connector through the real binaries: the eddy CLI's embedded cluster reads CSV and
-// JSON files and writes part-<job id>-<subtask> files with exact contents; an interrupted job
+// JSON files and writes part-<job id>-<subtask>-<n> files with exact contents; an interrupted job
 // leaves no file at all; and on a cluster of processes each worker enforces its own
 // --filesystem-allowed-dirs even where the coordinator allows more.
 #include <gtest/gtest.h>
@@ -87,15 +87,15 @@ TEST_F(FilesystemTest, CliReadsAndWritesCsvAndJsonFiles) {
   const std::string first_job = JobIdIn(r.err);
   ASSERT_FALSE(first_job.empty()) << r.err;
   EXPECT_EQ(Listing(dir_ + "/out/json"),
-            (std::vector<std::string>{"part-" + first_job + "-0.json"}));
-  EXPECT_EQ(ReadFileToString(dir_ + "/out/json/part-" + first_job + "-0.json"),
+            (std::vector<std::string>{"part-" + first_job + "-0-0.json"}));
+  EXPECT_EQ(ReadFileToString(dir_ + "/out/json/part-" + first_job + "-0-0.json"),
             "{\"id\":1,\"item\":\"pen, blue\",\"total\":3.00,\"at\":\"2024-01-31 10:00:00\"}\n"
             "{\"id\":2,\"item\":\"the \\\"best\\\" ink\",\"total\":24.50,"
             "\"at\":\"2024-01-31 10:00:00.25\"}\n"
             "{\"id\":3,\"item\":\"\",\"total\":0.20,\"at\":null}\n");
   const std::vector<std::string> csv = Listing(dir_ + "/out/csv");
   ASSERT_EQ(csv.size(), 1u);
-  EXPECT_NE(csv[0], "part-" + first_job + "-0.csv");
+  EXPECT_NE(csv[0], "part-" + first_job + "-0-0.csv");
   EXPECT_EQ(ReadFileToString(dir_ + "/out/csv/" + csv[0]),
             "pen, blue;3.00\n"
             "\"the \"\"best\"\" ink\";24.50\n");

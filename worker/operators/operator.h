@@ -11,6 +11,9 @@
 //     | PrepareSnapshotPreBarrier(n), SnapshotState(n, out)   at checkpoint barrier n
 //     | NotifyCheckpointComplete(n) }*            in any interleaving
 //   Finish()                                     once, after every input ended (not on failure)
+//   { SnapshotState(n, out) | NotifyCheckpointComplete(n) }*
+//                                                only while HasUncommittedOutput() (a sink waiting
+//                                                for its final checkpoint, see below)
 //   Close()                                      once, always, also after failures
 // A keyed operator's state lives in its subtask's state store (ctx.state), which the worker keeps
 // until the job ends on that worker: Close() releases memory, never state. Checkpoint hooks default
@@ -65,6 +68,11 @@ struct OperatorContext {
   // Checkpoint mode (TaskCheckpointing.exactly_once): an input gate aligns barriers when set and
   // only counts them otherwise.
   bool exactly_once = true;
+  // The job takes checkpoints: a sink commits its output when they complete (else at the end).
+  bool checkpointing = false;
+  // The job's attempt (0 first, +1 per restart); names what a subtask leaves on disk, so that a
+  // late task of an older attempt never writes over the current one's files.
+  int attempt = 0;
   // Wakes the task driver from an idle wait (new input arrived for a source). Thread-safe; may be
   // empty.
   std::function<void()> wakeup;
@@ -110,6 +118,10 @@ class Operator {
   virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
   // Every subtask of the job completed checkpoint `checkpoint_id` (sinks commit here).
   virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
+  // After Finish: output that the next completed checkpoint must still commit (a transactional
+  // sink's last part). While any operator has some, the task keeps running to take part in
+  // checkpoints (it is triggered directly, its inputs having ended), as Flink's final checkpoint.
+  virtual bool HasUncommittedOutput() const { return false; }
   // After every operator of the task snapshotted checkpoint `checkpoint_id`: an operator whose
   // output leaves the task (an exchange sink) sends the barrier on every channel, behind every row
   // it emitted before. Operators inside the task need nothing: the driver calls their hooks itself.

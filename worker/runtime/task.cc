@@ -1,5 +1,6 @@
 #include "worker/runtime/task.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -201,6 +202,7 @@ void Task::Run() {
   if (env_.on_state) env_.on_state(*this, v1::TASK_STATE_RUNNING, "");
   absl::Status status = OpenAll();
   if (status.ok()) status = Drive();
+  if (status.ok() && !cancelled_) status = AwaitFinalCheckpoint();
   if (status.ok() && !cancelled_ && triggerable_) {
     // A checkpoint triggered after the end acknowledges these final positions.
     v1::SubtaskStateHandle final_state;
@@ -306,6 +308,8 @@ absl::Status Task::OpenAll() {
       ctx.state = node->store = *store;
     }
     ctx.exactly_once = !checkpointing_.enabled() || checkpointing_.exactly_once();
+    ctx.checkpointing = checkpointing_.enabled();
+    ctx.attempt = attempt_;
     ctx.state_cache_bytes = env_.state_cache_bytes;
     ctx.cancelled = &cancelled_;
     ctx.wakeup = [this] { Wake(); };
@@ -393,14 +397,21 @@ absl::Status Task::HandleCheckpointRequests() {
     triggers.swap(triggers_);
     notifications.swap(notifications_);
   }
-  for (int64_t id : triggers) RETURN_IF_ERROR(PerformCheckpoint(id));
+  for (int64_t id : triggers) {
+    if (triggerable_ || awaiting_final_checkpoint_) {
+      RETURN_IF_ERROR(PerformCheckpoint(id));
+    } else {
+      // Its barrier comes in-band; only if the inputs end first does the task take it directly.
+      latest_direct_trigger_ = std::max(latest_direct_trigger_, id);
+    }
+  }
   for (const auto& [id, completed] : notifications) {
     for (auto& node : nodes_) {
       if (!completed) {
         if (node->source) node->source->AbortCheckpoint(id);
         continue;
       }
-      if (!Live(*node)) continue;
+      if (!Live(*node) && !(node->op && node->op->HasUncommittedOutput())) continue;
       absl::Status s = node->source ? node->source->NotifyCheckpointComplete(id)
                                     : node->op->NotifyCheckpointComplete(id);
       if (!s.ok()) {
@@ -445,8 +456,12 @@ absl::Status Task::PerformCheckpoint(int64_t n) {
   for (auto& node_ptr : nodes_) {
     Node& node = *node_ptr;
     if (!reason.empty()) break;
-    // A finished operator emitted everything; the source it depends on restores past its end.
-    if (!Live(node) && !(node.source && IsConnectorSource(node.spec))) continue;
+    // A finished operator emitted everything (the source it depends on restores past its end),
+    // except what a finished sink has yet to commit.
+    if (!Live(node) && !(node.source && IsConnectorSource(node.spec)) &&
+        !(node.op && node.op->HasUncommittedOutput())) {
+      continue;
+    }
     OperatorSnapshot os;
     absl::Status s =
         node.source ? node.source->SnapshotState(n, &os) : node.op->SnapshotState(n, &os);
@@ -485,6 +500,31 @@ absl::Status Task::PerformCheckpoint(int64_t n) {
   } else if (!snapshot.local_root.empty()) {
     std::error_code ec;
     fs::remove_all(snapshot.local_root, ec);
+  }
+  return absl::OkStatus();
+}
+
+bool Task::HasUncommittedOutput() const {
+  for (const auto& node : nodes_) {
+    if (node->op && node->op->HasUncommittedOutput()) return true;
+  }
+  return false;
+}
+
+absl::Status Task::AwaitFinalCheckpoint() {
+  if (!HasUncommittedOutput()) return absl::OkStatus();
+  awaiting_final_checkpoint_ = true;
+  // A checkpoint triggered after the sources ended sends no barrier: this task takes it directly.
+  if (latest_direct_trigger_ > last_checkpoint_) {
+    RETURN_IF_ERROR(PerformCheckpoint(latest_direct_trigger_));
+  }
+  while (!cancelled_) {
+    RETURN_IF_ERROR(HandleCheckpointRequests());
+    if (!HasUncommittedOutput()) break;
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::milliseconds(100),
+                 [this] { return cancelled_.load() || wakeup_; });
+    wakeup_ = false;
   }
   return absl::OkStatus();
 }

@@ -73,8 +73,10 @@ class Task {
   // exchange (datagen, filesystem, VALUES).
   bool triggerable() const { return triggerable_; }
   // Thread-safe; the driver acts on them between two batches. A trigger snapshots the task and
-  // sends barrier `checkpoint_id` downstream; a notification is forwarded to the operators
-  // (completed) or ends an alignment of that checkpoint (aborted).
+  // sends barrier `checkpoint_id` downstream (a task without connector sources acts on it only
+  // while it awaits its final checkpoint: otherwise the barrier reaches it in-band); a
+  // notification is forwarded to the operators (completed) or ends an alignment of that
+  // checkpoint (aborted).
   void TriggerCheckpoint(int64_t checkpoint_id);
   void NotifyCheckpoint(int64_t checkpoint_id, bool completed);
   // Once done() after finishing: the sources' final positions, what a checkpoint triggered after
@@ -96,6 +98,10 @@ class Task {
   Task() = default;
   void Run();
   absl::Status Drive();
+  // After the inputs ended: while an operator has output a checkpoint must still commit, takes
+  // part in checkpoints (triggered directly) until one completes; then the task finishes.
+  absl::Status AwaitFinalCheckpoint();
+  bool HasUncommittedOutput() const;
   absl::Status OpenAll();
   void CloseAll();
   absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
@@ -125,6 +131,10 @@ class Task {
   std::map<uint32_t, const v1::OperatorStateHandle*> restore_;  // by HandleId, into checkpointing_
   bool triggerable_ = false;
   int64_t last_checkpoint_ = 0;  // driver thread
+  // Driver thread: the newest trigger a task without connector sources received (it acts on it
+  // only once it awaits its final checkpoint), and whether it does.
+  int64_t latest_direct_trigger_ = 0;
+  bool awaiting_final_checkpoint_ = false;
   TaskEnvironment env_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::thread thread_;

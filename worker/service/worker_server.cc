@@ -361,10 +361,11 @@ grpc::Status WorkerServer::TriggerCheckpoint(grpc::ServerContext*,
                                        ", but attempt ", current, " runs on this worker"));
     }
     for (auto& t : tasks_) {
-      if (t->job_id() != req->job_id() || t->attempt() != current || !t->triggerable()) continue;
+      if (t->job_id() != req->job_id() || t->attempt() != current) continue;
       if (!t->done()) {
+        // Tasks behind an exchange act on it only once their inputs ended (a final checkpoint).
         t->TriggerCheckpoint(req->checkpoint_id());
-      } else if (t->finished()) {
+      } else if (t->finished() && t->triggerable()) {
         ended.push_back(t->FinalSourceState());
       }
     }

@@ -1,6 +1,7 @@
 // The filesystem source and sink on real files: directory listing and the split over subtasks,
 // large files read in chunks, the allowed directories (symlinks included), missing paths, and the
-// sink's in-progress file that becomes the final file only when the input ends.
+// sink's in-progress file that becomes the final file only when the input ends (its rolling and
+// checkpoint commits: filesystem_sink_test.cc).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -218,23 +219,23 @@ TEST_F(FilesystemConnectorTest, SinkPublishesItsFileWhenTheInputEnds) {
   ctx.subtask_index = 2;
   ctx.parallelism = 3;
   ASSERT_TRUE((*sink)->Open(ctx).ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{".part-job1-2.inprogress"}));
+  EXPECT_TRUE(Listing(dir).empty());  // a part starts with its first row
   ASSERT_TRUE((*sink)->Process(0, WordBatch({{"a,b", 1}, {"c", 2}})).ok());
   ASSERT_TRUE((*sink)->Process(0, WordBatch({{"d", 3}})).ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{".part-job1-2.inprogress"}));
+  EXPECT_EQ(Listing(dir), (std::vector<std::string>{".part-job1-2-0.csv.inprogress.0"}));
   ASSERT_TRUE((*sink)->Finish().ok());
   ASSERT_TRUE((*sink)->Close().ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"part-job1-2.csv"}));
-  EXPECT_EQ(ReadFile(dir + "/part-job1-2.csv"), "\"a,b\",1\nc,2\nd,3\n");
+  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
+  EXPECT_EQ(ReadFile(dir + "/part-job1-2-0.csv"), "\"a,b\",1\nc,2\nd,3\n");
 
   auto json = FilesystemSink::Create(SinkSpec(dir, "json"), schema, allowed_);
   ASSERT_TRUE(json.ok());
   ctx.job_id = "job2";
   ctx.subtask_index = 0;
   ASSERT_TRUE((*json)->Open(ctx).ok());
-  ASSERT_TRUE((*json)->Finish().ok());  // no rows: an empty file
+  ASSERT_TRUE((*json)->Finish().ok());  // no rows: no file
   ASSERT_TRUE((*json)->Close().ok());
-  EXPECT_EQ(ReadFile(dir + "/part-job2-0.json"), "");
+  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
 }
 
 TEST_F(FilesystemConnectorTest, SinkThatDoesNotFinishLeavesNoFile) {
@@ -249,7 +250,7 @@ TEST_F(FilesystemConnectorTest, SinkThatDoesNotFinishLeavesNoFile) {
     std::vector<std::pair<std::string, int64_t>> many;
     for (int i = 0; i < 100000; ++i) many.push_back({"word" + std::to_string(i), i});
     ASSERT_TRUE((*sink)->Process(0, WordBatch(many)).ok());  // flushed: > 1 MiB
-    EXPECT_GT(fs::file_size(dir + "/.part-failed-0.inprogress"), 1u << 20);
+    EXPECT_GT(fs::file_size(dir + "/.part-failed-0-0.csv.inprogress.0"), 1u << 20);
     // An update is a bug in the plan: the sink refuses it.
     absl::Status update = (*sink)->Process(0, WordBatch({{"a", 1}}, RowKind::kUpdateAfter));
     EXPECT_EQ(update.message(),

@@ -1,0 +1,242 @@
+// The filesystem sink's part files on real directories: rolling by size and time, and the
+// exactly-once protocol with checkpoints (pending at a snapshot, published when the checkpoint
+// completes, a restore publishing what its checkpoint names and removing every other leftover).
+#include "worker/connectors/filesystem_sink.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "common/base/allowed_paths.h"
+#include "tests/util/status_matchers.h"
+
+namespace eddy {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::vector<std::string> Listing(const std::string& dir) {
+  std::vector<std::string> names;
+  if (!fs::exists(dir)) return names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ChangelogBatch Rows(int from, int to) {
+  ChangelogBatch b({DataType::String(), DataType::BigInt()});
+  for (int i = from; i < to; ++i) {
+    b.AppendValues({Value::String("w" + std::to_string(i)), Value::Int(i)}, RowKind::kInsert);
+  }
+  return b;
+}
+
+std::string Csv(int from, int to) {
+  std::string out;
+  for (int i = from; i < to; ++i) out += "w" + std::to_string(i) + "," + std::to_string(i) + "\n";
+  return out;
+}
+
+class FilesystemSinkTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    root_ = (fs::temp_directory_path() / ("eddy-sink-" + std::to_string(getpid()) + "-" + name))
+                .string();
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    root_ = *CanonicalFilesystemPath(root_);
+    dir_ = root_ + "/out";
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::unique_ptr<FilesystemSink> Open(bool checkpointing, int attempt = 0, int subtask = 0,
+                                       std::map<std::string, std::string> options = {}) {
+    v1::Sink spec;
+    spec.set_table_name("t");
+    spec.set_connector("filesystem");
+    (*spec.mutable_options())["path"] = dir_;
+    (*spec.mutable_options())["format"] = "csv";
+    for (const auto& [k, v] : options) (*spec.mutable_options())[k] = v;
+    const Schema schema{{{"word", DataType::String()}, {"n", DataType::BigInt()}}};
+    auto sink = FilesystemSink::Create(spec, schema, {root_});
+    EXPECT_TRUE(sink.ok()) << sink.status();
+    if (!sink.ok()) return nullptr;
+    OperatorContext ctx;
+    ctx.job_id = "j";
+    ctx.subtask_index = subtask;
+    ctx.parallelism = 2;
+    ctx.attempt = attempt;
+    ctx.checkpointing = checkpointing;
+    EXPECT_OK((*sink)->Open(ctx));
+    return std::move(*sink);
+  }
+
+  std::string root_, dir_;
+};
+
+TEST_F(FilesystemSinkTest, RollsBySizeAndPublishesEverythingAtTheEndWithoutCheckpoints) {
+  auto sink = Open(false, 0, 0, {{"sink.rolling-policy.file-size", "100b"}});
+  for (int i = 0; i < 50; i += 10) ASSERT_OK(sink->Process(0, Rows(i, i + 10)));
+  // Each batch of 10 rows (~60 bytes) rolls once the part holds more than 100 bytes.
+  EXPECT_EQ(Listing(dir_),
+            (std::vector<std::string>{".part-j-0-0.csv.pending.0", ".part-j-0-1.csv.pending.0",
+                                      ".part-j-0-2.csv.inprogress.0"}));
+  ASSERT_OK(sink->Finish());
+  ASSERT_OK(sink->Close());
+  EXPECT_EQ(Listing(dir_),
+            (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv", "part-j-0-2.csv"}));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv") + ReadFile(dir_ + "/part-j-0-1.csv") +
+                ReadFile(dir_ + "/part-j-0-2.csv"),
+            Csv(0, 50));
+  EXPECT_FALSE(sink->HasUncommittedOutput());
+}
+
+TEST_F(FilesystemSinkTest, FailedSubtaskWithoutCheckpointsRemovesItsParts) {
+  auto sink = Open(false, 0, 0, {{"sink.rolling-policy.file-size", "100b"}});
+  for (int i = 0; i < 30; i += 10) ASSERT_OK(sink->Process(0, Rows(i, i + 10)));
+  EXPECT_EQ(Listing(dir_).size(), 2u);
+  ASSERT_OK(sink->Close());  // no Finish: failed or cancelled
+  EXPECT_TRUE(Listing(dir_).empty());
+}
+
+TEST_F(FilesystemSinkTest, RollsAfterTheRolloverInterval) {
+  auto sink = Open(false, 0, 0,
+                   {{"sink.rolling-policy.rollover-interval", "50 ms"},
+                    {"sink.rolling-policy.check-interval", "1 ms"}});
+  ASSERT_OK(sink->Process(0, Rows(0, 3)));
+  const auto now = std::chrono::steady_clock::now();
+  ASSERT_OK(sink->OnTick(now + std::chrono::milliseconds(10)));
+  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.inprogress.0"}));
+  ASSERT_OK(sink->OnTick(now + std::chrono::milliseconds(60)));
+  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
+  ASSERT_OK(sink->Process(0, Rows(3, 4)));
+  ASSERT_OK(sink->Finish());
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 3));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-1.csv"), Csv(3, 4));
+}
+
+TEST_F(FilesystemSinkTest, PublishesAtCompletedCheckpointsOnly) {
+  auto sink = Open(true);
+  ASSERT_OK(sink->Process(0, Rows(0, 5)));
+  OperatorSnapshot s1;
+  ASSERT_OK(sink->SnapshotState(1, &s1));
+  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
+  ASSERT_OK(sink->Process(0, Rows(5, 8)));
+  OperatorSnapshot s2;
+  ASSERT_OK(sink->SnapshotState(2, &s2));
+  ASSERT_OK(sink->Process(0, Rows(8, 9)));
+  // Checkpoint 1 completes: its part only.
+  ASSERT_OK(sink->NotifyCheckpointComplete(1));
+  EXPECT_EQ(Listing(dir_),
+            (std::vector<std::string>{".part-j-0-1.csv.pending.0", ".part-j-0-2.csv.inprogress.0",
+                                      "part-j-0-0.csv"}));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
+  // The input ends: the last part waits for a checkpoint.
+  ASSERT_OK(sink->Finish());
+  EXPECT_TRUE(sink->HasUncommittedOutput());
+  ASSERT_OK(sink->NotifyCheckpointComplete(2));
+  EXPECT_TRUE(sink->HasUncommittedOutput());
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-1.csv"), Csv(5, 8));
+  OperatorSnapshot s3;
+  ASSERT_OK(sink->SnapshotState(3, &s3));
+  ASSERT_OK(sink->NotifyCheckpointComplete(3));
+  EXPECT_FALSE(sink->HasUncommittedOutput());
+  ASSERT_OK(sink->Close());
+  EXPECT_EQ(Listing(dir_),
+            (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv", "part-j-0-2.csv"}));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-2.csv"), Csv(8, 9));
+}
+
+TEST_F(FilesystemSinkTest, AnAbortedCheckpointsPartsGoWithTheNextOne) {
+  auto sink = Open(true);
+  ASSERT_OK(sink->Process(0, Rows(0, 2)));
+  OperatorSnapshot s1, s2;
+  ASSERT_OK(sink->SnapshotState(1, &s1));  // checkpoint 1 is aborted: no notification
+  ASSERT_OK(sink->Process(0, Rows(2, 4)));
+  ASSERT_OK(sink->SnapshotState(2, &s2));
+  EXPECT_EQ(s2.Get("pending").value(), ".part-j-0-0.csv.pending.0\n.part-j-0-1.csv.pending.0");
+  ASSERT_OK(sink->NotifyCheckpointComplete(2));
+  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv"}));
+}
+
+TEST_F(FilesystemSinkTest, RestorePublishesTheCheckpointsPartsAndRemovesTheRest) {
+  OperatorSnapshot s1;
+  {
+    auto before = Open(true, /*attempt=*/0);
+    ASSERT_OK(before->Process(0, Rows(0, 5)));
+    ASSERT_OK(before->SnapshotState(1, &s1));  // completes, but the notification never arrives
+    ASSERT_OK(before->Process(0, Rows(5, 7)));
+    OperatorSnapshot s2;
+    ASSERT_OK(before->SnapshotState(2, &s2));  // never completes
+    ASSERT_OK(before->Process(0, Rows(7, 9)));
+    ASSERT_OK(before->Close());  // the task failed: pending parts stay for the restore
+  }
+  // What a killed process leaves: an in-progress part. Another subtask's files are not touched.
+  std::ofstream(dir_ + "/.part-j-0-2.csv.inprogress.0") << "w7,7\n";
+  std::ofstream(dir_ + "/.part-j-1-0.csv.pending.0") << "other\n";
+  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{
+                               ".part-j-0-0.csv.pending.0", ".part-j-0-1.csv.pending.0",
+                               ".part-j-0-2.csv.inprogress.0", ".part-j-1-0.csv.pending.0"}));
+
+  auto after = Open(true, /*attempt=*/1);
+  ASSERT_OK(after->RestoreState(s1));
+  EXPECT_EQ(Listing(dir_),
+            (std::vector<std::string>{".part-j-1-0.csv.pending.0", "part-j-0-0.csv"}));
+  // The replay continues with part 1.
+  ASSERT_OK(after->Process(0, Rows(5, 9)));
+  OperatorSnapshot s3;
+  ASSERT_OK(after->SnapshotState(3, &s3));
+  ASSERT_OK(after->NotifyCheckpointComplete(3));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv") + ReadFile(dir_ + "/part-j-0-1.csv"), Csv(0, 9));
+
+  // Restoring the same checkpoint again (a second failure) finds part 0 published already.
+  auto again = Open(true, /*attempt=*/2);
+  ASSERT_OK(again->RestoreState(s1));
+  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
+}
+
+TEST_F(FilesystemSinkTest, RestoreWithAMissingPartIsDataLoss) {
+  OperatorSnapshot s1;
+  {
+    auto before = Open(true);
+    ASSERT_OK(before->Process(0, Rows(0, 5)));
+    ASSERT_OK(before->SnapshotState(1, &s1));
+  }
+  fs::remove(dir_ + "/.part-j-0-0.csv.pending.0");
+  auto after = Open(true, 1);
+  absl::Status s = after->RestoreState(s1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("cannot publish part '" + dir_ + "/.part-j-0-0.csv.pending.0'"),
+            std::string::npos)
+      << s;
+  OperatorSnapshot forged;
+  forged.PutInt64("next-part", 1);
+  forged.Put("pending", "../escape.pending.0");
+  EXPECT_NE(after->RestoreState(forged).message().find("that this sink does not write"),
+            std::string::npos);
+}
+
+TEST_F(FilesystemSinkTest, BadRollingOptionsAreErrors) {
+  v1::Sink spec;
+  spec.set_table_name("t");
+  (*spec.mutable_options())["path"] = dir_;
+  (*spec.mutable_options())["format"] = "csv";
+  (*spec.mutable_options())["sink.rolling-policy.file-size"] = "big";
+  const Schema schema{{{"word", DataType::String()}}};
+  EXPECT_EQ(FilesystemSink::Create(spec, schema, {root_}).status().message(),
+            "filesystem sink for table 't': option 'sink.rolling-policy.file-size' must be a "
+            "positive memory size (e.g. 128mb), but is 'big'");
+}
+
+}  // namespace
+}  // namespace eddy
