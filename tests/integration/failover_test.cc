@@ -41,7 +41,11 @@ class FailoverTest : public ::testing::Test {
     rng_.seed(seed_);
     dir_ = FreshTestDir("failover-" + CurrentTestName());
     cluster_ = std::make_unique<ProcessCluster>(
-        dir_, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});
+        dir_, ClusterOptions{.workers = 3,
+                             .slots_per_worker = 2,
+                             .heartbeat_timeout_ms = 3000,
+                             .coordinator_args = {"--filesystem-allowed-dirs", dir_},
+                             .worker_args = {"--filesystem-allowed-dirs", dir_}});
     ASSERT_TRUE(cluster_->ok()) << cluster_->error();
   }
   void TearDown() override {
@@ -71,14 +75,28 @@ class FailoverTest : public ::testing::Test {
     }
     return status;
   }
-  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job.
-  void WaitForACompletedCheckpoint(const std::string& job) {
+  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job other than
+  // `previous`; returns it.
+  std::string WaitForACompletedCheckpoint(const std::string& job, const std::string& previous = "") {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
       std::vector<std::string> row = JobRow(job);
-      if (row.size() > 5 && !row[5].empty()) return;
+      if (row.size() > 5 && !row[5].empty() && row[5] != previous) return row[5];
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    return "";
+  }
+  // Waits (up to 30 s) until the job restarted at least `restarts` times and runs again.
+  bool WaitForRestarts(const std::string& job, int restarts) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::vector<std::string> row = JobRow(job);
+      if (row.size() > 4 && row[2] == "RUNNING" && std::atoi(row[4].c_str()) >= restarts) {
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
   }
   // Kills a worker that runs subtasks of the job, after a delay drawn from the seed.
   int KillAWorkerRunningSubtasks() {
@@ -263,6 +281,66 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
   }
   for (const auto& [key, value] : sums) expected[key] = {value};
   EXPECT_EQ(PrintedWindows(cluster_->AllWorkerStdout()), expected);
+}
+
+TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRestarts) {
+  constexpr int64_t kRows = 40000;
+  const std::string out = dir_ + "/out";
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) +
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" + std::to_string(kRows) + "');"
+      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
+      "'path' = '" + out + "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '16kb');"
+      "INSERT INTO files SELECT id, id * 2 FROM seq;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  // Two kills, each after a checkpoint; the first victim comes back before the second kill.
+  const std::string checkpoint = WaitForACompletedCheckpoint(job);
+  ASSERT_FALSE(checkpoint.empty()) << cluster_->CoordinatorLog();
+  const int first = KillAWorkerRunningSubtasks();
+  ASSERT_GE(first, 0);
+  ASSERT_TRUE(WaitForRestarts(job, 1)) << cluster_->CoordinatorLog();
+  ASSERT_TRUE(cluster_->RestartWorker(first));
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job, checkpoint).empty()) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  // Every id exactly once in the published parts, and nothing else left in the directory.
+  std::map<int64_t, int> seen;
+  std::vector<std::string> hidden;
+  int parts = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (name[0] == '.') {
+      hidden.push_back(name);
+      continue;
+    }
+    ++parts;
+    std::istringstream in(ReadFileToString(entry.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      long long id = 0, twice = 0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld", &id, &twice), 2) << name << ": " << line;
+      ASSERT_EQ(twice, 2 * id) << name;
+      ++seen[id];
+    }
+  }
+  EXPECT_TRUE(hidden.empty()) << hidden.front();
+  EXPECT_GT(parts, 2);
+  int64_t missing = 0, repeated = 0;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    auto it = seen.find(id);
+    if (it == seen.end()) ++missing;
+    if (it != seen.end() && it->second > 1) ++repeated;
+  }
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(repeated, 0);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
 }
 
 }  // namespace

@@ -90,22 +90,9 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
     error_ = "cannot start eddy-coordinator";
     return;
   }
+  worker_starts_.assign(options_.workers, 0);
   for (int i = 0; i < options_.workers; ++i) {
-    const std::string name = "/worker" + std::to_string(i);
-    const std::string& worker_host = topology_.worker_host(i);
-    std::vector<std::string> argv = topology_.WorkerLauncher(i);
-    for (const std::string& a :
-         {EddyBinary("eddy-worker"), std::string("--coordinator"), coordinator_address(),
-          std::string("--port"), std::string("0"), std::string("--bind-host"), worker_host,
-          std::string("--advertise-host"), worker_host, std::string("--slots"),
-          std::to_string(options_.slots_per_worker), std::string("--data-dir"), dir_ + name}) {
-      argv.push_back(a);
-    }
-    for (const std::string& a : options_.worker_args) argv.push_back(a);
-    std::string out = i < static_cast<int>(options_.worker_stdout_paths.size())
-                          ? options_.worker_stdout_paths[i]
-                          : dir_ + name + ".out";
-    workers_.push_back(Subprocess::Start(argv, out, dir_ + name + ".err"));
+    workers_.push_back(StartWorker(i));
     if (!workers_.back().started()) {
       error_ = "cannot start eddy-worker " + std::to_string(i);
       return;
@@ -128,6 +115,35 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
 ProcessCluster::~ProcessCluster() {
   workers_.clear();  // SIGKILL whatever still runs, before the namespaces go away
   coordinator_ = Subprocess();
+}
+
+Subprocess ProcessCluster::StartWorker(int i) {
+  // Logs of a restarted worker go to worker<i>.<n>.out/.err.
+  const std::string name = "/worker" + std::to_string(i) +
+                           (worker_starts_[i] == 0 ? "" : "." + std::to_string(worker_starts_[i]));
+  ++worker_starts_[i];
+  const std::string& worker_host = topology_.worker_host(i);
+  std::vector<std::string> argv = topology_.WorkerLauncher(i);
+  for (const std::string& a :
+       {EddyBinary("eddy-worker"), std::string("--coordinator"), coordinator_address(),
+        std::string("--port"), std::string("0"), std::string("--bind-host"), worker_host,
+        std::string("--advertise-host"), worker_host, std::string("--slots"),
+        std::to_string(options_.slots_per_worker), std::string("--data-dir"),
+        dir_ + "/worker" + std::to_string(i)}) {
+    argv.push_back(a);
+  }
+  for (const std::string& a : options_.worker_args) argv.push_back(a);
+  std::string out = i < static_cast<int>(options_.worker_stdout_paths.size()) &&
+                            worker_starts_[i] == 1
+                        ? options_.worker_stdout_paths[i]
+                        : dir_ + name + ".out";
+  return Subprocess::Start(argv, out, dir_ + name + ".err");
+}
+
+bool ProcessCluster::RestartWorker(int i) {
+  workers_[i] = Subprocess();  // SIGKILL, if it still runs
+  workers_[i] = StartWorker(i);
+  return workers_[i].started();
 }
 
 Subprocess ProcessCluster::StartCoordinator() {
@@ -174,7 +190,11 @@ RunResult ProcessCluster::Eddy(const std::string& sql, int timeout_ms) const {
 }
 
 std::string ProcessCluster::WorkerStdout(int i) const {
-  return ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".out");
+  std::string out = ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".out");
+  for (int n = 1; n < worker_starts_[i]; ++n) {
+    out += ReadFileToString(dir_ + "/worker" + std::to_string(i) + "." + std::to_string(n) + ".out");
+  }
+  return out;
 }
 
 std::string ProcessCluster::AllWorkerStdout() const {

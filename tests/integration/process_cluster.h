@@ -51,6 +51,7 @@ class ProcessCluster {
 
   // Runs `eddy --coordinator <address> -e <sql>` to completion.
   RunResult Eddy(const std::string& sql, int timeout_ms = 240000) const;
+  // What worker i printed, over all its restarts.
   std::string WorkerStdout(int i) const;
   std::string AllWorkerStdout() const;
   // Every coordinator process's log, in the order they started.
@@ -58,7 +59,10 @@ class ProcessCluster {
   // Kills the coordinator (SIGKILL) and starts a new one on the same port and data directory;
   // its log goes to coordinator.<n>.err.
   bool RestartCoordinator();
-  // Worker i's id, as it logged its registration ("" before it registered).
+  // Kills worker i (SIGKILL) if it still runs and starts it again with the same flags and data
+  // directory; it registers as a new worker (its logs go to worker<i>.<n>.out/.err).
+  bool RestartWorker(int i);
+  // Worker i's id, as its first process logged its registration ("" before it registered).
   std::string WorkerId(int i) const;
   // SHOW WORKERS through the client; empty when it fails.
   std::vector<WorkerRow> ShowWorkers() const;
@@ -70,6 +74,7 @@ class ProcessCluster {
 
  private:
   Subprocess StartCoordinator();
+  Subprocess StartWorker(int i);
 
   std::string dir_;
   ClusterOptions options_;
@@ -78,6 +83,7 @@ class ProcessCluster {
   Subprocess coordinator_;
   std::vector<Subprocess> workers_;
   int coordinator_starts_ = 0;
+  std::vector<int> worker_starts_;
   std::string error_;
 };
 
