@@ -57,7 +57,12 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
     for (int64_t id : expired) {
       AbortLocked(id, "Checkpoint expired before completing.", true, now, &actions);
     }
-    const bool interval_due = !last_trigger_ || now - *last_trigger_ >= config_.interval;
+    if (!first_due_) {
+      first_due_ = now + (callbacks_.initial_delay ? callbacks_.initial_delay()
+                                                   : std::chrono::milliseconds(0));
+    }
+    const bool interval_due =
+        last_trigger_ ? now - *last_trigger_ >= config_.interval : now >= *first_due_;
     const bool pause_over = !last_end_ || now - *last_end_ >= config_.min_pause;
     if (!stopped_ && interval_due && pause_over &&
         static_cast<int>(pending_.size()) < config_.max_concurrent &&

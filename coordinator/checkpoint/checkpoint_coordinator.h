@@ -37,6 +37,10 @@ class CheckpointCoordinator {
     // Too many checkpoints failed in a row: the job must fail (or restart) with this message.
     std::function<void(const std::string& message)> fail_job;
     std::function<int64_t()> wall_clock_ms;  // for metadata timestamps; default: system clock
+    // How long after the first Tick the first checkpoint is due (Flink: a random time between
+    // min-pause and the interval, so that jobs started together do not checkpoint together);
+    // default: at once.
+    std::function<std::chrono::milliseconds()> initial_delay;
   };
 
   struct Stats {
@@ -108,6 +112,7 @@ class CheckpointCoordinator {
   bool stopped_ = false;
   int64_t next_id_;
   std::map<int64_t, Pending> pending_;
+  std::optional<Clock::time_point> first_due_;  // set at the first Tick
   std::optional<Clock::time_point> last_trigger_;
   std::optional<Clock::time_point> last_end_;  // of the last checkpoint that completed or failed
   int consecutive_failures_ = 0;

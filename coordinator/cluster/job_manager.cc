@@ -102,6 +102,12 @@ std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
   cb.notify_aborted = [this, job_id, attempt](int64_t id, const std::string& reason) {
     NotifyWorkers(job_id, attempt, id, false, reason);
   };
+  const CheckpointConfig& config = job.spec.checkpointing;
+  cb.initial_delay = [low = config.min_pause, high = std::max(config.min_pause, config.interval)] {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    return std::chrono::milliseconds(
+        std::uniform_int_distribution<int64_t>(low.count(), high.count())(rng));
+  };
   // Callbacks run without the checkpoint coordinator's lock, so FailAttempt may stop it.
   cb.fail_job = [this, job_id, attempt](const std::string& message) {
     FailAttempt(job_id, attempt, message);

@@ -53,27 +53,10 @@ class FailoverTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
 
-  // The row of SHOW JOBS for `job`, cells split.
-  std::vector<std::string> JobRow(const std::string& job) {
-    RunResult r = cluster_->Eddy("SHOW JOBS;", 20000);
-    std::istringstream in(r.out);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.find(job) != std::string::npos) return TableRowCells(line);
-    }
-    return {};
-  }
+  std::vector<std::string> JobRow(const std::string& job) { return cluster_->JobRow(job); }
   std::string WaitForStatus(const std::string& job, const std::set<std::string>& wanted,
                             std::chrono::seconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    std::string status;
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::vector<std::string> row = JobRow(job);
-      status = row.size() > 2 ? row[2] : "";
-      if (wanted.count(status) > 0) return status;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    return status;
+    return cluster_->WaitForJobStatus(job, wanted, timeout);
   }
   // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job other than
   // `previous`; returns it.

@@ -208,6 +208,30 @@ std::vector<WorkerRow> ProcessCluster::ShowWorkers() const {
   return r.exit_code == 0 ? ParseShowWorkers(r.out) : std::vector<WorkerRow>{};
 }
 
+std::vector<std::string> ProcessCluster::JobRow(const std::string& job) const {
+  RunResult r = Eddy("SHOW JOBS;", 20000);
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(job) != std::string::npos) return TableRowCells(line);
+  }
+  return {};
+}
+
+std::string ProcessCluster::WaitForJobStatus(const std::string& job,
+                                             const std::set<std::string>& wanted,
+                                             std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string status;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<std::string> row = JobRow(job);
+    status = row.size() > 2 ? row[2] : "";
+    if (wanted.count(status) > 0) return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return status;
+}
+
 std::string ProcessCluster::CoordinatorLog() const {
   std::string log = ReadFileToString(dir_ + "/coordinator.err");
   for (int i = 1; i < coordinator_starts_; ++i) {

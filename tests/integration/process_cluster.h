@@ -5,6 +5,8 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,13 @@ class ProcessCluster {
   std::string WorkerId(int i) const;
   // SHOW WORKERS through the client; empty when it fails.
   std::vector<WorkerRow> ShowWorkers() const;
+  // The cells of `job`'s row of SHOW JOBS (job id, name, status, start time, restarts, last
+  // checkpoint, failure); empty when it is not listed.
+  std::vector<std::string> JobRow(const std::string& job) const;
+  // Polls SHOW JOBS until the job's status is one of `wanted` or `timeout` passed; returns the
+  // last status seen.
+  std::string WaitForJobStatus(const std::string& job, const std::set<std::string>& wanted,
+                               std::chrono::milliseconds timeout) const;
 
   int workers() const { return static_cast<int>(workers_.size()); }
   pid_t worker_pid(int i) const { return workers_[i].pid(); }

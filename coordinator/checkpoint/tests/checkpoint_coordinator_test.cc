@@ -49,6 +49,7 @@ class CheckpointCoordinatorTest : public ::testing::Test {
     };
     cb.fail_job = [this](const std::string& m) { failure_ = m; };
     cb.wall_clock_ms = [] { return int64_t{1000}; };
+    if (initial_delay_) cb.initial_delay = [this] { return *initial_delay_; };
     coordinator_ = std::make_unique<CheckpointCoordinator>(
         "job", 1, config_, std::set<CheckpointCoordinator::SubtaskId>{{0, 0}, {0, 1}, {1, 0}},
         store_.get(), cb, last_id);
@@ -83,8 +84,24 @@ class CheckpointCoordinatorTest : public ::testing::Test {
   std::vector<int64_t> triggered_, completed_, aborted_;
   std::vector<std::string> reasons_;
   std::string failure_;
+  std::optional<milliseconds> initial_delay_;
   const Clock::time_point t0_ = Clock::now();
 };
+
+TEST_F(CheckpointCoordinatorTest, TheFirstCheckpointWaitsForTheInitialDelay) {
+  initial_delay_ = milliseconds(700);
+  Create();
+  coordinator_->Tick(t0_);
+  coordinator_->Tick(t0_ + milliseconds(699));
+  EXPECT_TRUE(triggered_.empty());
+  coordinator_->Tick(t0_ + milliseconds(700));
+  ASSERT_THAT(triggered_, ElementsAre(1));
+  AckAll(1, t0_ + milliseconds(750));
+  coordinator_->Tick(t0_ + milliseconds(1699));  // then every interval after the last trigger
+  EXPECT_THAT(triggered_, ElementsAre(1));
+  coordinator_->Tick(t0_ + milliseconds(1700));
+  EXPECT_THAT(triggered_, ElementsAre(1, 2));
+}
 
 TEST_F(CheckpointCoordinatorTest, CompletesWhenEverySubtaskAcknowledged) {
   Create();

@@ -1,0 +1,125 @@
+// Checkpoints that cannot help, on a coordinator and three worker processes, each with a clear
+// status: a worker lost before any checkpoint completed restarts the job from the beginning (and
+// says so), and a checkpoint whose barrier is stuck behind a blocked sink expires after
+// 'execution.checkpointing.timeout' and, beyond the tolerable failures, fails the job with Flink's
+// message. Seeds are printed; EDDY_TEST_SEED replays a run.
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "tests/integration/process_cluster.h"
+
+namespace eddy::testing {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+
+constexpr char kThrottledCount[] =
+    "SET 'parallelism.default' = '2';"
+    "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+    "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+    "'fields.id.end' = '20000');"
+    "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT) WITH ('connector' = 'print');"
+    "INSERT INTO out SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;";
+
+TEST(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBeginning) {
+  const uint64_t seed = std::getenv("EDDY_TEST_SEED")
+                            ? std::strtoull(std::getenv("EDDY_TEST_SEED"), nullptr, 10)
+                            : std::random_device{}();
+  std::cout << "seed " << seed << " (EDDY_TEST_SEED=" << seed << " replays this run)" << std::endl;
+  std::mt19937_64 rng(seed);
+  const std::string dir = FreshTestDir("checkpoint-failure-" + CurrentTestName());
+  ProcessCluster cluster(
+      dir, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  // Checkpointing is on, but the first checkpoint is due only after an hour.
+  RunResult submitted = cluster.Eddy(
+      "SET 'execution.checkpointing.interval' = '1 h';"
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+      "SET 'restart-strategy.fixed-delay.delay' = '200 ms';" +
+      std::string(kThrottledCount));
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(cluster.WaitForJobStatus(job, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(std::uniform_int_distribution<int>(200, 2000)(rng)));
+  int victim = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (victim < 0 && std::chrono::steady_clock::now() < deadline) {
+    for (const WorkerRow& w : cluster.ShowWorkers()) {
+      for (int i = 0; i < cluster.workers() && victim < 0; ++i) {
+        if (cluster.WorkerId(i) == w.worker_id && w.running_subtasks > 0) victim = i;
+      }
+    }
+  }
+  ASSERT_GE(victim, 0);
+  std::cout << "killing worker " << victim << std::endl;
+  kill(cluster.worker_pid(victim), SIGKILL);
+  ASSERT_EQ(cluster.WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(90)),
+            "FINISHED")
+      << cluster.CoordinatorLog();
+  EXPECT_THAT(cluster.CoordinatorLog(),
+              ContainsRegex("attempt [2-6] deployed: .*, from the beginning: no completed "
+                            "checkpoint to restore"));
+  std::vector<std::string> row = cluster.JobRow(job);
+  ASSERT_GE(row.size(), 7u);
+  EXPECT_NE(row[4], "0");  // restarts
+  EXPECT_EQ(row[5], "");   // no checkpoint completed
+}
+
+TEST(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsTheJob) {
+  const std::string dir = FreshTestDir("checkpoint-failure-" + CurrentTestName());
+  std::filesystem::create_directories(dir);
+  // Every worker prints into a pipe nobody reads: once it is full, the print sink blocks.
+  ClusterOptions options{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000};
+  std::vector<int> unread;
+  for (int i = 0; i < options.workers; ++i) {
+    const std::string fifo = dir + "/worker" + std::to_string(i) + ".fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    unread.push_back(open(fifo.c_str(), O_RDONLY | O_NONBLOCK));  // so the workers can open it
+    ASSERT_GE(unread.back(), 0);
+    options.worker_stdout_paths.push_back(fifo);
+  }
+  auto cluster = std::make_unique<ProcessCluster>(dir, options);
+  ASSERT_TRUE(cluster->ok()) << cluster->error();
+  RunResult submitted = cluster->Eddy(
+      "SET 'execution.checkpointing.interval' = '500 ms';"
+      "SET 'execution.checkpointing.timeout' = '2 s';"
+      "SET 'execution.checkpointing.tolerable-failed-checkpoints' = '1';"
+      "SET 'restart-strategy.type' = 'none';"
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE wide (id BIGINT, pad STRING) WITH ('connector' = 'datagen', "
+      "'fields.pad.length' = '1000');"
+      "CREATE TEMPORARY TABLE out WITH ('connector' = 'print') LIKE wide (EXCLUDING OPTIONS);"
+      "INSERT INTO out SELECT * FROM wide;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(cluster->WaitForJobStatus(job, {"FAILED", "FINISHED"}, std::chrono::seconds(60)),
+            "FAILED")
+      << cluster->CoordinatorLog();
+  std::vector<std::string> row = cluster->JobRow(job);
+  ASSERT_GE(row.size(), 7u);
+  EXPECT_THAT(row[6], HasSubstr("Exceeded checkpoint tolerable failure threshold (1)"));
+  EXPECT_THAT(cluster->CoordinatorLog(),
+              ContainsRegex("checkpoint [0-9]+ failed: Checkpoint expired before completing"));
+  cluster.reset();  // the workers die before their pipes close
+  for (int fd : unread) close(fd);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace eddy::testing
