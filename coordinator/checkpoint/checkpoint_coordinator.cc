@@ -166,10 +166,15 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   metadata.set_completion_time_ms(
       p.trigger_time_ms +
       std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered).count());
-  uint64_t bytes = 0;
+  uint64_t bytes = 0, new_bytes = 0;
+  std::set<std::string> files;
   for (auto& [subtask, state] : p.acks) {
     for (const auto& op : state.operators()) {
-      for (const auto& f : op.files()) bytes += f.size();
+      for (const auto& f : op.files()) {
+        bytes += f.size();
+        if (latest_files_.count(f.path()) == 0) new_bytes += f.size();
+        files.insert(f.path());
+      }
     }
     *metadata.add_subtasks() = std::move(state);
   }
@@ -192,6 +197,8 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   stats_.latest_completed_id = p.id;
   stats_.latest_duration = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered);
   stats_.latest_size_bytes = bytes;
+  stats_.latest_new_bytes = new_bytes;
+  latest_files_ = std::move(files);
   // Older checkpoints still pending are subsumed by this one.
   std::vector<int64_t> older;
   for (const auto& [id, pending] : pending_) {
@@ -204,8 +211,8 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   if (!retained.ok()) {
     EDDY_LOG_WARN("job {}: cleaning up old checkpoints: {}", job_id_, std::string(retained.message()));
   }
-  EDDY_LOG_INFO("job {}: checkpoint {} completed in {} ms ({} bytes)", job_id_, p.id,
-                stats_.latest_duration.count(), bytes);
+  EDDY_LOG_INFO("job {}: checkpoint {} completed in {} ms ({} bytes, {} of them new)", job_id_,
+                p.id, stats_.latest_duration.count(), bytes, new_bytes);
   const int64_t id = p.id;
   actions->push_back([this, id] {
     if (callbacks_.notify_complete) callbacks_.notify_complete(id);

@@ -49,7 +49,10 @@ class CheckpointCoordinator {
     int64_t in_progress = 0;
     std::optional<int64_t> latest_completed_id;
     std::chrono::milliseconds latest_duration{0};
-    uint64_t latest_size_bytes = 0;
+    uint64_t latest_size_bytes = 0;  // every file the latest completed checkpoint references
+    // Of those, the files the checkpoint completed before it in this attempt did not reference:
+    // what an incremental checkpoint added (all of them for an attempt's first).
+    uint64_t latest_new_bytes = 0;
     std::string latest_failure;
   };
 
@@ -117,6 +120,7 @@ class CheckpointCoordinator {
   std::optional<Clock::time_point> last_end_;  // of the last checkpoint that completed or failed
   int consecutive_failures_ = 0;
   std::set<SubtaskId> finished_;
+  std::set<std::string> latest_files_;  // of the latest completed checkpoint
   Stats stats_;
 };
 

@@ -79,7 +79,12 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
     const CheckpointCoordinator::Stats stats = job.checkpoints->stats();
     completed += stats.completed;
     failed += stats.failed;
-    if (stats.latest_completed_id) info.set_last_checkpoint_id(*stats.latest_completed_id);
+    if (stats.latest_completed_id) {
+      info.set_last_checkpoint_id(*stats.latest_completed_id);
+      info.set_last_checkpoint_duration_ms(stats.latest_duration.count());
+      info.set_last_checkpoint_size_bytes(static_cast<int64_t>(stats.latest_size_bytes));
+      info.set_last_checkpoint_new_bytes(static_cast<int64_t>(stats.latest_new_bytes));
+    }
   }
   info.set_checkpoints_completed(completed);
   info.set_checkpoints_failed(failed);

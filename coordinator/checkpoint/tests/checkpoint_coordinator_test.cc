@@ -103,6 +103,25 @@ TEST_F(CheckpointCoordinatorTest, TheFirstCheckpointWaitsForTheInitialDelay) {
   EXPECT_THAT(triggered_, ElementsAre(1, 2));
 }
 
+TEST_F(CheckpointCoordinatorTest, CountsTheBytesAnIncrementalCheckpointAdded) {
+  Create();
+  coordinator_->Tick(t0_);
+  AckAll(1, t0_ + milliseconds(30));
+  EXPECT_EQ(coordinator_->stats().latest_size_bytes, 6u);
+  EXPECT_EQ(coordinator_->stats().latest_new_bytes, 6u);  // the first: everything is new
+  EXPECT_EQ(coordinator_->stats().latest_duration, milliseconds(30));
+  coordinator_->Tick(t0_ + seconds(1));
+  // Subtask (0, 0) references its old file and a new one; (1, 0) its old one only.
+  v1::SubtaskStateHandle both = State(0, 0, "shared/a/2.sst");
+  both.mutable_operators(0)->add_files()->set_path("shared/a/1.sst");
+  both.mutable_operators(0)->mutable_files(1)->set_size(3);
+  ASSERT_OK(coordinator_->Acknowledge(2, both, t0_ + seconds(1)));
+  ASSERT_OK(coordinator_->Acknowledge(2, State(0, 1), t0_ + seconds(1)));
+  ASSERT_OK(coordinator_->Acknowledge(2, State(1, 0, "shared/b/1.sst"), t0_ + seconds(1)));
+  EXPECT_EQ(coordinator_->stats().latest_size_bytes, 9u);
+  EXPECT_EQ(coordinator_->stats().latest_new_bytes, 3u);
+}
+
 TEST_F(CheckpointCoordinatorTest, CompletesWhenEverySubtaskAcknowledged) {
   Create();
   coordinator_->Tick(t0_);
