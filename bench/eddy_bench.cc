@@ -7,6 +7,7 @@
 //   (c)  (b) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
 //   (c1) (c) with mini-batch on, one phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
 //   (c2) (c) with mini-batch on, two phases: local aggregates before the shuffle, global after
+//   (b3, b4, c3, c4) (b) and (c) with a checkpoint every second, every 10 seconds
 //   (w)  tumbling-window COUNT/SUM per key (--keys) over event time: one row per millisecond,
 //        10-second windows, RocksDB window state, one subtask
 //   (w2) (w) at parallelism 2 on two workers, rows and watermarks across the gRPC shuffle; each
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
   flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
   flags.Add("scenarios", "a,b,c",
-            "comma-separated scenarios: a, b, b1, b2, b3, c, c1, c2, c3, w, w2, or all");
+            "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, or all");
   flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
   flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
   flags.Add("help", "", "show this help", true);
@@ -162,10 +163,26 @@ int main(int argc, char** argv) {
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE'")},
       {"c2", "(c2) (c) with mini-batch, two phases", 2, agg,
        with(mini_batch, "SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE'")},
-      {"b3", "(b3) (b) with a checkpoint every second", 1, agg,
+      {"b3",
+       "(b3) (b) with a checkpoint every second",
+       1,
+       agg,
        {"SET 'execution.checkpointing.interval' = '1 s'"}},
-      {"c3", "(c3) (c) with a checkpoint every second", 2, agg,
+      {"c3",
+       "(c3) (c) with a checkpoint every second",
+       2,
+       agg,
        {"SET 'execution.checkpointing.interval' = '1 s'"}},
+      {"b4",
+       "(b4) (b) with a checkpoint every 10 seconds",
+       1,
+       agg,
+       {"SET 'execution.checkpointing.interval' = '10 s'"}},
+      {"c4",
+       "(c4) (c) with a checkpoint every 10 seconds",
+       2,
+       agg,
+       {"SET 'execution.checkpointing.interval' = '10 s'"}},
       {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg("events"), {}},
       {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg("events2"), {}},
   };
@@ -181,10 +198,11 @@ int main(int argc, char** argv) {
       }
     }
     if (!found) {
-      std::fprintf(stderr,
-                   "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, c, c1, c2, c3, w, w2, "
-                   "all)\n",
-                   id.c_str());
+      std::fprintf(
+          stderr,
+          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, "
+          "all)\n",
+          id.c_str());
       return 2;
     }
   }

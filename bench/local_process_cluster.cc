@@ -60,7 +60,8 @@ double ProcessCpuSeconds(pid_t pid) {
 
 absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
     const std::string& bin_dir, int workers, int slots_per_worker,
-    const std::vector<std::string>& extra_worker_flags) {
+    const std::vector<std::string>& extra_worker_flags,
+    const std::vector<std::string>& extra_coordinator_flags) {
   std::unique_ptr<LocalProcessCluster> c(new LocalProcessCluster());
   c->dir_ = (std::filesystem::temp_directory_path() /
              ("eddy-bench-" + std::to_string(getpid()))).string();
@@ -71,12 +72,21 @@ absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
 
   ASSIGN_OR_RETURN(int coordinator_port, FreeLoopbackPort());
   c->coordinator_address_ = "127.0.0.1:" + std::to_string(coordinator_port);
-  RETURN_IF_ERROR(c->Spawn({bin_dir + "/eddy-coordinator", "--port",
-                            std::to_string(coordinator_port), "--bind-host", "127.0.0.1",
-                            "--data-dir", c->dir_ + "/coordinator", "--log-level", "warn"},
-                           c->dir_ + "/coordinator.log"));
+  std::vector<std::string> coordinator = {bin_dir + "/eddy-coordinator",
+                                          "--port",
+                                          std::to_string(coordinator_port),
+                                          "--bind-host",
+                                          "127.0.0.1",
+                                          "--data-dir",
+                                          c->dir_ + "/coordinator",
+                                          "--log-level",
+                                          "warn"};
+  coordinator.insert(coordinator.end(), extra_coordinator_flags.begin(),
+                     extra_coordinator_flags.end());
+  RETURN_IF_ERROR(c->Spawn(coordinator, c->dir_ + "/coordinator.log"));
   for (int i = 0; i < workers; ++i) {
     ASSIGN_OR_RETURN(int port, FreeLoopbackPort());
+    c->worker_addresses_.push_back("127.0.0.1:" + std::to_string(port));
     std::vector<std::string> argv = {bin_dir + "/eddy-worker", "--coordinator",
                                      c->coordinator_address_, "--port", std::to_string(port),
                                      "--bind-host", "127.0.0.1", "--advertise-host", "127.0.0.1",
@@ -124,16 +134,34 @@ absl::Status LocalProcessCluster::Spawn(const std::vector<std::string>& argv,
 
 double LocalProcessCluster::CpuSeconds() const {
   double total = 0;
-  for (pid_t pid : pids_) total += ProcessCpuSeconds(pid);
+  for (pid_t pid : pids_) {
+    if (pid > 0) total += ProcessCpuSeconds(pid);
+  }
   return total;
+}
+
+std::string LocalProcessCluster::worker_log(int i) const {
+  return dir_ + "/worker" + std::to_string(i) + ".log";
+}
+
+void LocalProcessCluster::KillWorker(int i) {
+  pid_t& pid = pids_[1 + i];
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  pid = -1;
 }
 
 LocalProcessCluster::~LocalProcessCluster() {
   // Workers first, so that none reports a lost coordinator.
-  for (auto it = pids_.rbegin(); it != pids_.rend(); ++it) kill(*it, SIGTERM);
-  for (pid_t pid : pids_) waitpid(pid, nullptr, 0);
+  for (auto it = pids_.rbegin(); it != pids_.rend(); ++it) {
+    if (*it > 0) kill(*it, SIGTERM);
+  }
+  for (pid_t pid : pids_) {
+    if (pid > 0) waitpid(pid, nullptr, 0);
+  }
   std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
+  if (!getenv("EDDY_BENCH_KEEP")) std::filesystem::remove_all(dir_, ec);
 }
 
 }  // namespace eddy::bench
