@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "tests/integration/process_cluster.h"
+#include "tests/util/eventually.h"
 
 namespace eddy::testing {
 namespace {
@@ -87,11 +88,18 @@ TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
   ASSERT_EQ(stop.exit_code, 0) << stop.err;
   auto stopped = Eddy("SHOW JOBS;");
   EXPECT_NE(stopped.out.find("CANCELED"), std::string::npos) << stopped.out;
-  // Output stops: the task is gone from its worker.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  int rows = CountOccurrences(WorkerStdout(), "gen> +I[");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_EQ(CountOccurrences(WorkerStdout(), "gen> +I["), rows);
+  // Output stops: once no worker reports a running subtask, no row is printed any more.
+  ASSERT_TRUE(Eventually([&] {
+    std::vector<WorkerRow> workers = cluster_->ShowWorkers();
+    if (workers.size() != 2) return false;
+    for (const WorkerRow& w : workers) {
+      if (w.running_subtasks > 0) return false;
+    }
+    return true;
+  }));
+  const int rows = CountOccurrences(WorkerStdout(), "gen> +I[");
+  EXPECT_TRUE(HoldsFor([&] { return CountOccurrences(WorkerStdout(), "gen> +I[") == rows; },
+                       std::chrono::milliseconds(500)));
 }
 
 TEST_F(ClusterProcessTest, AllBinariesStopCleanlyOnSigterm) {

@@ -10,6 +10,7 @@
 #include "common/base/hash.h"
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
+#include "tests/util/eventually.h"
 #include "worker/exchange/tests/exchange_test_util.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/runtime/task.h"
@@ -245,9 +246,10 @@ TEST_F(ExchangeTaskTest, CancellingABackpressuredProducerDoesNotHang) {
   auto task = MakeTask(d, &a.registry);
   ASSERT_NE(task, nullptr);
   task->Start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_EQ(gate->buffered(), 1u);  // bounded by the credit window
-  EXPECT_FALSE(task->done());
+  // Bounded by the credit window: one batch arrives, and the task stays blocked behind it.
+  ASSERT_TRUE(testing::Eventually([&] { return gate->buffered() == 1u; }));
+  EXPECT_TRUE(testing::HoldsFor([&] { return gate->buffered() == 1u && !task->done(); },
+                                std::chrono::milliseconds(100)));
   task->Cancel();
   auto fut = done_[{0, 0}].get_future();
   ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);

@@ -1,10 +1,10 @@
-#include "worker/exchange/local_output_channel.h"
-
 #include <gtest/gtest.h>
 
 #include <thread>
 
+#include "tests/util/eventually.h"
 #include "worker/exchange/exchange_registry.h"
+#include "worker/exchange/local_output_channel.h"
 #include "worker/exchange/tests/exchange_test_util.h"
 
 namespace eddy {
@@ -113,9 +113,10 @@ TEST(LocalOutputChannelTest, ASlowConsumerBlocksTheProducerAtTheCreditBound) {
     }
     ASSERT_TRUE(ch.SendEndOfInput().ok());
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_EQ(sent.load(), 3);
-  EXPECT_EQ(gate->buffered(), 3u);
+  // The window fills, and then the producer stays blocked.
+  ASSERT_TRUE(testing::Eventually([&] { return sent.load() == 3 && gate->buffered() == 3; }));
+  EXPECT_TRUE(testing::HoldsFor([&] { return sent.load() == 3 && gate->buffered() == 3; },
+                                std::chrono::milliseconds(100)));
   DrainInOrder(*gate, 1, 2000);
   producer.join();
 }

@@ -1,11 +1,11 @@
-#include "worker/exchange/remote_output_channel.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <thread>
 
 #include "common/batch/batch_codec.h"
+#include "tests/util/eventually.h"
+#include "worker/exchange/remote_output_channel.h"
 #include "worker/exchange/tests/exchange_test_util.h"
 
 namespace eddy {
@@ -140,11 +140,14 @@ TEST(RemoteOutputChannelTest, ACreditlessProducerBlocksAndDrainsWithoutLoss) {
     }
     ASSERT_TRUE(ch.SendEndOfInput().ok());
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  // The consumer never polled: exactly its window went out, and that is all it buffers.
-  EXPECT_EQ(sent.load(), kCredits);
-  EXPECT_EQ(gate->buffered(), static_cast<size_t>(kCredits));
-  EXPECT_EQ(ch.credits(), 0);
+  // The consumer never polled: exactly its window goes out, that is all it buffers, and then the
+  // producer stays blocked.
+  auto window_full = [&] {
+    return sent.load() == kCredits && gate->buffered() == static_cast<size_t>(kCredits) &&
+           ch.credits() == 0;
+  };
+  ASSERT_TRUE(testing::Eventually(window_full));
+  EXPECT_TRUE(testing::HoldsFor(window_full, std::chrono::milliseconds(200)));
   EXPECT_EQ(DrainInOrder(*gate, 1), 50000);
   producer.join();
   EXPECT_EQ(sent.load(), 50);
