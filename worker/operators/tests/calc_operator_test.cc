@@ -6,20 +6,12 @@
 #include <vector>
 
 #include "common/expr/function_registry.h"
+#include "worker/operators/testing/collecting_output.h"
 
 namespace eddy {
 namespace {
 
-class RowCollector : public Output {
- public:
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    ++batches;
-    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
-    return absl::OkStatus();
-  }
-  std::vector<std::string> rows;
-  int batches = 0;
-};
+using testing::CollectingOutput;
 
 const DataType kStr = DataType::String();
 const DataType kBig = DataType::BigInt();
@@ -49,7 +41,7 @@ TEST(CalcOperator, FiltersAndProjectsKeepingRowKinds) {
   CalcOperator calc({CallOrDie("UPPER", {word}),
                      CallOrDie("*", {cnt, MakeLiteral(Value::Int(10), kBig)}), word},
                     filter);
-  RowCollector out;
+  CollectingOutput out;
   calc.set_output(&out);
   ASSERT_TRUE(calc.Open(OperatorContext{}).ok());
   ASSERT_TRUE(calc.Process(0, WordCounts()).ok());
@@ -63,7 +55,7 @@ TEST(CalcOperator, FiltersAndProjectsKeepingRowKinds) {
 TEST(CalcOperator, ProjectionOnlyKeepsEveryRow) {
   auto cnt = MakeColumnRef(1, kBig);
   CalcOperator calc({cnt, CallOrDie("IS NULL", {cnt})}, nullptr);
-  RowCollector out;
+  CollectingOutput out;
   calc.set_output(&out);
   ASSERT_TRUE(calc.Process(0, WordCounts()).ok());
   EXPECT_EQ(out.rows, (std::vector<std::string>{"+I[1, false]", "-U[1, false]", "+U[2, false]",
@@ -73,7 +65,7 @@ TEST(CalcOperator, ProjectionOnlyKeepsEveryRow) {
 TEST(CalcOperator, EmitsNothingWhenNoRowPasses) {
   auto cnt = MakeColumnRef(1, kBig);
   CalcOperator calc({cnt}, CallOrDie(">", {cnt, MakeLiteral(Value::Int(100), kBig)}));
-  RowCollector out;
+  CollectingOutput out;
   calc.set_output(&out);
   ASSERT_TRUE(calc.Process(0, WordCounts()).ok());
   ChangelogBatch empty({kStr, kBig});
@@ -89,7 +81,7 @@ TEST(CalcOperator, ProjectionsRunOnlyOnFilteredRows) {
   auto cnt = MakeColumnRef(0, kBig);
   CalcOperator calc({CallOrDie("/", {MakeLiteral(Value::Int(100), kBig), cnt})},
                     CallOrDie("<>", {cnt, MakeLiteral(Value::Int(0), kBig)}));
-  RowCollector out;
+  CollectingOutput out;
   calc.set_output(&out);
   ASSERT_TRUE(calc.Process(0, b).ok());
   EXPECT_EQ(out.rows, (std::vector<std::string>{"+U[25]"}));

@@ -10,36 +10,20 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "worker/operators/testing/collecting_output.h"
 #include "worker/state/keyed_state_backend.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
 namespace {
 
+using testing::CollectingOutput;
+
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::IsEmpty;
 
 // Records every emitted row as FormatRow text, and optionally forwards the batch downstream.
-class CollectingOutput : public Output {
- public:
-  explicit CollectingOutput(Operator* next = nullptr) : next_(next) {}
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    ++batches_;
-    for (size_t r = 0; r < batch.num_rows(); ++r) rows_.push_back(FormatRow(batch, r));
-    if (next_ != nullptr) return next_->Process(0, batch);
-    return absl::OkStatus();
-  }
-  std::vector<std::string> TakeRows() { return std::move(rows_); }
-  const std::vector<std::string>& rows() const { return rows_; }
-  int batches() const { return batches_; }
-
- private:
-  Operator* next_;
-  std::vector<std::string> rows_;
-  int batches_ = 0;
-};
-
 AggregateCall Call(AggKind kind, int arg, DataType arg_type, bool distinct = false) {
   AggregateCall c;
   c.kind = kind;
@@ -56,7 +40,7 @@ class GroupAggregateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    std::string path = testing::TempDir() + "/eddy_agg_" + std::to_string(::getpid()) + "_" +
+    std::string path = ::testing::TempDir() + "/eddy_agg_" + std::to_string(::getpid()) + "_" +
                        std::to_string(counter++) + "/state";
     std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
@@ -117,8 +101,8 @@ TEST_F(GroupAggregateTest, Q1OneBatch) {
   CollectingOutput out;
   auto op = Make(WordCountSpec(), &out);
   ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
-  EXPECT_THAT(out.rows(), ElementsAreArray(kQ1));
-  EXPECT_EQ(out.batches(), 1);
+  EXPECT_THAT(out.rows, ElementsAreArray(kQ1));
+  EXPECT_EQ(out.batches, 1);
   EXPECT_EQ(op->rows_in(), 6u);
   EXPECT_EQ(op->rows_out(), 9u);
   EXPECT_EQ(*backend_->CountKeys(1), 3u);
@@ -128,7 +112,7 @@ TEST_F(GroupAggregateTest, Q1OneRowPerBatch) {
   CollectingOutput out;
   auto op = Make(WordCountSpec(), &out);
   for (const auto& w : kWords) ASSERT_TRUE(op->Process(0, Words({w})).ok());
-  EXPECT_THAT(out.rows(), ElementsAreArray(kQ1));
+  EXPECT_THAT(out.rows, ElementsAreArray(kQ1));
 }
 
 TEST_F(GroupAggregateTest, Q2FedByQ1OneBatch) {
@@ -137,8 +121,8 @@ TEST_F(GroupAggregateTest, Q2FedByQ1OneBatch) {
   CollectingOutput q1_out(q2.get());
   auto q1 = Make(WordCountSpec(), &q1_out);
   ASSERT_TRUE(q1->Process(0, Words(kWords)).ok());
-  EXPECT_THAT(q1_out.rows(), ElementsAreArray(kQ1));
-  EXPECT_THAT(q2_out.rows(), ElementsAreArray(kQ2));
+  EXPECT_THAT(q1_out.rows, ElementsAreArray(kQ1));
+  EXPECT_THAT(q2_out.rows, ElementsAreArray(kQ2));
   // Q1 keeps a, b, c; Q2 keeps cnt 1 (c), 2 (b), 3 (a): separate state per operator id.
   EXPECT_EQ(*backend_->CountKeys(q1->state_table()->state_id()), 3u);
   EXPECT_EQ(*backend_->CountKeys(q2->state_table()->state_id()), 3u);
@@ -150,15 +134,15 @@ TEST_F(GroupAggregateTest, Q2FedByQ1OneRowPerBatch) {
   CollectingOutput q1_out(q2.get());
   auto q1 = Make(WordCountSpec(), &q1_out);
   for (const auto& w : kWords) ASSERT_TRUE(q1->Process(0, Words({w})).ok());
-  EXPECT_THAT(q2_out.rows(), ElementsAreArray(kQ2));
+  EXPECT_THAT(q2_out.rows, ElementsAreArray(kQ2));
 }
 
 TEST_F(GroupAggregateTest, WithoutUpdateBefore) {
   CollectingOutput out;
   auto op = Make(WordCountSpec(/*update_before=*/false), &out);
   ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 1]", "+U[a, 2]", "+I[b, 1]", "+U[a, 3]", "+I[c, 1]",
-                                      "+U[b, 2]"));
+  EXPECT_THAT(out.rows,
+              ElementsAre("+I[a, 1]", "+U[a, 2]", "+I[b, 1]", "+U[a, 3]", "+I[c, 1]", "+U[b, 2]"));
 }
 
 class ValuesBuilder {
@@ -192,22 +176,21 @@ TEST_F(GroupAggregateTest, SumAvgMinMaxCountWithRetraction) {
                                  .Row(I, x(Value::Null()))  // row count changes, results do not
                                  .Build())
                   .ok());
-  EXPECT_THAT(out.TakeRows(), ElementsAre("+I[x, 5, 5, 5, 5, 1]", "-U[x, 5, 5, 5, 5, 1]",
-                                          "+U[x, 8, 4, 3, 5, 2]"));
+  EXPECT_THAT(out.Take(),
+              ElementsAre("+I[x, 5, 5, 5, 5, 1]", "-U[x, 5, 5, 5, 5, 1]", "+U[x, 8, 4, 3, 5, 2]"));
   // Retracting the minimum: MIN falls back to the next value.
   ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(UB, x(Value::Int(3))).Build()).ok());
-  EXPECT_THAT(out.TakeRows(), ElementsAre("-U[x, 8, 4, 3, 5, 2]", "+U[x, 5, 5, 5, 5, 1]"));
+  EXPECT_THAT(out.Take(), ElementsAre("-U[x, 8, 4, 3, 5, 2]", "+U[x, 5, 5, 5, 5, 1]"));
   // All non-null values retracted but one (null) row left: SUM/AVG/MIN/MAX are NULL.
   ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(D, x(Value::Int(5))).Build()).ok());
-  EXPECT_THAT(out.TakeRows(),
-              ElementsAre("-U[x, 5, 5, 5, 5, 1]", "+U[x, null, null, null, null, 0]"));
+  EXPECT_THAT(out.Take(), ElementsAre("-U[x, 5, 5, 5, 5, 1]", "+U[x, null, null, null, null, 0]"));
   // Last row gone: -D of the previous result, state removed; a later retraction is ignored.
   ASSERT_TRUE(op->Process(0, ValuesBuilder(types)
                                  .Row(D, x(Value::Null()))
                                  .Row(D, x(Value::Int(7)))
                                  .Build())
                   .ok());
-  EXPECT_THAT(out.TakeRows(), ElementsAre("-D[x, null, null, null, null, 0]"));
+  EXPECT_THAT(out.Take(), ElementsAre("-D[x, null, null, null, null, 0]"));
   EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 0u);
 }
 
@@ -232,8 +215,8 @@ TEST_F(GroupAggregateTest, DuplicatesTruncatingAvgAndUnchangedResults) {
                                  .Row(I, y(-7))  // MIN -7, AVG -1/3 truncates toward zero: 0
                                  .Build())
                   .ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[y, 1, 1]", "-U[y, 1, 1]", "+U[y, 1, 2]", "-U[y, 1, 2]",
-                                      "+U[y, 2, 3]", "-U[y, 2, 3]", "+U[y, -7, 0]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[y, 1, 1]", "-U[y, 1, 1]", "+U[y, 1, 2]", "-U[y, 1, 2]",
+                                    "+U[y, 2, 3]", "-U[y, 2, 3]", "+U[y, -7, 0]"));
 }
 
 TEST_F(GroupAggregateTest, DecimalDoubleAndStringAggregates) {
@@ -259,14 +242,13 @@ TEST_F(GroupAggregateTest, DecimalDoubleAndStringAggregates) {
                                  .Row(RowKind::kDelete, row(200, 1.0, "zebra"))
                                  .Build())
                   .ok());
-  EXPECT_THAT(out.rows(),
-              ElementsAre("+I[1, 1.00, 1.000000, 0.5, 0.5, pear, pear]",
-                          "-U[1, 1.00, 1.000000, 0.5, 0.5, pear, pear]",
-                          "+U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]",
-                          "-U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]",
-                          "+U[1, 5.00, 1.666667, 1.75, 0.5833333333333334, apple, zebra]",
-                          "-U[1, 5.00, 1.666667, 1.75, 0.5833333333333334, apple, zebra]",
-                          "+U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[1, 1.00, 1.000000, 0.5, 0.5, pear, pear]",
+                                    "-U[1, 1.00, 1.000000, 0.5, 0.5, pear, pear]",
+                                    "+U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]",
+                                    "-U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]",
+                                    "+U[1, 5.00, 1.666667, 1.75, 0.5833333333333334, apple, zebra]",
+                                    "-U[1, 5.00, 1.666667, 1.75, 0.5833333333333334, apple, zebra]",
+                                    "+U[1, 3.00, 1.500000, 0.75, 0.375, apple, pear]"));
 }
 
 TEST_F(GroupAggregateTest, CountDistinct) {
@@ -285,8 +267,8 @@ TEST_F(GroupAggregateTest, CountDistinct) {
            {I, 1}, {I, 1}, {I, 2}, {D, 1}, {D, 1}, {D, 2}}) {
     ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(kind, k(v)).Build()).ok());
   }
-  EXPECT_THAT(out.rows(), ElementsAre("+I[k, 1, 1]", "-U[k, 1, 1]", "+U[k, 2, 3]", "-U[k, 2, 3]",
-                                      "+U[k, 1, 2]", "-D[k, 1, 2]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[k, 1, 1]", "-U[k, 1, 1]", "+U[k, 2, 3]", "-U[k, 2, 3]",
+                                    "+U[k, 1, 2]", "-D[k, 1, 2]"));
 }
 
 TEST_F(GroupAggregateTest, GlobalAggregateUsesKeyGroupZero) {
@@ -300,7 +282,7 @@ TEST_F(GroupAggregateTest, GlobalAggregateUsesKeyGroupZero) {
                   .ok());
   ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(3)}).Build())
                   .ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[1, 5]", "-U[1, 5]", "+U[2, 8]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[1, 5]", "-U[1, 5]", "+U[2, 8]"));
   std::string key;
   AppendStateKey(0, op->state_table()->state_id(), "", &key);
   std::vector<std::string_view> keys = {key};
@@ -325,8 +307,8 @@ TEST_F(GroupAggregateTest, MultiColumnKeyWithNulls) {
                                  .Row(RowKind::kInsert, {Value::Int(9), Value::Null(), Value::Null()})
                                  .Build())
                   .ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[null, 2, 1]", "+I[, 2, 4]", "-U[null, 2, 1]",
-                                      "+U[null, 2, 3]", "+I[null, null, 9]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[null, 2, 1]", "+I[, 2, 4]", "-U[null, 2, 1]",
+                                    "+U[null, 2, 3]", "+I[null, null, 9]"));
 }
 
 TEST_F(GroupAggregateTest, InsertOnlyMinMaxKeepsOnlyTheExtreme) {
@@ -342,8 +324,8 @@ TEST_F(GroupAggregateTest, InsertOnlyMinMaxKeepsOnlyTheExtreme) {
   for (int v : {5, 7, 6, 1}) {
     ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, k(v)).Build()).ok());
   }
-  EXPECT_THAT(out.rows(), ElementsAre("+I[k, 5, 5]", "-U[k, 5, 5]", "+U[k, 5, 7]", "-U[k, 5, 7]",
-                                      "+U[k, 1, 7]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[k, 5, 5]", "-U[k, 5, 5]", "+U[k, 5, 7]", "-U[k, 5, 7]",
+                                    "+U[k, 1, 7]"));
   absl::Status s = op->Process(0, ValuesBuilder(types).Row(RowKind::kDelete, k(1)).Build());
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
 }
@@ -363,14 +345,14 @@ TEST_F(GroupAggregateTest, OneMultiGetPerBatchOverDistinctKeys) {
   EXPECT_EQ(backend_->stats().multiget_calls, 1u);
   EXPECT_EQ(backend_->stats().write_batches, 1u);
   // 10 first appearances (+I) and 990 updates (-U, +U), in one output batch.
-  EXPECT_EQ(out.batches(), 1);
-  EXPECT_EQ(out.rows().size(), 10u + 990u * 2);
-  EXPECT_EQ(out.rows().back(), "+U[w9, 100]");
+  EXPECT_EQ(out.batches, 1);
+  EXPECT_EQ(out.rows.size(), 10u + 990u * 2);
+  EXPECT_EQ(out.rows.back(), "+U[w9, 100]");
 
   ASSERT_TRUE(op->Process(0, batch).ok());
   EXPECT_EQ(s.multiget_calls, 2u);
   EXPECT_EQ(s.keys_read, 20u);
-  EXPECT_EQ(out.rows().back(), "+U[w9, 200]");
+  EXPECT_EQ(out.rows.back(), "+U[w9, 200]");
 }
 
 TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWrittenBack) {
@@ -408,8 +390,8 @@ TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWritte
     ASSERT_TRUE(small->Process(0, in).ok());
     ASSERT_TRUE(large->Process(0, in).ok());
   }
-  EXPECT_EQ(small_out.rows(), no_cache_out.rows());
-  EXPECT_EQ(large_out.rows(), no_cache_out.rows());
+  EXPECT_EQ(small_out.rows, no_cache_out.rows);
+  EXPECT_EQ(large_out.rows, no_cache_out.rows);
   EXPECT_GT(small->state_table()->cache().evictions(), 0u);
   EXPECT_GT(large->state_table()->stats().cache_hits, 0u);
   EXPECT_EQ(large->state_table()->cache().evictions(), 0u);
@@ -433,11 +415,11 @@ TEST_F(GroupAggregateTest, MiniBatchFoldsEachKeyIntoOneChangeAndOneStateAccess) 
   // Two input batches in one mini-batch: nothing comes out until it flushes.
   ASSERT_TRUE(op->Process(0, Words({"a", "b", "a"})).ok());
   ASSERT_TRUE(op->Process(0, Words({"a", "c"})).ok());
-  EXPECT_THAT(out.rows(), IsEmpty());
+  EXPECT_THAT(out.rows, IsEmpty());
   ASSERT_TRUE(op->OnTick(std::chrono::steady_clock::now()).ok());  // not old enough yet
-  EXPECT_THAT(out.rows(), IsEmpty());
+  EXPECT_THAT(out.rows, IsEmpty());
   ASSERT_TRUE(op->OnTick(std::chrono::steady_clock::now() + std::chrono::milliseconds(60)).ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 3]", "+I[b, 1]", "+I[c, 1]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 3]", "+I[b, 1]", "+I[c, 1]"));
   EXPECT_EQ(op->state_table()->stats().multiget_calls, 1u);
   EXPECT_EQ(op->state_table()->stats().keys_read, 3u);
   EXPECT_EQ(op->state_table()->stats().keys_written, 3u);
@@ -453,9 +435,9 @@ TEST_F(GroupAggregateTest, MiniBatchFoldsEachKeyIntoOneChangeAndOneStateAccess) 
                                .Row(RowKind::kInsert, {Value::String("d")})
                                .Build();
   ASSERT_TRUE(op->Process(0, changes).ok());
-  out.TakeRows();
+  out.Take();
   ASSERT_TRUE(op->Finish().ok());
-  EXPECT_THAT(out.rows(), ElementsAre("-U[a, 3]", "+U[a, 5]", "-D[b, 1]", "+I[d, 1]"));
+  EXPECT_THAT(out.rows, ElementsAre("-U[a, 3]", "+U[a, 5]", "-D[b, 1]", "+I[d, 1]"));
   EXPECT_EQ(op->state_table()->stats().multiget_calls, 2u);
 }
 
@@ -466,9 +448,9 @@ TEST_F(GroupAggregateTest, MiniBatchFlushesEverySizeRows) {
   CollectingOutput out;
   auto op = Make(spec, &out);
   ASSERT_TRUE(op->Process(0, Words({"a", "a", "a"})).ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 2]"));  // the third row waits
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 2]"));  // the third row waits
   ASSERT_TRUE(op->Finish().ok());
-  EXPECT_THAT(out.rows(), ElementsAre("+I[a, 2]", "-U[a, 2]", "+U[a, 3]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 2]", "-U[a, 2]", "+U[a, 3]"));
 }
 
 TEST_F(GroupAggregateTest, StateOutlivesClose) {
@@ -491,9 +473,9 @@ TEST_F(GroupAggregateTest, BarrierFlushesTheMiniBatchAndSnapshotWritesTheCacheBa
   CollectingOutput out;
   auto op = Make(spec, &out);
   ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
-  EXPECT_TRUE(out.rows().empty());  // buffered
+  EXPECT_TRUE(out.rows.empty());  // buffered
   ASSERT_TRUE(op->PrepareSnapshotPreBarrier(1).ok());
-  EXPECT_EQ(out.rows().size(), 3u);  // one +I per word, ahead of the barrier
+  EXPECT_EQ(out.rows.size(), 3u);  // one +I per word, ahead of the barrier
   OperatorSnapshot snapshot;
   ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
   EXPECT_TRUE(snapshot.empty());  // everything is in the store

@@ -11,23 +11,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/testing/collecting_output.h"
 #include "worker/state/keyed_state_backend.h"
 
 namespace eddy {
 namespace {
 
+using testing::CollectingOutput;
+
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-class Collect : public Output {
- public:
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
-    return absl::OkStatus();
-  }
-  std::vector<std::string> Take() { return std::move(rows); }
-  std::vector<std::string> rows;
-};
 
 AggregateCall CountStar() {
   AggregateCall c;
@@ -78,7 +71,7 @@ class StateTtlTest : public ::testing::TestWithParam<size_t> {
   std::atomic<int64_t> now_ms_{1000000};
   std::unique_ptr<KeyedStateBackend> backend_;
   uint32_t next_state_id_ = 0;
-  Collect out_;
+  CollectingOutput out_;
 };
 
 TEST_P(StateTtlTest, AKeyNotWrittenForTheTtlStartsANewGroup) {

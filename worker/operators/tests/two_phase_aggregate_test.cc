@@ -13,26 +13,16 @@
 #include "gtest/gtest.h"
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/local_group_aggregate.h"
+#include "worker/operators/testing/collecting_output.h"
 #include "worker/state/keyed_state_backend.h"
 
 namespace eddy {
 namespace {
 
+using testing::CollectingOutput;
+
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
-
-class Collect : public Output {
- public:
-  explicit Collect(Operator* next = nullptr) : next_(next) {}
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
-    return next_ != nullptr ? next_->Process(0, batch) : absl::OkStatus();
-  }
-  std::vector<std::string> rows;
-
- private:
-  Operator* next_;
-};
 
 AggregateCall Call(AggKind kind, int arg, DataType arg_type) {
   AggregateCall c;
@@ -79,7 +69,7 @@ class TwoPhaseAggregateTest : public ::testing::Test {
     one.mini_batch_latency_ms = 60000;
     auto one_op = GroupAggregateOperator::Create(one);
     EXPECT_TRUE(one_op.ok()) << one_op.status();
-    Collect one_out;
+    CollectingOutput one_out;
     (*one_op)->set_output(&one_out);
     Open(one_op->get());
 
@@ -112,8 +102,8 @@ class TwoPhaseAggregateTest : public ::testing::Test {
     }
     auto global_op = GroupAggregateOperator::Create(global);
     EXPECT_TRUE(global_op.ok()) << global_op.status();
-    Collect global_out;
-    Collect partials(global_op->get());
+    CollectingOutput global_out;
+    CollectingOutput partials(global_op->get());
     (*local_op)->set_output(&partials);
     (*global_op)->set_output(&global_out);
     Open(global_op->get());

@@ -9,12 +9,15 @@
 #include "common/expr/function_registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "worker/operators/testing/collecting_output.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_assigner.h"
 #include "worker/operators/window_table_function.h"
 
 namespace eddy {
 namespace {
+
+using testing::CollectingOutput;
 
 using ::testing::ElementsAre;
 
@@ -89,20 +92,6 @@ TEST(WindowShapeTest, TumbleHopCumulate) {
   EXPECT_EQ(cumulate.StartOf(40), 30);
 }
 
-class RecordingOutput : public Output {
- public:
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    rows += batch.num_rows();
-    return absl::OkStatus();
-  }
-  absl::Status EmitWatermark(const Watermark& w) override {
-    watermarks.push_back(w);
-    return absl::OkStatus();
-  }
-  size_t rows = 0;
-  std::vector<Watermark> watermarks;
-};
-
 ChangelogBatch Times(const std::vector<int64_t>& ts) {
   ChangelogBatch b({DataType::Timestamp(3)});
   for (int64_t t : ts) b.AppendValues({Value::Int(t)}, RowKind::kInsert);
@@ -116,7 +105,7 @@ TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterT
                      MakeLiteral(Value::Int(5000), DataType::Interval().WithNullable(false))});
   ASSERT_TRUE(wm.ok()) << wm.status();
   WatermarkAssignerOperator op(*wm, std::chrono::milliseconds(50));
-  RecordingOutput out;
+  CollectingOutput out;
   op.set_output(&out);
   ASSERT_TRUE(op.Open(OperatorContext{}).ok());
   ASSERT_TRUE(op.Process(0, Times({10000, 30000, 20000})).ok());
@@ -124,7 +113,7 @@ TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterT
   EXPECT_EQ(out.watermarks[0].millis, 25000);
   ASSERT_TRUE(op.Process(0, Times({12000})).ok());  // out of order: no new watermark
   EXPECT_EQ(out.watermarks.size(), 1u);
-  EXPECT_EQ(out.rows, 4u);
+  EXPECT_EQ(out.row_count, 4u);
 
   auto now = std::chrono::steady_clock::now();
   ASSERT_TRUE(op.OnTick(now).ok());
@@ -145,13 +134,7 @@ TEST(WindowTableFunctionTest, RepeatsEachRowPerWindowAndDropsLateRows) {
                                                      {WindowShape::Kind::kHop, 10, 5}, 0);
   ASSERT_TRUE(created.ok()) << created.status();
   WindowTableFunctionOperator& op = **created;
-  struct Rows : Output {
-    absl::Status Emit(const ChangelogBatch& batch) override {
-      for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
-      return absl::OkStatus();
-    }
-    std::vector<std::string> rows;
-  } out;
+  CollectingOutput out;
   op.set_output(&out);
   ASSERT_TRUE(op.Process(0, Times({7})).ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[1970-01-01 00:00:00.007, 1970-01-01 00:00:00.000, "

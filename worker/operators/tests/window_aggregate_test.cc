@@ -9,34 +9,23 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "worker/operators/testing/collecting_output.h"
 #include "worker/state/keyed_state_backend.h"
 #include "worker/state/state_resources.h"
 
 namespace eddy {
 namespace {
 
+using testing::CollectingOutput;
+
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-class Collecting : public Output {
- public:
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    for (size_t r = 0; r < batch.num_rows(); ++r) rows.push_back(FormatRow(batch, r));
-    return absl::OkStatus();
-  }
-  absl::Status EmitWatermark(const Watermark& w) override {
-    watermarks.push_back(w.millis);
-    return absl::OkStatus();
-  }
-  std::vector<std::string> rows;
-  std::vector<int64_t> watermarks;
-};
 
 class WindowAggregateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    const std::string path = testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
+    const std::string path = ::testing::TempDir() + "/eddy_window_" + std::to_string(::getpid()) +
                              "_" + std::to_string(counter++) + "/state";
     std::filesystem::remove_all(path);  // a store opens whatever it finds
     auto b = KeyedStateBackend::Open(path);
@@ -45,7 +34,7 @@ class WindowAggregateTest : public ::testing::Test {
   }
 
   // SELECT word, COUNT(*) ... GROUP BY word over TUMBLE(ts, size) (ts in ms).
-  std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, Collecting* out,
+  std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, CollectingOutput* out,
                                                 size_t memory_budget = 0,
                                                 KeyedStateBackend* backend = nullptr) {
     WindowAggregateSpec spec;
@@ -79,7 +68,7 @@ class WindowAggregateTest : public ::testing::Test {
 };
 
 TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
-  Collecting out;
+  CollectingOutput out;
   auto op = Make({WindowShape::Kind::kTumble, 1000}, &out);
   ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 200}, {"a", 900}, {"a", 1500}})).ok());
   EXPECT_THAT(out.rows, IsEmpty());
@@ -92,7 +81,7 @@ TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
   ASSERT_TRUE(op->ProcessWatermark({999, false}).ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
                                     "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]"));
-  EXPECT_THAT(out.watermarks, ElementsAre(998, 999));  // passed on after firing
+  EXPECT_THAT(out.WatermarkMillis(), ElementsAre(998, 999));  // passed on after firing
   EXPECT_EQ(*backend_->CountKeys(7), 1u);              // the fired window's state is gone
 
   // A row for the fired window is late: dropped and counted; one for the open window counts.
@@ -113,7 +102,7 @@ TEST_F(WindowAggregateTest, RestoresFromASnapshotOfItsStoreAndItsRecordedState) 
   for (size_t budget : {size_t{0}, size_t{1} << 20}) {  // windows in RocksDB, or in memory
     SCOPED_TRACE(budget);
     SetUp();
-    Collecting out;
+    CollectingOutput out;
     auto op = Make({WindowShape::Kind::kTumble, 1000}, &out, budget);
     ASSERT_TRUE(op->Process(0, Rows({{"a", 100}, {"b", 200}, {"a", 1500}, {"b", 2500}})).ok());
     ASSERT_TRUE(op->ProcessWatermark({999, false}).ok());  // fires [0, 1000)
@@ -121,8 +110,8 @@ TEST_F(WindowAggregateTest, RestoresFromASnapshotOfItsStoreAndItsRecordedState) 
     OperatorSnapshot snapshot;
     ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
     EXPECT_EQ(op->memory_windows(), 0u);  // everything is in the store now
-    const std::string dir = testing::TempDir() + "/eddy_window_chk_" + std::to_string(::getpid()) +
-                            "_" + std::to_string(budget);
+    const std::string dir = ::testing::TempDir() + "/eddy_window_chk_" +
+                            std::to_string(::getpid()) + "_" + std::to_string(budget);
     std::filesystem::remove_all(dir);
     ASSERT_TRUE(backend_->Snapshot(dir + "/chk-1").ok());
     // After the checkpoint: a row the restored instance must not see.
@@ -131,7 +120,7 @@ TEST_F(WindowAggregateTest, RestoresFromASnapshotOfItsStoreAndItsRecordedState) 
     auto restored = KeyedStateBackend::OpenFromSnapshot(dir + "/chk-1", dir + "/restored",
                                                         std::make_shared<SharedStateResources>());
     ASSERT_TRUE(restored.ok()) << restored.status();
-    Collecting again;
+    CollectingOutput again;
     auto op2 = Make({WindowShape::Kind::kTumble, 1000}, &again, budget, restored->get());
     ASSERT_TRUE(op2->RestoreState(snapshot).ok());
     EXPECT_EQ(op2->pending_windows(), 2u);
@@ -149,7 +138,7 @@ TEST_F(WindowAggregateTest, RestoresFromASnapshotOfItsStoreAndItsRecordedState) 
 }
 
 TEST_F(WindowAggregateTest, RejectsARecordedStateItCannotRead) {
-  Collecting out;
+  CollectingOutput out;
   auto op = Make({WindowShape::Kind::kTumble, 1000}, &out);
   OperatorSnapshot bad;
   bad.Put("watermark", "short");
@@ -157,7 +146,7 @@ TEST_F(WindowAggregateTest, RejectsARecordedStateItCannotRead) {
 }
 
 TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {
-  Collecting out;
+  CollectingOutput out;
   auto op = Make({WindowShape::Kind::kHop, 1000, 500}, &out);
   const auto before = backend_->stats();
   // 6 rows, 2 keys, each row in 2 windows: 3 windows x 2 keys, one MultiGet, one write.
@@ -184,7 +173,7 @@ TEST_F(WindowAggregateTest, MemoryBudgetKeepsOpenWindowsOutOfRocksDbWithTheSameR
   std::vector<std::pair<std::string, int64_t>> rows;
   for (int i = 0; i < 3000; ++i) rows.push_back({"k" + std::to_string(i % 37), i * 7});
   auto run = [&](size_t budget, uint64_t* writes, size_t* max_memory_windows) {
-    Collecting out;
+    CollectingOutput out;
     auto op = Make({WindowShape::Kind::kHop, 1000, 250}, &out, budget);
     const auto before = backend_->stats();
     *max_memory_windows = 0;
