@@ -30,6 +30,8 @@ std::string NewJobId() {
 }
 
 constexpr auto kTickInterval = std::chrono::milliseconds(50);
+// How often FetchResults asks again for results that are not on their worker yet.
+constexpr auto kSinkRetryInterval = std::chrono::milliseconds(50);
 constexpr auto kSlotRetryInterval = std::chrono::seconds(1);
 
 }  // namespace
@@ -140,6 +142,9 @@ absl::StatusOr<std::string> JobManager::Submit(JobSpec spec) {
     job.info.set_start_time_ms(NowMs());
     job.spec = std::move(spec);
     job.store = std::move(store);
+    if (job.spec.collects_results) {
+      job.results = std::make_shared<QueryResults>(job_id, job.spec.checkpointing.enabled());
+    }
     order_.push_back(job_id);
   }
   absl::Status deployed = DeployAttempt(job_id, kSlotWait);
@@ -299,6 +304,7 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     Job& job = jobs_.at(job_id);
     if (!IsFinal(job.info.status())) job.info.set_status(v1::JOB_STATUS_RUNNING);
   }
+  cv_.notify_all();  // a fetch waiting for the restart
   std::string from;
   if (restore) {
     from = absl::StrCat(", restored from checkpoint ", restore->checkpoint_id());
@@ -387,68 +393,112 @@ void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::
 
 absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
                                       v1::FetchResultsResponse* out) {
-  std::string worker;
-  v1::JobStatus status;
+  std::shared_ptr<QueryResults> results;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(job_id);
     if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
-    const Job& job = it->second;
-    status = job.info.status();
-    if (status == v1::JOB_STATUS_FAILED) {
-      return absl::AbortedError("Job " + job_id + " failed: " + job.info.error());
+    results = it->second.results;
+    if (!results) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("job ", job_id, " is not a query: it has no rows to fetch"));
     }
-    if (status == v1::JOB_STATUS_CANCELED) {
-      return absl::CancelledError("Job " + job_id + " was cancelled");
+  }
+  std::lock_guard<std::mutex> turn(results->fetching);
+  ResultRelay& relay = results->relay;
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(std::max(0, wait_ms));
+  bool tried = false;  // fetched (or waited) once: done at the deadline
+  while (true) {
+    v1::JobStatus status;
+    int attempt = 0;
+    std::string worker;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      const Job& job = jobs_.at(job_id);
+      status = job.info.status();
+      if (status == v1::JOB_STATUS_FAILED) {
+        return absl::AbortedError("Job " + job_id + " failed: " + job.info.error());
+      }
+      if (status == v1::JOB_STATUS_CANCELED) {
+        return absl::CancelledError("Job " + job_id + " was cancelled");
+      }
+      attempt = job.attempt;
+      if (!job.slots.empty()) worker = job.slots[0];
     }
-    if (job.slots.empty()) return absl::FailedPreconditionError("job " + job_id + " has no slots");
-    worker = job.slots[0];
-  }
-  auto stub = registry_->StubOf(worker);
-  if (!stub) {
-    return absl::UnavailableError("the worker holding the results of job " + job_id + " is gone");
-  }
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx, wait_ms + 10000);
-  v1::FetchResultsRequest req;
-  req.set_job_id(job_id);
-  req.set_max_wait_ms(wait_ms);
-  grpc::Status s = stub->FetchResults(&ctx, req, out);
-  if (s.ok() && out->end()) {
-    // The sink has handed over its last rows, but the job is finished (and its slots free) only
-    // once every subtask reported: a client that runs its next query right after the end must
-    // find the slots released.
-    std::unique_lock<std::mutex> lock(mu_);
-    auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
-    if (!cv_.wait_for(lock, kFinalReportWait, [&] { return IsFinal(it->second.info.status()); })) {
-      return absl::DeadlineExceededError(
-          absl::StrCat("job ", job_id,
-                       " delivered all its rows but its subtasks did not report finishing within ",
-                       kFinalReportWait.count(), " ms"));
+    relay.FollowAttempt(attempt);
+    if (status == v1::JOB_STATUS_FINISHED) relay.JobFinished();
+    if (relay.at_end() || relay.HasFullResponse()) break;
+    // Rows to hand over: fetch once more first (without waiting), which drains the worker's
+    // buffer and learns of newer checkpoints.
+    if (relay.HasDeliverable() && (tried || relay.sink_ended())) break;
+    const Clock::time_point now = Clock::now();
+    if (tried && now >= deadline) break;
+    tried = true;
+    if (status == v1::JOB_STATUS_RESTARTING || worker.empty()) {
+      (void)WaitForJobChange(job_id, status, attempt, deadline);  // no attempt to fetch from
+      continue;
     }
-    if (it->second.info.status() == v1::JOB_STATUS_FAILED) {
-      return absl::AbortedError("Job " + job_id + " failed: " + it->second.info.error());
+    if (relay.sink_ended()) {
+      // Every row of the attempt is here, but the job is finished (and its slots free) only once
+      // every subtask reported: a client that runs its next query right after the end must find
+      // the slots released, and with checkpointing the rows after the last checkpoint are final
+      // only then.
+      if (!WaitForJobChange(job_id, status, attempt, now + kFinalReportWait)) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            "job ", job_id,
+            " delivered all its rows but its subtasks did not report finishing within ",
+            kFinalReportWait.count(), " ms"));
+      }
+      continue;
     }
-    return absl::OkStatus();
-  }
-  if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
-    // No buffer: the sink has not opened yet, or its end was already handed over.
-    out->Clear();
-    if (status == v1::JOB_STATUS_FINISHED) {
-      out->set_end(true);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(wait_ms, 50)));
+    const int fetch_wait =
+        relay.HasDeliverable()
+            ? 0
+            : static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::max(deadline - now, Clock::duration(0)))
+                                   .count());
+    const std::string address = registry_->AddressOf(worker);
+    grpc::Status s(grpc::StatusCode::UNAVAILABLE, "the worker is gone");
+    if (auto stub = registry_->StubOf(worker)) {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx, fetch_wait + 10000);
+      v1::FetchResultChunksResponse response;
+      s = stub->FetchResults(&ctx, relay.NextRequest(fetch_wait), &response);
+      if (s.ok()) {
+        RETURN_IF_ERROR(relay.Accept(std::move(response)));
+        continue;
+      }
     }
-    return absl::OkStatus();
+    const std::string failure =
+        absl::StrCat("fetching the results of job ", job_id, " attempt ", attempt, " from ", worker,
+                     " at ", address, ": ", s.error_message());
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND && status != v1::JOB_STATUS_FINISHED) {
+      // The attempt's sink has not published its results yet.
+      (void)WaitForJobChange(job_id, status, attempt, std::min(deadline, now + kSinkRetryInterval));
+      continue;
+    }
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND ||
+        s.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
+      return absl::DataLossError(failure);  // gone before they were all fetched, or out of step
+    }
+    if (!relay.exactly_once()) return absl::UnavailableError(failure);
+    // The worker is failing, or runs a newer attempt already: the job restarts (the fetch goes on
+    // with the next attempt) or fails.
+    EDDY_LOG_DEBUG("{}; waiting for the job to restart or fail", failure);
+    (void)WaitForJobChange(job_id, status, attempt, std::min(deadline, now + kSinkRetryInterval));
   }
-  if (!s.ok()) {
-    return absl::UnavailableError("fetching the results of job " + job_id + " from " +
-                                  registry_->AddressOf(worker) + ": " + s.error_message());
-  }
+  relay.Deliver(out);
   return absl::OkStatus();
 }
 
+bool JobManager::WaitForJobChange(const std::string& job_id, v1::JobStatus status, int attempt,
+                                  Clock::time_point until) {
+  std::unique_lock<std::mutex> lock(mu_);
+  const Job& job = jobs_.at(job_id);
+  return cv_.wait_until(lock, until, [&] {
+    return stopping_ || job.info.status() != status || job.attempt != attempt;
+  });
+}
 
 void JobManager::CancelOnWorkers(const std::string& job_id, int up_to_attempt,
                                  const std::vector<std::string>& workers) {

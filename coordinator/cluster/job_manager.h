@@ -4,7 +4,9 @@
 // CheckpointCoordinator; when a subtask fails, a worker is lost or a subtask disappears without a
 // final report, the job's restart strategy decides whether the attempt is cancelled and the job
 // deployed again (attempt + 1) from its latest completed checkpoint, or fails. Messages of an
-// older attempt are ignored. All methods are thread-safe.
+// older attempt are ignored. A SELECT's rows go to the client through FetchResults, from the
+// worker of its collect sink, by way of a ResultRelay (exactly once across restarts with
+// checkpointing). All methods are thread-safe.
 #pragma once
 
 #include <chrono>
@@ -24,6 +26,7 @@
 #include "coordinator/checkpoint/checkpoint_coordinator.h"
 #include "coordinator/checkpoint/checkpoint_store.h"
 #include "coordinator/cluster/restart_strategy.h"
+#include "coordinator/cluster/result_relay.h"
 #include "coordinator/cluster/worker_registry.h"
 #include "eddy/v1/client.pb.h"
 #include "eddy/v1/coordinator.pb.h"
@@ -51,6 +54,9 @@ class JobManager {
     DeploymentBuilder build;
     CheckpointConfig checkpointing;             // off unless its interval is set
     std::unique_ptr<RestartStrategy> restart;   // null: never restart
+    // A SELECT: its collect sink (subtask 0, on the first slot) holds rows for FetchResults. With
+    // checkpointing they reach the client exactly once, as each checkpoint completes.
+    bool collects_results = false;
   };
 
   // Allocates the slots, builds the subtasks and deploys them; on any failure nothing of the job
@@ -71,9 +77,12 @@ class JobManager {
   absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
   std::vector<v1::JobInfo> List();
 
-  // The next rows of a SELECT job, from the worker running its collect sink (subtask 0, so the
-  // job's first slot). Waits up to `wait_ms` for rows. An error when the job failed or was
-  // cancelled; `end` once the job finished and every row was handed over.
+  // The next rows of a SELECT job, from the worker running its collect sink in the current
+  // attempt (subtask 0, so the attempt's first slot). Waits up to `wait_ms` for rows; while the
+  // job restarts there are none. With checkpointing only rows that a completed checkpoint covers,
+  // then, once the job finished, the rest. An error when the job failed or was cancelled, or is no
+  // query; `end` once the job finished and every row was handed over. Fetches of one job take
+  // turns.
   absl::Status FetchResults(const std::string& job_id, int wait_ms,
                             v1::FetchResultsResponse* out);
 
@@ -98,6 +107,12 @@ class JobManager {
     int missed_heartbeats = 0;
     bool reads_source = false;  // has a connector source: acknowledges checkpoints even finished
   };
+  // A query's rows on their way to the client.
+  struct QueryResults {
+    QueryResults(std::string job_id, bool exactly_once) : relay(std::move(job_id), exactly_once) {}
+    std::mutex fetching;  // held through a whole FetchResults
+    ResultRelay relay;
+  };
   struct Job {
     v1::JobInfo info;
     JobSpec spec;
@@ -111,6 +126,7 @@ class JobManager {
     int64_t checkpoints_failed_before = 0;
     std::optional<Clock::time_point> restart_at;            // while RESTARTING
     std::optional<Clock::time_point> waiting_for_slots_since;
+    std::shared_ptr<QueryResults> results;  // a SELECT's
   };
   static bool IsFinal(v1::JobStatus s);
   static bool IsFinal(v1::TaskState s);
@@ -124,6 +140,10 @@ class JobManager {
   static std::vector<std::string> LiveWorkersLocked(const Job& job);
   void CancelOnWorkers(const std::string& job_id, int up_to_attempt,
                        const std::vector<std::string>& workers);
+  // Waits until the job's status or attempt is no longer the given one, or `until`; true when it
+  // changed.
+  bool WaitForJobChange(const std::string& job_id, v1::JobStatus status, int attempt,
+                        Clock::time_point until);
 
   // Deploys the next attempt of a job (the first one from Submit), restoring the latest
   // completed checkpoint when there is one. Called without mu_.

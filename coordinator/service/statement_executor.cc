@@ -50,13 +50,13 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
   return Table({name}, rows);
 }
 
-// How a job may recover from failures: an INSERT job restarts from its latest checkpoint as its
-// restart strategy allows; a SELECT never restarts, since its rows already went to the client.
-enum class Recovery { kRestartStrategy, kNever };
+// An INSERT job restarts from its latest checkpoint as its restart strategy allows. A SELECT's
+// rows go to the client (collect sink); it never restarts, since its rows already went there.
+enum class JobKind { kInsert, kQuery };
 
 absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
-                                          const PlannedJob& planned,
-                                          const SubmitOptions& options, Recovery recovery) {
+                                          const PlannedJob& planned, const SubmitOptions& options,
+                                          JobKind kind) {
   std::vector<v1::PlanNode> nodes = planned.nodes;
   RETURN_IF_ERROR(ResolveFilesystemPaths(options.filesystem_allowed_dirs, &nodes));
   ASSIGN_OR_RETURN(JobGraph built_graph, BuildJobGraph(nodes, session.config));
@@ -68,7 +68,8 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
   spec.slots_needed = built_graph.MaxParallelism();
   ASSIGN_OR_RETURN(spec.checkpointing,
                    CheckpointConfigFrom(session.config, options.checkpoints_dir));
-  if (recovery == Recovery::kRestartStrategy) {
+  spec.collects_results = kind == JobKind::kQuery;
+  if (kind == JobKind::kInsert) {
     ASSIGN_OR_RETURN(spec.restart,
                      MakeRestartStrategy(session.config, spec.checkpointing.enabled()));
   }
@@ -87,7 +88,7 @@ absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
                                 const SubmitOptions& options) {
   ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
   ASSIGN_OR_RETURN(std::string job_id,
-                   SubmitPlanned(jobs, session, planned, options, Recovery::kRestartStrategy));
+                   SubmitPlanned(jobs, session, planned, options, JobKind::kInsert));
   Response r;
   r.set_kind(Response::JOB_SUBMITTED);
   r.set_job_id(job_id);
@@ -290,7 +291,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       ASSIGN_OR_RETURN(PlannedQuery planned,
                        PlanQuery(*stmt->query, session.catalog, session.config));
       ASSIGN_OR_RETURN(std::string job_id,
-                       SubmitPlanned(jobs_, session, planned.job, options_, Recovery::kNever));
+                       SubmitPlanned(jobs_, session, planned.job, options_, JobKind::kQuery));
       Response r;
       r.set_kind(Response::QUERY);
       r.set_job_id(job_id);

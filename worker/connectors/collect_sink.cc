@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/batch/batch_codec.h"
 #include "common/rpc/message_limits.h"
@@ -15,12 +16,20 @@ absl::Status CollectSink::Open(const OperatorContext& ctx) {
   if (ctx.parallelism != 1) {
     return absl::InvalidArgumentError("the collect sink runs at parallelism 1");
   }
-  buffer_ = buffers_->Open(ctx.job_id);
+  buffer_ =
+      std::make_shared<ResultBuffer>(ctx.job_id, attempt_, ResultBuffers::kDefaultCapacityChunks);
   cancelled_ = ctx.cancelled;
   return absl::OkStatus();
 }
 
+void CollectSink::Publish() {
+  if (published_) return;
+  buffers_->Publish(buffer_);
+  published_ = true;
+}
+
 absl::Status CollectSink::Process(int, const ChangelogBatch& batch) {
+  Publish();
   CountIn(batch);
   if (batch.empty()) return absl::OkStatus();
   const size_t bytes = batch.ByteSize();
@@ -46,8 +55,42 @@ absl::Status CollectSink::PushEncoded(const ChangelogBatch& batch) {
   return absl::OkStatus();
 }
 
+absl::Status CollectSink::OnTick(std::chrono::steady_clock::time_point) {
+  Publish();
+  return absl::OkStatus();
+}
+
 absl::Status CollectSink::Finish() {
+  Publish();
   buffer_->End();
+  return absl::OkStatus();
+}
+
+absl::Status CollectSink::SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) {
+  Publish();
+  v1::CollectSinkState state;
+  buffer_->Snapshot(&state);
+  pending_offsets_[checkpoint_id] = state.next_offset();
+  out->Put(kStateEntry, state.SerializeAsString());
+  return absl::OkStatus();
+}
+
+absl::Status CollectSink::RestoreState(const OperatorSnapshot& snapshot) {
+  std::optional<std::string_view> bytes = snapshot.Get(kStateEntry);
+  if (!bytes) return absl::OkStatus();
+  v1::CollectSinkState state;
+  if (!state.ParseFromArray(bytes->data(), static_cast<int>(bytes->size()))) {
+    return absl::DataLossError("the collect sink's checkpointed results cannot be parsed");
+  }
+  return buffer_->Restore(std::move(state));
+}
+
+absl::Status CollectSink::NotifyCheckpointComplete(int64_t checkpoint_id) {
+  Publish();
+  auto done = pending_offsets_.upper_bound(checkpoint_id);
+  if (done == pending_offsets_.begin()) return absl::OkStatus();  // not snapshotted here
+  buffer_->Commit(std::prev(done)->second);
+  pending_offsets_.erase(pending_offsets_.begin(), done);
   return absl::OkStatus();
 }
 

@@ -1,14 +1,10 @@
-// The worker's buffers of SELECT results: a query's collect sink appends encoded batches to its
-// job's buffer, and WorkerService.FetchResults hands them to the coordinator (for the client). Each
-// buffer is bounded: a full buffer makes the sink wait, which backpressures the query. A buffer
-// lives until its end has been handed over, or the job is cancelled here. Thread-safe.
+// The worker's SELECT results: the ResultBuffer of each job's collect sink, by job, for
+// WorkerService.FetchResults. Only the newest attempt's buffer of a job is kept: a sink publishes
+// its buffer once it is ready to hand out (restored, when its attempt starts from a checkpoint),
+// replacing an older attempt's. A buffer goes once its end has been handed over, or when its
+// attempt is cancelled here. Thread-safe.
 #pragma once
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <cstddef>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,38 +12,23 @@
 
 #include "absl/status/status.h"
 #include "eddy/v1/results.pb.h"
+#include "worker/connectors/result_buffer.h"
 
 namespace eddy {
 
-class ResultBuffer {
- public:
-  explicit ResultBuffer(size_t capacity_batches) : capacity_(capacity_batches) {}
-
-  // Appends, waiting while the buffer is full; returns false when `cancelled` was set meanwhile.
-  bool Push(v1::ChangelogBatch batch, const std::atomic<bool>* cancelled);
-  void End();
-  // Moves the buffered batches into `out` (waiting up to max_wait for one); sets out->end once
-  // the sink ended and nothing is left.
-  void Take(std::chrono::milliseconds max_wait, v1::FetchResultsResponse* out);
-
- private:
-  const size_t capacity_;
-  std::mutex mu_;
-  std::condition_variable changed_;
-  std::deque<v1::ChangelogBatch> batches_;
-  bool ended_ = false;
-};
-
 class ResultBuffers {
  public:
-  static constexpr size_t kDefaultCapacityBatches = 16;
+  static constexpr size_t kDefaultCapacityChunks = 16;
 
-  // The buffer of `job_id`'s collect sink, created on first use.
-  std::shared_ptr<ResultBuffer> Open(const std::string& job_id);
-  // NOT_FOUND when this worker has no results of the job (its sink has not opened yet).
-  absl::Status Fetch(const std::string& job_id, std::chrono::milliseconds max_wait,
-                     v1::FetchResultsResponse* out);
-  void Drop(const std::string& job_id);
+  // Makes `buffer` the one its job's fetches reach, unless a newer attempt's is there already.
+  void Publish(std::shared_ptr<ResultBuffer> buffer);
+  // ResultBuffer::Fetch on the buffer of the request's job and attempt. NOT_FOUND when there is
+  // none here yet (its sink has not published it); FAILED_PRECONDITION when a newer attempt's
+  // buffer replaced it.
+  absl::Status Fetch(const v1::FetchResultChunksRequest& request,
+                     v1::FetchResultChunksResponse* out);
+  // Drops the job's buffer when its attempt is at most `up_to_attempt` (0: whatever its attempt).
+  void Drop(const std::string& job_id, int up_to_attempt = 0);
 
  private:
   std::mutex mu_;

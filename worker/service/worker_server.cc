@@ -311,8 +311,8 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
 }
 
 void WorkerServer::CancelJobHere(const std::string& job_id, int up_to_attempt) {
-  // Only a whole job's cancel may close its exchange gates and drop its results: an older
-  // attempt's subtasks end on their own once cancelled.
+  // Only a whole job's cancel may close its exchange gates: an older attempt's subtasks end on
+  // their own once cancelled. Results go with their attempt (a newer attempt's are kept).
   if (up_to_attempt == 0) exchange_->CancelJob(job_id);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -323,7 +323,7 @@ void WorkerServer::CancelJobHere(const std::string& job_id, int up_to_attempt) {
     }
     ended_sources_.erase(job_id);
   }
-  if (up_to_attempt == 0) results_.Drop(job_id);
+  results_.Drop(job_id, up_to_attempt);
 }
 
 grpc::Status WorkerServer::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* req,
@@ -399,12 +399,12 @@ grpc::Status WorkerServer::NotifyCheckpoint(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerServer::FetchResults(grpc::ServerContext*, const v1::FetchResultsRequest* req,
-                                        v1::FetchResultsResponse* resp) {
-  const int wait_ms = std::clamp(req->max_wait_ms(), 0, 5000);
-  absl::Status s = results_.Fetch(req->job_id(), std::chrono::milliseconds(wait_ms), resp);
-  if (!s.ok()) return grpc::Status(grpc::StatusCode::NOT_FOUND, std::string(s.message()));
-  return grpc::Status::OK;
+grpc::Status WorkerServer::FetchResults(grpc::ServerContext*,
+                                        const v1::FetchResultChunksRequest* req,
+                                        v1::FetchResultChunksResponse* resp) {
+  v1::FetchResultChunksRequest bounded = *req;
+  bounded.set_max_wait_ms(std::clamp(req->max_wait_ms(), 0, 5000));
+  return ToGrpcStatus(results_.Fetch(bounded, resp));
 }
 
 }  // namespace eddy

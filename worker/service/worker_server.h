@@ -71,8 +71,9 @@ class WorkerServer final : public v1::WorkerService::Service {
                                  v1::TriggerCheckpointResponse* resp) override;
   grpc::Status NotifyCheckpoint(grpc::ServerContext* ctx, const v1::NotifyCheckpointRequest* req,
                                 v1::NotifyCheckpointResponse* resp) override;
-  grpc::Status FetchResults(grpc::ServerContext* ctx, const v1::FetchResultsRequest* req,
-                            v1::FetchResultsResponse* resp) override;
+  // Hands out the chunks of a job attempt's collect sink here (ResultBuffers::Fetch).
+  grpc::Status FetchResults(grpc::ServerContext* ctx, const v1::FetchResultChunksRequest* req,
+                            v1::FetchResultChunksResponse* resp) override;
 
  private:
   explicit WorkerServer(WorkerOptions options) : options_(std::move(options)) {}
