@@ -481,7 +481,9 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
         s.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
       return absl::DataLossError(failure);  // gone before they were all fetched, or out of step
     }
-    if (!relay.exactly_once()) return absl::UnavailableError(failure);
+    // Without checkpoints the query cannot go on without the rows on that worker. (ABORTED, not
+    // UNAVAILABLE, which the client takes for the coordinator being unreachable.)
+    if (!relay.exactly_once()) return absl::AbortedError(failure);
     // The worker is failing, or runs a newer attempt already: the job restarts (the fetch goes on
     // with the next attempt) or fails.
     EDDY_LOG_DEBUG("{}; waiting for the job to restart or fail", failure);
