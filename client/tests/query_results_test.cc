@@ -1,6 +1,7 @@
 // SELECT results through the client API on an embedded cluster: the rows come back in order and
 // complete; a client that does not fetch holds the query back (bounded buffer, the job keeps
-// running instead of finishing); failures and cancellation reach the fetching client.
+// running instead of finishing); failures and cancellation reach the fetching client; with
+// checkpointing, rows come only once a completed checkpoint covers them.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -76,6 +77,52 @@ TEST_F(QueryResultsTest, AClientThatDoesNotFetchHoldsTheQueryBackThenGetsEveryRo
   EXPECT_EQ(rows, 200000);
   EXPECT_EQ(sum, int64_t{200000} * 200001 / 2);
   auto info = client_->WaitJob(job, 10000);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
+}
+
+TEST_F(QueryResultsTest, WithCheckpointingRowsComeOnlyOnceACompletedCheckpointCoversThem) {
+  Run("SET 'execution.checkpointing.interval' = '300 ms'");
+  Run("CREATE TEMPORARY TABLE slow (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '200', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '1000000')");
+  std::string job = Query("SELECT id FROM slow");
+  ASSERT_FALSE(job.empty());
+  std::vector<int64_t> ids;
+  int64_t checkpoint_at_first_rows = -1;
+  for (int i = 0; i < 200 && ids.size() < 100; ++i) {
+    auto fetched = client_->FetchResults(job, 200);
+    ASSERT_TRUE(fetched.ok()) << fetched.status();
+    for (const auto& encoded : fetched->batches()) {
+      auto batch = DecodeBatch(encoded);
+      ASSERT_TRUE(batch.ok()) << batch.status();
+      for (size_t r = 0; r < batch->num_rows(); ++r) {
+        ids.push_back(batch->column(0).GetValue(r).int_value());
+      }
+    }
+    if (!ids.empty() && checkpoint_at_first_rows < 0) {
+      auto info = client_->GetJob(job);
+      ASSERT_TRUE(info.ok()) << info.status();
+      EXPECT_EQ(info->status(), v1::JOB_STATUS_RUNNING);
+      checkpoint_at_first_rows = info->last_checkpoint_id();
+    }
+  }
+  // The sink commits a checkpoint's rows when the coordinator tells it the checkpoint completed.
+  EXPECT_GE(checkpoint_at_first_rows, 1);
+  ASSERT_GE(ids.size(), 100u);
+  for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], static_cast<int64_t>(i) + 1);
+  ASSERT_TRUE(client_->CancelJob(job).ok());
+}
+
+TEST_F(QueryResultsTest, AFetchOfAnInsertJobSaysItIsNoQuery) {
+  Run("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')");
+  auto submitted = client_->Execute("INSERT INTO hole SELECT id FROM ids");
+  ASSERT_TRUE(submitted.ok()) << submitted.status();
+  auto fetched = client_->FetchResults(submitted->job_id(), 0);
+  EXPECT_EQ(fetched.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(fetched.status().message()),
+              HasSubstr("job " + submitted->job_id() + " is not a query"));
+  auto info = client_->WaitJob(submitted->job_id(), 30000);
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
 }

@@ -51,7 +51,9 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
 }
 
 // An INSERT job restarts from its latest checkpoint as its restart strategy allows. A SELECT's
-// rows go to the client (collect sink); it never restarts, since its rows already went there.
+// rows go to the client (collect sink): with checkpointing it restarts in the same way, its client
+// getting each row once a checkpoint covers it (exactly once across restarts); without, it never
+// restarts, since its rows went to the client as they came.
 enum class JobKind { kInsert, kQuery };
 
 absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
@@ -69,7 +71,7 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
   ASSIGN_OR_RETURN(spec.checkpointing,
                    CheckpointConfigFrom(session.config, options.checkpoints_dir));
   spec.collects_results = kind == JobKind::kQuery;
-  if (kind == JobKind::kInsert) {
+  if (kind == JobKind::kInsert || spec.checkpointing.enabled()) {
     ASSIGN_OR_RETURN(spec.restart,
                      MakeRestartStrategy(session.config, spec.checkpointing.enabled()));
   }
