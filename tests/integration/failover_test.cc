@@ -1,7 +1,8 @@
 // Worker failures on a coordinator and three worker processes: a worker running subtasks of a
 // job is killed (SIGKILL) at a moment drawn from a seed, and the job's restart strategy restarts
 // it on the remaining slots until it finishes; without a restart strategy the job fails naming
-// the worker. The seed is printed; EDDY_TEST_SEED replays a run.
+// the worker. A checkpointed SELECT survives the kill and its client sees every change exactly
+// once; one without checkpoints fails. The seed is printed; EDDY_TEST_SEED replays a run.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "tests/integration/changelog_table.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -57,6 +60,20 @@ class FailoverTest : public ::testing::Test {
   std::string WaitForStatus(const std::string& job, const std::set<std::string>& wanted,
                             std::chrono::seconds timeout) {
     return cluster_->WaitForJobStatus(job, wanted, timeout);
+  }
+  // The id of the job SHOW JOBS lists under `name`, once it runs (up to 20 s); "" if none does.
+  std::string WaitForRunningJobNamed(const std::string& name) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::istringstream in(cluster_->Eddy("SHOW JOBS;", 20000).out);
+      std::string line;
+      while (std::getline(in, line)) {
+        std::vector<std::string> cells = TableRowCells(line);
+        if (cells.size() > 2 && cells[1] == name && cells[2] == "RUNNING") return cells[0];
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return "";
   }
   // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job other than
   // `previous`; returns it.
@@ -324,6 +341,118 @@ TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRe
   EXPECT_EQ(missing, 0);
   EXPECT_EQ(repeated, 0);
   EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
+}
+
+// A keyed COUNT/SUM over `rows` ids (4000 a second, two subtasks) as a SELECT named `name`.
+std::string CountAndSumSelect(const std::string& name, int64_t rows) {
+  return "SET 'parallelism.default' = '2';"
+         "SET 'pipeline.name' = '" +
+         name +
+         "';"
+         "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+         "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+         "'fields.id.end' = '" +
+         std::to_string(rows) +
+         "');"
+         "SELECT id % 10 AS k, COUNT(*) AS c, SUM(id) AS s FROM seq GROUP BY id % 10;";
+}
+
+// The changes of a `| op | k | c | s |` table the shell printed, as print-sink lines
+// (`+U[k, c, s]`), in order.
+std::string PrintedChanges(const std::string& shell_output) {
+  std::string changes;
+  std::istringstream in(shell_output);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells = TableRowCells(line);
+    if (cells.size() < 4) continue;
+    const std::string& kind = cells[0];
+    if (kind != "+I" && kind != "-U" && kind != "+U" && kind != "-D") continue;
+    changes += kind + "[" + cells[1] + ", " + cells[2] + ", " + cells[3] + "]\n";
+  }
+  return changes;
+}
+
+// Per key, the counts the changes show must go 1, 2, 3, ... (one id at a time): a change shown
+// twice, lost, or from before a restore after the restore's breaks the step. One line per breach.
+std::vector<std::string> CountsOutOfStep(const std::string& changes) {
+  std::vector<std::string> breaches;
+  std::map<long long, long long> last_count;
+  std::istringstream in(changes);
+  std::string line;
+  while (std::getline(in, line)) {
+    long long k = 0, c = 0, sum = 0;
+    if (line[0] != '+' || std::sscanf(line.c_str() + 2, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) {
+      continue;
+    }
+    long long& last = last_count[k];
+    if (c != last + 1) breaches.push_back(line + " after count " + std::to_string(last));
+    last = c;
+  }
+  return breaches;
+}
+
+TEST_F(FailoverTest, ACheckpointedSelectShowsEveryChangeExactlyOnceAcrossAWorkerKill) {
+  constexpr int64_t kRows = 32000;
+  // The shell runs the query to its end while the test kills and restarts a worker.
+  std::future<RunResult> shell = std::async(std::launch::async, [&] {
+    return cluster_->Eddy(
+        std::string(kCheckpointedAndRestarted) + CountAndSumSelect("exactly-once-select", kRows),
+        120000);
+  });
+  const std::string job = WaitForRunningJobNamed("exactly-once-select");
+  ASSERT_FALSE(job.empty()) << cluster_->CoordinatorLog();
+  WaitForACompletedCheckpoint(job);
+  const int victim = KillAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
+  ASSERT_TRUE(cluster_->RestartWorker(victim));
+  const RunResult printed = shell.get();
+  ASSERT_EQ(printed.exit_code, 0) << printed.err << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("job " + job +
+                                       " .* attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  // Applied in order, the changes the client printed end in the fault-free answer, computed here,
+  // and each one retracts exactly the row shown before it.
+  const std::string changes = PrintedChanges(printed.out);
+  ChangelogTable table = ReplayChangelog(changes, 1);
+  EXPECT_EQ(table.errors, std::vector<std::string>{});
+  EXPECT_EQ(CountsOutOfStep(changes), std::vector<std::string>{});
+  std::map<std::string, std::string> expected;
+  std::map<int64_t, std::pair<int64_t, int64_t>> sums;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    sums[id % 10].first += 1;
+    sums[id % 10].second += id;
+  }
+  for (const auto& [k, cs] : sums) {
+    expected[std::to_string(k)] =
+        std::to_string(k) + ", " + std::to_string(cs.first) + ", " + std::to_string(cs.second);
+  }
+  EXPECT_EQ(table.rows, expected);
+  // Every id counted once: one +I per key and one -U/+U pair per further id.
+  EXPECT_EQ(table.messages, 10 + 2 * (kRows - 10));
+  EXPECT_THAT(printed.out,
+              HasSubstr("Received a total of " + std::to_string(table.messages) + " rows"));
+}
+
+TEST_F(FailoverTest, ASelectWithoutCheckpointingFailsWhenAWorkerRunningItIsKilled) {
+  std::future<RunResult> shell = std::async(std::launch::async, [&] {
+    return cluster_->Eddy(CountAndSumSelect("unsafe-select", 32000), 120000);
+  });
+  const std::string job = WaitForRunningJobNamed("unsafe-select");
+  ASSERT_FALSE(job.empty()) << cluster_->CoordinatorLog();
+  const int victim = KillAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
+  const RunResult printed = shell.get();
+  EXPECT_NE(printed.exit_code, 0);
+  // The job failed (a subtask lost its exchange partner, or the worker's heartbeats stopped), or
+  // the results on the killed worker could not be fetched.
+  EXPECT_THAT(printed.err,
+              ::testing::AnyOf(HasSubstr("Job " + job + " failed: "),
+                               HasSubstr("fetching the results of job " + job + " attempt 1 from " +
+                                         cluster_->WorkerId(victim))))
+      << printed.err;
+  EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::Not(HasSubstr("attempt 2 deployed")));
 }
 
 }  // namespace
