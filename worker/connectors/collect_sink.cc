@@ -63,6 +63,12 @@ absl::Status CollectSink::OnTick(std::chrono::steady_clock::time_point) {
 absl::Status CollectSink::Finish() {
   Publish();
   buffer_->End();
+  finished_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status CollectSink::Close() {
+  if (published_ && !finished_) buffers_->Withdraw(buffer_);
   return absl::OkStatus();
 }
 

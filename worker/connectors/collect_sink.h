@@ -9,7 +9,8 @@
 // recorded for n, so the coordinator hands the client the chunks below it. RestoreState puts the
 // unacknowledged chunks back and numbering continues from the checkpoint's offset. The buffer is
 // published to the worker's ResultBuffers at the sink's first call after Open (and RestoreState),
-// so a fetch never sees a restored sink before it is restored.
+// so a fetch never sees a restored sink before it is restored. A sink closed before its input
+// ended (failed or cancelled) withdraws it: a restart produces those rows again from a checkpoint.
 #pragma once
 
 #include <atomic>
@@ -34,6 +35,7 @@ class CollectSink : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
+  absl::Status Close() override;
 
   // The OperatorSnapshot entry holding the serialized CollectSinkState.
   static constexpr char kStateEntry[] = "collect";
@@ -46,6 +48,7 @@ class CollectSink : public Operator {
   const int attempt_;
   std::shared_ptr<ResultBuffer> buffer_;
   bool published_ = false;
+  bool finished_ = false;
   const std::atomic<bool>* cancelled_ = nullptr;
   // The next offset each checkpoint recorded, until it completes (or a later one does).
   std::map<int64_t, int64_t> pending_offsets_;

@@ -30,12 +30,14 @@ absl::Status ResultBuffers::Fetch(const v1::FetchResultChunksRequest& request,
     buffer = it->second;
   }
   if (absl::Status s = buffer->Fetch(request, out); !s.ok()) return s;
-  if (out->end()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = buffers_.find(request.job_id());
-    if (it != buffers_.end() && it->second == buffer) buffers_.erase(it);
-  }
+  if (out->end()) Withdraw(buffer);
   return absl::OkStatus();
+}
+
+void ResultBuffers::Withdraw(const std::shared_ptr<ResultBuffer>& buffer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = buffers_.find(buffer->job_id());
+  if (it != buffers_.end() && it->second == buffer) buffers_.erase(it);
 }
 
 void ResultBuffers::Drop(const std::string& job_id, int up_to_attempt) {

@@ -1,8 +1,8 @@
 // The worker's SELECT results: the ResultBuffer of each job's collect sink, by job, for
 // WorkerService.FetchResults. Only the newest attempt's buffer of a job is kept: a sink publishes
 // its buffer once it is ready to hand out (restored, when its attempt starts from a checkpoint),
-// replacing an older attempt's. A buffer goes once its end has been handed over, or when its
-// attempt is cancelled here. Thread-safe.
+// replacing an older attempt's. A buffer goes once its end has been handed over, when its attempt
+// is cancelled here, or when its sink closes without having finished. Thread-safe.
 #pragma once
 
 #include <map>
@@ -29,6 +29,8 @@ class ResultBuffers {
                      v1::FetchResultChunksResponse* out);
   // Drops the job's buffer when its attempt is at most `up_to_attempt` (0: whatever its attempt).
   void Drop(const std::string& job_id, int up_to_attempt = 0);
+  // Drops `buffer` if it is still the one of its job.
+  void Withdraw(const std::shared_ptr<ResultBuffer>& buffer);
 
  private:
   std::mutex mu_;

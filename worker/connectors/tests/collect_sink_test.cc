@@ -1,6 +1,7 @@
 // CollectSink and checkpoints: what a checkpoint commits, what a restored sink hands out again
-// (exactly the chunks the fetcher had not acknowledged) and where its numbering goes on, and that
-// a restored sink's results are not fetchable before they are restored.
+// (exactly the chunks the fetcher had not acknowledged) and where its numbering goes on, that a
+// restored sink's results are not fetchable before they are restored, and that a sink that did not
+// finish withdraws them.
 #include "worker/connectors/collect_sink.h"
 
 #include <gmock/gmock.h>
@@ -122,6 +123,21 @@ TEST_F(CollectSinkTest, ResultsAreFetchableFromTheSinksFirstCallAfterItsRestore)
   ASSERT_OK_AND_ASSIGN(v1::FetchResultChunksResponse response, Fetch(2, std::nullopt));
   EXPECT_EQ(response.start_offset(), 1);
   EXPECT_THAT(Values(response), ElementsAre(1));
+}
+
+TEST_F(CollectSinkTest, ASinkClosedBeforeItsInputEndedWithdrawsItsResults) {
+  auto failed = Open(1);
+  ASSERT_OK(failed->Process(0, Rows({1})));
+  ASSERT_OK(failed->Close());
+  EXPECT_EQ(Fetch(1, std::nullopt).status().code(), absl::StatusCode::kNotFound);
+
+  auto finished = Open(2);
+  ASSERT_OK(finished->Process(0, Rows({1})));
+  ASSERT_OK(finished->Finish());
+  ASSERT_OK(finished->Close());
+  ASSERT_OK_AND_ASSIGN(v1::FetchResultChunksResponse response, Fetch(2, std::nullopt));
+  EXPECT_THAT(Values(response), ElementsAre(1));  // the rest of a finished query's rows stay
+  EXPECT_TRUE(response.end());
 }
 
 TEST_F(CollectSinkTest, AnEmptySinkEndsWithNoChunks) {
