@@ -16,8 +16,9 @@ absl::Status CollectSink::Open(const OperatorContext& ctx) {
   if (ctx.parallelism != 1) {
     return absl::InvalidArgumentError("the collect sink runs at parallelism 1");
   }
-  buffer_ =
-      std::make_shared<ResultBuffer>(ctx.job_id, attempt_, ResultBuffers::kDefaultCapacityChunks);
+  // Fetched per attempt: a restarted job's results are its newest attempt's.
+  buffer_ = std::make_shared<ResultBuffer>(ctx.job_id, ctx.attempt,
+                                           ResultBuffers::kDefaultCapacityChunks);
   cancelled_ = ctx.cancelled;
   return absl::OkStatus();
 }

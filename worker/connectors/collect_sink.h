@@ -25,8 +25,7 @@ namespace eddy {
 
 class CollectSink : public Operator {
  public:
-  // `attempt`: the job attempt this sink runs in (its results are fetched per attempt).
-  CollectSink(ResultBuffers* buffers, int attempt) : buffers_(buffers), attempt_(attempt) {}
+  explicit CollectSink(ResultBuffers* buffers) : buffers_(buffers) {}
 
   absl::Status Open(const OperatorContext& ctx) override;
   absl::Status Process(int input, const ChangelogBatch& batch) override;
@@ -45,7 +44,6 @@ class CollectSink : public Operator {
   void Publish();
 
   ResultBuffers* buffers_;
-  const int attempt_;
   std::shared_ptr<ResultBuffer> buffer_;
   bool published_ = false;
   bool finished_ = false;

@@ -228,7 +228,7 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildCon
                      FilesystemSink::Create(sink, std::move(schema), *ctx.filesystem_allowed_dirs));
   } else if (sink.connector() == "collect") {
     if (ctx.results == nullptr) return absl::FailedPreconditionError("collect sink without result buffers");
-    built.op = std::make_unique<CollectSink>(ctx.results, ctx.attempt);
+    built.op = std::make_unique<CollectSink>(ctx.results);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("unknown sink connector '", sink.connector(), "'"));
   }

@@ -28,9 +28,10 @@ ChangelogBatch Rows(std::vector<int64_t> values) {
 class CollectSinkTest : public ::testing::Test {
  protected:
   std::unique_ptr<CollectSink> Open(int attempt) {
-    auto sink = std::make_unique<CollectSink>(&buffers_, attempt);
+    auto sink = std::make_unique<CollectSink>(&buffers_);
     OperatorContext ctx;
     ctx.job_id = "job-1";
+    ctx.attempt = attempt;
     EXPECT_OK(sink->Open(ctx));
     return sink;
   }
