@@ -249,7 +249,10 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
         }
       }
       const std::string& worker = slots[t.subtask_index()];
-      TaskSlot& slot = job.tasks.emplace_back(TaskSlot{t.task_index(), t.subtask_index(), worker});
+      TaskSlot& slot = job.tasks.emplace_back();
+      slot.task_index = t.task_index();
+      slot.subtask_index = t.subtask_index();
+      slot.worker_id = worker;
       for (const v1::PlanNode& node : t.nodes()) {
         slot.reads_source = slot.reads_source || node.has_values() || node.has_datagen() ||
                             node.has_filesystem_source();

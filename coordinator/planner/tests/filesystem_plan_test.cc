@@ -75,10 +75,16 @@ TEST_F(FilesystemPlanTest, BadOptionsNameTheOptionAndTable) {
             "Validation error: unsupported option 'json.ignore-parse-errors' for connector "
             "'filesystem' of table " +
                 kT);
-  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.rolling-policy.file-size' = '1MB'"),
-            "Validation error: unsupported option 'sink.rolling-policy.file-size' for connector "
-            "'filesystem' of table " +
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.partition-commit.policy.kind' = 'x'"),
+            "Validation error: unsupported option 'sink.partition-commit.policy.kind' for "
+            "connector 'filesystem' of table " +
                 kT);
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.rolling-policy.file-size' = '1 lb'"),
+            "Validation error: option 'sink.rolling-policy.file-size' of table " + kT +
+                " expects a positive memory size (e.g. 128mb), got '1 lb'");
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.rolling-policy.check-interval' = '0 s'"),
+            "Validation error: option 'sink.rolling-policy.check-interval' of table " + kT +
+                " expects a positive duration (e.g. 30 min), got '0 s'");
   EXPECT_EQ(Fs("'path' = '/d', 'format' = 'json', 'json.timestamp-format.standard' = 'RFC'"),
             "Validation error: option 'json.timestamp-format.standard' of table " + kT +
                 " expects one of SQL, ISO-8601, got 'RFC'");
