@@ -6,7 +6,6 @@
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "absl/strings/str_cat.h"
 #include "common/base/flag_usage.h"
 
 namespace eddy {
@@ -25,9 +24,8 @@ std::optional<int> ParseFlagsOrExitCode(int argc, char** argv, absl::string_view
     std::fputs(FlagUsage(program, aliases).c_str(), stdout);
     return 0;
   }
-  // The header of --helpfull.
-  absl::SetProgramUsageMessage(
-      absl::StrCat(name, " [flags]; --help lists them as users type them"));
+  // The header of absl's --helpfull, after "program: ".
+  absl::SetProgramUsageMessage("flags in absl's spelling; --help lists them as typed, with dashes");
   std::vector<char*> args;
   for (std::string& arg : translated->args) args.push_back(arg.data());
   args.push_back(nullptr);  // argv[argc], as main() gets it
