@@ -38,8 +38,9 @@ absl::Status CheckValue(const absl::CommandLineFlag& flag, absl::string_view spe
       (flag.IsOfType<uint64_t>() && !Parses<uint64_t>(value))) {
     return BadValue(spelled, "an integer", value);
   }
-  if (flag.IsOfType<double>() && !Parses<double>(value))
+  if (flag.IsOfType<double>() && !Parses<double>(value)) {
     return BadValue(spelled, "a number", value);
+  }
   if (flag.IsOfType<std::optional<std::string>>() && value.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("flag ", spelled, " needs a value"));
   }
