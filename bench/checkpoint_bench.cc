@@ -23,11 +23,18 @@
 #include <thread>
 #include <vector>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_split.h"
 #include "bench/local_process_cluster.h"
 #include "client/eddy_client.h"
-#include "common/base/flags.h"
 #include "common/base/logging.h"
+#include "common/base/program_flags.h"
+
+ABSL_FLAG(std::string, scenarios, "size,recovery", "comma-separated: size, recovery");
+ABSL_FLAG(int, rows, 10000000, "rows of the size scenario");
+ABSL_FLAG(int, keys, 1000000, "distinct keys of the size scenario");
+ABSL_FLAG(std::string, interval, "5 s", "checkpoint interval of the size scenario");
+ABSL_FLAG(int, runs, 3, "kills of the recovery scenario, each on a fresh cluster");
 
 namespace {
 
@@ -210,33 +217,24 @@ int RecoveryRun(const std::string& bin_dir, int parallelism, int run) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  eddy::FlagSet flags;
-  flags.Add("scenarios", "size,recovery", "comma-separated: size, recovery");
-  flags.Add("rows", "10000000", "rows of the size scenario");
-  flags.Add("keys", "1000000", "distinct keys of the size scenario");
-  flags.Add("interval", "5 s", "checkpoint interval of the size scenario");
-  flags.Add("runs", "3", "kills of the recovery scenario, each on a fresh cluster");
-  flags.Add("help", "", "show this help", true);
-  std::vector<char*> cargs(argv, argv + argc);
-  if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(),
-                                        "eddy-bench-checkpoints")) {
+  if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy-bench-checkpoints")) {
     return *code;
   }
   eddy::InitLogging("warn");
-  auto rows = flags.IntOrReport("rows", "eddy-bench-checkpoints");
-  auto keys = flags.IntOrReport("keys", "eddy-bench-checkpoints");
-  auto runs = flags.IntOrReport("runs", "eddy-bench-checkpoints");
-  if (!rows || !keys || !runs || *rows <= 0 || *keys <= 0 || *runs <= 0) {
+  const int rows = absl::GetFlag(FLAGS_rows);
+  const int keys = absl::GetFlag(FLAGS_keys);
+  const int runs = absl::GetFlag(FLAGS_runs);
+  if (rows <= 0 || keys <= 0 || runs <= 0) {
     std::fprintf(stderr, "eddy-bench-checkpoints: --rows, --keys and --runs must be positive\n");
     return 2;
   }
   const std::string bin_dir =
       std::filesystem::absolute(std::filesystem::path(argv[0])).parent_path().string();
   int status = 0;
-  for (const std::string& id :
-       std::vector<std::string>(absl::StrSplit(flags.Get("scenarios"), ',', absl::SkipEmpty()))) {
+  for (const std::string& id : std::vector<std::string>(
+           absl::StrSplit(absl::GetFlag(FLAGS_scenarios), ',', absl::SkipEmpty()))) {
     if (id == "size") {
-      status |= SizeScenario(bin_dir, *rows, *keys, flags.Get("interval"));
+      status |= SizeScenario(bin_dir, rows, keys, absl::GetFlag(FLAGS_interval));
     } else if (id == "recovery") {
       std::printf(
           "(recovery) ms from SIGKILL of a worker to: the job RESTARTING, RUNNING again, "
@@ -244,7 +242,7 @@ int main(int argc, char** argv) {
       std::printf("%11s %5s %8s %14s %14s %14s\n", "parallelism", "run", "victim", "restarting",
                   "running", "processing");
       for (int parallelism : {2, 1}) {
-        for (int run = 1; run <= *runs; ++run) status |= RecoveryRun(bin_dir, parallelism, run);
+        for (int run = 1; run <= runs; ++run) status |= RecoveryRun(bin_dir, parallelism, run);
       }
     } else {
       std::fprintf(stderr, "eddy-bench-checkpoints: unknown scenario '%s' (size, recovery)\n",

@@ -28,12 +28,27 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_split.h"
 #include "bench/local_process_cluster.h"
 #include "client/eddy_client.h"
 #include "client/embedded/embedded_cluster.h"
-#include "common/base/flags.h"
 #include "common/base/logging.h"
+#include "common/base/program_flags.h"
+
+ABSL_FLAG(int, rows, 10000000, "rows per job");
+ABSL_FLAG(int, keys, 100000, "distinct keys of the aggregations");
+ABSL_FLAG(std::string, cluster, "processes",
+          "processes: a coordinator and two worker processes on loopback; embedded: the same "
+          "servers in this process");
+ABSL_FLAG(int, state_cache_mb, 32,
+          "the workers' --state-cache-mb (0: every change reaches RocksDB)");
+ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead of starting one");
+ABSL_FLAG(std::string, scenarios, "a,b,c",
+          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, or all");
+ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
+ABSL_FLAG(std::string, mini_batch_latency, "1 s",
+          "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
 
 namespace {
 
@@ -54,33 +69,17 @@ struct Scenario {
 }  // namespace
 
 int main(int argc, char** argv) {
-  eddy::FlagSet flags;
-  flags.Add("rows", "10000000", "rows per job");
-  flags.Add("keys", "100000", "distinct keys of the aggregations");
-  flags.Add("cluster", "processes",
-            "processes: a coordinator and two worker processes on loopback; embedded: the same "
-            "servers in this process");
-  flags.Add("state-cache-mb", "32", "the workers' --state-cache-mb (0: every change reaches RocksDB)");
-  flags.Add("coordinator", "", "HOST:PORT of a running cluster instead of starting one");
-  flags.Add("scenarios", "a,b,c",
-            "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, or all");
-  flags.Add("mini-batch-size", "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
-  flags.Add("mini-batch-latency", "1 s", "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
-  flags.Add("help", "", "show this help", true);
-  std::vector<char*> cargs(argv, argv + argc);
-  if (auto code = flags.ParseOrExitCode(static_cast<int>(cargs.size()), cargs.data(), "eddy-bench")) {
-    return *code;
-  }
+  if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy-bench")) return *code;
   eddy::InitLogging("warn");
-  auto rows = flags.IntOrReport("rows", "eddy-bench");
-  auto keys = flags.IntOrReport("keys", "eddy-bench");
-  auto cache_mb = flags.IntOrReport("state-cache-mb", "eddy-bench");
-  if (!rows || !keys || !cache_mb || *rows <= 0 || *keys <= 0 || *cache_mb < 0) {
+  const int rows = absl::GetFlag(FLAGS_rows);
+  const int keys = absl::GetFlag(FLAGS_keys);
+  const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
+  if (rows <= 0 || keys <= 0 || cache_mb < 0) {
     std::fprintf(stderr,
                  "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= 0\n");
     return 2;
   }
-  const std::string kind = flags.Get("cluster");
+  const std::string kind = absl::GetFlag(FLAGS_cluster);
   if (kind != "processes" && kind != "embedded") {
     std::fprintf(stderr, "eddy-bench: --cluster must be 'processes' or 'embedded', got '%s'\n",
                  kind.c_str());
@@ -89,10 +88,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<eddy::EmbeddedCluster> embedded_cluster;
   std::unique_ptr<eddy::bench::LocalProcessCluster> process_cluster;
   std::function<double()> cluster_cpu_seconds;  // null: not measurable (an external cluster)
-  std::string address = flags.Get("coordinator");
+  std::string address = absl::GetFlag(FLAGS_coordinator);
   if (address.empty() && kind == "embedded") {
     auto c = eddy::EmbeddedCluster::Start(
-        {.workers = 2, .slots = 1, .state_cache_bytes = static_cast<size_t>(*cache_mb) << 20});
+        {.workers = 2, .slots = 1, .state_cache_bytes = static_cast<size_t>(cache_mb) << 20});
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
       return 1;
@@ -104,7 +103,7 @@ int main(int argc, char** argv) {
     const std::string bin_dir =
         std::filesystem::absolute(std::filesystem::path(argv[0])).parent_path().string();
     auto c = eddy::bench::LocalProcessCluster::Start(
-        bin_dir, 2, 1, {"--state-cache-mb", std::to_string(*cache_mb)});
+        bin_dir, 2, 1, {"--state-cache-mb", std::to_string(cache_mb)});
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
       return 1;
@@ -114,13 +113,13 @@ int main(int argc, char** argv) {
     cluster_cpu_seconds = [&] { return process_cluster->CpuSeconds(); };
   }
   eddy::EddyClient client(address, "eddy-bench");
-  const std::string n = std::to_string(*rows);
+  const std::string n = std::to_string(rows);
   const std::string ddl =
       "CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = "
       "'1000000000000', 'number-of-rows' = '" + n + "', 'fields.id.kind' = 'sequence', "
       "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
-  const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(*keys) +
-                          ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(*keys);
+  const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(keys) +
+                          ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(keys);
   // Event time: row id happens at id ms; the watermark trails by one second.
   const std::string events_ddl =
       "CREATE TEMPORARY TABLE events (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
@@ -132,21 +131,22 @@ int main(int argc, char** argv) {
       n + "')";
   const std::string events2_ddl =
       "CREATE TEMPORARY TABLE events2 (id BIGINT, ts AS TO_TIMESTAMP_LTZ((id - 1) % " +
-      std::to_string((*rows + 1) / 2) +
+      std::to_string((rows + 1) / 2) +
       ", 3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH "
       "('connector' = 'datagen', 'rows-per-second' = '1000000000000', 'number-of-rows' = '" +
       n + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + n +
       "')";
   auto window_agg = [&](const std::string& table) {
-    return "INSERT INTO wagg SELECT id % " + std::to_string(*keys) +
+    return "INSERT INTO wagg SELECT id % " + std::to_string(keys) +
            ", COUNT(*), SUM(id), window_start FROM TABLE(TUMBLE(TABLE " + table +
            ", DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, id % " +
-           std::to_string(*keys);
+           std::to_string(keys);
   };
   const std::vector<std::string> mini_batch = {
       "SET 'table.exec.mini-batch.enabled' = 'true'",
-      "SET 'table.exec.mini-batch.allow-latency' = '" + flags.Get("mini-batch-latency") + "'",
-      "SET 'table.exec.mini-batch.size' = '" + flags.Get("mini-batch-size") + "'"};
+      "SET 'table.exec.mini-batch.allow-latency' = '" + absl::GetFlag(FLAGS_mini_batch_latency) +
+          "'",
+      "SET 'table.exec.mini-batch.size' = '" + absl::GetFlag(FLAGS_mini_batch_size) + "'"};
   auto with = [&](std::vector<std::string> v, const std::string& extra) {
     v.push_back(extra);
     return v;
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
-      absl::StrSplit(flags.Get("scenarios"), ',', absl::SkipEmpty());
+      absl::StrSplit(absl::GetFlag(FLAGS_scenarios), ',', absl::SkipEmpty());
   for (const std::string& id : ids) {
     bool found = false;
     for (const Scenario& s : all_scenarios) {
@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
                    info.ok() ? info->error().c_str() : std::string(info.status().message()).c_str());
       return 1;
     }
-    const double rate = *rows / wall;
+    const double rate = rows / wall;
     // Across a shuffle: the rows the aggregate behind it read (partials with two phases).
     std::string shuffled;
     for (const auto& m : info->operators()) {
@@ -260,10 +260,10 @@ int main(int argc, char** argv) {
       }
     }
     if (cluster_cpu_seconds) {
-      std::printf("%-54s %12d %10.2f %12.0f %18.0f   (%.2f busy cores%s)\n", s.name, *rows, wall,
-                  rate, *rows / cpu, cpu / wall, shuffled.c_str());
+      std::printf("%-54s %12d %10.2f %12.0f %18.0f   (%.2f busy cores%s)\n", s.name, rows, wall,
+                  rate, rows / cpu, cpu / wall, shuffled.c_str());
     } else {
-      std::printf("%-54s %12d %10.2f %12.0f %18s   (%s)\n", s.name, *rows, wall, rate, "n/a",
+      std::printf("%-54s %12d %10.2f %12.0f %18s   (%s)\n", s.name, rows, wall, rate, "n/a",
                   shuffled.empty() ? "" : shuffled.c_str() + 2);
     }
     std::fflush(stdout);

@@ -10,18 +10,38 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <thread>
 
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
 #include "client/embedded/embedded_cluster.h"
 #include "client/interactive_shell.h"
 #include "client/script_runner.h"
 #include "common/base/allowed_paths.h"
-#include "common/base/flags.h"
 #include "common/base/host_port.h"
 #include "common/base/logging.h"
+#include "common/base/program_flags.h"
+
+ABSL_FLAG(std::optional<std::string>, file, std::nullopt, "run the SQL script in FILE");
+ABSL_FLAG(std::optional<std::string>, execute, std::nullopt, "run the given SQL statements");
+ABSL_FLAG(std::optional<std::string>, coordinator, std::nullopt,
+          "HOST[:PORT] of a running coordinator, port 8081 when omitted (default: an embedded "
+          "cluster in this process)");
+ABSL_FLAG(int, workers, 1, "embedded cluster: number of workers");
+ABSL_FLAG(int, slots, 4, "embedded cluster: slots per worker");
+ABSL_FLAG(std::string, data_dir, "", "embedded cluster: data directory (default: a temporary one)");
+ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDir(),
+          absl::StrCat("embedded cluster: ", eddy::kFilesystemAllowedDirsHelp));
+ABSL_FLAG(std::string, session, "", "session id on the coordinator (default: a new one)");
+ABSL_FLAG(std::string, log_level, "warn", "trace, debug, info, warn, error, off");
 
 namespace {
+
+// -f FILE and -e SQL: the one-letter spellings of --file and --execute.
+constexpr eddy::FlagAlias kAliases[] = {{'f', "file"}, {'e', "execute"}};
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_hangup{false};
@@ -34,47 +54,28 @@ void OnSignal(int sig) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  eddy::FlagSet flags;
-  flags.Add("file", "", "run the SQL script in FILE");
-  flags.AddAlias('f', "file");
-  flags.Add("execute", "", "run the given SQL statements");
-  flags.AddAlias('e', "execute");
-  flags.Add("coordinator", "",
-            "HOST[:PORT] of a running coordinator, port 8081 when omitted (default: an embedded "
-            "cluster in this process)");
-  flags.Add("workers", "1", "embedded cluster: number of workers");
-  flags.Add("slots", "4", "embedded cluster: slots per worker");
-  flags.Add("data-dir", "", "embedded cluster: data directory (default: a temporary one)");
-  flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
-            std::string("embedded cluster: ") + eddy::kFilesystemAllowedDirsHelp);
-  flags.Add("session", "", "session id on the coordinator (default: a new one)");
-  flags.Add("log-level", "warn", "trace, debug, info, warn, error, off");
-  flags.Add("help", "", "show this help", true);
-  if (auto code = flags.ParseOrExitCode(argc, argv, "eddy")) return *code;
-  if (!flags.positional().empty()) {
-    std::fprintf(stderr, "eddy: unexpected argument '%s' (see --help)\n",
-                 flags.positional().front().c_str());
-    return 2;
-  }
-  eddy::InitLogging(flags.Get("log-level"));
+  if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy", kAliases)) return *code;
+  eddy::InitLogging(absl::GetFlag(FLAGS_log_level));
 
+  const std::optional<std::string> file = absl::GetFlag(FLAGS_file);
+  const std::optional<std::string> execute = absl::GetFlag(FLAGS_execute);
   std::string script;
-  if (flags.IsSet("file") && flags.IsSet("execute")) {
+  if (file && execute) {
     std::fprintf(stderr, "eddy: give either -f FILE or -e SQL, not both\n");
     return 2;
   }
-  const bool interactive = !flags.IsSet("file") && !flags.IsSet("execute");
-  if (flags.IsSet("file")) {
-    std::ifstream in(flags.Get("file"));
+  const bool interactive = !file && !execute;
+  if (file) {
+    std::ifstream in(*file);
     if (!in) {
-      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", flags.Get("file").c_str());
+      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", file->c_str());
       return 2;
     }
     std::stringstream ss;
     ss << in.rdbuf();
     script = ss.str();
-  } else if (flags.IsSet("execute")) {
-    script = flags.Get("execute");
+  } else if (execute) {
+    script = *execute;
   }
 
   // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all stop what runs and leave cleanly, so the
@@ -87,10 +88,10 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<eddy::EmbeddedCluster> cluster;
   std::string address;
-  bool embedded = !flags.IsSet("coordinator");
+  const std::optional<std::string> coordinator = absl::GetFlag(FLAGS_coordinator);
+  const bool embedded = !coordinator;
   if (!embedded) {
-    auto normalized =
-        eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+    auto normalized = eddy::WithDefaultPort(*coordinator, eddy::kDefaultCoordinatorPort);
     if (!normalized.ok()) {
       std::fprintf(stderr, "eddy: --coordinator: %s\n",
                    std::string(normalized.status().message()).c_str());
@@ -100,13 +101,10 @@ int main(int argc, char** argv) {
   }
   if (embedded) {
     eddy::EmbeddedClusterOptions opts;
-    auto workers = flags.IntOrReport("workers", "eddy");
-    auto slots = flags.IntOrReport("slots", "eddy");
-    if (!workers || !slots) return 2;
-    opts.workers = *workers;
-    opts.slots = *slots;
-    opts.data_dir = flags.Get("data-dir");
-    auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
+    opts.workers = absl::GetFlag(FLAGS_workers);
+    opts.slots = absl::GetFlag(FLAGS_slots);
+    opts.data_dir = absl::GetFlag(FLAGS_data_dir);
+    auto allowed = eddy::ParseFilesystemAllowedDirs(absl::GetFlag(FLAGS_filesystem_allowed_dirs));
     if (!allowed.ok()) {
       std::fprintf(stderr, "eddy: %s\n", std::string(allowed.status().message()).c_str());
       return 2;
@@ -121,7 +119,7 @@ int main(int argc, char** argv) {
     cluster = std::move(*started);
     address = cluster->coordinator_address();
   }
-  std::string session = flags.Get("session");
+  std::string session = absl::GetFlag(FLAGS_session);
   if (session.empty()) session = "cli-" + std::to_string(getpid());
   eddy::EddyClient client(address, session);
   eddy::ScriptOptions options;

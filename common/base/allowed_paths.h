@@ -11,8 +11,8 @@
 
 namespace eddy {
 
-// The flag as eddy-coordinator, eddy-worker and eddy declare it (default: the working directory).
-inline constexpr char kFilesystemAllowedDirsFlag[] = "filesystem-allowed-dirs";
+// The help line of --filesystem-allowed-dirs on eddy-coordinator, eddy-worker and eddy (default:
+// the working directory).
 inline constexpr char kFilesystemAllowedDirsHelp[] =
     "comma-separated directories the filesystem connector may read and write, subdirectories "
     "included ('' allows none, '/' everything)";

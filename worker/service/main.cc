@@ -1,62 +1,62 @@
 // eddy-worker: runs tasks deployed by the coordinator. Stops cleanly on SIGTERM/SIGINT.
 #include <csignal>
 #include <cstdio>
+#include <string>
 #include <thread>
 
+#include "absl/flags/flag.h"
 #include "common/base/allowed_paths.h"
-#include "common/base/flags.h"
 #include "common/base/host_port.h"
 #include "common/base/logging.h"
+#include "common/base/program_flags.h"
 #include "common/base/signals.h"
 #include "worker/service/worker_server.h"
 
+ABSL_FLAG(std::string, coordinator, "127.0.0.1:8081",
+          "coordinator address HOST[:PORT] (port 8081 when omitted)");
+ABSL_FLAG(int, port, 9091, "gRPC port to listen on (0 = any free port)");
+ABSL_FLAG(std::string, bind_host, "0.0.0.0", "address to listen on");
+ABSL_FLAG(std::string, advertise_host, "",
+          "host name or address other processes reach this worker at (default: this machine's "
+          "hostname)");
+ABSL_FLAG(int, slots, 4, "task slots offered to the coordinator");
+ABSL_FLAG(std::string, data_dir, "/tmp/eddy-worker", "directory for RocksDB state");
+ABSL_FLAG(int, state_cache_mb, 32,
+          "MiB of hot keyed state each aggregate subtask caches in memory in front of RocksDB "
+          "(0 = none)");
+ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDir(),
+          eddy::kFilesystemAllowedDirsHelp);
+ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
+
 int main(int argc, char** argv) {
-  eddy::FlagSet flags;
-  flags.Add("coordinator", "127.0.0.1:8081",
-            "coordinator address HOST[:PORT] (port 8081 when omitted)");
-  flags.Add("port", "9091", "gRPC port to listen on (0 = any free port)");
-  flags.Add("bind-host", "0.0.0.0", "address to listen on");
-  flags.Add("advertise-host", "", "host name or address other processes reach this worker at "
-                                  "(default: this machine's hostname)");
-  flags.Add("slots", "4", "task slots offered to the coordinator");
-  flags.Add("data-dir", "/tmp/eddy-worker", "directory for RocksDB state");
-  flags.Add("state-cache-mb", "32",
-            "MiB of hot keyed state each aggregate subtask caches in memory in front of RocksDB "
-            "(0 = none)");
-  flags.Add(eddy::kFilesystemAllowedDirsFlag, eddy::DefaultFilesystemAllowedDir(),
-            eddy::kFilesystemAllowedDirsHelp);
-  flags.Add("log-level", "info", "trace, debug, info, warn, error, off");
-  flags.Add("help", "", "show this help", true);
-  if (auto code = flags.ParseOrExitCode(argc, argv, "eddy-worker")) return *code;
-  eddy::InitLogging(flags.Get("log-level"));
+  if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy-worker")) return *code;
+  eddy::InitLogging(absl::GetFlag(FLAGS_log_level));
   eddy::WorkerOptions opts;
-  auto coordinator = eddy::WithDefaultPort(flags.Get("coordinator"), eddy::kDefaultCoordinatorPort);
+  auto coordinator =
+      eddy::WithDefaultPort(absl::GetFlag(FLAGS_coordinator), eddy::kDefaultCoordinatorPort);
   if (!coordinator.ok()) {
     std::fprintf(stderr, "eddy-worker: --coordinator: %s\n",
                  std::string(coordinator.status().message()).c_str());
     return 2;
   }
   opts.coordinator_address = *coordinator;
-  opts.bind_host = flags.Get("bind-host");
-  opts.advertise_host = flags.Get("advertise-host");
-  auto port = flags.IntOrReport("port", "eddy-worker");
-  auto slots = flags.IntOrReport("slots", "eddy-worker");
-  auto cache_mb = flags.IntOrReport("state-cache-mb", "eddy-worker");
-  if (!port || !slots || !cache_mb) return 2;
-  if (*cache_mb < 0) {
-    std::fprintf(stderr, "eddy-worker: --state-cache-mb must be >= 0, got %d\n", *cache_mb);
+  opts.bind_host = absl::GetFlag(FLAGS_bind_host);
+  opts.advertise_host = absl::GetFlag(FLAGS_advertise_host);
+  const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
+  if (cache_mb < 0) {
+    std::fprintf(stderr, "eddy-worker: --state-cache-mb must be >= 0, got %d\n", cache_mb);
     return 2;
   }
-  opts.state_cache_bytes = static_cast<size_t>(*cache_mb) << 20;
-  auto allowed = eddy::ParseFilesystemAllowedDirs(flags.Get(eddy::kFilesystemAllowedDirsFlag));
+  opts.state_cache_bytes = static_cast<size_t>(cache_mb) << 20;
+  auto allowed = eddy::ParseFilesystemAllowedDirs(absl::GetFlag(FLAGS_filesystem_allowed_dirs));
   if (!allowed.ok()) {
     std::fprintf(stderr, "eddy-worker: %s\n", std::string(allowed.status().message()).c_str());
     return 2;
   }
   opts.filesystem_allowed_dirs = *allowed;
-  opts.port = *port;
-  opts.slots = *slots;
-  opts.data_dir = flags.Get("data-dir");
+  opts.port = absl::GetFlag(FLAGS_port);
+  opts.slots = absl::GetFlag(FLAGS_slots);
+  opts.data_dir = absl::GetFlag(FLAGS_data_dir);
   eddy::BlockTerminationSignals();
   auto worker = eddy::WorkerServer::Start(opts);
   if (!worker.ok()) {

@@ -1,0 +1,130 @@
+// The binaries' command lines as users type them: --help lists each binary's flags with dashes,
+// unknown flags and bad values are named as typed and exit with status 2, dashed names, the
+// shell's -e/-f and both `--name value` and `--name=value` work, and absl's --flagfile and
+// --helpfull are there.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/integration/process_cluster.h"
+
+namespace eddy::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+class CommandLineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = FreshTestDir("command-line-" + CurrentTestName());
+    std::filesystem::create_directories(dir_);
+  }
+  RunResult Run(const std::string& binary, std::vector<std::string> args) {
+    args.insert(args.begin(), EddyBinary(binary));
+    return RunToCompletion(args, dir_, 60000);
+  }
+  std::string dir_;
+};
+
+TEST_F(CommandLineTest, HelpListsEachBinarysFlagsAsTyped) {
+  for (const char* binary :
+       {"eddy", "eddy-coordinator", "eddy-worker", "eddy-bench", "eddy-bench-checkpoints"}) {
+    RunResult r = Run(binary, {"--help"});
+    EXPECT_EQ(r.exit_code, 0) << binary << r.err;
+    EXPECT_THAT(r.out, StartsWith(std::string("Usage: ") + binary + " [flags]\n"));
+    EXPECT_THAT(r.out, HasSubstr("\n  --help  show this help\n")) << binary;
+    EXPECT_THAT(r.out, HasSubstr("\n  --helpfull  ")) << binary;
+    EXPECT_THAT(r.out, HasSubstr("\n  --flagfile FILE  ")) << binary;
+    EXPECT_THAT(r.out, Not(HasSubstr("(default true)"))) << binary;
+    EXPECT_THAT(r.out, Not(HasSubstr("--flagfile VALUE"))) << binary;  // absl's flags: not listed
+    // Every listed flag is spelled with dashes.
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      EXPECT_FALSE(std::regex_search(line, std::regex("^  (-., )?--[a-z-]*_"))) << line;
+    }
+  }
+  RunResult coordinator = Run("eddy-coordinator", {"--help"});
+  EXPECT_THAT(coordinator.out, HasSubstr("\n  --heartbeat-timeout-ms VALUE  a worker silent for "
+                                         "this long is lost (default 10000)\n"));
+  EXPECT_THAT(coordinator.out, HasSubstr("\n  --checkpoints-dir VALUE  "));
+  EXPECT_THAT(coordinator.out, HasSubstr("\n  --filesystem-allowed-dirs VALUE  "));
+  RunResult worker = Run("eddy-worker", {"--help"});
+  EXPECT_THAT(worker.out, HasSubstr("\n  --advertise-host VALUE  "));
+  EXPECT_THAT(worker.out, HasSubstr("(0 = none) (default 32)\n"));
+  RunResult shell = Run("eddy", {"--help"});
+  EXPECT_THAT(shell.out, HasSubstr("\n  -e, --execute VALUE  run the given SQL statements\n"));
+  EXPECT_THAT(shell.out, HasSubstr("\n  -f, --file VALUE  run the SQL script in FILE\n"));
+  EXPECT_THAT(shell.out,
+              HasSubstr("\n  --log-level VALUE  trace, debug, info, warn, error, off (default "
+                        "warn)\n"));
+  EXPECT_THAT(shell.out, Not(HasSubstr("--e VALUE")));
+  EXPECT_THAT(shell.out, Not(HasSubstr("--f VALUE")));
+}
+
+TEST_F(CommandLineTest, UnknownFlagsAndBadValuesAreNamedAsTypedAndExitWithTwo) {
+  struct Case {
+    const char* binary;
+    std::vector<std::string> args;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {"eddy-coordinator",
+       {"--heartbeat-timeout-ms", "soon"},
+       "eddy-coordinator: flag --heartbeat-timeout-ms expects an integer, got 'soon'\n"},
+      {"eddy-worker",
+       {"--heartbeat-timeout-ms=5000"},
+       "eddy-worker: unknown flag --heartbeat-timeout-ms\n"},
+      {"eddy-worker", {"--state-cache-mb"}, "eddy-worker: flag --state-cache-mb needs a value\n"},
+      {"eddy-worker", {"stray"}, "eddy-worker: unexpected argument 'stray' (see --help)\n"},
+      {"eddy", {"--f", "job.sql"}, "eddy: unknown flag --f\n"},
+      {"eddy", {"-e"}, "eddy: flag -e needs a value\n"},
+      {"eddy", {"-e", ""}, "eddy: flag -e needs a value\n"},
+      {"eddy",
+       {"--workers=two", "-e", "SELECT 1;"},
+       "eddy: flag --workers expects an integer, got 'two'\n"},
+      {"eddy", {"--help=maybe"}, "eddy: flag --help expects true or false, got 'maybe'\n"},
+      {"eddy", {"stray"}, "eddy: unexpected argument 'stray' (see --help)\n"},
+      {"eddy-bench",
+       {"--rows", "many"},
+       "eddy-bench: flag --rows expects an integer, got 'many'\n"},
+  };
+  for (const Case& c : cases) {
+    RunResult r = Run(c.binary, c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.binary << " " << c.args[0] << r.err;
+    EXPECT_THAT(r.err, StartsWith(c.error)) << c.binary << " " << c.args[0];
+  }
+}
+
+TEST_F(CommandLineTest, DashedNamesAliasesAndBothValueFormsRun) {
+  std::ofstream(dir_ + "/job.sql") << "SELECT 'from a file' AS s;\n";
+  RunResult file = Run("eddy", {"--slots", "2", "--log-level=warn", "-f", dir_ + "/job.sql"});
+  EXPECT_EQ(file.exit_code, 0) << file.err;
+  EXPECT_THAT(file.out, HasSubstr("from a file"));
+  RunResult execute = Run("eddy", {"--workers=1", "--data-dir", dir_ + "/data", "--execute",
+                                   "SELECT 'from the command line' AS s;"});
+  EXPECT_EQ(execute.exit_code, 0) << execute.err;
+  EXPECT_THAT(execute.out, HasSubstr("from the command line"));
+}
+
+TEST_F(CommandLineTest, FlagfileAndHelpfullComeFromAbsl) {
+  std::ofstream(dir_ + "/flags") << "# a flag file: absl's spelling, one flag a line\n"
+                                    "--execute=SELECT 'from a flag file' AS s;\n"
+                                    "--log_level=warn\n";
+  RunResult r = Run("eddy", {"--flagfile", dir_ + "/flags", "--slots=2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("from a flag file"));
+  // absl's list of every flag, in absl's spelling (it exits with status 1 after --helpfull).
+  RunResult full = Run("eddy-coordinator", {"--helpfull"});
+  EXPECT_THAT(full.out, HasSubstr("--heartbeat_timeout_ms"));
+  EXPECT_THAT(full.out, HasSubstr("--flagfile"));
+}
+
+}  // namespace
+}  // namespace eddy::testing
