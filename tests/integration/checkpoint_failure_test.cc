@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -35,16 +36,17 @@ constexpr char kThrottledCount[] =
     "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT) WITH ('connector' = 'print');"
     "INSERT INTO out SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;";
 
-TEST(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBeginning) {
+class CheckpointFailureTest : public ClusterTest {};
+
+TEST_F(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBeginning) {
   const uint64_t seed = std::getenv("EDDY_TEST_SEED")
                             ? std::strtoull(std::getenv("EDDY_TEST_SEED"), nullptr, 10)
                             : std::random_device{}();
   std::cout << "seed " << seed << " (EDDY_TEST_SEED=" << seed << " replays this run)" << std::endl;
   std::mt19937_64 rng(seed);
-  const std::string dir = FreshTestDir("checkpoint-failure-" + CurrentTestName());
-  ProcessCluster cluster(
-      dir, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});
-  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  ASSERT_NO_FATAL_FAILURE(StartCluster(
+      ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000}));
+  ProcessCluster& cluster = *cluster_;
   // Checkpointing is on, but the first checkpoint is due only after an hour.
   RunResult submitted = cluster.Eddy(
       "SET 'execution.checkpointing.interval' = '1 h';"
@@ -81,8 +83,8 @@ TEST(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBeginni
   EXPECT_EQ(row[5], "");   // no checkpoint completed
 }
 
-TEST(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsTheJob) {
-  const std::string dir = FreshTestDir("checkpoint-failure-" + CurrentTestName());
+TEST_F(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsTheJob) {
+  const std::string dir = FreshTestDir("checkpoint-failure-fifos-" + CurrentTestName());
   std::filesystem::create_directories(dir);
   // Every worker prints into a pipe nobody reads: once it is full, the print sink blocks.
   ClusterOptions options{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000};
@@ -94,8 +96,8 @@ TEST(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsThe
     ASSERT_GE(unread.back(), 0);
     options.worker_stdout_paths.push_back(fifo);
   }
-  auto cluster = std::make_unique<ProcessCluster>(dir, options);
-  ASSERT_TRUE(cluster->ok()) << cluster->error();
+  ASSERT_NO_FATAL_FAILURE(StartCluster(options));
+  std::unique_ptr<ProcessCluster>& cluster = cluster_;
   RunResult submitted = cluster->Eddy(
       "SET 'execution.checkpointing.interval' = '500 ms';"
       "SET 'execution.checkpointing.timeout' = '2 s';"

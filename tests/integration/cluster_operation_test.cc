@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -24,31 +25,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class ClusterOperationTest : public ::testing::Test {
+class ClusterOperationTest : public ClusterTest {
  protected:
-  void Start(ClusterOptions options) {
-    dir_ = FreshTestDir("ops-" + CurrentTestName());
-    cluster_ = std::make_unique<ProcessCluster>(dir_, std::move(options));
-    std::cout << cluster_->topology().description() << std::endl;
-    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
-  }
-  void TearDown() override {
-    cluster_.reset();
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-
-  // Polls SHOW WORKERS until `done` holds or `timeout` passes; returns the last rows.
-  std::vector<WorkerRow> WaitForWorkers(
-      const std::function<bool(const std::vector<WorkerRow>&)>& done,
-      std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    std::vector<WorkerRow> rows = cluster_->ShowWorkers();
-    while (!done(rows) && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      rows = cluster_->ShowWorkers();
-    }
-    return rows;
-  }
+  void Start(ClusterOptions options) { ASSERT_NO_FATAL_FAILURE(StartCluster(std::move(options))); }
 
   // Waits until `path`'s content contains `text`; returns the content.
   static std::string WaitForLog(const std::string& path, const std::string& text,
@@ -61,9 +40,6 @@ class ClusterOperationTest : public ::testing::Test {
     }
     return log;
   }
-
-  std::string dir_;
-  std::unique_ptr<ProcessCluster> cluster_;
 };
 
 int Running(const std::vector<WorkerRow>& rows) {
@@ -213,8 +189,8 @@ TEST_F(ClusterOperationTest, AddressesTakeTheDefaultPortAndWrongOnesAreNamed) {
 // A Table API program that links only the thin client library runs against the cluster.
 TEST_F(ClusterOperationTest, AThinClientProgramRunsAgainstTheCluster) {
   Start({.workers = 1, .slots_per_worker = 2});
-  RunResult r = RunToCompletion({EddyBinary("remote_word_count"), cluster_->coordinator_address()},
-                                dir_);
+  RunResult r =
+      RunToCompletion({EddyBinary("remote_word_count"), cluster_->coordinator_address()}, dir_);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("| +U |                              a |                    2 |"));
   EXPECT_THAT(r.out, HasSubstr("Received a total of 4 rows"));

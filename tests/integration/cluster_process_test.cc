@@ -11,30 +11,18 @@
 #include <string>
 #include <thread>
 
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 #include "tests/util/eventually.h"
 
 namespace eddy::testing {
 namespace {
 
-class ClusterProcessTest : public ::testing::Test {
+class ClusterProcessTest : public ClusterTest {
  protected:
-  void SetUp() override {
-    dir_ = FreshTestDir("it-" + CurrentTestName());
-    cluster_ = std::make_unique<ProcessCluster>(dir_, ClusterOptions{.workers = 2});
-    std::cout << cluster_->topology().description() << std::endl;
-    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
-  }
-  void TearDown() override {
-    cluster_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 2})); }
 
-  RunResult Eddy(const std::string& sql) { return cluster_->Eddy(sql); }
   std::string WorkerStdout() { return cluster_->AllWorkerStdout(); }
-
-  std::string dir_;
-  std::unique_ptr<ProcessCluster> cluster_;
 };
 
 constexpr char kSetup[] =
@@ -60,7 +48,8 @@ TEST_F(ClusterProcessTest, BadStatementsFailClearlyAndTheClusterKeepsServing) {
       << missing.err;
   auto syntax = Eddy("SELEC 1;");
   EXPECT_EQ(syntax.exit_code, 1);
-  EXPECT_NE(syntax.err.find("SQL parse error at line 1, column 1"), std::string::npos) << syntax.err;
+  EXPECT_NE(syntax.err.find("SQL parse error at line 1, column 1"), std::string::npos)
+      << syntax.err;
   auto ok = Eddy(std::string(kSetup) + "INSERT INTO counts VALUES ('z', CAST(7 AS BIGINT));");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(WorkerStdout(), "+I[z, 7]\n");

@@ -7,15 +7,15 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <iostream>
-#include <memory>
-#include <algorithm>
-#include <cstdio>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "tests/integration/changelog_table.h"
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -35,25 +36,26 @@ uint64_t TestSeed() {
   return std::random_device{}();
 }
 
-class FailoverTest : public ::testing::Test {
+class FailoverTest : public ClusterTest {
  protected:
   void SetUp() override {
     seed_ = TestSeed();
     std::cout << "seed " << seed_ << " (EDDY_TEST_SEED=" << seed_ << " replays this run)"
               << std::endl;
     rng_.seed(seed_);
-    dir_ = FreshTestDir("failover-" + CurrentTestName());
-    cluster_ = std::make_unique<ProcessCluster>(
-        dir_, ClusterOptions{.workers = 3,
-                             .slots_per_worker = 2,
-                             .heartbeat_timeout_ms = 3000,
-                             .coordinator_args = {"--filesystem-allowed-dirs", dir_},
-                             .worker_args = {"--filesystem-allowed-dirs", dir_}});
-    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+    const std::string files = FreshTestDir("failover-files-" + CurrentTestName());
+    std::filesystem::create_directories(files);
+    ASSERT_NO_FATAL_FAILURE(
+        StartCluster(ClusterOptions{.workers = 3,
+                                    .slots_per_worker = 2,
+                                    .heartbeat_timeout_ms = 3000,
+                                    .coordinator_args = {"--filesystem-allowed-dirs", files},
+                                    .worker_args = {"--filesystem-allowed-dirs", files}}));
+    files_ = files;
   }
   void TearDown() override {
-    cluster_.reset();
-    std::filesystem::remove_all(dir_);
+    ClusterTest::TearDown();
+    std::filesystem::remove_all(files_);
   }
 
   std::vector<std::string> JobRow(const std::string& job) { return cluster_->JobRow(job); }
@@ -77,7 +79,8 @@ class FailoverTest : public ::testing::Test {
   }
   // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job other than
   // `previous`; returns it.
-  std::string WaitForACompletedCheckpoint(const std::string& job, const std::string& previous = "") {
+  std::string WaitForACompletedCheckpoint(const std::string& job,
+                                          const std::string& previous = "") {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
       std::vector<std::string> row = JobRow(job);
@@ -123,8 +126,7 @@ class FailoverTest : public ::testing::Test {
 
   uint64_t seed_ = 0;
   std::mt19937_64 rng_;
-  std::string dir_;
-  std::unique_ptr<ProcessCluster> cluster_;
+  std::string files_;  // where the filesystem sinks write
 };
 
 constexpr char kThrottledAggregation[] =
@@ -206,7 +208,9 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
       std::string(kCheckpointedAndRestarted) +
       "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
       "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" + std::to_string(kRows) + "');"
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
       "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
       "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
@@ -218,7 +222,8 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
   ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
       << cluster_->CoordinatorLog();
   const std::string log = cluster_->CoordinatorLog();
-  EXPECT_THAT(log, ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  EXPECT_THAT(log,
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
 
   // The fault-free answer, computed here: every key k counts kRows / 10 ids and sums them.
   std::map<int64_t, std::pair<int64_t, int64_t>> expected;
@@ -257,7 +262,9 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
       "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3), "
       "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '4000', "
       "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" + std::to_string(kRows) + "');"
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
       "CREATE TEMPORARY TABLE out (w TIMESTAMP(3), k BIGINT, c BIGINT, s BIGINT) "
       "WITH ('connector' = 'print');"
       "INSERT INTO out SELECT window_start, id % 4, COUNT(*), SUM(id) "
@@ -285,14 +292,18 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
 
 TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRestarts) {
   constexpr int64_t kRows = 40000;
-  const std::string out = dir_ + "/out";
+  const std::string out = files_ + "/out";
   RunResult submitted = cluster_->Eddy(
       std::string(kCheckpointedAndRestarted) +
       "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
       "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" + std::to_string(kRows) + "');"
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
       "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
-      "'path' = '" + out + "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '16kb');"
+      "'path' = '" +
+      out +
+      "', 'format' = 'csv', 'sink.rolling-policy.file-size' = '16kb');"
       "INSERT INTO files SELECT id, id * 2 FROM seq;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);

@@ -1,6 +1,6 @@
-// A coordinator and three worker processes: a cancelled parallel job leaves no subtask running on any
-// worker and frees every slot; a worker killed with SIGKILL fails the jobs that ran on it with a
-// status naming the worker, and the cluster keeps serving on the others.
+// A coordinator and three worker processes: a cancelled parallel job leaves no subtask running on
+// any worker and frees every slot; a worker killed with SIGKILL fails the jobs that ran on it with
+// a status naming the worker, and the cluster keeps serving on the others.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -14,44 +14,24 @@
 #include <string>
 #include <thread>
 
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
 namespace {
 
-class JobLifecycleTest : public ::testing::Test {
+class JobLifecycleTest : public ClusterTest {
  protected:
   void SetUp() override {
-    dir_ = FreshTestDir("life-" + CurrentTestName());
     // A short heartbeat timeout so that a killed worker is noticed quickly.
-    cluster_ = std::make_unique<ProcessCluster>(
-        dir_, ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000});
-    std::cout << cluster_->topology().description() << std::endl;
-    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
+    ASSERT_NO_FATAL_FAILURE(StartCluster(
+        ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000}));
   }
-  void TearDown() override {
-    cluster_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  // Polls SHOW WORKERS until `done` holds for its rows or `timeout` passes; returns the last rows.
-  std::vector<WorkerRow> WaitForWorkers(const std::function<bool(const std::vector<WorkerRow>&)>& done,
-                                        std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    std::vector<WorkerRow> rows = cluster_->ShowWorkers();
-    while (!done(rows) && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      rows = cluster_->ShowWorkers();
-    }
-    return rows;
-  }
-
-  std::string dir_;
-  std::unique_ptr<ProcessCluster> cluster_;
 };
 
 constexpr char kEndlessAggregation[] =
-    "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5000');"
+    "CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = "
+    "'5000');"
     "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
     "INSERT INTO hole SELECT id % 100, COUNT(*) FROM ticks GROUP BY id % 100;";
 
@@ -68,14 +48,15 @@ int WorkersRunning(const std::vector<WorkerRow>& rows) {
 }
 
 TEST_F(JobLifecycleTest, CancelledParallelJobLeavesNoSubtaskRunningAnywhere) {
-  auto submit = cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
+  auto submit =
+      cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
   ASSERT_EQ(submit.exit_code, 0) << submit.err;
   const std::string job = JobIdIn(submit.err);
   ASSERT_EQ(job.size(), 32u) << submit.err;
 
   // Six slots on three workers, two subtasks (scan chain, aggregate chain) per slot.
-  auto rows = WaitForWorkers([](const auto& r) { return Running(r) == 12; },
-                             std::chrono::seconds(15));
+  auto rows =
+      WaitForWorkers([](const auto& r) { return Running(r) == 12; }, std::chrono::seconds(15));
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(Running(rows), 12);
   EXPECT_EQ(WorkersRunning(rows), 3);
@@ -93,7 +74,8 @@ TEST_F(JobLifecycleTest, CancelledParallelJobLeavesNoSubtaskRunningAnywhere) {
   EXPECT_NE(jobs.out.find("CANCELED"), std::string::npos) << jobs.out;
 
   // The freed slots take the next job at full parallelism.
-  auto again = cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
+  auto again =
+      cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
   EXPECT_EQ(again.exit_code, 0) << again.err;
 }
 
@@ -103,8 +85,8 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
     return cluster_->Eddy("SET 'table.dml-sync' = 'true'; SET 'parallelism.default' = '6';" +
                           std::string(kEndlessAggregation));
   });
-  auto rows = WaitForWorkers([](const auto& r) { return Running(r) == 12; },
-                             std::chrono::seconds(15));
+  auto rows =
+      WaitForWorkers([](const auto& r) { return Running(r) == 12; }, std::chrono::seconds(15));
   ASSERT_EQ(Running(rows), 12);
   const std::string victim_id = cluster_->WorkerId(1);
   ASSERT_FALSE(victim_id.empty());
@@ -141,12 +123,14 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
     EXPECT_EQ(w.free_slots, w.slots) << w.worker_id;
   }
   // Four slots are left: a job needing six is refused at once, one needing four runs.
-  auto too_big = cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
+  auto too_big =
+      cluster_->Eddy("SET 'parallelism.default' = '6';" + std::string(kEndlessAggregation));
   EXPECT_EQ(too_big.exit_code, 1);
   EXPECT_NE(too_big.err.find("not enough slots: need 6, have 4"), std::string::npos) << too_big.err;
   auto fits = cluster_->Eddy(
       "SET 'table.dml-sync' = 'true'; SET 'parallelism.default' = '4';"
-      "CREATE TEMPORARY TABLE few (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000');"
+      "CREATE TEMPORARY TABLE few (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = "
+      "'1000');"
       "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
       "INSERT INTO hole SELECT id % 10, COUNT(*) FROM few GROUP BY id % 10;");
   EXPECT_EQ(fits.exit_code, 0) << fits.err;
