@@ -25,7 +25,7 @@ export CCACHE_NOHASHDIR := 1
 test: WITH_COMPOSE := 1
 
 deps:
-	$(INSTALL_DEPS) $(if $(filter 1,$(WITH_COMPOSE)),--with-compose)
+	$(INSTALL_DEPS) $(if $(filter 1,$(WITH_COMPOSE)),--with-test-tools)
 
 build: deps
 	@if [ ! -f $(BUILD_DIR)/build.ninja ]; then \

@@ -75,8 +75,7 @@ int main(int argc, char** argv) {
   const int keys = absl::GetFlag(FLAGS_keys);
   const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
   if (rows <= 0 || keys <= 0 || cache_mb < 0) {
-    std::fprintf(stderr,
-                 "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= 0\n");
+    std::fprintf(stderr, "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= 0\n");
     return 2;
   }
   const std::string kind = absl::GetFlag(FLAGS_cluster);
@@ -116,8 +115,11 @@ int main(int argc, char** argv) {
   const std::string n = std::to_string(rows);
   const std::string ddl =
       "CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = "
-      "'1000000000000', 'number-of-rows' = '" + n + "', 'fields.id.kind' = 'sequence', "
-      "'fields.id.start' = '1', 'fields.id.end' = '" + n + "')";
+      "'1000000000000', 'number-of-rows' = '" +
+      n +
+      "', 'fields.id.kind' = 'sequence', "
+      "'fields.id.start' = '1', 'fields.id.end' = '" +
+      n + "')";
   const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(keys) +
                           ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(keys);
   // Event time: row id happens at id ms; the watermark trails by one second.
@@ -245,8 +247,9 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cluster_cpu_seconds ? cluster_cpu_seconds() - cpu0 : 0;
     if (!info.ok() || info->status() != eddy::v1::JOB_STATUS_FINISHED) {
-      std::fprintf(stderr, "eddy-bench: %s did not finish: %s\n", s.name,
-                   info.ok() ? info->error().c_str() : std::string(info.status().message()).c_str());
+      std::fprintf(
+          stderr, "eddy-bench: %s did not finish: %s\n", s.name,
+          info.ok() ? info->error().c_str() : std::string(info.status().message()).c_str());
       return 1;
     }
     const double rate = rows / wall;

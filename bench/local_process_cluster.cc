@@ -63,8 +63,8 @@ absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
     const std::vector<std::string>& extra_worker_flags,
     const std::vector<std::string>& extra_coordinator_flags) {
   std::unique_ptr<LocalProcessCluster> c(new LocalProcessCluster());
-  c->dir_ = (std::filesystem::temp_directory_path() /
-             ("eddy-bench-" + std::to_string(getpid()))).string();
+  c->dir_ = (std::filesystem::temp_directory_path() / ("eddy-bench-" + std::to_string(getpid())))
+                .string();
   std::error_code ec;
   std::filesystem::remove_all(c->dir_, ec);
   std::filesystem::create_directories(c->dir_, ec);
@@ -87,11 +87,20 @@ absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
   for (int i = 0; i < workers; ++i) {
     ASSIGN_OR_RETURN(int port, FreeLoopbackPort());
     c->worker_addresses_.push_back("127.0.0.1:" + std::to_string(port));
-    std::vector<std::string> argv = {bin_dir + "/eddy-worker", "--coordinator",
-                                     c->coordinator_address_, "--port", std::to_string(port),
-                                     "--bind-host", "127.0.0.1", "--advertise-host", "127.0.0.1",
-                                     "--slots", std::to_string(slots_per_worker), "--data-dir",
-                                     c->dir_ + "/worker" + std::to_string(i), "--log-level",
+    std::vector<std::string> argv = {bin_dir + "/eddy-worker",
+                                     "--coordinator",
+                                     c->coordinator_address_,
+                                     "--port",
+                                     std::to_string(port),
+                                     "--bind-host",
+                                     "127.0.0.1",
+                                     "--advertise-host",
+                                     "127.0.0.1",
+                                     "--slots",
+                                     std::to_string(slots_per_worker),
+                                     "--data-dir",
+                                     c->dir_ + "/worker" + std::to_string(i),
+                                     "--log-level",
                                      "warn"};
     argv.insert(argv.end(), extra_worker_flags.begin(), extra_worker_flags.end());
     RETURN_IF_ERROR(c->Spawn(argv, c->dir_ + "/worker" + std::to_string(i) + ".log"));

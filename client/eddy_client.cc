@@ -9,8 +9,7 @@
 namespace eddy {
 
 bool IsFinalJobStatus(v1::JobStatus s) {
-  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED ||
-         s == v1::JOB_STATUS_CANCELED;
+  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED || s == v1::JOB_STATUS_CANCELED;
 }
 
 absl::Status EddyClient::RpcError(const grpc::Status& s) const {
@@ -48,8 +47,7 @@ absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::stri
   return resp;
 }
 
-absl::StatusOr<std::string> EddyClient::Explain(const std::string& statement,
-                                                bool changelog_mode) {
+absl::StatusOr<std::string> EddyClient::Explain(const std::string& statement, bool changelog_mode) {
   ASSIGN_OR_RETURN(v1::ExecuteStatementResponse r,
                    Execute((changelog_mode ? "EXPLAIN CHANGELOG_MODE " : "EXPLAIN ") + statement));
   if (r.kind() != v1::ExecuteStatementResponse::EXPLAIN) {

@@ -2,10 +2,10 @@
 // Errors come back as the coordinator phrased them (stage and place included).
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+
 #include <memory>
 #include <string>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/status/statusor.h"
 #include "eddy/v1/client.grpc.pb.h"

@@ -104,8 +104,9 @@ std::unique_ptr<LineReader> MakeStreamReader(FILE* in) {
 int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& options,
              FILE* messages) {
   if (options.banner) {
-    std::fprintf(messages,
-                 "Eddy SQL shell. Statements end with ';'. HELP; lists the commands, QUIT; leaves.\n");
+    std::fprintf(
+        messages,
+        "Eddy SQL shell. Statements end with ';'. HELP; lists the commands, QUIT; leaves.\n");
     std::fflush(messages);
   }
   StatementSplitter splitter;

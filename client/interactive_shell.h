@@ -39,7 +39,6 @@ struct ShellOptions {
 };
 
 // Runs statements until QUIT or the end of input; returns 0, or 1 when the last statement failed.
-int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& options,
-             FILE* messages);
+int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& options, FILE* messages);
 
 }  // namespace eddy

@@ -197,15 +197,32 @@ int TableauColumnWidth(const Field& field) {
   const DataType& t = field.type;
   int len = kMaxColumnWidth;
   switch (t.id) {
-    case TypeId::kTinyInt: len = 4; break;
-    case TypeId::kSmallInt: len = 6; break;
-    case TypeId::kInt: len = 11; break;
-    case TypeId::kBigInt: len = 20; break;
-    case TypeId::kDecimal: len = t.precision + 2; break;
-    case TypeId::kBoolean: len = 5; break;
-    case TypeId::kDate: len = 10; break;
-    case TypeId::kTimestamp: len = TimestampWidth(t.precision); break;
-    default: break;
+    case TypeId::kTinyInt:
+      len = 4;
+      break;
+    case TypeId::kSmallInt:
+      len = 6;
+      break;
+    case TypeId::kInt:
+      len = 11;
+      break;
+    case TypeId::kBigInt:
+      len = 20;
+      break;
+    case TypeId::kDecimal:
+      len = t.precision + 2;
+      break;
+    case TypeId::kBoolean:
+      len = 5;
+      break;
+    case TypeId::kDate:
+      len = 10;
+      break;
+    case TypeId::kTimestamp:
+      len = TimestampWidth(t.precision);
+      break;
+    default:
+      break;
   }
   len = std::max<int>(len, sizeof(kNull) - 1);
   return std::max(len, DisplayWidth(field.name));

@@ -174,9 +174,10 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
     case v1::ExecuteStatementResponse::QUERY:
       return ShowQueryResult(*resp);
     case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
-      std::fprintf(messages_,
-                   "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",
-                   resp->message().c_str(), resp->job_id().c_str());
+      std::fprintf(
+          messages_,
+          "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",
+          resp->message().c_str(), resp->job_id().c_str());
       std::fflush(messages_);
       running_jobs_.push_back(resp->job_id());
       statement_job_ = resp->job_id();
@@ -226,7 +227,8 @@ void ScriptRunner::CancelStatementJobs() {
   // A failed or interrupted statement's own job (a query, or an INSERT being waited for) is the
   // last one started; earlier INSERTs keep running.
   if (statement_job_.empty()) return;
-  if (std::find(running_jobs_.begin(), running_jobs_.end(), statement_job_) != running_jobs_.end()) {
+  if (std::find(running_jobs_.begin(), running_jobs_.end(), statement_job_) !=
+      running_jobs_.end()) {
     (void)client_->CancelJob(statement_job_);
     std::erase(running_jobs_, statement_job_);
   }

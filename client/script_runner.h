@@ -1,6 +1,6 @@
 // Runs a SQL script through a coordinator, statement by statement, the way `eddy -f` does: status
-// messages go to `messages` (stderr), results to `results` (stdout). The whole script is parsed first,
-// so a syntax error anywhere runs nothing. Stops at the first failing statement.
+// messages go to `messages` (stderr), results to `results` (stdout). The whole script is parsed
+// first, so a syntax error anywhere runs nothing. Stops at the first failing statement.
 #pragma once
 
 #include <atomic>

@@ -36,9 +36,8 @@ absl::StatusOr<std::string> StatementSet::Sql() const {
       return absl::InvalidArgumentError(absl::StrCat(where, ": ", parsed.status().message()));
     }
     if ((*parsed)->kind != sql::StatementKind::kInsert) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " is not an INSERT (a statement set holds INSERT statements only): ",
-                       text));
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, " is not an INSERT (a statement set holds INSERT statements only): ", text));
     }
     absl::StrAppend(&sql, text, ";\n");
   }

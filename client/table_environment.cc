@@ -38,9 +38,9 @@ Table GroupedTable::Select(const std::vector<api::Expression>& items) const {
 }
 
 Table Table::UnionAll(const Table& other) const {
-  return Table(env_, absl::StrCat("SELECT * FROM (", sql_, ") AS ", env_->NextAlias(),
-                                  " UNION ALL SELECT * FROM (", other.sql_, ") AS ",
-                                  env_->NextAlias()));
+  return Table(env_,
+               absl::StrCat("SELECT * FROM (", sql_, ") AS ", env_->NextAlias(),
+                            " UNION ALL SELECT * FROM (", other.sql_, ") AS ", env_->NextAlias()));
 }
 
 Table Table::Limit(int64_t n) const { return Wrap("*", absl::StrCat("LIMIT ", n)); }

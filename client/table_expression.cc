@@ -75,6 +75,8 @@ Expression operator>(const Expression& a, const Expression& b) { return Binary(a
 Expression operator>=(const Expression& a, const Expression& b) { return Binary(a, ">=", b); }
 Expression operator&&(const Expression& a, const Expression& b) { return Binary(a, "AND", b); }
 Expression operator||(const Expression& a, const Expression& b) { return Binary(a, "OR", b); }
-Expression operator!(const Expression& a) { return Expression(absl::StrCat("(NOT ", a.sql(), ")")); }
+Expression operator!(const Expression& a) {
+  return Expression(absl::StrCat("(NOT ", a.sql(), ")"));
+}
 
 }  // namespace eddy::api

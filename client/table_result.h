@@ -28,8 +28,7 @@ struct ResultRow {
 // the end.
 class RowIterator {
  public:
-  RowIterator(EddyClient* client, std::string job_id, Schema schema,
-              std::optional<int64_t> limit);
+  RowIterator(EddyClient* client, std::string job_id, Schema schema, std::optional<int64_t> limit);
   ~RowIterator();
   RowIterator(RowIterator&& o) noexcept;
   RowIterator& operator=(RowIterator&&) = delete;

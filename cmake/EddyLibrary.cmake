@@ -2,6 +2,18 @@
 #
 # eddy_library(NAME DEPS ...): a static library from the folder's *.cc files (tests/ and main.cc excluded).
 # eddy_test(NAME DEPS ...): a GoogleTest binary from the folder's tests/*_test.cc, registered with CTest.
+# eddy_warnings(TARGET): the project's warnings on a target, as errors unless EDDY_WERROR is OFF.
+
+option(EDDY_WERROR "treat compiler warnings as errors" ON)
+
+function(eddy_warnings target)
+  # Designated initializers leave fields at their defaults on purpose.
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter
+                                           -Wno-missing-field-initializers)
+  if(EDDY_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
 
 function(eddy_library name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
@@ -17,7 +29,7 @@ function(eddy_library name)
   add_library(${name} STATIC ${srcs})
   target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/proto)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
-  target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  eddy_warnings(${name})
 endfunction()
 
 function(eddy_test name)
@@ -30,6 +42,7 @@ function(eddy_test name)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  eddy_warnings(${name})
   include(GoogleTest)
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
 endfunction()

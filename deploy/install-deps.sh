@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages needed to build and test Eddy, skipping those already installed.
 #
-# Usage: deploy/install-deps.sh [--with-compose] [--dry-run]
-#   --with-compose   also install docker-compose (the deploy tests validate deploy/docker-compose.yml
-#                    with it; `make test` passes this flag). EDDY_WITH_COMPOSE=1 does the same.
+# Usage: deploy/install-deps.sh [--with-test-tools] [--dry-run]
+#   --with-test-tools  also install what only the tests use: docker-compose (the deploy tests
+#                      validate deploy/docker-compose.yml with it) and clang-format (the format
+#                      check); `make test` passes this flag (--with-compose is the older name).
+#                      EDDY_WITH_COMPOSE=1 does the same.
 #   --dry-run        print what would be installed and exit.
 # Runs apt-get update only when something is missing. Needs root, or sudo.
 set -euo pipefail
@@ -20,14 +22,14 @@ with_compose="${EDDY_WITH_COMPOSE:-0}"
 dry_run=0
 for arg in "$@"; do
   case "$arg" in
-    --with-compose) with_compose=1 ;;
+    --with-test-tools|--with-compose) with_compose=1 ;;
     --dry-run) dry_run=1 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 if [[ "$with_compose" == 1 ]]; then
-  PACKAGES+=(docker-compose)
+  PACKAGES+=(docker-compose clang-format)
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

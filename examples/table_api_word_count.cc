@@ -49,7 +49,8 @@ int main() {
 
   // Rows one by one.
   std::printf("-- collected\n");
-  auto upper = env.SqlQuery("SELECT word FROM words").Select({Col("word").Upper().As("w")}).Execute();
+  auto upper =
+      env.SqlQuery("SELECT word FROM words").Select({Col("word").Upper().As("w")}).Execute();
   if (!upper.ok()) return Fail(upper.status());
   auto rows = upper->Collect();
   if (!rows.ok()) return Fail(rows.status());
@@ -69,7 +70,8 @@ int main() {
     if (auto r = env.ExecuteSql(ddl); !r.ok()) return Fail(r.status());
   }
   eddy::StatementSet set = env.CreateStatementSet();
-  set.AddInsert("h_words", counts.sql()).AddInsertSql("INSERT INTO all_words SELECT word FROM words");
+  set.AddInsert("h_words", counts.sql())
+      .AddInsertSql("INSERT INTO all_words SELECT word FROM words");
   auto job = set.Execute();
   if (!job.ok()) return Fail(job.status());
   eddy::TableResult submitted(env.client(), *job);

@@ -1,6 +1,6 @@
-// An in-process cluster: one coordinator and N workers in this process, talking real gRPC on loopback
-// ports chosen by the OS — the same code paths as separate processes. Data lives in a temporary
-// directory removed on shutdown unless a data dir is given.
+// An in-process cluster: one coordinator and N workers in this process, talking real gRPC on
+// loopback ports chosen by the OS — the same code paths as separate processes. Data lives in a
+// temporary directory removed on shutdown unless a data dir is given.
 #pragma once
 
 #include <memory>

@@ -1,6 +1,6 @@
-// Through the client API on an embedded cluster (real gRPC between coordinator and workers): job row
-// counts per plan node, the worker list, and that cancelling a job ends every subtask and frees its
-// slots.
+// Through the client API on an embedded cluster (real gRPC between coordinator and workers): job
+// row counts per plan node, the worker list, and that cancelling a job ends every subtask and frees
+// its slots.
 #include <gtest/gtest.h>
 
 #include <chrono>

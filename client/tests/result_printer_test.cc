@@ -50,8 +50,9 @@ TEST(ResultPrinterTest, TableauPrintsEveryChangeAndTheCount) {
   Schema schema;
   schema.fields = {{"w", DataType::String()}, {"n", DataType::Int()}};
   std::string text = Printed("tableau", schema, [&](ResultPrinter& p) {
-    p.Add(Rows(schema, {{RowKind::kInsert, {Value::String("ü-straße"), Value::Int(1)}},
-                        {RowKind::kUpdateBefore, {Value::String(std::string(40, 'x')), Value::Null()}}}));
+    p.Add(Rows(schema,
+               {{RowKind::kInsert, {Value::String("ü-straße"), Value::Int(1)}},
+                {RowKind::kUpdateBefore, {Value::String(std::string(40, 'x')), Value::Null()}}}));
   });
   EXPECT_EQ(text,
             "+----+--------------------------------+-------------+\n"

@@ -15,9 +15,9 @@ TEST(StatementSplitterTest, SplitsAtSemicolonsOutsideQuotesAndComments) {
   StatementSplitter s;
   EXPECT_THAT(s.Add("SELECT 'a;b', `c;d`, \"e;f\" -- g;h\n"), IsEmpty());
   EXPECT_TRUE(s.pending());
-  EXPECT_THAT(s.Add("FROM t /* i;j */; SELECT 'it''s;'; \n"),
-              ElementsAre("SELECT 'a;b', `c;d`, \"e;f\" -- g;h\nFROM t /* i;j */",
-                          "SELECT 'it''s;'"));
+  EXPECT_THAT(
+      s.Add("FROM t /* i;j */; SELECT 'it''s;'; \n"),
+      ElementsAre("SELECT 'a;b', `c;d`, \"e;f\" -- g;h\nFROM t /* i;j */", "SELECT 'it''s;'"));
   EXPECT_FALSE(s.pending());
 }
 

@@ -1,10 +1,10 @@
 // The C++ Table API on an embedded cluster: expressions render the SQL they stand for, Table
 // operations compose with each other and with SQL views, and results, plans and errors come back.
-#include "client/embedded/embedded_environment.h"
-#include "client/table_environment.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "client/embedded/embedded_environment.h"
+#include "client/table_environment.h"
 
 namespace eddy {
 namespace {
@@ -66,8 +66,10 @@ TEST_F(TableApiTest, OperationsComposeAndMixWithSql) {
   // A Table API view read from SQL, and a SQL query continued with the Table API.
   ASSERT_TRUE(env_->CreateTemporaryView("people", people).ok());
   Table adults = env_->SqlQuery("SELECT name, age FROM people WHERE age >= 18");
-  EXPECT_THAT(Rows(adults.UnionAll(env_->From("people").Select({Col("name"), Col("age")})
-                                       .Where(Col("name") == Lit("bob")))
+  EXPECT_THAT(Rows(adults
+                       .UnionAll(env_->From("people")
+                                     .Select({Col("name"), Col("age")})
+                                     .Where(Col("name") == Lit("bob")))
                        .Select({Col("name")})),
               ElementsAre("+I[ann]", "+I[cid]", "+I[bob]"));
   EXPECT_THAT(Rows(people.GroupBy({Col("age") > Lit(18)})

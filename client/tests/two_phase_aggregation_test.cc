@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "client/embedded/embedded_environment.h"
 #include "client/eddy_client.h"
+#include "client/embedded/embedded_environment.h"
 #include "client/table_environment.h"
 
 namespace eddy {

@@ -3,10 +3,9 @@
 // the value is caught.
 #pragma once
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace eddy {
 

@@ -18,10 +18,11 @@ std::optional<int64_t> ParseDurationMillis(std::string_view v) {
   if (i == 0) return std::nullopt;
   while (i < v.size() && v[i] == ' ') ++i;
   static const std::pair<const char*, int64_t> kUnits[] = {
-      {"", 1},           {"ms", 1},         {"s", 1000},          {"sec", 1000},
-      {"second", 1000},  {"seconds", 1000}, {"min", 60000},       {"minute", 60000},
-      {"minutes", 60000}, {"h", 3600000},   {"hour", 3600000},    {"hours", 3600000},
-      {"d", 86400000},   {"day", 86400000}, {"days", 86400000}};
+      {"", 1},         {"ms", 1},         {"s", 1000},
+      {"sec", 1000},   {"second", 1000},  {"seconds", 1000},
+      {"min", 60000},  {"minute", 60000}, {"minutes", 60000},
+      {"h", 3600000},  {"hour", 3600000}, {"hours", 3600000},
+      {"d", 86400000}, {"day", 86400000}, {"days", 86400000}};
   const std::string_view unit = v.substr(i);
   for (const auto& [name, factor] : kUnits) {
     if (unit != name) continue;

@@ -1,5 +1,5 @@
-// Stable 64-bit hashing for partitioning and key groups. Unlike absl::Hash, the result is the same in
-// every process and build, which hash shuffles between workers require.
+// Stable 64-bit hashing for partitioning and key groups. Unlike absl::Hash, the result is the same
+// in every process and build, which hash shuffles between workers require.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,8 @@ inline uint64_t StableHash(std::string_view bytes) {
 // parallelism hands whole key groups to the new subtasks. Defined here alone.
 inline constexpr int kMaxParallelism = 128;
 
-// Flink's assignment: key group = hash % max_parallelism; subtask = key_group * parallelism / max_p.
+// Flink's assignment: key group = hash % max_parallelism; subtask = key_group * parallelism /
+// max_p.
 inline int KeyGroupOf(std::string_view encoded_key, int max_parallelism) {
   return static_cast<int>(StableHash(encoded_key) % static_cast<uint64_t>(max_parallelism));
 }

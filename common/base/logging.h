@@ -1,5 +1,6 @@
-// Process-wide logging on top of spdlog. Logs go to stderr so that stdout stays free for print sinks
-// and query results. CHECK-style helpers are for internal invariants (bugs), never for user errors.
+// Process-wide logging on top of spdlog. Logs go to stderr so that stdout stays free for print
+// sinks and query results. CHECK-style helpers are for internal invariants (bugs), never for user
+// errors.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -20,7 +21,7 @@ void InitLogging(std::string_view level);
 #define EDDY_LOG_ERROR(...) ::spdlog::error(__VA_ARGS__)
 #define EDDY_LOG_DEBUG(...) ::spdlog::debug(__VA_ARGS__)
 
-#define EDDY_CHECK(cond) \
-  do {                   \
+#define EDDY_CHECK(cond)                                         \
+  do {                                                           \
     if (!(cond)) ::eddy::CheckFailed(__FILE__, __LINE__, #cond); \
   } while (0)

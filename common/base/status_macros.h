@@ -8,10 +8,10 @@
 #define EDDY_STATUS_CONCAT_INNER(a, b) a##b
 #define EDDY_STATUS_CONCAT(a, b) EDDY_STATUS_CONCAT_INNER(a, b)
 
-#define RETURN_IF_ERROR(expr)                                 \
-  do {                                                        \
-    ::absl::Status eddy_status_ = (expr);                     \
-    if (!eddy_status_.ok()) return eddy_status_;              \
+#define RETURN_IF_ERROR(expr)                    \
+  do {                                           \
+    ::absl::Status eddy_status_ = (expr);        \
+    if (!eddy_status_.ok()) return eddy_status_; \
   } while (0)
 
 #define EDDY_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

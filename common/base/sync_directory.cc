@@ -13,8 +13,8 @@ namespace eddy {
 absl::Status SyncDirectory(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    return absl::InternalError(absl::StrCat("cannot open directory '", dir, "' to sync it: ",
-                                            std::strerror(errno)));
+    return absl::InternalError(
+        absl::StrCat("cannot open directory '", dir, "' to sync it: ", std::strerror(errno)));
   }
   const int rc = ::fsync(fd);
   const int sync_errno = errno;

@@ -49,9 +49,8 @@ absl::StatusOr<ChangelogBatch> DecodeBatch(const v1::ChangelogBatch& msg) {
     const auto& col = msg.columns(i);
     const int width = PhysicalWidth(type.id);
     if (width > 0 && col.data().size() != n * width) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("batch frame: column ", i, " has ", col.data().size(), " bytes, expected ",
-                       n * width));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "batch frame: column ", i, " has ", col.data().size(), " bytes, expected ", n * width));
     }
     if (!col.validity().empty() && col.validity().size() < (n + 7) / 8) {
       return absl::InvalidArgumentError(absl::StrCat("batch frame: column ", i, " validity short"));

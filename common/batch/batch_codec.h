@@ -1,5 +1,6 @@
-// Encodes a ChangelogBatch into its wire message (proto/eddy/v1/data.proto) and back. Decoding checks
-// every buffer size against the row count and types, so a malformed frame is an error, not a crash.
+// Encodes a ChangelogBatch into its wire message (proto/eddy/v1/data.proto) and back. Decoding
+// checks every buffer size against the row count and types, so a malformed frame is an error, not a
+// crash.
 #pragma once
 
 #include "absl/status/statusor.h"

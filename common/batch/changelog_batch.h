@@ -1,6 +1,6 @@
-// ChangelogBatch: the unit of data between operators and on the wire. Equal-length typed columns plus
-// one RowKind per row. Move-only: a batch has one owner; operators read their input by const reference
-// and build new batches for their output.
+// ChangelogBatch: the unit of data between operators and on the wire. Equal-length typed columns
+// plus one RowKind per row. Move-only: a batch has one owner; operators read their input by const
+// reference and build new batches for their output.
 #pragma once
 
 #include <string>

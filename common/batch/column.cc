@@ -90,20 +90,28 @@ void Column::AppendRange(const Column& src, size_t begin, size_t end) {
 Value Column::GetValue(size_t row) const {
   if (IsNull(row)) return Value::Null();
   switch (type_.id) {
-    case TypeId::kBoolean: return Value::Bool(Get<uint8_t>(row) != 0);
-    case TypeId::kTinyInt: return Value::Int(Get<int8_t>(row));
-    case TypeId::kSmallInt: return Value::Int(Get<int16_t>(row));
+    case TypeId::kBoolean:
+      return Value::Bool(Get<uint8_t>(row) != 0);
+    case TypeId::kTinyInt:
+      return Value::Int(Get<int8_t>(row));
+    case TypeId::kSmallInt:
+      return Value::Int(Get<int16_t>(row));
     case TypeId::kInt:
-    case TypeId::kDate: return Value::Int(Get<int32_t>(row));
+    case TypeId::kDate:
+      return Value::Int(Get<int32_t>(row));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
     case TypeId::kInterval:
       return Value::Int(Get<int64_t>(row));
-    case TypeId::kFloat: return Value::Double(Get<float>(row));
-    case TypeId::kDouble: return Value::Double(Get<double>(row));
-    case TypeId::kString: return Value::String(std::string(GetString(row)));
-    case TypeId::kNull: return Value::Null();
+    case TypeId::kFloat:
+      return Value::Double(Get<float>(row));
+    case TypeId::kDouble:
+      return Value::Double(Get<double>(row));
+    case TypeId::kString:
+      return Value::String(std::string(GetString(row)));
+    case TypeId::kNull:
+      return Value::Null();
   }
   return Value::Null();
 }
@@ -114,21 +122,37 @@ void Column::AppendValue(const Value& v) {
     return;
   }
   switch (type_.id) {
-    case TypeId::kBoolean: Append<uint8_t>(v.bool_value() ? 1 : 0); break;
-    case TypeId::kTinyInt: Append<int8_t>(static_cast<int8_t>(v.int_value())); break;
-    case TypeId::kSmallInt: Append<int16_t>(static_cast<int16_t>(v.int_value())); break;
+    case TypeId::kBoolean:
+      Append<uint8_t>(v.bool_value() ? 1 : 0);
+      break;
+    case TypeId::kTinyInt:
+      Append<int8_t>(static_cast<int8_t>(v.int_value()));
+      break;
+    case TypeId::kSmallInt:
+      Append<int16_t>(static_cast<int16_t>(v.int_value()));
+      break;
     case TypeId::kInt:
-    case TypeId::kDate: Append<int32_t>(static_cast<int32_t>(v.int_value())); break;
+    case TypeId::kDate:
+      Append<int32_t>(static_cast<int32_t>(v.int_value()));
+      break;
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
     case TypeId::kInterval:
       Append<int64_t>(v.int_value());
       break;
-    case TypeId::kFloat: Append<float>(static_cast<float>(v.double_value())); break;
-    case TypeId::kDouble: Append<double>(v.double_value()); break;
-    case TypeId::kString: AppendString(v.string_value()); break;
-    case TypeId::kNull: AppendNull(); break;
+    case TypeId::kFloat:
+      Append<float>(static_cast<float>(v.double_value()));
+      break;
+    case TypeId::kDouble:
+      Append<double>(v.double_value());
+      break;
+    case TypeId::kString:
+      AppendString(v.string_value());
+      break;
+    case TypeId::kNull:
+      AppendNull();
+      break;
   }
 }
 

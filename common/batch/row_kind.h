@@ -15,10 +15,14 @@ enum class RowKind : uint8_t {
 
 inline std::string_view RowKindShortString(RowKind k) {
   switch (k) {
-    case RowKind::kInsert: return "+I";
-    case RowKind::kUpdateBefore: return "-U";
-    case RowKind::kUpdateAfter: return "+U";
-    case RowKind::kDelete: return "-D";
+    case RowKind::kInsert:
+      return "+I";
+    case RowKind::kUpdateBefore:
+      return "-U";
+    case RowKind::kUpdateAfter:
+      return "+U";
+    case RowKind::kDelete:
+      return "-D";
   }
   return "??";
 }

@@ -21,10 +21,9 @@ bool NameIs(std::string_view name, std::string_view upper) {
 
 absl::Status CannotApply(AggKind kind, const DataType& arg) {
   std::string_view name = AggKindName(kind);
-  return absl::InvalidArgumentError(absl::StrCat("Cannot apply '",
-                                                 absl::string_view(name.data(), name.size()),
-                                                 "' to arguments of type <",
-                                                 arg.WithNullable(true).ToString(), ">"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Cannot apply '", absl::string_view(name.data(), name.size()),
+                   "' to arguments of type <", arg.WithNullable(true).ToString(), ">"));
 }
 
 }  // namespace
@@ -45,9 +44,8 @@ absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument) 
   std::string n(name);
   if (!kind) return absl::NotFoundError(absl::StrCat("Unknown aggregate function '", n, "'"));
   if (star_argument && *kind != AggKind::kCountStar) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'*' is only allowed as the argument of COUNT, not of ",
-                     absl::AsciiStrToUpper(n)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'*' is only allowed as the argument of COUNT, not of ", absl::AsciiStrToUpper(n)));
   }
   return *kind;
 }
@@ -67,11 +65,16 @@ bool IsBuiltinAggregate(std::string_view name) {
 std::string_view AggKindName(AggKind kind) {
   switch (kind) {
     case AggKind::kCountStar:
-    case AggKind::kCount: return "COUNT";
-    case AggKind::kSum: return "SUM";
-    case AggKind::kAvg: return "AVG";
-    case AggKind::kMin: return "MIN";
-    case AggKind::kMax: return "MAX";
+    case AggKind::kCount:
+      return "COUNT";
+    case AggKind::kSum:
+      return "SUM";
+    case AggKind::kAvg:
+      return "AVG";
+    case AggKind::kMin:
+      return "MIN";
+    case AggKind::kMax:
+      return "MAX";
   }
   return "?";
 }

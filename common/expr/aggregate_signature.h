@@ -1,9 +1,10 @@
-// Built-in aggregate functions as the binder sees them: name lookup and result types (Flink's rules,
-// capped at our DECIMAL precision of 18). Workers implement them in worker/operators/accumulator.h.
+// Built-in aggregate functions as the binder sees them: name lookup and result types (Flink's
+// rules, capped at our DECIMAL precision of 18). Workers implement them in
+// worker/operators/accumulator.h.
 #pragma once
 
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -30,9 +31,9 @@ std::string_view AggKindName(AggKind kind);
 //   SUM(DECIMAL(p, s))         -> DECIMAL(18, s)   (Flink: DECIMAL(38, s))
 //   SUM(FLOAT) / SUM(DOUBLE)   -> FLOAT / DOUBLE   (Flink keeps the argument type)
 //   AVG(integer)               -> the argument's type; the average truncates toward zero
-//   AVG(DECIMAL(p, s))         -> DECIMAL(18, max(6, s)), rounded half-up (Flink: DECIMAL(38, max(6, s)))
-//   AVG(FLOAT) / AVG(DOUBLE)   -> FLOAT / DOUBLE
-//   MIN(x), MAX(x)             -> the argument's type
+//   AVG(DECIMAL(p, s))         -> DECIMAL(18, max(6, s)), rounded half-up (Flink: DECIMAL(38,
+//   max(6, s))) AVG(FLOAT) / AVG(DOUBLE)   -> FLOAT / DOUBLE MIN(x), MAX(x)             -> the
+//   argument's type
 // SUM, AVG, MIN and MAX results are always nullable: a group whose non-null values have all been
 // retracted yields NULL. SUM/AVG of a non-numeric type is InvalidArgument
 // "Cannot apply 'SUM' to arguments of type <STRING>".

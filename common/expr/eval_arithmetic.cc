@@ -30,10 +30,14 @@ template <typename T>
 T Wrap(Op op, T a, T b) {
   using U = std::make_unsigned_t<T>;
   switch (op) {
-    case Op::kAdd: return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    case Op::kSub: return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-    case Op::kMul: return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-    default: return 0;
+    case Op::kAdd:
+      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+    case Op::kSub:
+      return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+    case Op::kMul:
+      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+    default:
+      return 0;
   }
 }
 
@@ -80,11 +84,21 @@ absl::StatusOr<Column> DoubleKernel(const Expr& call, Op op, const Column& ca, c
   const double* b = cb.data<double>();
   double* r = out.values();
   switch (op) {
-    case Op::kAdd: for (size_t i = 0; i < n; ++i) r[i] = a[i] + b[i]; break;
-    case Op::kSub: for (size_t i = 0; i < n; ++i) r[i] = a[i] - b[i]; break;
-    case Op::kMul: for (size_t i = 0; i < n; ++i) r[i] = a[i] * b[i]; break;
-    case Op::kDiv: for (size_t i = 0; i < n; ++i) r[i] = a[i] / b[i]; break;
-    case Op::kMod: for (size_t i = 0; i < n; ++i) r[i] = std::fmod(a[i], b[i]); break;
+    case Op::kAdd:
+      for (size_t i = 0; i < n; ++i) r[i] = a[i] + b[i];
+      break;
+    case Op::kSub:
+      for (size_t i = 0; i < n; ++i) r[i] = a[i] - b[i];
+      break;
+    case Op::kMul:
+      for (size_t i = 0; i < n; ++i) r[i] = a[i] * b[i];
+      break;
+    case Op::kDiv:
+      for (size_t i = 0; i < n; ++i) r[i] = a[i] / b[i];
+      break;
+    case Op::kMod:
+      for (size_t i = 0; i < n; ++i) r[i] = std::fmod(a[i], b[i]);
+      break;
   }
   return out.Finish();
 }
@@ -187,8 +201,11 @@ absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, siz
     return Negate(call, *args[0], n);
   }
   if (args.size() != 2) return InternalError(call, "expected two arguments");
-  Op op = f == "+" ? Op::kAdd : f == "-" ? Op::kSub : f == "*" ? Op::kMul : f == "/" ? Op::kDiv
-                                                                                     : Op::kMod;
+  Op op = f == "+"   ? Op::kAdd
+          : f == "-" ? Op::kSub
+          : f == "*" ? Op::kMul
+          : f == "/" ? Op::kDiv
+                     : Op::kMod;
   const Column& a = *args[0];
   const Column& b = *args[1];
   if (call.type.id == TypeId::kDouble) return DoubleKernel(call, op, a, b, n);

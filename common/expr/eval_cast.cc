@@ -106,21 +106,18 @@ absl::StatusOr<Column> ToString(const Column& in, const DataType& to) {
         h.append(in.data<uint8_t>()[i] ? "TRUE" : "FALSE");
       });
     case TypeId::kFloat:
-      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
-        h.append(FormatFloat(in.data<float>()[i]));
-      });
+      return CastToStringLoop(
+          in, to, [&](size_t i, std::string& h) { h.append(FormatFloat(in.data<float>()[i])); });
     case TypeId::kDouble:
-      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
-        h.append(FormatDouble(in.data<double>()[i]));
-      });
+      return CastToStringLoop(
+          in, to, [&](size_t i, std::string& h) { h.append(FormatDouble(in.data<double>()[i])); });
     case TypeId::kDecimal:
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
         h.append(FormatDecimal(in.data<int64_t>()[i], from.scale));
       });
     case TypeId::kDate:
-      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
-        h.append(FormatDate(in.data<int32_t>()[i]));
-      });
+      return CastToStringLoop(
+          in, to, [&](size_t i, std::string& h) { h.append(FormatDate(in.data<int32_t>()[i])); });
     case TypeId::kTimestamp:
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
         h.append(FormatTimestamp(in.data<int64_t>()[i], from.precision));
@@ -131,9 +128,8 @@ absl::StatusOr<Column> ToString(const Column& in, const DataType& to) {
   absl::StatusOr<Column> result = absl::InternalError("bad cast source");
   DispatchInteger(from.id, [&](auto t) {
     using T = decltype(t);
-    result = CastToStringLoop(in, to, [&](size_t i, std::string& h) {
-      AppendInt(in.data<T>()[i], h);
-    });
+    result =
+        CastToStringLoop(in, to, [&](size_t i, std::string& h) { AppendInt(in.data<T>()[i], h); });
   });
   return result;
 }
@@ -186,7 +182,8 @@ bool ParseDouble(std::string_view s, double* out) {
     return true;
   }
   // strtod also reads hex, "inf" and "nan"; SQL text must start with a digit or '.'.
-  if (body.empty() || !(absl::ascii_isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.')) {
+  if (body.empty() ||
+      !(absl::ascii_isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.')) {
     return false;
   }
   if (body.size() > 1 && (body[1] == 'x' || body[1] == 'X')) return false;
@@ -241,21 +238,35 @@ bool DoubleToInt(double d, To* out) {
 // (integers and booleans have scale 0); false for FLOAT/DOUBLE.
 bool ExactValue(const Column& in, size_t i, int128* v) {
   switch (in.type().id) {
-    case TypeId::kBoolean: *v = in.data<uint8_t>()[i] != 0; return true;
-    case TypeId::kTinyInt: *v = in.data<int8_t>()[i]; return true;
-    case TypeId::kSmallInt: *v = in.data<int16_t>()[i]; return true;
-    case TypeId::kInt: *v = in.data<int32_t>()[i]; return true;
+    case TypeId::kBoolean:
+      *v = in.data<uint8_t>()[i] != 0;
+      return true;
+    case TypeId::kTinyInt:
+      *v = in.data<int8_t>()[i];
+      return true;
+    case TypeId::kSmallInt:
+      *v = in.data<int16_t>()[i];
+      return true;
+    case TypeId::kInt:
+      *v = in.data<int32_t>()[i];
+      return true;
     case TypeId::kBigInt:
-    case TypeId::kDecimal: *v = in.data<int64_t>()[i]; return true;
-    default: return false;
+    case TypeId::kDecimal:
+      *v = in.data<int64_t>()[i];
+      return true;
+    default:
+      return false;
   }
 }
 
 double AsDouble(const Column& in, size_t i) {
   switch (in.type().id) {
-    case TypeId::kFloat: return in.data<float>()[i];
-    case TypeId::kDouble: return in.data<double>()[i];
-    default: break;
+    case TypeId::kFloat:
+      return in.data<float>()[i];
+    case TypeId::kDouble:
+      return in.data<double>()[i];
+    default:
+      break;
   }
   int128 v = 0;
   ExactValue(in, i, &v);
@@ -280,47 +291,64 @@ absl::StatusOr<Column> NumericCast(const Column& in, const DataType& to, bool tr
   const int from_scale = from.id == TypeId::kDecimal ? from.scale : 0;
   switch (to.id) {
     case TypeId::kBoolean:
-      return CastLoop<uint8_t>(in, to, try_cast, [&](size_t i, uint8_t* o) {
-        int128 v;
-        *o = from_approx ? AsDouble(in, i) != 0 : (ExactValue(in, i, &v), v != 0);
-        return true;
-      }, error);
+      return CastLoop<uint8_t>(
+          in, to, try_cast,
+          [&](size_t i, uint8_t* o) {
+            int128 v;
+            *o = from_approx ? AsDouble(in, i) != 0 : (ExactValue(in, i, &v), v != 0);
+            return true;
+          },
+          error);
     case TypeId::kFloat:
-      return CastLoop<float>(in, to, try_cast, [&](size_t i, float* o) {
-        *o = static_cast<float>(AsDouble(in, i));
-        return true;
-      }, error);
+      return CastLoop<float>(
+          in, to, try_cast,
+          [&](size_t i, float* o) {
+            *o = static_cast<float>(AsDouble(in, i));
+            return true;
+          },
+          error);
     case TypeId::kDouble:
-      return CastLoop<double>(in, to, try_cast, [&](size_t i, double* o) {
-        *o = AsDouble(in, i);
-        return true;
-      }, error);
+      return CastLoop<double>(
+          in, to, try_cast,
+          [&](size_t i, double* o) {
+            *o = AsDouble(in, i);
+            return true;
+          },
+          error);
     case TypeId::kDecimal:
-      return CastLoop<int64_t>(in, to, try_cast, [&](size_t i, int64_t* o) {
-        if (from_approx) return decimal::DoubleToDecimal(AsDouble(in, i), to.precision, to.scale, o);
-        int128 v, r;
-        ExactValue(in, i, &v);
-        if (!decimal::Rescale(v, from_scale, to.scale, &r) || !decimal::FitsPrecision(r, to.precision)) {
-          return false;
-        }
-        *o = static_cast<int64_t>(r);
-        return true;
-      }, error);
+      return CastLoop<int64_t>(
+          in, to, try_cast,
+          [&](size_t i, int64_t* o) {
+            if (from_approx)
+              return decimal::DoubleToDecimal(AsDouble(in, i), to.precision, to.scale, o);
+            int128 v, r;
+            ExactValue(in, i, &v);
+            if (!decimal::Rescale(v, from_scale, to.scale, &r) ||
+                !decimal::FitsPrecision(r, to.precision)) {
+              return false;
+            }
+            *o = static_cast<int64_t>(r);
+            return true;
+          },
+          error);
     default:
       break;
   }
   absl::StatusOr<Column> result = absl::InternalError("bad numeric cast");
   DispatchInteger(to.id, [&](auto t) {
     using To = decltype(t);
-    result = CastLoop<To>(in, to, try_cast, [&](size_t i, To* o) {
-      if (from_approx) return DoubleToInt(AsDouble(in, i), o);
-      int128 v;
-      ExactValue(in, i, &v);
-      if (from_scale > 0) v /= decimal::Pow10(from_scale);  // truncation toward zero
-      if (!IntFits<To>(v)) return false;
-      *o = static_cast<To>(v);
-      return true;
-    }, error);
+    result = CastLoop<To>(
+        in, to, try_cast,
+        [&](size_t i, To* o) {
+          if (from_approx) return DoubleToInt(AsDouble(in, i), o);
+          int128 v;
+          ExactValue(in, i, &v);
+          if (from_scale > 0) v /= decimal::Pow10(from_scale);  // truncation toward zero
+          if (!IntFits<To>(v)) return false;
+          *o = static_cast<To>(v);
+          return true;
+        },
+        error);
   });
   return result;
 }
@@ -332,49 +360,61 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
   };
   switch (to.id) {
     case TypeId::kBoolean:
-      return CastLoop<uint8_t>(in, to, try_cast,
-                               [&](size_t i, uint8_t* o) { return ParseBool(in.GetString(i), o); },
-                               error);
+      return CastLoop<uint8_t>(
+          in, to, try_cast, [&](size_t i, uint8_t* o) { return ParseBool(in.GetString(i), o); },
+          error);
     case TypeId::kFloat:
-      return CastLoop<float>(in, to, try_cast, [&](size_t i, float* o) {
-        double d;
-        if (!ParseDouble(in.GetString(i), &d)) return false;
-        *o = static_cast<float>(d);
-        return true;
-      }, error);
+      return CastLoop<float>(
+          in, to, try_cast,
+          [&](size_t i, float* o) {
+            double d;
+            if (!ParseDouble(in.GetString(i), &d)) return false;
+            *o = static_cast<float>(d);
+            return true;
+          },
+          error);
     case TypeId::kDouble:
-      return CastLoop<double>(in, to, try_cast,
-                              [&](size_t i, double* o) { return ParseDouble(in.GetString(i), o); },
-                              error);
+      return CastLoop<double>(
+          in, to, try_cast, [&](size_t i, double* o) { return ParseDouble(in.GetString(i), o); },
+          error);
     case TypeId::kDecimal:
-      return CastLoop<int64_t>(in, to, try_cast, [&](size_t i, int64_t* o) {
-        return decimal::ParseDecimal(in.GetString(i), to.precision, to.scale, o);
-      }, error);
+      return CastLoop<int64_t>(
+          in, to, try_cast,
+          [&](size_t i, int64_t* o) {
+            return decimal::ParseDecimal(in.GetString(i), to.precision, to.scale, o);
+          },
+          error);
     case TypeId::kDate:
-      return CastLoop<int32_t>(in, to, try_cast,
-                               [&](size_t i, int32_t* o) { return ParseDateText(in.GetString(i), o); },
-                               error);
+      return CastLoop<int32_t>(
+          in, to, try_cast, [&](size_t i, int32_t* o) { return ParseDateText(in.GetString(i), o); },
+          error);
     case TypeId::kTimestamp:
-      return CastLoop<int64_t>(in, to, try_cast, [&](size_t i, int64_t* o) {
-        if (!ParseTimestampText(in.GetString(i), o)) return false;
-        if (to.precision < 3) {
-          int64_t unit = to.precision == 0 ? 1000 : to.precision == 1 ? 100 : 10;
-          *o -= ((*o % unit) + unit) % unit;
-        }
-        return true;
-      }, error);
+      return CastLoop<int64_t>(
+          in, to, try_cast,
+          [&](size_t i, int64_t* o) {
+            if (!ParseTimestampText(in.GetString(i), o)) return false;
+            if (to.precision < 3) {
+              int64_t unit = to.precision == 0 ? 1000 : to.precision == 1 ? 100 : 10;
+              *o -= ((*o % unit) + unit) % unit;
+            }
+            return true;
+          },
+          error);
     default:
       break;
   }
   absl::StatusOr<Column> result = absl::InternalError("bad cast from STRING");
   DispatchInteger(to.id, [&](auto t) {
     using To = decltype(t);
-    result = CastLoop<To>(in, to, try_cast, [&](size_t i, To* o) {
-      int64_t v;
-      if (!ParseInteger(in.GetString(i), &v) || !IntFits<To>(v)) return false;
-      *o = static_cast<To>(v);
-      return true;
-    }, error);
+    result = CastLoop<To>(
+        in, to, try_cast,
+        [&](size_t i, To* o) {
+          int64_t v;
+          if (!ParseInteger(in.GetString(i), &v) || !IntFits<To>(v)) return false;
+          *o = static_cast<To>(v);
+          return true;
+        },
+        error);
   });
   return result;
 }
@@ -385,25 +425,38 @@ absl::StatusOr<Column> TemporalCast(const Column& in, const DataType& to) {
   constexpr int64_t kMsPerDay = 86400000;
   if (to.id == TypeId::kDate) {
     if (from.id == TypeId::kDate) return Column(in);
-    return CastLoop<int32_t>(in, to, false, [&](size_t i, int32_t* o) {
-      int64_t ms = in.data<int64_t>()[i];
-      *o = static_cast<int32_t>(ms >= 0 ? ms / kMsPerDay : -((-ms + kMsPerDay - 1) / kMsPerDay));
-      return true;
-    }, never);
+    return CastLoop<int32_t>(
+        in, to, false,
+        [&](size_t i, int32_t* o) {
+          int64_t ms = in.data<int64_t>()[i];
+          *o =
+              static_cast<int32_t>(ms >= 0 ? ms / kMsPerDay : -((-ms + kMsPerDay - 1) / kMsPerDay));
+          return true;
+        },
+        never);
   }
   if (from.id == TypeId::kDate) {
-    return CastLoop<int64_t>(in, to, false, [&](size_t i, int64_t* o) {
-      *o = static_cast<int64_t>(in.data<int32_t>()[i]) * kMsPerDay;
-      return true;
-    }, never);
+    return CastLoop<int64_t>(
+        in, to, false,
+        [&](size_t i, int64_t* o) {
+          *o = static_cast<int64_t>(in.data<int32_t>()[i]) * kMsPerDay;
+          return true;
+        },
+        never);
   }
   // TIMESTAMP(p) -> TIMESTAMP(q): fewer fractional digits truncate (we keep milliseconds).
-  const int64_t unit = to.precision >= 3 ? 1 : to.precision == 2 ? 10 : to.precision == 1 ? 100 : 1000;
-  return CastLoop<int64_t>(in, to, false, [&](size_t i, int64_t* o) {
-    int64_t v = in.data<int64_t>()[i];
-    *o = v - ((v % unit) + unit) % unit;
-    return true;
-  }, never);
+  const int64_t unit = to.precision >= 3   ? 1
+                       : to.precision == 2 ? 10
+                       : to.precision == 1 ? 100
+                                           : 1000;
+  return CastLoop<int64_t>(
+      in, to, false,
+      [&](size_t i, int64_t* o) {
+        int64_t v = in.data<int64_t>()[i];
+        *o = v - ((v % unit) + unit) % unit;
+        return true;
+      },
+      never);
 }
 
 }  // namespace
@@ -418,8 +471,8 @@ absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_c
   bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;
   if (from_num && to_num) return NumericCast(in, out_type, try_cast);
   if (from.IsTemporal() && to.IsTemporal()) return TemporalCast(in, out_type);
-  return absl::InvalidArgumentError(absl::StrCat("Cast from ", TypeName(from), " to ",
-                                                 TypeName(to), " is not supported"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Cast from ", TypeName(from), " to ", TypeName(to), " is not supported"));
 }
 
 }  // namespace eddy::eval_internal

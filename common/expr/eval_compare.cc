@@ -12,12 +12,18 @@ enum class Cmp { kEq, kNe, kLt, kLe, kGt, kGe };
 template <typename T>
 inline bool Compare(Cmp op, const T& a, const T& b) {
   switch (op) {
-    case Cmp::kEq: return a == b;
-    case Cmp::kNe: return a != b;
-    case Cmp::kLt: return a < b;
-    case Cmp::kLe: return a <= b;
-    case Cmp::kGt: return a > b;
-    case Cmp::kGe: return a >= b;
+    case Cmp::kEq:
+      return a == b;
+    case Cmp::kNe:
+      return a != b;
+    case Cmp::kLt:
+      return a < b;
+    case Cmp::kLe:
+      return a <= b;
+    case Cmp::kGt:
+      return a > b;
+    case Cmp::kGe:
+      return a >= b;
   }
   return false;
 }
@@ -33,12 +39,24 @@ void CompareFixed(Cmp op, const Column& ca, const Column& cb, uint8_t* r, size_t
   const T* a = ca.data<T>();
   const T* b = cb.data<T>();
   switch (op) {
-    case Cmp::kEq: CompareLoop<Cmp::kEq>(a, b, r, n); break;
-    case Cmp::kNe: CompareLoop<Cmp::kNe>(a, b, r, n); break;
-    case Cmp::kLt: CompareLoop<Cmp::kLt>(a, b, r, n); break;
-    case Cmp::kLe: CompareLoop<Cmp::kLe>(a, b, r, n); break;
-    case Cmp::kGt: CompareLoop<Cmp::kGt>(a, b, r, n); break;
-    case Cmp::kGe: CompareLoop<Cmp::kGe>(a, b, r, n); break;
+    case Cmp::kEq:
+      CompareLoop<Cmp::kEq>(a, b, r, n);
+      break;
+    case Cmp::kNe:
+      CompareLoop<Cmp::kNe>(a, b, r, n);
+      break;
+    case Cmp::kLt:
+      CompareLoop<Cmp::kLt>(a, b, r, n);
+      break;
+    case Cmp::kLe:
+      CompareLoop<Cmp::kLe>(a, b, r, n);
+      break;
+    case Cmp::kGt:
+      CompareLoop<Cmp::kGt>(a, b, r, n);
+      break;
+    case Cmp::kGe:
+      CompareLoop<Cmp::kGe>(a, b, r, n);
+      break;
   }
 }
 

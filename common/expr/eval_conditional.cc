@@ -53,7 +53,8 @@ absl::StatusOr<Column> EvalCase(const Expr& call, const ChangelogBatch& input) {
   std::vector<uint32_t> taken, rest, identity;
   for (size_t a = 0; a + 1 < args.size() && !remaining.empty(); a += 2) {
     ASSIGN_OR_RETURN(EvalColumn cond, EvalOnRows(*args[a], input, remaining, all));
-    if (cond->type().id != TypeId::kBoolean) return InternalError(call, "BOOLEAN condition expected");
+    if (cond->type().id != TypeId::kBoolean)
+      return InternalError(call, "BOOLEAN condition expected");
     const uint8_t* v = cond->data<uint8_t>();
     taken.clear();
     rest.clear();

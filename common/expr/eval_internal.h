@@ -90,20 +90,27 @@ class StringBuilder {
 template <typename F>
 decltype(auto) DispatchFixed(TypeId id, F&& f) {
   switch (id) {
-    case TypeId::kBoolean: return f(uint8_t{});
-    case TypeId::kTinyInt: return f(int8_t{});
-    case TypeId::kSmallInt: return f(int16_t{});
+    case TypeId::kBoolean:
+      return f(uint8_t{});
+    case TypeId::kTinyInt:
+      return f(int8_t{});
+    case TypeId::kSmallInt:
+      return f(int16_t{});
     case TypeId::kInt:
-    case TypeId::kDate: return f(int32_t{});
-    case TypeId::kFloat: return f(float{});
-    case TypeId::kDouble: return f(double{});
+    case TypeId::kDate:
+      return f(int32_t{});
+    case TypeId::kFloat:
+      return f(float{});
+    case TypeId::kDouble:
+      return f(double{});
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
     case TypeId::kInterval:
       return f(int64_t{});
     case TypeId::kString:
-    case TypeId::kNull: break;
+    case TypeId::kNull:
+      break;
   }
   return f(uint8_t{});  // kNull: one byte per (always null) row
 }
@@ -112,11 +119,20 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
 template <typename F>
 bool DispatchInteger(TypeId id, F&& f) {
   switch (id) {
-    case TypeId::kTinyInt: f(int8_t{}); return true;
-    case TypeId::kSmallInt: f(int16_t{}); return true;
-    case TypeId::kInt: f(int32_t{}); return true;
-    case TypeId::kBigInt: f(int64_t{}); return true;
-    default: return false;
+    case TypeId::kTinyInt:
+      f(int8_t{});
+      return true;
+    case TypeId::kSmallInt:
+      f(int16_t{});
+      return true;
+    case TypeId::kInt:
+      f(int32_t{});
+      return true;
+    case TypeId::kBigInt:
+      f(int64_t{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -1,8 +1,8 @@
 // LIKE kernel. A literal pattern (the usual case) is compiled once per batch; a pattern column is
 // recompiled only when the pattern changes from one row to the next.
+#include "common/base/status_macros.h"
 #include "common/expr/eval_internal.h"
 #include "common/expr/like_matcher.h"
-#include "common/base/status_macros.h"
 
 namespace eddy::eval_internal {
 

@@ -111,8 +111,9 @@ absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n)
   }
   if (f == "ROUND") {
     if (id == TypeId::kDouble) {
-      return MapDouble(call, args, n,
-                       [&](double v, size_t i) { return decimal::RoundDouble(v, Places(args, i)); });
+      return MapDouble(call, args, n, [&](double v, size_t i) {
+        return decimal::RoundDouble(v, Places(args, i));
+      });
     }
     if (id == TypeId::kDecimal) return RoundDecimal(call, args, n);
     absl::StatusOr<Column> result = InternalError(call, "numeric argument expected");
@@ -120,7 +121,8 @@ absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n)
     return result;
   }
   if (f == "ABS") {
-    if (id == TypeId::kDouble) return MapFixed<double>(call, x, n, [](double v) { return std::fabs(v); });
+    if (id == TypeId::kDouble)
+      return MapFixed<double>(call, x, n, [](double v) { return std::fabs(v); });
     if (id == TypeId::kDecimal) {
       return MapFixed<int64_t>(call, x, n, [](int64_t v) { return v < 0 ? -v : v; });
     }

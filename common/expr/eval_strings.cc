@@ -32,7 +32,9 @@ size_t ByteOffset(std::string_view s, int64_t cp) {
 absl::StatusOr<Column> Concat(const Expr& call, const ArgList& args, size_t n) {
   StringBuilder out(call.type, n);
   auto validity = CombineValidity(args, n);
-  auto is_null = [&](size_t i) { return !validity.empty() && !(validity[i >> 3] & (1u << (i & 7))); };
+  auto is_null = [&](size_t i) {
+    return !validity.empty() && !(validity[i >> 3] & (1u << (i & 7)));
+  };
   size_t bytes = 0;
   for (const Column* a : args) bytes += a->raw_heap().size();
   out.heap().reserve(bytes);

@@ -72,8 +72,8 @@ Column Broadcast(const Value& v, const DataType& type, size_t n) {
 }
 
 absl::Status InternalError(const Expr& call, std::string_view what) {
-  return absl::InternalError(
-      absl::StrCat("Malformed call to '", call.function, "': ", absl::string_view(what.data(), what.size())));
+  return absl::InternalError(absl::StrCat("Malformed call to '", call.function,
+                                          "': ", absl::string_view(what.data(), what.size())));
 }
 
 bool MayFail(const Expr& e) {
@@ -145,7 +145,8 @@ absl::StatusOr<EvalColumn> Eval(const Expr& e, const ChangelogBatch& input) {
 absl::StatusOr<EvalColumn> EvalOnRows(const Expr& e, const ChangelogBatch& input,
                                       const std::vector<uint32_t>& rows, bool all) {
   if (all) return Eval(e, input);
-  if (e.kind == ExprKind::kLiteral) return EvalColumn::Own(Broadcast(e.literal, e.type, rows.size()));
+  if (e.kind == ExprKind::kLiteral)
+    return EvalColumn::Own(Broadcast(e.literal, e.type, rows.size()));
   if (e.kind == ExprKind::kColumn) {
     if (e.column < 0 || static_cast<size_t>(e.column) >= input.num_columns()) {
       return absl::InternalError(absl::StrCat("Column index ", e.column, " out of range"));
@@ -158,7 +159,8 @@ absl::StatusOr<EvalColumn> EvalOnRows(const Expr& e, const ChangelogBatch& input
   std::vector<Column> columns;
   columns.reserve(input.num_columns());
   for (size_t i = 0; i < input.num_columns(); ++i) {
-    columns.push_back(used[i] ? GatherColumn(input.column(i), rows) : Column(input.column(i).type()));
+    columns.push_back(used[i] ? GatherColumn(input.column(i), rows)
+                              : Column(input.column(i).type()));
   }
   ChangelogBatch sub(std::move(columns), std::vector<RowKind>(rows.size(), RowKind::kInsert));
   ASSIGN_OR_RETURN(EvalColumn c, Eval(e, sub));
@@ -180,8 +182,8 @@ absl::StatusOr<Column> Evaluate(const Expr& e, const ChangelogBatch& input) {
 absl::StatusOr<std::vector<uint32_t>> EvaluateFilter(const Expr& predicate,
                                                      const ChangelogBatch& input) {
   if (predicate.type.id != TypeId::kBoolean && predicate.type.id != TypeId::kNull) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Filter condition must be BOOLEAN, not ", predicate.type.WithNullable(true).ToString()));
+    return absl::InvalidArgumentError(absl::StrCat("Filter condition must be BOOLEAN, not ",
+                                                   predicate.type.WithNullable(true).ToString()));
   }
   std::vector<uint32_t> rows;
   const size_t n = input.num_rows();

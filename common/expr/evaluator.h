@@ -1,6 +1,6 @@
-// Vectorized evaluation of bound expressions (expr.h) over a ChangelogBatch: each call node runs one
-// typed loop over its argument columns. Also the filter helper used by Calc, constant folding for
-// the planner, and IsConstant.
+// Vectorized evaluation of bound expressions (expr.h) over a ChangelogBatch: each call node runs
+// one typed loop over its argument columns. Also the filter helper used by Calc, constant folding
+// for the planner, and IsConstant.
 #pragma once
 
 #include <cstdint>

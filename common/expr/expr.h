@@ -1,6 +1,6 @@
 // Bound, typed scalar expressions: what the coordinator's binder produces from SQL and what workers
-// evaluate over batches (evaluator.h). Immutable and shared (ExprPtr); input columns are referenced by
-// index into the operator's input schema.
+// evaluate over batches (evaluator.h). Immutable and shared (ExprPtr); input columns are referenced
+// by index into the operator's input schema.
 #pragma once
 
 #include <memory>
@@ -22,9 +22,9 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
   ExprKind kind = ExprKind::kLiteral;
   DataType type;
-  int column = -1;        // kColumn: index in the input schema
-  Value literal;          // kLiteral
-  std::string function;   // kCall: canonical name (see function_registry.h)
+  int column = -1;       // kColumn: index in the input schema
+  Value literal;         // kLiteral
+  std::string function;  // kCall: canonical name (see function_registry.h)
   std::vector<ExprPtr> args;
 };
 

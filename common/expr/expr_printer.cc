@@ -55,14 +55,18 @@ void Append(const Expr& e, const std::vector<std::string>& names, std::string* o
 std::string LiteralToString(const Value& v, const DataType& type) {
   if (v.is_null()) return "NULL";
   switch (type.id) {
-    case TypeId::kBoolean: return !v.is_bool() ? "?" : v.bool_value() ? "TRUE" : "FALSE";
-    case TypeId::kString: return v.is_string() ? Quote(v.string_value()) : "?";
+    case TypeId::kBoolean:
+      return !v.is_bool() ? "?" : v.bool_value() ? "TRUE" : "FALSE";
+    case TypeId::kString:
+      return v.is_string() ? Quote(v.string_value()) : "?";
     case TypeId::kFloat:
-    case TypeId::kDouble: return v.is_double() ? FormatValue(v, type) : "?";
+    case TypeId::kDouble:
+      return v.is_double() ? FormatValue(v, type) : "?";
     // As Flink's plans print them: milliseconds, then the type.
     case TypeId::kInterval:
       return v.is_int() ? absl::StrCat(v.int_value(), ":INTERVAL SECOND") : "?";
-    default: return v.is_int() ? FormatValue(v, type) : "?";
+    default:
+      return v.is_int() ? FormatValue(v, type) : "?";
   }
 }
 

@@ -12,8 +12,8 @@ namespace eddy {
 
 // Column references print as input_names[i] (`$i` when the name is missing). Literals: integers as
 // written, DECIMAL with its scale digits (1.50), DOUBLE as Java's Double.toString (1.0E7), TRUE /
-// FALSE, NULL, DATE/TIMESTAMP as their text (2024-01-31), strings single-quoted with embedded quotes
-// doubled. Flink prints string literals as _UTF-16LE'a'; we print just 'a'.
+// FALSE, NULL, DATE/TIMESTAMP as their text (2024-01-31), strings single-quoted with embedded
+// quotes doubled. Flink prints string literals as _UTF-16LE'a'; we print just 'a'.
 std::string ExprToString(const Expr& e, const std::vector<std::string>& input_names);
 
 // A literal's text as above.

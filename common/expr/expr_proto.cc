@@ -14,8 +14,8 @@ absl::Status PlanError(std::string_view what) {
 }
 
 absl::Status ValidateType(const DataType& t) {
-  if (t.id == TypeId::kDecimal &&
-      (t.precision < 1 || t.precision > kMaxDecimalPrecision || t.scale < 0 || t.scale > t.precision)) {
+  if (t.id == TypeId::kDecimal && (t.precision < 1 || t.precision > kMaxDecimalPrecision ||
+                                   t.scale < 0 || t.scale > t.precision)) {
     return PlanError(absl::StrCat("bad DECIMAL(", t.precision, ", ", t.scale, ")"));
   }
   if (t.id == TypeId::kTimestamp && (t.precision < 0 || t.precision > 9)) {
@@ -44,23 +44,37 @@ absl::StatusOr<Value> ValueFromProto(const v1::Literal& p, const DataType& type)
   Value v;
   v1::Literal::ValueCase expected = v1::Literal::kIntValue;
   switch (type.id) {
-    case TypeId::kBoolean: expected = v1::Literal::kBoolValue; break;
+    case TypeId::kBoolean:
+      expected = v1::Literal::kBoolValue;
+      break;
     case TypeId::kFloat:
-    case TypeId::kDouble: expected = v1::Literal::kDoubleValue; break;
-    case TypeId::kString: expected = v1::Literal::kStringValue; break;
-    case TypeId::kNull: expected = v1::Literal::VALUE_NOT_SET; break;
-    default: break;
+    case TypeId::kDouble:
+      expected = v1::Literal::kDoubleValue;
+      break;
+    case TypeId::kString:
+      expected = v1::Literal::kStringValue;
+      break;
+    case TypeId::kNull:
+      expected = v1::Literal::VALUE_NOT_SET;
+      break;
+    default:
+      break;
   }
   if (p.value_case() == v1::Literal::VALUE_NOT_SET) return Value::Null();
   if (p.value_case() != expected) {
     return PlanError(absl::StrCat("literal does not match its type ", type.ToString()));
   }
   switch (p.value_case()) {
-    case v1::Literal::kBoolValue: return Value::Bool(p.bool_value());
-    case v1::Literal::kIntValue: return Value::Int(p.int_value());
-    case v1::Literal::kDoubleValue: return Value::Double(p.double_value());
-    case v1::Literal::kStringValue: return Value::String(p.string_value());
-    default: return Value::Null();
+    case v1::Literal::kBoolValue:
+      return Value::Bool(p.bool_value());
+    case v1::Literal::kIntValue:
+      return Value::Int(p.int_value());
+    case v1::Literal::kDoubleValue:
+      return Value::Double(p.double_value());
+    case v1::Literal::kStringValue:
+      return Value::String(p.string_value());
+    default:
+      return Value::Null();
   }
 }
 

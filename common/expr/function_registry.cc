@@ -15,7 +15,9 @@ namespace resolve_internal {
 
 constexpr int kMaxP = kMaxDecimalPrecision;
 
-std::string TypeText(const DataType& t) { return absl::StrCat("<", t.WithNullable(true).ToString(), ">"); }
+std::string TypeText(const DataType& t) {
+  return absl::StrCat("<", t.WithNullable(true).ToString(), ">");
+}
 
 absl::Status CannotApply(const std::string& fn, const std::vector<ExprPtr>& args) {
   std::string types;
@@ -50,21 +52,30 @@ bool AllNullType(const std::vector<ExprPtr>& args) {
 
 int IntegerRank(TypeId id) {
   switch (id) {
-    case TypeId::kTinyInt: return 1;
-    case TypeId::kSmallInt: return 2;
-    case TypeId::kInt: return 3;
-    case TypeId::kBigInt: return 4;
-    default: return 0;
+    case TypeId::kTinyInt:
+      return 1;
+    case TypeId::kSmallInt:
+      return 2;
+    case TypeId::kInt:
+      return 3;
+    case TypeId::kBigInt:
+      return 4;
+    default:
+      return 0;
   }
 }
 
 // Decimal digits needed for an integer type (BIGINT needs 19, clamped to our 18).
 int IntegerDigits(TypeId id) {
   switch (id) {
-    case TypeId::kTinyInt: return 3;
-    case TypeId::kSmallInt: return 5;
-    case TypeId::kInt: return 10;
-    default: return kMaxP;
+    case TypeId::kTinyInt:
+      return 3;
+    case TypeId::kSmallInt:
+      return 5;
+    case TypeId::kInt:
+      return 10;
+    default:
+      return kMaxP;
   }
 }
 
@@ -281,9 +292,9 @@ absl::StatusOr<ExprPtr> ResolveCase(const std::string& fn, std::vector<ExprPtr> 
     if (IsNullType(args[i])) {
       args[i] = MakeCast(args[i], DataType::Boolean());
     } else if (args[i]->type.id != TypeId::kBoolean) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Cannot apply 'CASE': condition ", i / 2 + 1, " is of type ", TypeText(args[i]->type),
-          ", expected <BOOLEAN>"));
+      return absl::InvalidArgumentError(absl::StrCat("Cannot apply 'CASE': condition ", i / 2 + 1,
+                                                     " is of type ", TypeText(args[i]->type),
+                                                     ", expected <BOOLEAN>"));
     }
     values.push_back(i + 1);
   }
@@ -334,7 +345,8 @@ absl::StatusOr<ExprPtr> ResolveStrings(const std::string& fn, std::vector<ExprPt
 absl::StatusOr<ExprPtr> ResolveSubstring(const std::string& fn, std::vector<ExprPtr> args) {
   if (args.size() != 2 && args.size() != 3) return WrongArgCount(fn, args.size());
   bool ok = args[0]->type.id == TypeId::kString || IsNullType(args[0]);
-  for (size_t i = 1; i < args.size(); ++i) ok = ok && (args[i]->type.IsInteger() || IsNullType(args[i]));
+  for (size_t i = 1; i < args.size(); ++i)
+    ok = ok && (args[i]->type.IsInteger() || IsNullType(args[i]));
   if (!ok) return CannotApply(fn, args);
   if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
   for (size_t i = 1; i < args.size(); ++i) args[i] = CastIfNeeded(args[i], DataType::Int());
@@ -394,7 +406,8 @@ absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> 
     }
   } else if (fn == "FLOOR" || fn == "CEIL") {
     if (x.id == TypeId::kDecimal) {
-      t = x.scale == 0 ? DataType::Decimal(x.precision, 0) : ClampedDecimal(1 + x.precision - x.scale, 0);
+      t = x.scale == 0 ? DataType::Decimal(x.precision, 0)
+                       : ClampedDecimal(1 + x.precision - x.scale, 0);
     } else if (x.IsApproximate()) {
       args[0] = CastIfNeeded(args[0], DataType::Double());
       t = DataType::Double();
@@ -445,7 +458,8 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
   DataType t;
   if (a.IsNumeric() && b.IsNumeric()) {
     if (a.IsApproximate() || b.IsApproximate()) {
-      t = (a.id == TypeId::kFloat && b.id == TypeId::kFloat) ? DataType::Float() : DataType::Double();
+      t = (a.id == TypeId::kFloat && b.id == TypeId::kFloat) ? DataType::Float()
+                                                             : DataType::Double();
     } else if (a.IsInteger() && b.IsInteger()) {
       t = IntegerRank(a.id) >= IntegerRank(b.id) ? DataType{a.id} : DataType{b.id};
     } else {
@@ -487,22 +501,22 @@ absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr>
   const FunctionDef* def = FindFunction(function);
   if (def == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown function '", absl::AsciiStrToUpper(absl::string_view(function.data(),
-                                                                      function.size())),
-        "'"));
+        "Unknown function '",
+        absl::AsciiStrToUpper(absl::string_view(function.data(), function.size())), "'"));
   }
   const std::string fn(def->name);
   for (const auto& a : args) {
-    if (a == nullptr) return absl::InvalidArgumentError(absl::StrCat("Null argument to '", fn, "'"));
+    if (a == nullptr)
+      return absl::InvalidArgumentError(absl::StrCat("Null argument to '", fn, "'"));
   }
   return def->resolve(fn, std::move(args));
 }
 
 absl::Status CheckCast(const DataType& from, const DataType& to) {
   auto unsupported = [&] {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cast from ", from.WithNullable(true).ToString(), " to ",
-                     to.WithNullable(true).ToString(), " is not supported"));
+    return absl::InvalidArgumentError(absl::StrCat("Cast from ", from.WithNullable(true).ToString(),
+                                                   " to ", to.WithNullable(true).ToString(),
+                                                   " is not supported"));
   };
   if (to.id == TypeId::kNull) return from.id == TypeId::kNull ? absl::OkStatus() : unsupported();
   if (from.id == TypeId::kNull || from.id == to.id) return absl::OkStatus();

@@ -1,6 +1,7 @@
 // Resolution of scalar function calls: checks argument types, inserts implicit CASTs and computes
-// the result type and nullability with Flink's rules. The binder builds every call through MakeCall,
-// and plan deserialization re-resolves through it, so the evaluator only sees well-typed calls.
+// the result type and nullability with Flink's rules. The binder builds every call through
+// MakeCall, and plan deserialization re-resolves through it, so the evaluator only sees well-typed
+// calls.
 #pragma once
 
 #include <optional>

@@ -17,9 +17,9 @@ inline size_t CodePointLength(unsigned char b) {
 
 absl::Status LikePattern::Compile(std::string_view pattern, std::string_view escape) {
   if (escape.size() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Invalid escape character '", absl::string_view(escape.data(), escape.size()),
-        "' in LIKE: it must be a single character"));
+    return absl::InvalidArgumentError(absl::StrCat("Invalid escape character '",
+                                                   absl::string_view(escape.data(), escape.size()),
+                                                   "' in LIKE: it must be a single character"));
   }
   elements_.clear();
   literal_.clear();
@@ -75,12 +75,18 @@ absl::Status LikePattern::Compile(std::string_view pattern, std::string_view esc
 bool LikePattern::Matches(std::string_view s) const {
   std::string_view lit = literal_;
   switch (shape_) {
-    case Shape::kAll: return true;
-    case Shape::kExact: return s == lit;
-    case Shape::kPrefix: return s.substr(0, lit.size()) == lit;
-    case Shape::kSuffix: return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
-    case Shape::kContains: return s.find(lit) != std::string_view::npos;
-    case Shape::kGeneral: return MatchGeneral(s);
+    case Shape::kAll:
+      return true;
+    case Shape::kExact:
+      return s == lit;
+    case Shape::kPrefix:
+      return s.substr(0, lit.size()) == lit;
+    case Shape::kSuffix:
+      return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
+    case Shape::kContains:
+      return s.find(lit) != std::string_view::npos;
+    case Shape::kGeneral:
+      return MatchGeneral(s);
   }
   return false;
 }

@@ -1,5 +1,5 @@
-// absl::Status <-> grpc::Status, keeping the code and the message, so user errors raised deep in the
-// coordinator reach the client unchanged.
+// absl::Status <-> grpc::Status, keeping the code and the message, so user errors raised deep in
+// the coordinator reach the client unchanged.
 #pragma once
 
 #include <grpcpp/grpcpp.h>

@@ -1,6 +1,6 @@
-// Abstract syntax tree of Eddy's Flink-style SQL, produced by the parser (parser.h) and consumed by the
-// coordinator's binder. Nodes carry the source position of their first token so that validation errors
-// can name the place. The tree is plain data: no types, no catalog lookups.
+// Abstract syntax tree of Eddy's Flink-style SQL, produced by the parser (parser.h) and consumed by
+// the coordinator's binder. Nodes carry the source position of their first token so that validation
+// errors can name the place. The tree is plain data: no types, no catalog lookups.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +27,9 @@ struct QualifiedName {
 
 // A SQL type as written, e.g. DECIMAL(10, 2), VARCHAR(20), TIMESTAMP(3) NOT NULL.
 struct TypeSpec {
-  std::string name;         // upper-case canonical: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT,
-                            // DOUBLE, DECIMAL, STRING, VARCHAR, CHAR, DATE, TIMESTAMP, TIMESTAMP_LTZ
-                            // (also TIME, BYTES)
+  std::string name;  // upper-case canonical: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT,
+                     // DOUBLE, DECIMAL, STRING, VARCHAR, CHAR, DATE, TIMESTAMP, TIMESTAMP_LTZ
+                     // (also TIME, BYTES)
   std::vector<int> params;  // precision/scale/length as written (may be empty)
   bool not_null = false;
   SourcePos pos;
@@ -38,25 +38,35 @@ struct TypeSpec {
 // ---------------------------------------------------------------- expressions
 
 enum class ExprKind {
-  kLiteral,      // literal_kind + text
-  kIdentifier,   // name (possibly qualified: t.col)
-  kStar,         // `*` or `t.*` in a select list or COUNT(*); name holds the qualifier if any
-  kUnary,        // op in {"-", "+", "NOT"}; args[0]
-  kBinary,       // op in {"+","-","*","/","%","=","<>","<","<=",">",">=","AND","OR","||"}; args[0..1]
-  kIsNull,       // args[0] IS [NOT] NULL; negated
-  kLike,         // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
-  kIn,           // args[0] [NOT] IN (args[1..]); negated
-  kBetween,      // args[0] [NOT] BETWEEN args[1] AND args[2]; negated
-  kCase,         // CASE [operand] WHEN .. THEN .. [ELSE ..] END: see case_* fields
-  kCast,         // CAST(args[0] AS cast_type); TRY_CAST sets try_cast
-  kFunction,     // name(args), e.g. UPPER(x), COUNT(x), COUNT(DISTINCT x), COUNT(*) (args[0] is kStar)
-  kInterval,     // INTERVAL 'text' unit [TO unit]: text + interval_unit
-  kSubquery,     // (SELECT ...) as a scalar/IN operand; reserved for later use
-  kIsTrue,       // args[0] IS [NOT] TRUE; negated
-  kIsFalse,      // args[0] IS [NOT] FALSE; negated
+  kLiteral,     // literal_kind + text
+  kIdentifier,  // name (possibly qualified: t.col)
+  kStar,        // `*` or `t.*` in a select list or COUNT(*); name holds the qualifier if any
+  kUnary,       // op in {"-", "+", "NOT"}; args[0]
+  kBinary,    // op in {"+","-","*","/","%","=","<>","<","<=",">",">=","AND","OR","||"}; args[0..1]
+  kIsNull,    // args[0] IS [NOT] NULL; negated
+  kLike,      // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]; negated
+  kIn,        // args[0] [NOT] IN (args[1..]); negated
+  kBetween,   // args[0] [NOT] BETWEEN args[1] AND args[2]; negated
+  kCase,      // CASE [operand] WHEN .. THEN .. [ELSE ..] END: see case_* fields
+  kCast,      // CAST(args[0] AS cast_type); TRY_CAST sets try_cast
+  kFunction,  // name(args), e.g. UPPER(x), COUNT(x), COUNT(DISTINCT x), COUNT(*) (args[0] is kStar)
+  kInterval,  // INTERVAL 'text' unit [TO unit]: text + interval_unit
+  kSubquery,  // (SELECT ...) as a scalar/IN operand; reserved for later use
+  kIsTrue,    // args[0] IS [NOT] TRUE; negated
+  kIsFalse,   // args[0] IS [NOT] FALSE; negated
 };
 
-enum class LiteralKind { kNull, kBoolean, kInteger, kDecimal, kDouble, kString, kDate, kTime, kTimestamp };
+enum class LiteralKind {
+  kNull,
+  kBoolean,
+  kInteger,
+  kDecimal,
+  kDouble,
+  kString,
+  kDate,
+  kTime,
+  kTimestamp
+};
 
 struct Query;
 
@@ -65,7 +75,8 @@ struct Expr {
   SourcePos pos;
 
   LiteralKind literal_kind = LiteralKind::kNull;
-  std::string text;  // literal text (string literal unescaped; numbers as written; TRUE/FALSE), or op
+  std::string
+      text;  // literal text (string literal unescaped; numbers as written; TRUE/FALSE), or op
 
   QualifiedName name;  // identifier / function name / star qualifier
   std::string op;      // operator spelling, upper-case for keywords
@@ -81,7 +92,8 @@ struct Expr {
   std::unique_ptr<Expr> case_else;
 
   TypeSpec cast_type;
-  std::string interval_unit;  // SECOND, MINUTE, HOUR, DAY, MONTH, YEAR (upper-case), "DAY TO SECOND"..
+  std::string
+      interval_unit;  // SECOND, MINUTE, HOUR, DAY, MONTH, YEAR (upper-case), "DAY TO SECOND"..
 
   std::unique_ptr<Query> subquery;
 };
@@ -90,7 +102,7 @@ using ExprPtr = std::unique_ptr<Expr>;
 // ---------------------------------------------------------------- queries
 
 struct SelectItem {
-  ExprPtr expr;               // kStar for `*` / `t.*`
+  ExprPtr expr;  // kStar for `*` / `t.*`
   std::optional<std::string> alias;
   SourcePos pos;
 };
@@ -106,12 +118,13 @@ enum class TableRefKind {
 struct TableRef {
   TableRefKind kind = TableRefKind::kTable;
   SourcePos pos;
-  QualifiedName name;                 // kTable; function name for kFunction
-  std::unique_ptr<Query> subquery;    // kSubquery / kValues (a Query whose body is VALUES)
+  QualifiedName name;               // kTable; function name for kFunction
+  std::unique_ptr<Query> subquery;  // kSubquery / kValues (a Query whose body is VALUES)
   std::optional<std::string> alias;
   std::vector<std::string> column_aliases;
 
-  // kFunction: arguments; a `TABLE t` argument sets table_arg, `DESCRIPTOR(c)` sets descriptor_cols.
+  // kFunction: arguments; a `TABLE t` argument sets table_arg, `DESCRIPTOR(c)` sets
+  // descriptor_cols.
   std::vector<ExprPtr> function_args;
   std::unique_ptr<TableRef> table_arg;
   std::vector<std::string> descriptor_cols;
@@ -223,7 +236,7 @@ struct StatementSet {
 };
 
 struct Explain {
-  std::vector<std::string> details;  // e.g. {"CHANGELOG_MODE"}, upper-case
+  std::vector<std::string> details;   // e.g. {"CHANGELOG_MODE"}, upper-case
   std::unique_ptr<Statement> target;  // a query, an insert or a statement set
 };
 
@@ -242,7 +255,8 @@ struct Use {
 };
 
 struct Show {
-  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, WORKERS, CREATE TABLE, CREATE VIEW
+  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, WORKERS, CREATE TABLE,
+                     // CREATE VIEW
   QualifiedName name;  // for SHOW CREATE ...
 };
 
@@ -261,8 +275,22 @@ struct StopJob {
 };
 
 enum class StatementKind {
-  kQuery, kInsert, kStatementSet, kCreateTable, kCreateView, kDrop, kExplain, kSet, kReset, kUse,
-  kShow, kDescribe, kCreateDatabase, kStopJob, kHelp, kQuit,
+  kQuery,
+  kInsert,
+  kStatementSet,
+  kCreateTable,
+  kCreateView,
+  kDrop,
+  kExplain,
+  kSet,
+  kReset,
+  kUse,
+  kShow,
+  kDescribe,
+  kCreateDatabase,
+  kStopJob,
+  kHelp,
+  kQuit,
 };
 
 struct Statement {
@@ -270,7 +298,7 @@ struct Statement {
   SourcePos pos;
   std::string text;  // the statement's source text, without the trailing ';'
 
-  QueryPtr query;              // kQuery
+  QueryPtr query;  // kQuery
   std::unique_ptr<Insert> insert;
   std::unique_ptr<StatementSet> statement_set;
   std::unique_ptr<CreateTable> create_table;

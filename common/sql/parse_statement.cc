@@ -279,8 +279,7 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   const Token& t = Peek();
   if (t.kind == TokenKind::kWord &&
       (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
-       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" ||
-       t.upper == "WORKERS")) {
+       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" || t.upper == "WORKERS")) {
     show.what = Advance().upper;
     return absl::OkStatus();
   }

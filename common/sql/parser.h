@@ -11,7 +11,8 @@
 
 namespace eddy::sql {
 
-// Parses a script of statements separated by ';' (a trailing ';' is optional; empty statements skipped).
+// Parses a script of statements separated by ';' (a trailing ';' is optional; empty statements
+// skipped).
 absl::StatusOr<std::vector<StatementPtr>> ParseScript(std::string_view sql);
 
 // Parses exactly one statement (an optional trailing ';' allowed).

@@ -8,18 +8,41 @@ namespace eddy {
 std::string DataType::ToString() const {
   std::string s;
   switch (id) {
-    case TypeId::kBoolean: s = "BOOLEAN"; break;
-    case TypeId::kTinyInt: s = "TINYINT"; break;
-    case TypeId::kSmallInt: s = "SMALLINT"; break;
-    case TypeId::kInt: s = "INT"; break;
-    case TypeId::kBigInt: s = "BIGINT"; break;
-    case TypeId::kFloat: s = "FLOAT"; break;
-    case TypeId::kDouble: s = "DOUBLE"; break;
-    case TypeId::kDecimal: s = absl::StrCat("DECIMAL(", precision, ", ", scale, ")"); break;
-    case TypeId::kString: s = length > 0 ? absl::StrCat("VARCHAR(", length, ")") : "STRING"; break;
-    case TypeId::kDate: s = "DATE"; break;
-    case TypeId::kTimestamp: s = absl::StrCat("TIMESTAMP(", precision, ")"); break;
-    case TypeId::kNull: return "NULL";
+    case TypeId::kBoolean:
+      s = "BOOLEAN";
+      break;
+    case TypeId::kTinyInt:
+      s = "TINYINT";
+      break;
+    case TypeId::kSmallInt:
+      s = "SMALLINT";
+      break;
+    case TypeId::kInt:
+      s = "INT";
+      break;
+    case TypeId::kBigInt:
+      s = "BIGINT";
+      break;
+    case TypeId::kFloat:
+      s = "FLOAT";
+      break;
+    case TypeId::kDouble:
+      s = "DOUBLE";
+      break;
+    case TypeId::kDecimal:
+      s = absl::StrCat("DECIMAL(", precision, ", ", scale, ")");
+      break;
+    case TypeId::kString:
+      s = length > 0 ? absl::StrCat("VARCHAR(", length, ")") : "STRING";
+      break;
+    case TypeId::kDate:
+      s = "DATE";
+      break;
+    case TypeId::kTimestamp:
+      s = absl::StrCat("TIMESTAMP(", precision, ")");
+      break;
+    case TypeId::kNull:
+      return "NULL";
     case TypeId::kInterval:
       s = absl::StrCat("INTERVAL SECOND(", precision, ")");
       break;
@@ -55,7 +78,8 @@ int PhysicalWidth(TypeId id) {
 
 std::optional<int> Schema::FindField(std::string_view name) const {
   for (size_t i = 0; i < fields.size(); ++i) {
-    if (absl::EqualsIgnoreCase(fields[i].name, absl::string_view(name.data(), name.size()))) return static_cast<int>(i);
+    if (absl::EqualsIgnoreCase(fields[i].name, absl::string_view(name.data(), name.size())))
+      return static_cast<int>(i);
   }
   return std::nullopt;
 }

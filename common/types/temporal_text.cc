@@ -7,15 +7,18 @@ namespace eddy {
 namespace {
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
   return s;
 }
 
 // Reads 1..max_digits digits at s[*i].
 bool Digits(std::string_view s, size_t* i, int max_digits, int* out) {
   int v = 0, k = 0;
-  while (*i < s.size() && k < max_digits && absl::ascii_isdigit(static_cast<unsigned char>(s[*i]))) {
+  while (*i < s.size() && k < max_digits &&
+         absl::ascii_isdigit(static_cast<unsigned char>(s[*i]))) {
     v = v * 10 + (s[(*i)++] - '0');
     ++k;
   }

@@ -55,9 +55,10 @@ std::string FormatDecimal(int64_t unscaled, int scale) {
   std::string digits = std::to_string(mag);
   if (scale > 0) {
     if (static_cast<int>(digits.size()) <= scale) {
-      digits.insert(0, scale - digits.size() + 1, '0');
+      digits = std::string(scale - digits.size() + 1, '0') + digits;
     }
-    digits.insert(digits.size() - scale, ".");
+    const size_t point = digits.size() - scale;
+    digits = digits.substr(0, point) + "." + digits.substr(point);
   }
   return negative ? "-" + digits : digits;
 }

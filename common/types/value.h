@@ -41,8 +41,8 @@ class Value {
 };
 
 // Text of a value as Flink's print sink and SQL CAST(.. AS STRING) show it: `null` for NULL (the
-// caller decides), true/false, DECIMAL with exactly `scale` digits, DOUBLE as Java's Double.toString
-// (1.0, 0.5, 1.0E7), DATE 2024-01-31, TIMESTAMP(3) 2024-01-31 10:00:00.000.
+// caller decides), true/false, DECIMAL with exactly `scale` digits, DOUBLE as Java's
+// Double.toString (1.0, 0.5, 1.0E7), DATE 2024-01-31, TIMESTAMP(3) 2024-01-31 10:00:00.000.
 std::string FormatValue(const Value& v, const DataType& type);
 
 // Formatting helpers shared with the vectorized cast.

@@ -1,8 +1,8 @@
 #include "coordinator/catalog/catalog.h"
 
-#include "absl/strings/str_cat.h"
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
 
@@ -94,8 +94,8 @@ absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::stri
   }
   if (it->second.count(database)) {
     if (if_not_exists) return absl::OkStatus();
-    return absl::AlreadyExistsError(absl::StrCat("Validation error: database '", catalog, ".",
-                                                 database, "' already exists"));
+    return absl::AlreadyExistsError(
+        absl::StrCat("Validation error: database '", catalog, ".", database, "' already exists"));
   }
   if (store_) RETURN_IF_ERROR(store_->PutDatabase(catalog, database));
   it->second.insert(database);
@@ -233,13 +233,16 @@ absl::Status SessionCatalog::UseDatabase(const sql::QualifiedName& name) {
 absl::StatusOr<ObjectPath> SessionCatalog::Resolve(const sql::QualifiedName& name) const {
   const auto& p = name.parts;
   switch (p.size()) {
-    case 1: return ObjectPath{current_catalog_, current_database_, p[0]};
-    case 2: return ObjectPath{current_catalog_, p[0], p[1]};
-    case 3: return ObjectPath{p[0], p[1], p[2]};
+    case 1:
+      return ObjectPath{current_catalog_, current_database_, p[0]};
+    case 2:
+      return ObjectPath{current_catalog_, p[0], p[1]};
+    case 3:
+      return ObjectPath{p[0], p[1], p[2]};
     default:
       return absl::InvalidArgumentError(absl::StrCat(
-          "Validation error at line ", name.pos.line, ", column ", name.pos.column,
-          ": '", name.ToString(), "' has more than three parts (catalog.database.object)"));
+          "Validation error at line ", name.pos.line, ", column ", name.pos.column, ": '",
+          name.ToString(), "' has more than three parts (catalog.database.object)"));
   }
 }
 

@@ -1,6 +1,6 @@
 // The coordinator's catalog of permanent objects (shared by every session) and the per-session view
-// that adds temporary objects, the current catalog/database, and name resolution. A temporary object
-// shadows a permanent one with the same path while it exists.
+// that adds temporary objects, the current catalog/database, and name resolution. A temporary
+// object shadows a permanent one with the same path while it exists.
 #pragma once
 
 #include <map>

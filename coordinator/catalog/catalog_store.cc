@@ -32,7 +32,9 @@ void PathToProto(const ObjectPath& p, v1::StoredPath* out) {
   out->set_database(p.database);
   out->set_object(p.object);
 }
-ObjectPath PathFromProto(const v1::StoredPath& p) { return {p.catalog(), p.database(), p.object()}; }
+ObjectPath PathFromProto(const v1::StoredPath& p) {
+  return {p.catalog(), p.database(), p.object()};
+}
 
 }  // namespace
 
@@ -97,8 +99,12 @@ absl::Status CatalogStore::PutView(const CatalogView& v) {
   return Put(ObjectKey('v', v.path), p.SerializeAsString());
 }
 
-absl::Status CatalogStore::DeleteTable(const ObjectPath& path) { return Delete(ObjectKey('t', path)); }
-absl::Status CatalogStore::DeleteView(const ObjectPath& path) { return Delete(ObjectKey('v', path)); }
+absl::Status CatalogStore::DeleteTable(const ObjectPath& path) {
+  return Delete(ObjectKey('t', path));
+}
+absl::Status CatalogStore::DeleteView(const ObjectPath& path) {
+  return Delete(ObjectKey('v', path));
+}
 
 absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
   Contents out;

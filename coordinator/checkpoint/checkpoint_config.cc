@@ -57,7 +57,8 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
     std::string dir = it->second;
     if (absl::StartsWith(dir, "file://")) dir = dir.substr(7);
     if (dir.find("://") != std::string::npos) {
-      return InvalidConfigValue("state.checkpoints.dir", it->second, "a local or mounted path (file://...)");
+      return InvalidConfigValue("state.checkpoints.dir", it->second,
+                                "a local or mounted path (file://...)");
     }
     if (dir.empty() || dir.front() != '/') {
       return InvalidConfigValue("state.checkpoints.dir", it->second, "an absolute path");

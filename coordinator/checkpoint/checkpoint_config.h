@@ -26,7 +26,7 @@ struct CheckpointConfig {
 // Reads the keys from `config`; `default_dir` is used without `state.checkpoints.dir` (the
 // coordinator's --checkpoints-dir). A `file://` prefix is accepted and removed; other schemes are
 // an error. An error names the key and the value.
-absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(const std::map<std::string, std::string>& config,
-                                                      const std::string& default_dir);
+absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
+    const std::map<std::string, std::string>& config, const std::string& default_dir);
 
 }  // namespace eddy

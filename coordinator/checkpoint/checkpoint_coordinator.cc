@@ -73,11 +73,11 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
       }
       p.id = trigger_id = next_id_++;
       p.triggered = now;
-      p.trigger_time_ms = trigger_ms = callbacks_.wall_clock_ms
-                                           ? callbacks_.wall_clock_ms()
-                                           : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 std::chrono::system_clock::now().time_since_epoch())
-                                                 .count();
+      p.trigger_time_ms = trigger_ms =
+          callbacks_.wall_clock_ms ? callbacks_.wall_clock_ms()
+                                   : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                         std::chrono::system_clock::now().time_since_epoch())
+                                         .count();
       pending_[p.id] = std::move(p);
       last_trigger_ = now;
       ++stats_.in_progress;
@@ -85,7 +85,8 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
   }
   Run(actions);
   if (trigger_id == 0) return;
-  absl::Status s = callbacks_.trigger ? callbacks_.trigger(trigger_id, trigger_ms) : absl::OkStatus();
+  absl::Status s =
+      callbacks_.trigger ? callbacks_.trigger(trigger_id, trigger_ms) : absl::OkStatus();
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
     AbortLocked(trigger_id, absl::StrCat("Trigger failed: ", s.message()), true, now, &actions);
@@ -180,10 +181,9 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   }
   std::vector<std::string> missing = store_->MissingFiles(metadata);
   absl::Status written =
-      missing.empty()
-          ? store_->WriteMetadata(metadata)
-          : absl::DataLossError(absl::StrCat("its state references missing files: ",
-                                             absl::StrJoin(missing, ", ")));
+      missing.empty() ? store_->WriteMetadata(metadata)
+                      : absl::DataLossError(absl::StrCat("its state references missing files: ",
+                                                         absl::StrJoin(missing, ", ")));
   if (!written.ok()) {
     ++stats_.in_progress;  // FailLocked counts it out again
     for (const auto& s : metadata.subtasks()) p.acks[{s.task_index(), s.subtask_index()}] = s;
@@ -209,7 +209,8 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   }
   absl::Status retained = store_->Retain(config_.num_retained, InUseLocked());
   if (!retained.ok()) {
-    EDDY_LOG_WARN("job {}: cleaning up old checkpoints: {}", job_id_, std::string(retained.message()));
+    EDDY_LOG_WARN("job {}: cleaning up old checkpoints: {}", job_id_,
+                  std::string(retained.message()));
   }
   EDDY_LOG_INFO("job {}: checkpoint {} completed in {} ms ({} bytes, {} of them new)", job_id_,
                 p.id, stats_.latest_duration.count(), bytes, new_bytes);
@@ -225,10 +226,10 @@ void CheckpointCoordinator::Decline(int64_t id, SubtaskId subtask, const std::st
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (pending_.count(id) == 0) return;
-    AbortLocked(id,
-                absl::StrCat("Declined by task ", subtask.first, " subtask ", subtask.second, ": ",
-                             reason),
-                true, now, &actions);
+    AbortLocked(
+        id,
+        absl::StrCat("Declined by task ", subtask.first, " subtask ", subtask.second, ": ", reason),
+        true, now, &actions);
   }
   Run(actions);
 }
@@ -250,7 +251,8 @@ void CheckpointCoordinator::FailLocked(Pending p, const std::string& reason, boo
   --stats_.in_progress;
   absl::Status discarded = store_->Discard(id, written, InUseLocked());
   if (!discarded.ok()) {
-    EDDY_LOG_WARN("job {}: cleaning up checkpoint {}: {}", job_id_, id, std::string(discarded.message()));
+    EDDY_LOG_WARN("job {}: cleaning up checkpoint {}: {}", job_id_, id,
+                  std::string(discarded.message()));
   }
   EDDY_LOG_WARN("job {}: checkpoint {} failed: {}", job_id_, id, reason);
   actions->push_back([this, id, reason] {
@@ -262,9 +264,9 @@ void CheckpointCoordinator::FailLocked(Pending p, const std::string& reason, boo
   last_end_ = now;
   if (++consecutive_failures_ > config_.tolerable_failures && !stopped_) {
     stopped_ = true;
-    const std::string message =
-        absl::StrCat("Exceeded checkpoint tolerable failure threshold (", config_.tolerable_failures,
-                     "). The latest checkpoint (", id, ") failed: ", reason);
+    const std::string message = absl::StrCat(
+        "Exceeded checkpoint tolerable failure threshold (", config_.tolerable_failures,
+        "). The latest checkpoint (", id, ") failed: ", reason);
     actions->push_back([this, message] {
       if (callbacks_.fail_job) callbacks_.fail_job(message);
     });

@@ -88,8 +88,8 @@ absl::Status CheckpointStore::Prepare() const {
   std::error_code ec;
   fs::create_directories(fs::path(job_dir_) / "shared", ec);
   if (ec) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the checkpoint directory '", job_dir_, "' cannot be created: ", ec.message()));
+    return absl::FailedPreconditionError(absl::StrCat("the checkpoint directory '", job_dir_,
+                                                      "' cannot be created: ", ec.message()));
   }
   // Creating a directory can succeed where writing files does not (a read-only mount, quotas).
   const std::string probe = job_dir_ + "/.write-probe";
@@ -134,16 +134,17 @@ absl::StatusOr<v1::CheckpointMetadata> CheckpointStore::ReadMetadata(int64_t che
   buffer << in.rdbuf();
   const std::string file = buffer.str();
   auto corrupt = [&](const std::string& why) {
-    return absl::DataLossError(
-        absl::StrCat("checkpoint metadata '", path, "' is corrupt: ", why));
+    return absl::DataLossError(absl::StrCat("checkpoint metadata '", path, "' is corrupt: ", why));
   };
   if (file.size() < kHeaderSize) return corrupt("shorter than its header");
   if (!std::equal(kMagic, kMagic + sizeof(kMagic), file.begin())) return corrupt("bad magic");
   const uint64_t length = GetFixed(file.data() + sizeof(kMagic), 8);
   const uint32_t crc = static_cast<uint32_t>(GetFixed(file.data() + sizeof(kMagic) + 8, 4));
   if (file.size() - kHeaderSize != length) {
-    return corrupt(absl::StrCat("holds ", file.size() - kHeaderSize, " bytes of metadata, its "
-                                "header says ", length));
+    return corrupt(absl::StrCat("holds ", file.size() - kHeaderSize,
+                                " bytes of metadata, its "
+                                "header says ",
+                                length));
   }
   const std::string payload = file.substr(kHeaderSize);
   if (Crc32(payload) != crc) return corrupt("checksum mismatch");
@@ -200,7 +201,7 @@ std::set<std::string> CheckpointStore::ReferencedFiles(const v1::CheckpointMetad
 }
 
 absl::Status CheckpointStore::DeleteUnreferenced(const std::set<std::string>& candidates,
-                                                const std::set<std::string>& in_use) const {
+                                                 const std::set<std::string>& in_use) const {
   std::set<std::string> referenced = in_use;
   for (int64_t id : CompletedIds()) {
     auto metadata = ReadMetadata(id);

@@ -50,13 +50,11 @@ JobManager::~JobManager() {
 }
 
 bool JobManager::IsFinal(v1::JobStatus s) {
-  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED ||
-         s == v1::JOB_STATUS_CANCELED;
+  return s == v1::JOB_STATUS_FINISHED || s == v1::JOB_STATUS_FAILED || s == v1::JOB_STATUS_CANCELED;
 }
 
 bool JobManager::IsFinal(v1::TaskState s) {
-  return s == v1::TASK_STATE_FINISHED || s == v1::TASK_STATE_FAILED ||
-         s == v1::TASK_STATE_CANCELED;
+  return s == v1::TASK_STATE_FINISHED || s == v1::TASK_STATE_FAILED || s == v1::TASK_STATE_CANCELED;
 }
 
 v1::JobInfo JobManager::InfoLocked(const Job& job) {
@@ -259,11 +257,11 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
       }
       *per_worker[worker].add_tasks() = t;
     }
-    const int64_t last_id =
-        restore ? restore->checkpoint_id()
-                : (job.checkpoints && job.checkpoints->stats().latest_completed_id
-                       ? *job.checkpoints->stats().latest_completed_id
-                       : 0);
+    const int64_t last_id = restore
+                                ? restore->checkpoint_id()
+                                : (job.checkpoints && job.checkpoints->stats().latest_completed_id
+                                       ? *job.checkpoints->stats().latest_completed_id
+                                       : 0);
     job.checkpoints = MakeCheckpointCoordinator(job_id, job, last_id);
     checkpoints = job.checkpoints;
     job.restart_at.reset();
@@ -289,8 +287,8 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     }
     if (!s.ok()) {
       failure = absl::Status(FromGrpcStatus(s).code(),
-                             absl::StrCat("deploying job ", job_id, " to ", worker, " at ",
-                                          address, ": ", s.error_message()));
+                             absl::StrCat("deploying job ", job_id, " to ", worker, " at ", address,
+                                          ": ", s.error_message()));
       break;
     }
     deployed.push_back(worker);
@@ -315,8 +313,8 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     from = store != nullptr ? ", from the beginning: no completed checkpoint to restore"
                             : ", from the beginning: checkpointing is off";
   }
-  EDDY_LOG_INFO("job {} ({}) attempt {} deployed: {} subtasks on {} slots{}", job_id, name,
-                attempt, tasks.size(), slots_needed, from);
+  EDDY_LOG_INFO("job {} ({}) attempt {} deployed: {} subtasks on {} slots{}", job_id, name, attempt,
+                tasks.size(), slots_needed, from);
   return absl::OkStatus();
 }
 
@@ -375,9 +373,9 @@ void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::
     RestartDecision decision;
     if (job.spec.restart) decision = job.spec.restart->OnFailure(Clock::now());
     if (!decision.restart) {
-      const std::string why =
-          job.spec.restart ? absl::StrCat(reason, " (not restarted: ", decision.why_not, ")")
-                           : reason;
+      const std::string why = job.spec.restart
+                                  ? absl::StrCat(reason, " (not restarted: ", decision.why_not, ")")
+                                  : reason;
       to_cancel = FinishLocked(job, v1::JOB_STATUS_FAILED, why);
     } else {
       checkpoints = job.checkpoints;
@@ -696,9 +694,9 @@ std::vector<v1::CancelJobRequest> JobManager::OnHeartbeat(const v1::HeartbeatReq
           t.missed_heartbeats = 0;
         } else if (++t.missed_heartbeats >= kMissedHeartbeatsForLostTask) {
           lost.push_back(
-              {id, {job.attempt, absl::StrCat("task ", t.task_index, " subtask ", t.subtask_index,
-                                              " on ", t.worker_id,
-                                              " ended without a final report")}});
+              {id,
+               {job.attempt, absl::StrCat("task ", t.task_index, " subtask ", t.subtask_index,
+                                          " on ", t.worker_id, " ended without a final report")}});
           t.missed_heartbeats = 0;
         }
       }
@@ -723,7 +721,8 @@ void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& a
     for (auto& [id, job] : jobs_) {
       if (job.info.status() != v1::JOB_STATUS_RUNNING) continue;
       bool uses = false;
-      for (const auto& t : job.tasks) uses = uses || (t.worker_id == worker_id && !IsFinal(t.state));
+      for (const auto& t : job.tasks)
+        uses = uses || (t.worker_id == worker_id && !IsFinal(t.state));
       if (uses) affected.push_back({id, job.attempt});
     }
   }
@@ -791,8 +790,8 @@ void JobManager::Tick(Clock::time_point now) {
     // A restart that could not be deployed is one more failure for the restart strategy.
     const std::string reason = absl::StrCat("restarting failed: ", s.message());
     job.info.set_last_failure(reason);
-    RestartDecision decision = job.spec.restart ? job.spec.restart->OnFailure(now)
-                                                : RestartDecision{};
+    RestartDecision decision =
+        job.spec.restart ? job.spec.restart->OnFailure(now) : RestartDecision{};
     if (decision.restart) {
       job.restart_at = now + decision.delay;
       EDDY_LOG_WARN("job {}: {}; trying again in {} ms", id, reason, decision.delay.count());

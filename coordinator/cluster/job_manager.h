@@ -52,8 +52,8 @@ class JobManager {
     std::string name;
     int slots_needed = 1;
     DeploymentBuilder build;
-    CheckpointConfig checkpointing;             // off unless its interval is set
-    std::unique_ptr<RestartStrategy> restart;   // null: never restart
+    CheckpointConfig checkpointing;            // off unless its interval is set
+    std::unique_ptr<RestartStrategy> restart;  // null: never restart
     // A SELECT: its collect sink (subtask 0, on the first slot) holds rows for FetchResults. With
     // checkpointing they reach the client exactly once, as each checkpoint completes.
     bool collects_results = false;
@@ -83,8 +83,7 @@ class JobManager {
   // then, once the job finished, the rest. An error when the job failed or was cancelled, or is no
   // query; `end` once the job finished and every row was handed over. Fetches of one job take
   // turns.
-  absl::Status FetchResults(const std::string& job_id, int wait_ms,
-                            v1::FetchResultsResponse* out);
+  absl::Status FetchResults(const std::string& job_id, int wait_ms, v1::FetchResultsResponse* out);
 
   // How long a submission waits for slots that running jobs hold (WorkerRegistry::AllocateSlots).
   static constexpr std::chrono::milliseconds kSlotWait{5000};
@@ -120,11 +119,11 @@ class JobManager {
     std::vector<TaskSlot> tasks;     // of the current attempt
     std::vector<std::string> slots;  // worker id per allocated slot
     bool slots_released = true;
-    std::unique_ptr<CheckpointStore> store;                 // with checkpointing
-    std::shared_ptr<CheckpointCoordinator> checkpoints;     // of the current attempt
-    int64_t checkpoints_completed_before = 0;               // by earlier attempts
+    std::unique_ptr<CheckpointStore> store;              // with checkpointing
+    std::shared_ptr<CheckpointCoordinator> checkpoints;  // of the current attempt
+    int64_t checkpoints_completed_before = 0;            // by earlier attempts
     int64_t checkpoints_failed_before = 0;
-    std::optional<Clock::time_point> restart_at;            // while RESTARTING
+    std::optional<Clock::time_point> restart_at;  // while RESTARTING
     std::optional<Clock::time_point> waiting_for_slots_since;
     std::shared_ptr<QueryResults> results;  // a SELECT's
   };
@@ -157,11 +156,10 @@ class JobManager {
   // Sends a checkpoint RPC to every worker of the attempt.
   absl::Status TriggerOnWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
                                 int64_t trigger_time_ms);
-  void NotifyWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
-                     bool completed, const std::string& reason);
+  void NotifyWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id, bool completed,
+                     const std::string& reason);
   std::shared_ptr<CheckpointCoordinator> MakeCheckpointCoordinator(const std::string& job_id,
-                                                                   const Job& job,
-                                                                   int64_t last_id);
+                                                                   const Job& job, int64_t last_id);
 
   WorkerRegistry* registry_;
   std::mutex mu_;

@@ -58,10 +58,10 @@ class FailureRate : public RestartStrategy {
     failures_.push_back(now);
     while (!failures_.empty() && now - failures_.front() > interval_) failures_.pop_front();
     if (static_cast<int64_t>(failures_.size()) > max_failures_) {
-      return {false, Millis(0),
-              absl::StrCat("the restart strategy failure-rate allows ", max_failures_,
-                           " failures per ", FormatMillis(interval_), ", and ", failures_.size(),
-                           " happened")};
+      return {
+          false, Millis(0),
+          absl::StrCat("the restart strategy failure-rate allows ", max_failures_, " failures per ",
+                       FormatMillis(interval_), ", and ", failures_.size(), " happened")};
     }
     return {true, delay_, ""};
   }
@@ -176,7 +176,8 @@ absl::StatusOr<std::unique_ptr<RestartStrategy>> MakeRestartStrategy(
   }
   if (type == "failure-rate" || type == "failurerate") {
     auto max = r.Int("restart-strategy.failure-rate.max-failures-per-interval", 1, 1);
-    auto interval = r.Duration("restart-strategy.failure-rate.failure-rate-interval", Millis(60000));
+    auto interval =
+        r.Duration("restart-strategy.failure-rate.failure-rate-interval", Millis(60000));
     auto delay = r.Duration("restart-strategy.failure-rate.delay", Millis(1000));
     if (!max.ok()) return max.status();
     if (!interval.ok()) return interval.status();
@@ -199,8 +200,8 @@ absl::StatusOr<std::unique_ptr<RestartStrategy>> MakeRestartStrategy(
     o = {*initial, *max, *multiplier, *reset, *jitter, *attempts};
     if (o.initial > o.max) {
       return absl::InvalidArgumentError(
-          absl::StrCat("'", p, "initial-backoff' (", FormatMillis(o.initial),
-                       ") must not exceed '", p, "max-backoff' (", FormatMillis(o.max), ")"));
+          absl::StrCat("'", p, "initial-backoff' (", FormatMillis(o.initial), ") must not exceed '",
+                       p, "max-backoff' (", FormatMillis(o.max), ")"));
     }
     if (!random) {
       auto rng = std::make_shared<std::mt19937_64>(std::random_device{}());

@@ -124,7 +124,8 @@ absl::StatusOr<std::vector<std::string>> WorkerRegistry::AllocateSlots(
   for (int i = 0; i < n; ++i) {
     WorkerInfo* best = nullptr;
     for (auto& [id, w] : workers_) {
-      if (w.used_slots < w.slots && (!best || w.slots - w.used_slots > best->slots - best->used_slots)) {
+      if (w.used_slots < w.slots &&
+          (!best || w.slots - w.used_slots > best->slots - best->used_slots)) {
         best = &w;
       }
     }

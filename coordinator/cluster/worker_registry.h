@@ -1,6 +1,6 @@
 // The coordinator's view of the cluster: registered workers with their slots, heartbeats, and the
-// gRPC stubs used to deploy to them. A worker that misses heartbeats for the timeout is marked lost,
-// and the listener (the job manager) fails the jobs that ran on it.
+// gRPC stubs used to deploy to them. A worker that misses heartbeats for the timeout is marked
+// lost, and the listener (the job manager) fails the jobs that ran on it.
 #pragma once
 
 #include <chrono>
@@ -31,7 +31,8 @@ struct WorkerInfo {
 
 class WorkerRegistry {
  public:
-  using LostListener = std::function<void(const std::string& worker_id, const std::string& address)>;
+  using LostListener =
+      std::function<void(const std::string& worker_id, const std::string& address)>;
 
   explicit WorkerRegistry(std::chrono::milliseconds heartbeat_timeout)
       : heartbeat_timeout_(heartbeat_timeout) {}

@@ -99,9 +99,9 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
   // once all are known (they may be declared in any order).
   for (const sql::ColumnDef& col : ddl.columns) {
     if (FindColumn(table.schema, col.name)) {
-      return ValidationErrorAt(col.pos, absl::StrCat("column '", col.name,
-                                                     "' is defined more than once in table '",
-                                                     name, "'"));
+      return ValidationErrorAt(
+          col.pos,
+          absl::StrCat("column '", col.name, "' is defined more than once in table '", name, "'"));
     }
     DataType type = DataType::Null();
     if (!col.computed) {
@@ -131,8 +131,8 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     for (size_t j = 0; j < i; ++j) {
       if (table.primary_key[j] == k) {
-        return ValidationError(absl::StrCat("primary key column '", k, "' of table '", name,
-                                            "' is listed twice"));
+        return ValidationError(
+            absl::StrCat("primary key column '", k, "' of table '", name, "' is listed twice"));
       }
     }
     table.primary_key[i] = table.schema.fields[*c].name;
@@ -148,10 +148,10 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     const DataType& t = table.schema.fields[*c].type;
     if (t.id != TypeId::kTimestamp) {
-      return ValidationErrorAt(ddl.watermark->pos,
-                               absl::StrCat("watermark column '", ddl.watermark->column,
-                                            "' must be of type TIMESTAMP, but is ",
-                                            t.WithNullable(true).ToString()));
+      return ValidationErrorAt(
+          ddl.watermark->pos,
+          absl::StrCat("watermark column '", ddl.watermark->column,
+                       "' must be of type TIMESTAMP, but is ", t.WithNullable(true).ToString()));
     }
     table.watermark_column = table.schema.fields[*c].name;
     table.watermark_expr = ddl.watermark->expr ? sql::DebugString(*ddl.watermark->expr) : "";

@@ -11,8 +11,8 @@
 
 namespace eddy {
 
-absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const SessionCatalog& catalog,
-                                           const ConfigMap& config) {
+absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,
+                                           const SessionCatalog& catalog, const ConfigMap& config) {
   auto path = catalog.Resolve(ddl.name);
   if (!path.ok()) return planner::AsValidationError(ddl.name.pos, path.status());
   if (ddl.query == nullptr) return planner::ValidationError("CREATE VIEW has no query");
@@ -26,9 +26,9 @@ absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const Ses
   if (!ddl.column_aliases.empty()) {
     if (ddl.column_aliases.size() != view.schema.size()) {
       return planner::ValidationErrorAt(
-          ddl.name.pos, absl::StrCat("view '", view.path.ToString(), "' lists ",
-                                     ddl.column_aliases.size(), " column names but its query has ",
-                                     view.schema.size(), " columns"));
+          ddl.name.pos,
+          absl::StrCat("view '", view.path.ToString(), "' lists ", ddl.column_aliases.size(),
+                       " column names but its query has ", view.schema.size(), " columns"));
     }
     for (size_t i = 0; i < ddl.column_aliases.size(); ++i) {
       view.schema.fields[i].name = ddl.column_aliases[i];

@@ -1,6 +1,6 @@
 // The binder: resolves names against the catalog and the FROM scope, types expressions through the
-// function registry and builds the logical plan (logical_plan.h) of queries and INSERTs. Internal to
-// the planner; planner.h is the public entry point.
+// function registry and builds the logical plan (logical_plan.h) of queries and INSERTs. Internal
+// to the planner; planner.h is the public entry point.
 #pragma once
 
 #include <functional>

@@ -86,10 +86,10 @@ absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope)
   const std::string name = e.name.ToString();
   if (IsAggregateCall(e)) {
     // Aggregate contexts bind aggregates in their hook; reaching here means they are not allowed.
-    return ValidationErrorAt(e.pos, absl::StrCat("aggregate function ", absl::AsciiStrToUpper(name),
-                                                 " is not allowed in ",
-                                                 scope.clause.empty() ? "this context"
-                                                                      : scope.clause));
+    return ValidationErrorAt(
+        e.pos,
+        absl::StrCat("aggregate function ", absl::AsciiStrToUpper(name), " is not allowed in ",
+                     scope.clause.empty() ? "this context" : scope.clause));
   }
   if (e.distinct) {
     return ValidationErrorAt(e.pos, absl::StrCat("DISTINCT is only allowed in aggregate functions, "
@@ -142,20 +142,20 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
       }
       if (c.name != col) continue;
       if (found >= 0) {
-        return ValidationErrorAt(id.pos, absl::StrCat("column '", id.name.ToString(),
-                                                      "' is ambiguous"));
+        return ValidationErrorAt(id.pos,
+                                 absl::StrCat("column '", id.name.ToString(), "' is ambiguous"));
       }
       found = static_cast<int>(i);
     }
   }
   if (found >= 0) return found;
   if (qualifier != nullptr && qualifier_seen) {
-    return ValidationErrorAt(id.pos, absl::StrCat("column '", col, "' not found in table '",
-                                                  *qualifier, "'"));
+    return ValidationErrorAt(
+        id.pos, absl::StrCat("column '", col, "' not found in table '", *qualifier, "'"));
   }
   if (qualifier != nullptr) {
-    return ValidationErrorAt(id.pos, absl::StrCat("table '", *qualifier,
-                                                  "' not found in the FROM clause"));
+    return ValidationErrorAt(id.pos,
+                             absl::StrCat("table '", *qualifier, "' not found in the FROM clause"));
   }
   return ValidationErrorAt(id.pos, absl::StrCat("column '", col, "' not found in any table"));
 }
@@ -277,14 +277,22 @@ bool IsImplicitlyCastable(const DataType& from, const DataType& to) {
   if (from.id == TypeId::kNull || from.SameAs(to)) return true;
   auto rank = [](TypeId id) {
     switch (id) {
-      case TypeId::kTinyInt: return 0;
-      case TypeId::kSmallInt: return 1;
-      case TypeId::kInt: return 2;
-      case TypeId::kBigInt: return 3;
-      case TypeId::kDecimal: return 4;
-      case TypeId::kFloat: return 5;
-      case TypeId::kDouble: return 6;
-      default: return -1;
+      case TypeId::kTinyInt:
+        return 0;
+      case TypeId::kSmallInt:
+        return 1;
+      case TypeId::kInt:
+        return 2;
+      case TypeId::kBigInt:
+        return 3;
+      case TypeId::kDecimal:
+        return 4;
+      case TypeId::kFloat:
+        return 5;
+      case TypeId::kDouble:
+        return 6;
+      default:
+        return -1;
     }
   };
   if (from.IsNumeric() && to.IsNumeric()) return rank(from.id) <= rank(to.id);

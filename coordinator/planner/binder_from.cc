@@ -24,9 +24,9 @@ absl::StatusOr<BoundRelation> Alias(BoundRelation r, const std::string& qualifie
                                     const sql::SourcePos& pos) {
   if (!column_aliases.empty()) {
     if (column_aliases.size() != r.node->schema.size()) {
-      return ValidationErrorAt(pos, absl::StrCat("the alias '", qualifier, "' lists ",
-                                                 column_aliases.size(), " columns but the query has ",
-                                                 r.node->schema.size()));
+      return ValidationErrorAt(
+          pos, absl::StrCat("the alias '", qualifier, "' lists ", column_aliases.size(),
+                            " columns but the query has ", r.node->schema.size()));
     }
     std::vector<ExprPtr> refs;
     for (size_t i = 0; i < column_aliases.size(); ++i) {
@@ -89,21 +89,20 @@ absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref) {
 
 absl::StatusOr<BoundRelation> Binder::BindView(const CatalogView& view, const sql::SourcePos& pos) {
   if (view_depth_ >= kMaxViewDepth) {
-    return ValidationErrorAt(pos, absl::StrCat("view '", view.path.ToString(),
-                                               "' nests more than ", kMaxViewDepth, " views"));
+    return ValidationErrorAt(pos, absl::StrCat("view '", view.path.ToString(), "' nests more than ",
+                                               kMaxViewDepth, " views"));
   }
   auto stmt = sql::ParseStatement(view.query_text);
   if (!stmt.ok() || (*stmt)->kind != sql::StatementKind::kQuery || (*stmt)->query == nullptr) {
-    return ValidationErrorAt(pos, absl::StrCat("view '", view.path.ToString(),
-                                               "' has an invalid query: ",
-                                               stmt.ok() ? "not a query" : stmt.status().message()));
+    return ValidationErrorAt(
+        pos, absl::StrCat("view '", view.path.ToString(), "' has an invalid query: ",
+                          stmt.ok() ? "not a query" : stmt.status().message()));
   }
   Binder inner(catalog_, config_, view_depth_ + 1);
   auto bound = inner.BindQuery(*(*stmt)->query);
   if (!bound.ok()) {
-    return absl::Status(bound.status().code(),
-                        absl::StrCat(bound.status().message(), " (in view '",
-                                     view.path.ToString(), "')"));
+    return absl::Status(bound.status().code(), absl::StrCat(bound.status().message(), " (in view '",
+                                                            view.path.ToString(), "')"));
   }
   BoundRelation r = *std::move(bound);
   if (!view.column_aliases.empty()) {

@@ -23,7 +23,8 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
   const std::string name = path.ToString();
   if (catalog_.FindView(path) != nullptr && catalog_.FindTable(path) == nullptr) {
     return ValidationErrorAt(insert.target.pos,
-                             absl::StrCat("view '", name, "' cannot be the target of INSERT INTO; "
+                             absl::StrCat("view '", name,
+                                          "' cannot be the target of INSERT INTO; "
                                           "only tables can be written"));
   }
   std::shared_ptr<const CatalogTable> table = catalog_.FindTable(path);
@@ -52,8 +53,8 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     for (size_t i = 0; i < insert.columns.size(); ++i) {
       std::optional<int> j = sink.FindField(insert.columns[i]);
       if (!j) {
-        return ValidationError(absl::StrCat("column '", insert.columns[i], "' not found in table '",
-                                            name, "'"));
+        return ValidationError(
+            absl::StrCat("column '", insert.columns[i], "' not found in table '", name, "'"));
       }
       if (target[*j] >= 0) {
         return ValidationError(absl::StrCat("column '", insert.columns[i],
@@ -79,10 +80,10 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     }
     const DataType& qt = result.fields[target[j]].type;
     if (!IsImplicitlyCastable(qt, sf.type) || !CheckCast(qt, sf.type).ok()) {
-      return ValidationError(absl::StrCat(
-          "column types of query result and sink for '", name, "' do not match. Cannot assign ",
-          qt.WithNullable(true).ToString(), " to ", sf.type.WithNullable(true).ToString(),
-          " for column '", sf.name, "'"));
+      return ValidationError(
+          absl::StrCat("column types of query result and sink for '", name,
+                       "' do not match. Cannot assign ", qt.WithNullable(true).ToString(), " to ",
+                       sf.type.WithNullable(true).ToString(), " for column '", sf.name, "'"));
     }
     if (qt.nullable && !sf.type.nullable) {
       return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,

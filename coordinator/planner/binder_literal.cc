@@ -45,15 +45,14 @@ absl::StatusOr<ExprPtr> BindDecimal(const sql::Expr& e, bool negate) {
   int precision = std::max<int>(static_cast<int>(digits.size()), scale);
   if (precision == 0) precision = 1;
   if (precision > kMaxDecimalPrecision) {
-    return ValidationErrorAt(e.pos, absl::StrCat("numeric literal '", negate ? "-" : "", t,
-                                                 "' exceeds the maximum DECIMAL precision ",
-                                                 kMaxDecimalPrecision));
+    return ValidationErrorAt(
+        e.pos, absl::StrCat("numeric literal '", negate ? "-" : "", t,
+                            "' exceeds the maximum DECIMAL precision ", kMaxDecimalPrecision));
   }
   int64_t unscaled = 0;
   for (char c : digits) unscaled = unscaled * 10 + (c - '0');
   if (negate) unscaled = -unscaled;
-  return MakeLiteral(Value::Int(unscaled),
-                     DataType::Decimal(precision, scale).WithNullable(false));
+  return MakeLiteral(Value::Int(unscaled), DataType::Decimal(precision, scale).WithNullable(false));
 }
 
 }  // namespace
@@ -72,8 +71,8 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate) {
       if (!absl::SimpleAtoi(absl::StrCat(negate ? "-" : "", e.text), &v)) {
         return BindDecimal(e, negate);
       }
-      bool fits_int = v >= std::numeric_limits<int32_t>::min() &&
-                      v <= std::numeric_limits<int32_t>::max();
+      bool fits_int =
+          v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
       return MakeLiteral(Value::Int(v),
                          (fits_int ? DataType::Int() : DataType::BigInt()).WithNullable(false));
     }

@@ -98,8 +98,9 @@ absl::StatusOr<BoundRelation> Binder::BindValues(const sql::Query& q) {
     for (const auto& row : cells) nullable = nullable || row[c]->type.nullable;
     types[c].nullable = nullable;
     if (types[c].id == TypeId::kNull) {
-      return ValidationErrorAt(q.pos, absl::StrCat("cannot infer the type of VALUES column ", c + 1,
-                                                   ": every value is NULL; use CAST(NULL AS type)"));
+      return ValidationErrorAt(q.pos,
+                               absl::StrCat("cannot infer the type of VALUES column ", c + 1,
+                                            ": every value is NULL; use CAST(NULL AS type)"));
     }
   }
   Schema schema;
@@ -145,11 +146,11 @@ absl::StatusOr<BoundRelation> Binder::BindUnion(const sql::Query& q) {
     for (size_t c = 0; c < types.size(); ++c) {
       std::optional<DataType> common = CommonType(types[c], s.fields[c].type);
       if (!common) {
-        return ValidationErrorAt(q.union_inputs[i]->pos,
-                                 absl::StrCat("UNION ALL column ", c + 1, " ('", first.fields[c].name,
-                                              "') has incompatible types ",
-                                              types[c].WithNullable(true).ToString(), " and ",
-                                              s.fields[c].type.WithNullable(true).ToString()));
+        return ValidationErrorAt(
+            q.union_inputs[i]->pos,
+            absl::StrCat("UNION ALL column ", c + 1, " ('", first.fields[c].name,
+                         "') has incompatible types ", types[c].WithNullable(true).ToString(),
+                         " and ", s.fields[c].type.WithNullable(true).ToString()));
       }
       types[c] = *common;
     }

@@ -46,8 +46,8 @@ absl::StatusOr<std::vector<SelectColumn>> ExpandSelectList(const sql::Query& q,
         any = true;
       }
       if (!any && !qualifier.empty()) {
-        return ValidationErrorAt(e.pos, absl::StrCat("table '", qualifier,
-                                                     "' not found in the FROM clause"));
+        return ValidationErrorAt(
+            e.pos, absl::StrCat("table '", qualifier, "' not found in the FROM clause"));
       }
       continue;
     }
@@ -122,8 +122,8 @@ class AggregateScope {
     if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);
     if (IsConstant(*bound)) return bound;
     if (e.kind == sql::ExprKind::kIdentifier) {
-      return ValidationErrorAt(e.pos, absl::StrCat("expression '", e.name.ToString(),
-                                                   "' is not being grouped"));
+      return ValidationErrorAt(
+          e.pos, absl::StrCat("expression '", e.name.ToString(), "' is not being grouped"));
     }
     return ExprPtr();
   }
@@ -279,17 +279,18 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   ASSIGN_OR_RETURN(std::vector<SelectColumn> items, ExpandSelectList(q, in));
   // Identifiers take the declared spelling of the column they name.
   for (auto& item : items) {
-    if (item.expr && item.expr->kind == sql::ExprKind::kIdentifier &&
-        !q.select_list.empty()) {
+    if (item.expr && item.expr->kind == sql::ExprKind::kIdentifier && !q.select_list.empty()) {
       bool aliased = false;
-      for (const auto& s : q.select_list) aliased = aliased || (s.expr.get() == item.expr && s.alias);
+      for (const auto& s : q.select_list)
+        aliased = aliased || (s.expr.get() == item.expr && s.alias);
       if (aliased) continue;
       auto c = ResolveColumn(*item.expr, input);
       if (c.ok()) item.name = in.node->schema.fields[*c].name;
     }
   }
   bool aggregating = !q.group_by.empty() || q.having != nullptr;
-  for (const auto& item : items) aggregating = aggregating || (item.expr && ContainsAggregate(*item.expr));
+  for (const auto& item : items)
+    aggregating = aggregating || (item.expr && ContainsAggregate(*item.expr));
 
   std::vector<std::string> names;
   for (const auto& item : items) names.push_back(item.name);
@@ -337,8 +338,8 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
       ExprPtr ref = MakeColumnRef(item.column, in.node->schema.fields[item.column].type);
       std::optional<int> k = agg.FindKey(*ref);
       if (!k) {
-        return ValidationErrorAt(item.pos, absl::StrCat("expression '", item.name,
-                                                        "' is not being grouped"));
+        return ValidationErrorAt(item.pos,
+                                 absl::StrCat("expression '", item.name, "' is not being grouped"));
       }
       select_exprs.push_back(MakeColumnRef(*k, ref->type));
       continue;

@@ -83,11 +83,14 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
-    case LogicalKind::kAggregate: return AggregateDigest(n);
+    case LogicalKind::kAggregate:
+      return AggregateDigest(n);
     case LogicalKind::kWindowAggregate:
       return WindowAggregateDigest(n);
-    case LogicalKind::kUnion: return UnionDigest(n);
-    default: return LogicalNodeName(n.kind);
+    case LogicalKind::kUnion:
+      return UnionDigest(n);
+    default:
+      return LogicalNodeName(n.kind);
   }
 }
 
@@ -154,8 +157,8 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
   for (const auto& s : sinks) TopoOrder(s, &seen, &order);
   for (LogicalNode* n : order) n->requires_update_before = false;
   ComputeModes(order);
-  // A root that is not a Sink is a bare query (EXPLAIN SELECT): like Flink, its consumer is taken to
-  // need retractions, as a client collecting the result would.
+  // A root that is not a Sink is a bare query (EXPLAIN SELECT): like Flink, its consumer is taken
+  // to need retractions, as a client collecting the result would.
   for (const auto& s : sinks) {
     if (s->kind != LogicalKind::kSink) RequireUpdateBefore(s.get());
   }

@@ -124,7 +124,8 @@ absl::Status ValidateDatagen(const CatalogTable& t, OptionChecker& c) {
     if (!found) return c.Unsupported(key);
     SequenceBounds& b = fields[col];
     if (prop == "kind") {
-      if (value != "random" && value != "sequence") return c.Bad(key, "one of random, sequence", value);
+      if (value != "random" && value != "sequence")
+        return c.Bad(key, "one of random, sequence", value);
       b.sequence = value == "sequence";
     } else if (prop == "start") {
       RETURN_IF_ERROR(c.Integer(key, value, &b.start));

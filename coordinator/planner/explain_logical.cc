@@ -16,8 +16,8 @@ namespace {
 std::string Rex(const Expr& e) { return ExprToString(e, {}); }
 
 // Calcite's SqlToRelConverter keeps a plain SELECT's select list even when it passes its input
-// through, but builds no such projection around an aggregate (neither the pre-aggregation one nor the
-// select list over it, nor over HAVING's filter) when it would be the identity, and it merges a
+// through, but builds no such projection around an aggregate (neither the pre-aggregation one nor
+// the select list over it, nor over HAVING's filter) when it would be the identity, and it merges a
 // projection into one right below it.
 bool SkipProject(const LogicalNode& n, LogicalKind parent) {
   if (!IsIdentityProject(n)) return false;

@@ -47,8 +47,7 @@ absl::StatusOr<std::vector<planner::LogicalNodePtr>> BindTarget(const sql::State
       return roots;
     }
     default:
-      return planner::ValidationError(
-          "EXPLAIN supports a query, an INSERT or a STATEMENT SET");
+      return planner::ValidationError("EXPLAIN supports a query, an INSERT or a STATEMENT SET");
   }
 }
 
@@ -66,8 +65,7 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   }
   if (explain.target == nullptr) return planner::ValidationError("EXPLAIN has no statement");
   planner::Binder binder(catalog, config);
-  ASSIGN_OR_RETURN(std::vector<planner::LogicalNodePtr> roots,
-                   BindTarget(*explain.target, binder));
+  ASSIGN_OR_RETURN(std::vector<planner::LogicalNodePtr> roots, BindTarget(*explain.target, binder));
 
   // A SELECT's outermost LIMIT (validated as PlanQuery does) heads each section as Flink shows it.
   const sql::Query* query =

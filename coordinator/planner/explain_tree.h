@@ -35,8 +35,8 @@ std::string TreeToString(const ExplainNode& root, bool mark_reuse);
 
 // A DAG with several roots as Flink's ExecNodePlanDumper.dagToString prints it: every node shared
 // between trees becomes its own block (printed once, with reuse_id), then one block per sink that
-// refers to shared nodes as Reused(reference_id=...). Blocks are separated by a blank line. One root
-// prints as TreeToString(root, true).
+// refers to shared nodes as Reused(reference_id=...). Blocks are separated by a blank line. One
+// root prints as TreeToString(root, true).
 std::string DagToString(const std::vector<const ExplainNode*>& roots);
 
 }  // namespace eddy::planner

@@ -1,6 +1,7 @@
-// BuildJobGraph: walks the topologically ordered nodes once, assigning each to a stage. Sources open
-// stages; Calc chains into its input's stage; an aggregate (unless both sides run at parallelism 1),
-// a union of several stages and a sink at another parallelism open a stage fed by an ExchangeSource.
+// BuildJobGraph: walks the topologically ordered nodes once, assigning each to a stage. Sources
+// open stages; Calc chains into its input's stage; an aggregate (unless both sides run at
+// parallelism 1), a union of several stages and a sink at another parallelism open a stage fed by
+// an ExchangeSource.
 #include "coordinator/planner/job_graph.h"
 
 #include <algorithm>
@@ -117,6 +118,7 @@ class Splitter {
         }
         return Place(node, stage_of_[node.inputs(0)]);
     }
+    return absl::InternalError(absl::StrCat("plan node ", node.id(), " has an unknown kind"));
   }
 
   JobGraph Take() { return std::move(graph_); }

@@ -14,7 +14,7 @@ namespace eddy {
 
 // One upstream stage feeding a stage's ExchangeSource.
 struct JobEdge {
-  int producer = 0;  // stage index
+  int producer = 0;       // stage index
   int producer_node = 0;  // node id (in the producer stage) whose output is shipped
   v1::ExchangeSink::Partitioning partitioning = v1::ExchangeSink::FORWARD;
   std::vector<int> hash_keys;  // HASH only: the consumer aggregate's group keys

@@ -36,8 +36,8 @@ LogicalNodePtr MakeProject(LogicalNodePtr input, std::vector<ExprPtr> projection
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kProject;
   for (size_t i = 0; i < projections.size(); ++i) {
-    n->schema.fields.push_back({i < names.size() ? names[i] : "EXPR$" + std::to_string(i),
-                                projections[i]->type});
+    n->schema.fields.push_back(
+        {i < names.size() ? names[i] : "EXPR$" + std::to_string(i), projections[i]->type});
   }
   n->projections = std::move(projections);
   n->inputs.push_back(std::move(input));
@@ -163,13 +163,20 @@ std::string WindowKindName(WindowSpec::Kind kind) {
 
 std::string LogicalNodeName(LogicalKind kind) {
   switch (kind) {
-    case LogicalKind::kTableScan: return "LogicalTableScan";
-    case LogicalKind::kValues: return "LogicalValues";
-    case LogicalKind::kProject: return "LogicalProject";
-    case LogicalKind::kFilter: return "LogicalFilter";
-    case LogicalKind::kAggregate: return "LogicalAggregate";
-    case LogicalKind::kUnion: return "LogicalUnion";
-    case LogicalKind::kSink: return "LogicalSink";
+    case LogicalKind::kTableScan:
+      return "LogicalTableScan";
+    case LogicalKind::kValues:
+      return "LogicalValues";
+    case LogicalKind::kProject:
+      return "LogicalProject";
+    case LogicalKind::kFilter:
+      return "LogicalFilter";
+    case LogicalKind::kAggregate:
+      return "LogicalAggregate";
+    case LogicalKind::kUnion:
+      return "LogicalUnion";
+    case LogicalKind::kSink:
+      return "LogicalSink";
     case LogicalKind::kWatermarkAssigner:
       return "LogicalWatermarkAssigner";
     case LogicalKind::kWindowTableFunction:

@@ -42,8 +42,8 @@ void Count(const LogicalNodePtr& n, std::unordered_map<const LogicalNode*, int>*
 
 }  // namespace
 
-absl::StatusOr<std::vector<LogicalNodePtr>> RewriteBottomUp(const std::vector<LogicalNodePtr>& roots,
-                                                            const NodeRewrite& rewrite) {
+absl::StatusOr<std::vector<LogicalNodePtr>> RewriteBottomUp(
+    const std::vector<LogicalNodePtr>& roots, const NodeRewrite& rewrite) {
   std::unordered_map<const LogicalNode*, LogicalNodePtr> done;
   std::vector<LogicalNodePtr> out;
   for (const auto& r : roots) {

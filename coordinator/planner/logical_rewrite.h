@@ -21,11 +21,12 @@ LogicalNodePtr WithInputs(const LogicalNodePtr& n, std::vector<LogicalNodePtr> i
 // node is rewritten once.
 using NodeRewrite = std::function<absl::StatusOr<LogicalNodePtr>(const LogicalNode& original,
                                                                  const LogicalNodePtr& rebuilt)>;
-absl::StatusOr<std::vector<LogicalNodePtr>> RewriteBottomUp(const std::vector<LogicalNodePtr>& roots,
-                                                            const NodeRewrite& rewrite);
+absl::StatusOr<std::vector<LogicalNodePtr>> RewriteBottomUp(
+    const std::vector<LogicalNodePtr>& roots, const NodeRewrite& rewrite);
 
 // How many consumers each node reachable from `roots` has (a root counts one, for its caller).
-std::unordered_map<const LogicalNode*, int> CountConsumers(const std::vector<LogicalNodePtr>& roots);
+std::unordered_map<const LogicalNode*, int> CountConsumers(
+    const std::vector<LogicalNodePtr>& roots);
 
 // The operands of nested ANDs (`e` itself when it is no AND).
 std::vector<ExprPtr> Conjuncts(const ExprPtr& e);

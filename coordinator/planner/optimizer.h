@@ -7,8 +7,8 @@
 //                               for conditions on group keys, below aggregates
 //   rule_prune_columns.cc       projections and scans keep only the columns used above them
 // Adjacent projections and filters then merge into one Calc in physical translation
-// (physical_planner.h), and identical sub-plans merge after it (reuse_sub_plans.h). Every rule keeps
-// shared nodes shared.
+// (physical_planner.h), and identical sub-plans merge after it (reuse_sub_plans.h). Every rule
+// keeps shared nodes shared.
 #pragma once
 
 #include <vector>

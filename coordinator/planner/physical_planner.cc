@@ -383,8 +383,7 @@ absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
   if (identity) return in;
   v1::PlanNode* p = NewNode(*top, top->schema);
   p->add_inputs(in);
-  p->set_description(
-      CalcDigest(projections, filter, base->schema.Names(), top->schema.Names()));
+  p->set_description(CalcDigest(projections, filter, base->schema.Names(), top->schema.Names()));
   v1::Calc* calc = p->mutable_calc();
   for (const auto& e : projections) ExprToProto(*e, calc->add_projections());
   if (filter) ExprToProto(*filter, calc->mutable_filter());
@@ -394,7 +393,8 @@ absl::StatusOr<int> PhysicalPlanner::TranslateCalc(const LogicalNodePtr& top) {
 absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config) {
   MiniBatchSettings s;
   if (!ConfigFlag(config, "table.exec.mini-batch.enabled", false)) return s;
-  ASSIGN_OR_RETURN(s.latency_ms, ConfigDurationMs(config, "table.exec.mini-batch.allow-latency", 0));
+  ASSIGN_OR_RETURN(s.latency_ms,
+                   ConfigDurationMs(config, "table.exec.mini-batch.allow-latency", 0));
   if (s.latency_ms <= 0) {
     return ValidationError(
         "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' must "

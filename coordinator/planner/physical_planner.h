@@ -22,9 +22,9 @@ namespace eddy::planner {
 
 // A job's optimized DAG. Node ids are indexes into `nodes`.
 struct PhysicalPlan {
-  std::vector<v1::PlanNode> nodes;     // inputs before consumers
-  std::vector<ChangelogMode> modes;    // what each node produces (EXPLAIN CHANGELOG_MODE)
-  std::vector<int> roots;              // the node of each root, in the order given
+  std::vector<v1::PlanNode> nodes;   // inputs before consumers
+  std::vector<ChangelogMode> modes;  // what each node produces (EXPLAIN CHANGELOG_MODE)
+  std::vector<int> roots;            // the node of each root, in the order given
   bool bounded = true;
 };
 

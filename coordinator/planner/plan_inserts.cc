@@ -1,6 +1,7 @@
 // PlanInserts: binds every INSERT of a statement set into one logical DAG (one Sink per INSERT),
-// optimizes it (optimizer.h), infers changelog modes over the whole DAG (a node shared by two sinks must satisfy both), and
-// translates it into one task's plan nodes, identical sub-plans merged (reuse_sub_plans.h).
+// optimizes it (optimizer.h), infers changelog modes over the whole DAG (a node shared by two sinks
+// must satisfy both), and translates it into one task's plan nodes, identical sub-plans merged
+// (reuse_sub_plans.h).
 #include <string>
 #include <utility>
 #include <vector>

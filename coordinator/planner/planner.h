@@ -1,5 +1,5 @@
-// The coordinator's SQL planner: binds CREATE TABLE / CREATE VIEW against the catalog and plans one or
-// more INSERT statements (a statement set) into one job of physical plan nodes for the workers.
+// The coordinator's SQL planner: binds CREATE TABLE / CREATE VIEW against the catalog and plans one
+// or more INSERT statements (a statement set) into one job of physical plan nodes for the workers.
 // Pipeline: bind (binder_*.cc) -> logical plan (logical_plan.h) -> logical optimizer rules
 // (optimizer.h) -> changelog-mode inference
 // (changelog_mode.h) -> physical translation (physical_planner.h) -> sub-plan reuse
@@ -37,8 +37,8 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
                                              const SessionCatalog& catalog);
 
 // Binds the view's query (to validate it and derive its schema) and returns the catalog object.
-absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl, const SessionCatalog& catalog,
-                                           const ConfigMap& config);
+absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,
+                                           const SessionCatalog& catalog, const ConfigMap& config);
 
 // Plans INSERT statements into one job (a statement set when there are several).
 absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
@@ -58,6 +58,7 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
 // (`== Abstract Syntax Tree ==`, `== Optimized Physical Plan ==`, `== Optimized Execution Plan ==`)
 // as one text, blank lines between trees and sections, ending in a newline.
 absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
-                                             const SessionCatalog& catalog, const ConfigMap& config);
+                                             const SessionCatalog& catalog,
+                                             const ConfigMap& config);
 
 }  // namespace eddy

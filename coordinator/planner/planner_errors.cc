@@ -10,9 +10,8 @@ absl::Status ValidationError(const std::string& message) {
 }
 
 absl::Status ValidationErrorAt(const sql::SourcePos& pos, const std::string& message) {
-  return absl::InvalidArgumentError(absl::StrCat("Validation error at line ", pos.line,
-                                                 ", column ", pos.column, ": ",
-                                                 message));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Validation error at line ", pos.line, ", column ", pos.column, ": ", message));
 }
 
 absl::Status AsValidationError(const sql::SourcePos& pos, const absl::Status& status) {

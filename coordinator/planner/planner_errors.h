@@ -1,5 +1,6 @@
 // User-facing validation errors of the planner: InvalidArgument with the prefix
-// `Validation error: ` or, when the AST position is known, `Validation error at line L, column C: `.
+// `Validation error: ` or, when the AST position is known, `Validation error at line L, column C:
+// `.
 #pragma once
 
 #include <string>

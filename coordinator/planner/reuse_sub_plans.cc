@@ -1,12 +1,11 @@
 #include "coordinator/planner/reuse_sub_plans.h"
 
-#include "coordinator/planner/config_values.h"
-
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "coordinator/planner/config_values.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 

@@ -19,8 +19,8 @@ struct ReuseOptions {
 ReuseOptions ReuseOptionsFromConfig(const ConfigMap& config);
 
 // Merges identical nodes of `nodes` (topologically ordered, ids = indexes) bottom-up, renumbers
-// the survivors densely and rewrites their inputs; `modes` (one per node) is kept in step. Sinks are
-// never merged: two INSERTs into one table write twice. Returns old id -> new id.
+// the survivors densely and rewrites their inputs; `modes` (one per node) is kept in step. Sinks
+// are never merged: two INSERTs into one table write twice. Returns old id -> new id.
 std::vector<int> ReuseSubPlans(const ReuseOptions& options, std::vector<v1::PlanNode>* nodes,
                                std::vector<ChangelogMode>* modes);
 

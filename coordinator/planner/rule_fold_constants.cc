@@ -44,28 +44,29 @@ ExprPtr Fold(const ExprPtr& e) {
 }  // namespace
 
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots) {
-  return RewriteBottomUp(roots, [](const LogicalNode&, const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
-    if (n->kind == LogicalKind::kProject) {
-      std::vector<ExprPtr> folded;
-      bool changed = false;
-      for (const auto& p : n->projections) {
-        folded.push_back(Fold(p));
-        changed = changed || folded.back() != p;
-      }
-      if (!changed) return n;
-      auto copy = std::make_shared<LogicalNode>(*n);
-      copy->projections = std::move(folded);
-      return copy;
-    }
-    if (n->kind == LogicalKind::kFilter) {
-      ExprPtr folded = Fold(n->condition);
-      if (folded == n->condition) return n;
-      auto copy = std::make_shared<LogicalNode>(*n);
-      copy->condition = std::move(folded);
-      return copy;
-    }
-    return n;
-  });
+  return RewriteBottomUp(
+      roots, [](const LogicalNode&, const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
+        if (n->kind == LogicalKind::kProject) {
+          std::vector<ExprPtr> folded;
+          bool changed = false;
+          for (const auto& p : n->projections) {
+            folded.push_back(Fold(p));
+            changed = changed || folded.back() != p;
+          }
+          if (!changed) return n;
+          auto copy = std::make_shared<LogicalNode>(*n);
+          copy->projections = std::move(folded);
+          return copy;
+        }
+        if (n->kind == LogicalKind::kFilter) {
+          ExprPtr folded = Fold(n->condition);
+          if (folded == n->condition) return n;
+          auto copy = std::make_shared<LogicalNode>(*n);
+          copy->condition = std::move(folded);
+          return copy;
+        }
+        return n;
+      });
 }
 
 }  // namespace eddy::planner

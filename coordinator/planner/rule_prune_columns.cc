@@ -44,8 +44,8 @@ class ColumnPruner {
     std::unordered_map<std::string, ColumnSet> by_table;
     for (const LogicalNode* n : order) {
       if (n->kind != LogicalKind::kTableScan) continue;
-      ColumnSet& all = by_table.try_emplace(n->table->path.ToString(), n->schema.size(), false)
-                           .first->second;
+      ColumnSet& all =
+          by_table.try_emplace(n->table->path.ToString(), n->schema.size(), false).first->second;
       for (size_t c = 0; c < all.size(); ++c) all[c] = all[c] || Used(*n)[c];
     }
     for (const LogicalNode* n : order) {

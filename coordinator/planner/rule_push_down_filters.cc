@@ -32,8 +32,9 @@ class FilterPusher {
     if (!shared) {
       switch (input->kind) {
         case LogicalKind::kProject: {
-          ASSIGN_OR_RETURN(LogicalNodePtr below,
-                           Push(SubstituteColumns(condition, input->projections), input->inputs[0]));
+          ASSIGN_OR_RETURN(
+              LogicalNodePtr below,
+              Push(SubstituteColumns(condition, input->projections), input->inputs[0]));
           return WithInputs(input, {std::move(below)});
         }
         case LogicalKind::kUnion: {
@@ -88,15 +89,16 @@ class FilterPusher {
 
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots) {
   FilterPusher pusher(roots);
-  return RewriteBottomUp(roots, [&](const LogicalNode& original,
-                                    const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
-    LogicalNodePtr out = n;
-    if (n->kind == LogicalKind::kFilter) {
-      ASSIGN_OR_RETURN(out, pusher.Push(n->condition, n->inputs[0]));
-    }
-    pusher.Track(original, out.get());
-    return out;
-  });
+  return RewriteBottomUp(
+      roots,
+      [&](const LogicalNode& original, const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
+        LogicalNodePtr out = n;
+        if (n->kind == LogicalKind::kFilter) {
+          ASSIGN_OR_RETURN(out, pusher.Push(n->condition, n->inputs[0]));
+        }
+        pusher.Track(original, out.get());
+        return out;
+      });
 }
 
 }  // namespace eddy::planner

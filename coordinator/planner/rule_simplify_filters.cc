@@ -16,21 +16,22 @@ bool IsNullLiteral(const Expr& e) { return e.kind == ExprKind::kLiteral && e.lit
 }  // namespace
 
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots) {
-  return RewriteBottomUp(roots, [](const LogicalNode&, const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
-    if (n->kind != LogicalKind::kFilter) return n;
-    const std::vector<ExprPtr> conjuncts = Conjuncts(n->condition);
-    std::vector<ExprPtr> kept;
-    for (const ExprPtr& c : conjuncts) {
-      if (IsBoolLiteral(*c, false) || IsNullLiteral(*c)) return MakeValues(n->schema, {});
-      if (!IsBoolLiteral(*c, true)) kept.push_back(c);
-    }
-    if (kept.empty()) return n->inputs[0];
-    if (kept.size() == conjuncts.size()) return n;
-    ASSIGN_OR_RETURN(ExprPtr condition, MakeConjunction(kept));
-    auto copy = std::make_shared<LogicalNode>(*n);
-    copy->condition = std::move(condition);
-    return copy;
-  });
+  return RewriteBottomUp(
+      roots, [](const LogicalNode&, const LogicalNodePtr& n) -> absl::StatusOr<LogicalNodePtr> {
+        if (n->kind != LogicalKind::kFilter) return n;
+        const std::vector<ExprPtr> conjuncts = Conjuncts(n->condition);
+        std::vector<ExprPtr> kept;
+        for (const ExprPtr& c : conjuncts) {
+          if (IsBoolLiteral(*c, false) || IsNullLiteral(*c)) return MakeValues(n->schema, {});
+          if (!IsBoolLiteral(*c, true)) kept.push_back(c);
+        }
+        if (kept.empty()) return n->inputs[0];
+        if (kept.size() == conjuncts.size()) return n;
+        ASSIGN_OR_RETURN(ExprPtr condition, MakeConjunction(kept));
+        auto copy = std::make_shared<LogicalNode>(*n);
+        copy->condition = std::move(condition);
+        return copy;
+      });
 }
 
 }  // namespace eddy::planner

@@ -32,17 +32,17 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     int precision = p.empty() ? 10 : p[0];
     int scale = p.size() > 1 ? p[1] : 0;
     if (precision > kMaxDecimalPrecision) {
-      return ValidationErrorAt(spec.pos, absl::StrCat("DECIMAL precision ", precision,
-                                                      " is not supported (maximum ",
-                                                      kMaxDecimalPrecision, ")"));
+      return ValidationErrorAt(
+          spec.pos, absl::StrCat("DECIMAL precision ", precision, " is not supported (maximum ",
+                                 kMaxDecimalPrecision, ")"));
     }
     if (precision < 1) {
       return ValidationErrorAt(spec.pos, "DECIMAL precision must be between 1 and 18");
     }
     if (scale < 0 || scale > precision) {
-      return ValidationErrorAt(spec.pos, absl::StrCat("DECIMAL scale ", scale,
-                                                      " must be between 0 and the precision ",
-                                                      precision));
+      return ValidationErrorAt(
+          spec.pos, absl::StrCat("DECIMAL scale ", scale, " must be between 0 and the precision ",
+                                 precision));
     }
     t = DataType::Decimal(precision, scale);
   } else if (n == "VARCHAR" || n == "CHAR") {

@@ -1,5 +1,5 @@
-// Conversion of SQL type spellings (sql::TypeSpec) to DataType, with Flink's defaults and our limits
-// (DECIMAL precision <= 18, TIMESTAMP kept at millisecond precision).
+// Conversion of SQL type spellings (sql::TypeSpec) to DataType, with Flink's defaults and our
+// limits (DECIMAL precision <= 18, TIMESTAMP kept at millisecond precision).
 #pragma once
 
 #include "absl/status/statusor.h"

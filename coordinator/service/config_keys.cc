@@ -55,8 +55,9 @@ const std::map<std::string, KeySpec>& Specs() {
       // Restart strategies (coordinator/cluster/restart_strategy.h). No type: none, or
       // exponential-delay when checkpointing is on.
       {"restart-strategy.type",
-       {Kind::kEnum, "", {"none", "off", "disable", "fixed-delay", "failure-rate",
-                          "exponential-delay"}}},
+       {Kind::kEnum,
+        "",
+        {"none", "off", "disable", "fixed-delay", "failure-rate", "exponential-delay"}}},
       {"restart-strategy.fixed-delay.attempts", {Kind::kNonNegativeInt, "1", {}}},
       {"restart-strategy.fixed-delay.delay", {Kind::kDuration, "1 s", {}}},
       {"restart-strategy.failure-rate.max-failures-per-interval", {Kind::kPositiveInt, "1", {}}},
@@ -81,9 +82,9 @@ bool Contains(const std::vector<std::string>& values, const std::string& v) {
 
 absl::Status ValidateConfigKey(const std::string& key) {
   if (Specs().count(key) > 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Unsupported configuration key '", key,
-      "': Eddy does not implement it ('SET;' lists the keys it implements)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Unsupported configuration key '", key,
+                   "': Eddy does not implement it ('SET;' lists the keys it implements)"));
 }
 
 absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const std::string& value) {

@@ -133,14 +133,14 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   c->registry_ =
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
   c->jobs_ = std::make_unique<JobManager>(c->registry_.get());
-  c->registry_->SetLostListener([jobs = c->jobs_.get()](const std::string& id,
-                                                        const std::string& address) {
-    jobs->OnWorkerLost(id, address);
-  });
+  c->registry_->SetLostListener(
+      [jobs = c->jobs_.get()](const std::string& id, const std::string& address) {
+        jobs->OnWorkerLost(id, address);
+      });
   SubmitOptions submit;
   submit.filesystem_allowed_dirs = options.filesystem_allowed_dirs;
-  submit.checkpoints_dir = options.checkpoints_dir.empty() ? options.data_dir + "/checkpoints"
-                                                           : options.checkpoints_dir;
+  submit.checkpoints_dir =
+      options.checkpoints_dir.empty() ? options.data_dir + "/checkpoints" : options.checkpoints_dir;
   c->executor_ =
       std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get(), std::move(submit));
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());

@@ -39,7 +39,8 @@ struct CoordinatorOptions {
 
 class CoordinatorServer {
  public:
-  static absl::StatusOr<std::unique_ptr<CoordinatorServer>> Start(const CoordinatorOptions& options);
+  static absl::StatusOr<std::unique_ptr<CoordinatorServer>> Start(
+      const CoordinatorOptions& options);
   ~CoordinatorServer();
 
   void Shutdown();  // idempotent

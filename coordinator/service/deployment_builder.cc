@@ -11,8 +11,8 @@ namespace eddy {
 namespace {
 
 struct OutEdge {
-  int consumer;  // stage
-  int offset;    // first channel of this edge at the consumer
+  int consumer;      // stage
+  int offset;        // first channel of this edge at the consumer
   int num_channels;  // the consumer's channel count
   const JobEdge* edge;
 };
@@ -26,7 +26,8 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
   const int max_p = graph.MaxParallelism();
   if (static_cast<int>(slot_workers.size()) < max_p ||
       static_cast<int>(slot_addresses.size()) < max_p) {
-    return absl::InternalError(absl::StrCat("job needs ", max_p, " slots, got ", slot_workers.size()));
+    return absl::InternalError(
+        absl::StrCat("job needs ", max_p, " slots, got ", slot_workers.size()));
   }
   if (max_p > kMaxParallelism) {
     return absl::InvalidArgumentError(
@@ -69,7 +70,8 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
       for (const auto& n : stage.nodes) {
         v1::PlanNode* node = t.add_nodes();
         *node = n;
-        if (node->has_exchange_source()) node->mutable_exchange_source()->set_num_channels(channels[s]);
+        if (node->has_exchange_source())
+          node->mutable_exchange_source()->set_num_channels(channels[s]);
       }
       int id = next_id;
       for (const OutEdge& o : out[s]) {
@@ -77,9 +79,9 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
         v1::PlanNode* node = t.add_nodes();
         node->set_id(id++);
         node->add_inputs(o.edge->producer_node);
-        node->set_description(absl::StrCat("ExchangeSink(", v1::ExchangeSink::Partitioning_Name(
-                                                                o.edge->partitioning),
-                                           " -> task ", o.consumer, ")"));
+        node->set_description(
+            absl::StrCat("ExchangeSink(", v1::ExchangeSink::Partitioning_Name(o.edge->partitioning),
+                         " -> task ", o.consumer, ")"));
         v1::ExchangeSink* sink = node->mutable_exchange_sink();
         sink->set_partitioning(o.edge->partitioning);
         for (int k : o.edge->hash_keys) sink->add_hash_keys(k);

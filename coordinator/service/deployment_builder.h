@@ -18,6 +18,7 @@ namespace eddy {
 // graph.MaxParallelism() slots). `config` is copied into every deployment.
 absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
     const JobGraph& graph, const std::string& job_id, const std::vector<std::string>& slot_workers,
-    const std::vector<std::string>& slot_addresses, const std::map<std::string, std::string>& config);
+    const std::vector<std::string>& slot_addresses,
+    const std::map<std::string, std::string>& config);
 
 }  // namespace eddy

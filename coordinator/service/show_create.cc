@@ -29,8 +29,8 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
                                     : absl::StrCat(Quote(f.name), " ", f.type.ToString()));
   }
   if (!t.watermark_column.empty()) {
-    lines.push_back(absl::StrCat("WATERMARK FOR ", Quote(t.watermark_column), " AS ",
-                                 t.watermark_expr));
+    lines.push_back(
+        absl::StrCat("WATERMARK FOR ", Quote(t.watermark_column), " AS ", t.watermark_expr));
   }
   if (!t.primary_key.empty()) {
     std::vector<std::string> keys;
@@ -38,9 +38,9 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
     lines.push_back(absl::StrCat("CONSTRAINT ", Quote("PK_" + absl::StrJoin(t.primary_key, "_")),
                                  " PRIMARY KEY (", absl::StrJoin(keys, ", "), ") NOT ENFORCED"));
   }
-  std::string out = absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "TABLE ",
-                                 QuotedPath(t.path), " (\n  ", absl::StrJoin(lines, ",\n  "),
-                                 "\n)");
+  std::string out =
+      absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "TABLE ", QuotedPath(t.path), " (\n  ",
+                   absl::StrJoin(lines, ",\n  "), "\n)");
   if (!t.comment.empty()) absl::StrAppend(&out, "\nCOMMENT ", Literal(t.comment));
   std::vector<std::string> options;
   for (const auto& [k, v] : t.options) options.push_back(Literal(k) + " = " + Literal(v));

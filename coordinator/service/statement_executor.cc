@@ -30,7 +30,8 @@ Response Ok(const std::string& message = "Execute statement succeeded.") {
   return r;
 }
 
-Response Table(std::vector<std::string> columns, const std::vector<std::vector<std::string>>& rows) {
+Response Table(std::vector<std::string> columns,
+               const std::vector<std::vector<std::string>>& rows) {
   Response r;
   r.set_kind(Response::TABLE);
   for (auto& c : columns) r.mutable_table()->add_column_names(c);
@@ -78,8 +79,8 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
   // The builder runs again for every restart: it owns the graph and the configuration.
   auto graph = std::make_shared<const JobGraph>(std::move(built_graph));
   spec.build = [graph, config = session.config](const std::string& id,
-                                                 const std::vector<std::string>& workers,
-                                                 const std::vector<std::string>& addresses) {
+                                                const std::vector<std::string>& workers,
+                                                const std::vector<std::string>& addresses) {
     return BuildDeployments(*graph, id, workers, addresses, config);
   };
   return jobs->Submit(std::move(spec));
@@ -115,10 +116,11 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
 absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerRegistry* workers,
                                      const sql::Show& show) {
   const std::string& what = show.what;
-  if (what == "CATALOGS") return SingleColumn("catalog name", session.catalog.catalog()->ListCatalogs());
+  if (what == "CATALOGS")
+    return SingleColumn("catalog name", session.catalog.catalog()->ListCatalogs());
   if (what == "DATABASES") {
-    return SingleColumn("database name",
-                        session.catalog.catalog()->ListDatabases(session.catalog.current_catalog()));
+    return SingleColumn("database name", session.catalog.catalog()->ListDatabases(
+                                             session.catalog.current_catalog()));
   }
   if (what == "TABLES") return SingleColumn("table name", session.catalog.ListTables());
   if (what == "VIEWS") return SingleColumn("view name", session.catalog.ListViews());
@@ -133,16 +135,16 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     for (const auto& j : jobs->List()) {
       std::string status = v1::JobStatus_Name(j.status()).substr(strlen("JOB_STATUS_"));
       // As Flink prints it: 2026-12-03T10:00:00.123 (UTC here).
-      const std::string start = absl::FormatTime("%Y-%m-%dT%H:%M:%E3S",
-                                                 absl::FromUnixMillis(j.start_time_ms()),
-                                                 absl::UTCTimeZone());
-      rows.push_back({j.job_id(), j.name(), status, start, std::to_string(std::max(0, j.attempt() - 1)),
+      const std::string start = absl::FormatTime(
+          "%Y-%m-%dT%H:%M:%E3S", absl::FromUnixMillis(j.start_time_ms()), absl::UTCTimeZone());
+      rows.push_back({j.job_id(), j.name(), status, start,
+                      std::to_string(std::max(0, j.attempt() - 1)),
                       j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
                       j.error().empty() ? j.last_failure() : j.error()});
     }
-    return Table({"job id", "job name", "status", "start time", "restarts", "last checkpoint",
-                  "failure"},
-                 rows);
+    return Table(
+        {"job id", "job name", "status", "start time", "restarts", "last checkpoint", "failure"},
+        rows);
   }
   if (what == "WORKERS") {
     std::vector<std::vector<std::string>> rows;
@@ -151,9 +153,9 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
                       std::to_string(w.free_slots()), std::to_string(w.running_subtasks()),
                       std::to_string(w.last_heartbeat_age_ms())});
     }
-    return Table({"worker id", "address", "slots", "free slots", "running subtasks",
-                  "heartbeat age ms"},
-                 rows);
+    return Table(
+        {"worker id", "address", "slots", "free slots", "running subtasks", "heartbeat age ms"},
+        rows);
   }
   if (what == "FUNCTIONS") {
     std::vector<std::string> names = KnownFunctionNames();
@@ -169,15 +171,15 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     if (what == "CREATE TABLE") {
       auto table = session.catalog.FindTable(path);
       if (table == nullptr) {
-        return absl::NotFoundError(absl::StrCat("Validation error: table '", path.ToString(),
-                                                "' not found"));
+        return absl::NotFoundError(
+            absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
       }
       r.set_message(ShowCreateTable(*table, temporary));
     } else {
       auto view = session.catalog.FindView(path);
       if (view == nullptr) {
-        return absl::NotFoundError(absl::StrCat("Validation error: view '", path.ToString(),
-                                                "' not found"));
+        return absl::NotFoundError(
+            absl::StrCat("Validation error: view '", path.ToString(), "' not found"));
       }
       r.set_message(ShowCreateView(*view, temporary));
     }
@@ -204,7 +206,8 @@ absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::Describe& 
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : schema->fields) {
     bool is_key = std::find(pk.begin(), pk.end(), f.name) != pk.end();
-    rows.push_back({f.name, f.type.WithNullable(true).ToString(), f.type.nullable ? "TRUE" : "FALSE",
+    rows.push_back({f.name, f.type.WithNullable(true).ToString(),
+                    f.type.nullable ? "TRUE" : "FALSE",
                     is_key ? absl::StrCat("PRI(", absl::StrJoin(pk, ", "), ")") : ""});
   }
   return Table({"name", "type", "null", "key"}, rows);

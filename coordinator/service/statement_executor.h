@@ -1,6 +1,7 @@
 // Executes one SQL statement for a session: DDL against the catalog, SET/RESET, SHOW/DESCRIBE, and
-// INSERT / statement sets planned into a job and submitted to the cluster. Every failure is a status
-// whose message names the stage (parse, validation, planning, deployment) and nothing is left half done.
+// INSERT / statement sets planned into a job and submitted to the cluster. Every failure is a
+// status whose message names the stage (parse, validation, planning, deployment) and nothing is
+// left half done.
 #pragma once
 
 #include <string>

@@ -122,9 +122,12 @@ TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow
     return cluster.Eddy(
         "SET 'table.dml-sync' = 'true'; SET 'parallelism.default' = '2';"
         "CREATE TEMPORARY TABLE wide (id BIGINT, pad STRING) WITH ('connector' = 'datagen',"
-        " 'rows-per-second' = '1000000000', 'number-of-rows' = '" + std::to_string(kRows) + "',"
+        " 'rows-per-second' = '1000000000', 'number-of-rows' = '" +
+        std::to_string(kRows) +
+        "',"
         " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
-        std::to_string(kRows) + "', 'fields.pad.length' = '" + std::to_string(kPadBytes) + "');"
+        std::to_string(kRows) + "', 'fields.pad.length' = '" + std::to_string(kPadBytes) +
+        "');"
         "CREATE TEMPORARY TABLE out WITH ('connector' = 'print', 'sink.parallelism' = '1')"
         " LIKE wide (EXCLUDING OPTIONS);"
         "INSERT INTO out SELECT * FROM wide;");

@@ -1,7 +1,7 @@
-// Runs the word count (Q1), the aggregate over its changelog (Q2) and a 1,000,000-row keyed aggregation
-// on a coordinator and three worker processes (each worker its own host where the machine allows) at
-// parallelism 1, 2 and 4, and checks that the final tables agree with each other and with the same
-// query computed directly.
+// Runs the word count (Q1), the aggregate over its changelog (Q2) and a 1,000,000-row keyed
+// aggregation on a coordinator and three worker processes (each worker its own host where the
+// machine allows) at parallelism 1, 2 and 4, and checks that the final tables agree with each other
+// and with the same query computed directly.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -30,14 +30,16 @@ class DistributedAggregationTest : public ::testing::Test {
   }
   void SetUp() override { ASSERT_TRUE(cluster_->ok()) << cluster_->error(); }
 
-  // Runs `sql` (ending in one INSERT into print tables) at `parallelism` and replays what the workers
-  // printed since the previous run.
+  // Runs `sql` (ending in one INSERT into print tables) at `parallelism` and replays what the
+  // workers printed since the previous run.
   ChangelogTable Run(const std::string& sql, int parallelism, int key_fields) {
     std::vector<size_t> offsets;
-    for (int i = 0; i < cluster_->workers(); ++i) offsets.push_back(cluster_->WorkerStdout(i).size());
-    auto r = cluster_->Eddy("SET 'table.dml-sync' = 'true';"
-                            "SET 'parallelism.default' = '" +
-                            std::to_string(parallelism) + "';" + sql);
+    for (int i = 0; i < cluster_->workers(); ++i)
+      offsets.push_back(cluster_->WorkerStdout(i).size());
+    auto r = cluster_->Eddy(
+        "SET 'table.dml-sync' = 'true';"
+        "SET 'parallelism.default' = '" +
+        std::to_string(parallelism) + "';" + sql);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::string printed;
     printing_workers_ = 0;
@@ -66,13 +68,14 @@ constexpr char kWords[] =
     "(VALUES ('a'), ('a'), ('b'), ('a'), ('c'), ('b')) AS t(word);";
 
 TEST_F(DistributedAggregationTest, WordCountFinalTableIsTheSameAtEveryParallelism) {
-  const std::map<std::string, std::string> expected = {
-      {"a", "a, 3"}, {"b", "b, 2"}, {"c", "c, 1"}};
+  const std::map<std::string, std::string> expected = {{"a", "a, 3"}, {"b", "b, 2"}, {"c", "c, 1"}};
   for (int p : {1, 2, 4}) {
-    auto t = Run(std::string(kWords) +
-                     "CREATE TEMPORARY TABLE word_counts (word STRING, cnt BIGINT) WITH ('connector' = 'print');"
-                     "INSERT INTO word_counts SELECT word, COUNT(*) AS cnt FROM words GROUP BY word;",
-                 p, 1);
+    auto t =
+        Run(std::string(kWords) +
+                "CREATE TEMPORARY TABLE word_counts (word STRING, cnt BIGINT) WITH ('connector' = "
+                "'print');"
+                "INSERT INTO word_counts SELECT word, COUNT(*) AS cnt FROM words GROUP BY word;",
+            p, 1);
     EXPECT_EQ(t.rows, expected) << "parallelism " << p;
     EXPECT_EQ(t.messages, 9) << "parallelism " << p;  // Q1's changelog, in some order
   }
@@ -80,11 +83,11 @@ TEST_F(DistributedAggregationTest, WordCountFinalTableIsTheSameAtEveryParallelis
 
 TEST_F(DistributedAggregationTest, AggregateOverAChangelogFinalTableIsTheSameAtEveryParallelism) {
   // Final word counts a=3, b=2, c=1: one word has each count.
-  const std::map<std::string, std::string> expected = {
-      {"1", "1, 1"}, {"2", "2, 1"}, {"3", "3, 1"}};
+  const std::map<std::string, std::string> expected = {{"1", "1, 1"}, {"2", "2, 1"}, {"3", "3, 1"}};
   for (int p : {1, 2, 4}) {
     auto t = Run(std::string(kWords) +
-                     "CREATE TEMPORARY TABLE histogram (cnt BIGINT, num_words BIGINT) WITH ('connector' = 'print');"
+                     "CREATE TEMPORARY TABLE histogram (cnt BIGINT, num_words BIGINT) WITH "
+                     "('connector' = 'print');"
                      "INSERT INTO histogram SELECT cnt, COUNT(*) AS num_words FROM "
                      "(SELECT word, COUNT(*) AS cnt FROM words GROUP BY word) GROUP BY cnt;",
                  p, 1);
@@ -112,7 +115,8 @@ TEST_F(DistributedAggregationTest, MillionRowKeyedAggregationMatchesABatchComput
     }
   }
   const std::string sql =
-      "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000',"
+      "CREATE TEMPORARY TABLE ids (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = "
+      "'1000000',"
       " 'rows-per-second' = '1000000000',"
       " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000');"
       "CREATE TEMPORARY TABLE per_key (k BIGINT, cnt BIGINT, total BIGINT, lo BIGINT, hi BIGINT)"
@@ -124,7 +128,9 @@ TEST_F(DistributedAggregationTest, MillionRowKeyedAggregationMatchesABatchComput
     auto t = Run(sql, p, 1);
     EXPECT_EQ(t.rows.size(), kKeys) << "parallelism " << p;
     // Slots are spread over the workers: a parallel job prints from more than one process.
-    if (p > 1) EXPECT_GE(printing_workers_, 2) << "parallelism " << p;
+    if (p > 1) {
+      EXPECT_GE(printing_workers_, 2) << "parallelism " << p;
+    }
     // Every input row changes its key's row: one +I per key, then a -U/+U pair per further row.
     EXPECT_EQ(t.messages, kKeys + 2 * (kRows - kKeys)) << "parallelism " << p;
     finals[p] = std::move(t.rows);

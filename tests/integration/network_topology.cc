@@ -24,8 +24,8 @@ int Shell(const std::string& command, std::string* output = nullptr) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-// Names are "eddyit<pid>w<i>" (namespaces) and "eddybr<pid>" (bridges): removes those whose creating
-// test process is gone, so a crashed run leaves nothing behind for long.
+// Names are "eddyit<pid>w<i>" (namespaces) and "eddybr<pid>" (bridges): removes those whose
+// creating test process is gone, so a crashed run leaves nothing behind for long.
 void RemoveStaleHosts() {
   std::string list;
   if (Shell("ip netns list", &list) == 0) {
@@ -47,13 +47,15 @@ void RemoveStaleHosts() {
   }
 }
 
-// A /24 in 10.128.0.0/9 that no interface of this host uses yet, starting from one derived from the pid.
+// A /24 in 10.128.0.0/9 that no interface of this host uses yet, starting from one derived from the
+// pid.
 std::string FreeSubnet(int pid) {
   std::string addrs;
   Shell("ip -4 -o addr show", &addrs);
   for (int k = 0; k < 32768; ++k) {
     int v = (pid + k) % 32768;
-    std::string prefix = "10." + std::to_string(128 + v / 256) + "." + std::to_string(v % 256) + ".";
+    std::string prefix =
+        "10." + std::to_string(128 + v / 256) + "." + std::to_string(v % 256) + ".";
     if (addrs.find(" " + prefix) == std::string::npos) return prefix;
   }
   return "";

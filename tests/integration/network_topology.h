@@ -1,6 +1,7 @@
-// Where the processes of an integration-test cluster live. When the machine allows it (root, iproute2),
-// every worker gets its own network namespace with its own address on a test bridge, like separate
-// hosts on one network segment; otherwise everything shares loopback and the topology says so.
+// Where the processes of an integration-test cluster live. When the machine allows it (root,
+// iproute2), every worker gets its own network namespace with its own address on a test bridge,
+// like separate hosts on one network segment; otherwise everything shares loopback and the topology
+// says so.
 #pragma once
 
 #include <string>

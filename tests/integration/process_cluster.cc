@@ -1,11 +1,10 @@
 #include "tests/integration/process_cluster.h"
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -17,8 +16,8 @@ namespace eddy::testing {
 std::string EddyBinary(const std::string& name) { return std::string(EDDY_BIN_DIR) + "/" + name; }
 
 std::string FreshTestDir(const std::string& name) {
-  std::string dir = std::filesystem::temp_directory_path() /
-                    ("eddy-" + name + "-" + std::to_string(getpid()));
+  std::string dir =
+      std::filesystem::temp_directory_path() / ("eddy-" + name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -79,9 +78,9 @@ std::vector<WorkerRow> ParseShowWorkers(const std::string& table) {
 ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
     : dir_(dir),
       options_(std::move(options)),
-      topology_(options_.isolate_workers ? NetworkTopology::Create(options_.workers)
-                                         : NetworkTopology::Loopback(options_.workers,
-                                                                     "loopback requested")) {
+      topology_(options_.isolate_workers
+                    ? NetworkTopology::Create(options_.workers)
+                    : NetworkTopology::Loopback(options_.workers, "loopback requested")) {
   std::filesystem::create_directories(dir_);
   const std::string host = topology_.coordinator_host();
   port_ = FreeTcpPort(host);
@@ -133,10 +132,10 @@ Subprocess ProcessCluster::StartWorker(int i) {
     argv.push_back(a);
   }
   for (const std::string& a : options_.worker_args) argv.push_back(a);
-  std::string out = i < static_cast<int>(options_.worker_stdout_paths.size()) &&
-                            worker_starts_[i] == 1
-                        ? options_.worker_stdout_paths[i]
-                        : dir_ + name + ".out";
+  std::string out =
+      i < static_cast<int>(options_.worker_stdout_paths.size()) && worker_starts_[i] == 1
+          ? options_.worker_stdout_paths[i]
+          : dir_ + name + ".out";
   return Subprocess::Start(argv, out, dir_ + name + ".err");
 }
 
@@ -192,7 +191,8 @@ RunResult ProcessCluster::Eddy(const std::string& sql, int timeout_ms) const {
 std::string ProcessCluster::WorkerStdout(int i) const {
   std::string out = ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".out");
   for (int n = 1; n < worker_starts_[i]; ++n) {
-    out += ReadFileToString(dir_ + "/worker" + std::to_string(i) + "." + std::to_string(n) + ".out");
+    out +=
+        ReadFileToString(dir_ + "/worker" + std::to_string(i) + "." + std::to_string(n) + ".out");
   }
   return out;
 }

@@ -1,6 +1,6 @@
-// A real cluster for integration tests: one eddy-coordinator and N eddy-worker processes (each worker in
-// its own network namespace when the machine allows, see NetworkTopology), with helpers to submit SQL
-// through the `eddy` client binary and to read what the workers printed.
+// A real cluster for integration tests: one eddy-coordinator and N eddy-worker processes (each
+// worker in its own network namespace when the machine allows, see NetworkTopology), with helpers
+// to submit SQL through the `eddy` client binary and to read what the workers printed.
 #pragma once
 
 #include <sys/types.h>
@@ -95,7 +95,6 @@ class ProcessCluster {
   std::vector<int> worker_starts_;
   std::string error_;
 };
-
 
 std::string EddyBinary(const std::string& name);  // build/bin/<name>
 // <temp dir>/eddy-<name>-<pid>, emptied: a directory of this test process's own.

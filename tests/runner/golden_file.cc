@@ -63,7 +63,8 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
       r.kind = Record::Kind::kStatementOk;
     } else if (words[0] == "statement" && words.size() == 2 && words[1] == "error") {
       r.kind = Record::Kind::kStatementError;
-    } else if (words[0] == "query" && (words.size() == 1 || (words.size() == 2 && words[1] == "sorted"))) {
+    } else if (words[0] == "query" &&
+               (words.size() == 1 || (words.size() == 2 && words[1] == "sorted"))) {
       r.kind = Record::Kind::kQuery;
       r.sorted = words.size() == 2;
     } else {
@@ -101,8 +102,8 @@ absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text) {
           absl::StrCat("line ", r.line, ": 'statement ok' takes no expected output"));
     }
     if (r.kind == Record::Kind::kStatementError && r.expected.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("line ", r.line, ": 'statement error' needs the expected message after ----"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "line ", r.line, ": 'statement error' needs the expected message after ----"));
     }
     records.push_back(std::move(r));
   }

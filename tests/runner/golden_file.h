@@ -19,12 +19,12 @@ struct Record {
     kOutput,  // the files at `path` (a file, or a directory's non-hidden files) hold `expected`
     kFiles,   // the names in directory `path` (job ids as <job>) are `expected`
   } kind = Kind::kStatementOk;
-  int line = 0;                         // line of the record's header in the file
-  std::string sql;                      // the statements of the record
-  std::vector<std::string> expected;    // query: expected stdout lines; error: expected message lines
-  bool sorted = false;                  // query, output: compare as sorted multisets of lines
-  std::string path;                     // file, output, files: relative to the scratch directory
-  std::vector<std::string> eddy_args;   // extra arguments for eddy (e.g. --workers 2)
+  int line = 0;                       // line of the record's header in the file
+  std::string sql;                    // the statements of the record
+  std::vector<std::string> expected;  // query: expected stdout lines; error: expected message lines
+  bool sorted = false;                // query, output: compare as sorted multisets of lines
+  std::string path;                   // file, output, files: relative to the scratch directory
+  std::vector<std::string> eddy_args;  // extra arguments for eddy (e.g. --workers 2)
 };
 
 absl::StatusOr<std::vector<Record>> ParseGoldenFile(const std::string& text);

@@ -128,7 +128,8 @@ int RunFile(const std::string& eddy, const std::string& path, const std::string&
     RunResult res = RunEddy(eddy, r.eddy_args, prefix + r.sql, tmp);
     std::string problem;
     if (r.kind == Kind::kStatementOk) {
-      if (res.exit_code != 0) problem = "expected success, got exit code " + std::to_string(res.exit_code);
+      if (res.exit_code != 0)
+        problem = "expected success, got exit code " + std::to_string(res.exit_code);
     } else if (r.kind == Kind::kStatementError) {
       if (res.exit_code == 0) {
         problem = "expected an error, but the statement succeeded";

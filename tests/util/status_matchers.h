@@ -22,21 +22,21 @@ const absl::Status& ToStatus(const absl::StatusOr<T>& s) {
 #define EDDY_STATUS_CONCAT_INNER(a, b) a##b
 #define EDDY_STATUS_CONCAT(a, b) EDDY_STATUS_CONCAT_INNER(a, b)
 
-#define ASSERT_OK(expr)                                                            \
-  do {                                                                             \
+#define ASSERT_OK(expr)                                                           \
+  do {                                                                            \
     const absl::Status eddy_status_ = ::eddy::testing_internal::ToStatus((expr)); \
-    ASSERT_TRUE(eddy_status_.ok()) << #expr << ": " << eddy_status_;               \
+    ASSERT_TRUE(eddy_status_.ok()) << #expr << ": " << eddy_status_;              \
   } while (false)
 
-#define EXPECT_OK(expr)                                                            \
-  do {                                                                             \
+#define EXPECT_OK(expr)                                                           \
+  do {                                                                            \
     const absl::Status eddy_status_ = ::eddy::testing_internal::ToStatus((expr)); \
-    EXPECT_TRUE(eddy_status_.ok()) << #expr << ": " << eddy_status_;               \
+    EXPECT_TRUE(eddy_status_.ok()) << #expr << ": " << eddy_status_;              \
   } while (false)
 
 #define ASSERT_OK_AND_ASSIGN(lhs, expr) \
   EDDY_ASSERT_OK_AND_ASSIGN_IMPL(EDDY_STATUS_CONCAT(eddy_statusor_, __LINE__), lhs, expr)
-#define EDDY_ASSERT_OK_AND_ASSIGN_IMPL(statusor, lhs, expr)              \
-  auto statusor = (expr);                                                \
-  ASSERT_TRUE(statusor.ok()) << #expr << ": " << statusor.status();      \
+#define EDDY_ASSERT_OK_AND_ASSIGN_IMPL(statusor, lhs, expr)         \
+  auto statusor = (expr);                                           \
+  ASSERT_TRUE(statusor.ok()) << #expr << ": " << statusor.status(); \
   lhs = std::move(statusor).value()

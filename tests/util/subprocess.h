@@ -1,5 +1,5 @@
-// Starting the real binaries from tests: a child process with stdin from /dev/null and stdout/stderr
-// redirected to files, which the test reads afterwards (or while it runs).
+// Starting the real binaries from tests: a child process with stdin from /dev/null and
+// stdout/stderr redirected to files, which the test reads afterwards (or while it runs).
 #pragma once
 
 #include <sys/types.h>

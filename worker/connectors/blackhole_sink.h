@@ -1,4 +1,5 @@
-// The blackhole connector: accepts every row and discards it (counts them, for metrics and benchmarks).
+// The blackhole connector: accepts every row and discards it (counts them, for metrics and
+// benchmarks).
 #pragma once
 
 #include "worker/operators/operator.h"

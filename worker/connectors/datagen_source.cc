@@ -16,10 +16,22 @@ constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 // Default random range per integer type (Flink uses the type's full range).
 void IntegerRange(TypeId id, int64_t* lo, int64_t* hi) {
   switch (id) {
-    case TypeId::kTinyInt: *lo = INT8_MIN; *hi = INT8_MAX; break;
-    case TypeId::kSmallInt: *lo = INT16_MIN; *hi = INT16_MAX; break;
-    case TypeId::kInt: *lo = INT32_MIN; *hi = INT32_MAX; break;
-    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    case TypeId::kTinyInt:
+      *lo = INT8_MIN;
+      *hi = INT8_MAX;
+      break;
+    case TypeId::kSmallInt:
+      *lo = INT16_MIN;
+      *hi = INT16_MAX;
+      break;
+    case TypeId::kInt:
+      *lo = INT32_MIN;
+      *hi = INT32_MAX;
+      break;
+    default:
+      *lo = INT64_MIN;
+      *hi = INT64_MAX;
+      break;
   }
 }
 
@@ -61,7 +73,8 @@ absl::Status DatagenSource::Open(const OperatorContext& ctx) {
     rows_remaining_ = 0;
   }
   if (sequence_rows >= 0) {
-    rows_remaining_ = rows_remaining_ < 0 ? sequence_rows : std::min(rows_remaining_, sequence_rows);
+    rows_remaining_ =
+        rows_remaining_ < 0 ? sequence_rows : std::min(rows_remaining_, sequence_rows);
   }
   rows_per_second_ = spec_.rows_per_second() > 0 ? spec_.rows_per_second() / p : 0;
   start_ = std::chrono::steady_clock::now();
@@ -69,7 +82,8 @@ absl::Status DatagenSource::Open(const OperatorContext& ctx) {
 }
 
 void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
-  const v1::DatagenField* fs = f < static_cast<size_t>(spec_.fields_size()) ? &spec_.fields(f) : nullptr;
+  const v1::DatagenField* fs =
+      f < static_cast<size_t>(spec_.fields_size()) ? &spec_.fields(f) : nullptr;
   const FieldState& st = fields_[f];
   const DataType& type = schema_.fields[f].type;
   // The value's own generator state: a function of (subtask seed, row, field) alone.
@@ -151,7 +165,8 @@ absl::StatusOr<SourceState> DatagenSource::Next(ChangelogBatch* out) {
   size_t n = kDefaultBatchRows;
   if (rows_remaining_ > 0) n = std::min<size_t>(n, rows_remaining_);
   if (rows_per_second_ > 0) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     double allowed = rows_per_second_ * elapsed + 1;  // +1: the first row goes out at once
     if (static_cast<double>(rate_emitted_) >= allowed) {
       double wait_s =

@@ -1,6 +1,7 @@
-// The print connector: writes every row as Flink does, `<prefix><kind>[f1, f2, ...]`, to the worker's
-// stdout or stderr. Prefix: the print-identifier, then `:<subtask>` (1-based, only with parallelism > 1
-// and an identifier) or `<subtask>` alone, then `> ` when non-empty. One write per batch.
+// The print connector: writes every row as Flink does, `<prefix><kind>[f1, f2, ...]`, to the
+// worker's stdout or stderr. Prefix: the print-identifier, then `:<subtask>` (1-based, only with
+// parallelism > 1 and an identifier) or `<subtask>` alone, then `> ` when non-empty. One write per
+// batch.
 #pragma once
 
 #include <cstdio>

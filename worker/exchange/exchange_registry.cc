@@ -60,8 +60,8 @@ absl::StatusOr<std::shared_ptr<InputGate>> ExchangeRegistry::Await(
           "no exchange input gate for ", key.ToString(), " was registered on this worker within ",
           wait_timeout_.count(), " ms (is the consumer task deployed here?)"));
     }
-    cv_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(deadline - now,
-                                                                      kCancelPollInterval));
+    cv_.wait_for(
+        lock, std::min<std::chrono::steady_clock::duration>(deadline - now, kCancelPollInterval));
   }
 }
 

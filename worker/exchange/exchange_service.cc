@@ -67,8 +67,8 @@ grpc::Status ExchangeServiceImpl::Transfer(
         }
         auto batch = DecodeBatch(frame.batch());
         if (!batch.ok()) {
-          result = absl::InvalidArgumentError(absl::StrCat("malformed exchange frame for ", where,
-                                                           ": ", batch.status().message()));
+          result = absl::InvalidArgumentError(
+              absl::StrCat("malformed exchange frame for ", where, ": ", batch.status().message()));
           break;
         }
         result = gate->Push(channel, std::move(*batch));

@@ -25,9 +25,9 @@ absl::StatusOr<ExchangeSinkSpec> ExchangeSinkSpecFromProto(const v1::ExchangeSin
   for (int i = 0; i < proto.targets_size(); ++i) {
     const v1::ExchangeTarget& t = proto.targets(i);
     if (proto.partitioning() == v1::ExchangeSink::HASH && t.subtask_index() != i) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "hash exchange: target ", i, " is subtask ", t.subtask_index(),
-          " (targets must be the consumer subtasks in order)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("hash exchange: target ", i, " is subtask ", t.subtask_index(),
+                       " (targets must be the consumer subtasks in order)"));
     }
     if (!t.local() && t.address().empty()) {
       return absl::InvalidArgumentError(absl::StrCat("exchange target ", i, " has no address"));
@@ -51,8 +51,8 @@ absl::StatusOr<ExchangeSinkSpec> ExchangeSinkSpecFromProto(const v1::ExchangeSin
 }
 
 absl::Status ExchangeSinkOperator::Open(const OperatorContext& ctx) {
-  const int max_parallelism = spec_.max_parallelism > 0 ? spec_.max_parallelism
-                                                        : ctx.max_parallelism;
+  const int max_parallelism =
+      spec_.max_parallelism > 0 ? spec_.max_parallelism : ctx.max_parallelism;
   ASSIGN_OR_RETURN(Partitioner p,
                    Partitioner::Create(spec_.partitioning, spec_.input_types, spec_.hash_keys,
                                        static_cast<int>(spec_.targets.size()), max_parallelism,
@@ -61,9 +61,11 @@ absl::Status ExchangeSinkOperator::Open(const OperatorContext& ctx) {
   for (const ExchangeTargetSpec& t : spec_.targets) {
     if (t.local) {
       if (registry_ == nullptr) {
-        return absl::FailedPreconditionError("local exchange target but the worker has no registry");
+        return absl::FailedPreconditionError(
+            "local exchange target but the worker has no registry");
       }
-      channels_.push_back(std::make_unique<LocalOutputChannel>(registry_, t.channel, ctx.cancelled));
+      channels_.push_back(
+          std::make_unique<LocalOutputChannel>(registry_, t.channel, ctx.cancelled));
     } else {
       channels_.push_back(
           std::make_unique<RemoteOutputChannel>(t.channel, ctx.cancelled, spec_.remote));

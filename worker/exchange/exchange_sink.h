@@ -72,7 +72,7 @@ class ExchangeSinkOperator final : public Operator {
   ExchangeRegistry* registry_;
   std::optional<Partitioner> partitioner_;
   std::vector<std::unique_ptr<OutputChannel>> channels_;
-  std::vector<ChangelogBatch> buffers_;  // one per target
+  std::vector<ChangelogBatch> buffers_;                        // one per target
   std::vector<std::chrono::steady_clock::time_point> oldest_;  // first row of each buffer
   std::vector<std::optional<Watermark>> pending_watermarks_;   // to send after each buffer
   bool finished_ = false;

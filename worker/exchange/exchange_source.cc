@@ -20,7 +20,8 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
       credits_per_channel > 0 ? credits_per_channel : kDefaultCreditsPerChannel, std::move(types));
   gate->set_attempt(attempt);  // before any producer can find the gate
   ASSIGN_OR_RETURN(auto registration, registry->Register(key, gate));
-  return std::unique_ptr<ExchangeSource>(new ExchangeSource(std::move(gate), std::move(registration)));
+  return std::unique_ptr<ExchangeSource>(
+      new ExchangeSource(std::move(gate), std::move(registration)));
 }
 
 absl::Status ExchangeSource::Open(const OperatorContext& ctx) {

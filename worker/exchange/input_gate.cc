@@ -66,16 +66,15 @@ absl::Status InputGate::Attach(int channel, int num_channels, int attempt,
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));
   }
   if (num_channels != 0 && num_channels != this->num_channels()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "exchange input gate of ", name_, " has ", this->num_channels(),
-        " channels but the producer of channel ", channel, " expects ", num_channels));
+    return absl::InvalidArgumentError(
+        absl::StrCat("exchange input gate of ", name_, " has ", this->num_channels(),
+                     " channels but the producer of channel ", channel, " expects ", num_channels));
   }
   if (absl::Status s = CheckChannel(channel); !s.ok()) return s;
   Channel& ch = channels_[channel];
   if (ch.attached || ch.ended) {
-    return absl::FailedPreconditionError(absl::StrCat("exchange input gate of ", name_,
-                                                      ": channel ", channel,
-                                                      " already has a producer"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "exchange input gate of ", name_, ": channel ", channel, " already has a producer"));
   }
   ch.attached = true;
   ch.grants = capacity_;
@@ -165,9 +164,9 @@ absl::Status InputGate::Push(int channel, ChangelogBatch batch) {
   }
   Channel& ch = channels_[channel];
   if (ch.queued_batches >= capacity_) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "exchange input gate of ", name_, ": channel ", channel,
-        " sent a batch without credit (buffer of ", capacity_, " batches is full)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("exchange input gate of ", name_, ": channel ", channel,
+                     " sent a batch without credit (buffer of ", capacity_, " batches is full)"));
   }
   Enqueue(channel, ChannelEvent::Batch(std::move(batch)));
   return absl::OkStatus();
@@ -185,8 +184,8 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
   }
   while (!closed_ && ch.queued_batches >= capacity_) {
     if (cancelled != nullptr && cancelled->load()) {
-      return absl::CancelledError(absl::StrCat("sending to ", name_, " channel ", channel,
-                                               ": task cancelled"));
+      return absl::CancelledError(
+          absl::StrCat("sending to ", name_, " channel ", channel, ": task cancelled"));
     }
     space_cv_.wait_for(lock, kCancelPollInterval);
   }

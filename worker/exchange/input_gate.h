@@ -43,9 +43,9 @@ class InputGate {
   // --- producer side ---
 
   // Claims `channel` for one producer. `num_channels` is what the producer's plan says the gate has
-  // (0: unchecked). `on_close` (may be empty) runs under the gate's lock if the consumer closes while
-  // the channel is attached, to abort a remote stream; it must not block or call back into the gate.
-  // Fails if the channel is out of range, already claimed, or the gate is closed.
+  // (0: unchecked). `on_close` (may be empty) runs under the gate's lock if the consumer closes
+  // while the channel is attached, to abort a remote stream; it must not block or call back into
+  // the gate. Fails if the channel is out of range, already claimed, or the gate is closed.
   absl::Status Attach(int channel, int num_channels, std::function<void()> on_close) {
     return Attach(channel, num_channels, 0, std::move(on_close));
   }
@@ -124,7 +124,7 @@ class InputGate {
     bool drained = false;  // the consumer took end-of-input
     int64_t last_barrier = 0;
     bool blocked = false;  // skipped by PollEvent (SetBlocked)
-    int grants = 0;  // credits not yet sent to the remote producer
+    int grants = 0;        // credits not yet sent to the remote producer
     std::function<void()> on_close;
   };
 

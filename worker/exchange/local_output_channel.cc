@@ -8,10 +8,9 @@ namespace eddy {
 absl::Status LocalOutputChannel::Attach() {
   if (gate_) return absl::OkStatus();
   if (closed_) return absl::FailedPreconditionError("exchange channel is closed");
-  ASSIGN_OR_RETURN(std::shared_ptr<InputGate> gate,
-                   registry_->Await(target_.consumer, [this] {
-                     return cancelled_ != nullptr && cancelled_->load();
-                   }));
+  ASSIGN_OR_RETURN(std::shared_ptr<InputGate> gate, registry_->Await(target_.consumer, [this] {
+    return cancelled_ != nullptr && cancelled_->load();
+  }));
   RETURN_IF_ERROR(
       gate->Attach(target_.channel_index, target_.num_channels, target_.attempt, nullptr));
   gate_ = std::move(gate);
@@ -51,8 +50,7 @@ void LocalOutputChannel::Close() {
   if (!ended_) {
     gate_->Fail(target_.channel_index,
                 absl::AbortedError(absl::StrCat("exchange ", target_.ToString(), ": producer ",
-                                                target_.producer,
-                                                " stopped before end-of-input")));
+                                                target_.producer, " stopped before end-of-input")));
   }
   gate_->Detach(target_.channel_index);
   gate_.reset();

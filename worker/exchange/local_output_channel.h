@@ -1,5 +1,5 @@
-// LocalOutputChannel: an exchange channel to a consumer on the same worker. It pushes batches straight
-// into the consumer's InputGate (found through the worker's ExchangeRegistry): no gRPC, no
+// LocalOutputChannel: an exchange channel to a consumer on the same worker. It pushes batches
+// straight into the consumer's InputGate (found through the worker's ExchangeRegistry): no gRPC, no
 // serialization, and the same bound as a remote channel's credits (the gate's per-channel buffer).
 #pragma once
 

@@ -1,6 +1,6 @@
 // OutputChannel: the sending end of one exchange channel (producer subtask -> consumer subtask).
-// Send waits for credit, which is how a slow consumer backpressures the producing task's driver; the
-// wait honours the task's cancellation flag so that a cancelled task never hangs in Send.
+// Send waits for credit, which is how a slow consumer backpressures the producing task's driver;
+// the wait honours the task's cancellation flag so that a cancelled task never hangs in Send.
 #pragma once
 
 #include <atomic>
@@ -20,9 +20,9 @@ struct ChannelTarget {
   std::string worker_id;  // consumer worker's id, for messages (may be empty)
   GateKey consumer;
   int channel_index = 0;
-  int num_channels = 0;   // the consumer gate's channel count; 0: unchecked
-  std::string producer;   // "job j task 1 subtask 0", for logs and errors
-  int attempt = 0;        // the producer's job attempt; 0: unchecked
+  int num_channels = 0;  // the consumer gate's channel count; 0: unchecked
+  std::string producer;  // "job j task 1 subtask 0", for logs and errors
+  int attempt = 0;       // the producer's job attempt; 0: unchecked
 
   // "channel 3 of job j task 2 subtask 1 on worker-<id> at host:port"
   std::string ToString() const;

@@ -16,9 +16,9 @@ absl::StatusOr<Partitioner> Partitioner::Create(Partitioning partitioning,
     case v1::ExchangeSink::FORWARD:
     case v1::ExchangeSink::SINGLETON:
       if (num_targets != 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            v1::ExchangeSink::Partitioning_Name(partitioning), " exchange needs exactly one target, has ",
-            num_targets));
+        return absl::InvalidArgumentError(
+            absl::StrCat(v1::ExchangeSink::Partitioning_Name(partitioning),
+                         " exchange needs exactly one target, has ", num_targets));
       }
       break;
     case v1::ExchangeSink::HASH: {
@@ -27,9 +27,8 @@ absl::StatusOr<Partitioner> Partitioner::Create(Partitioning partitioning,
             absl::StrCat("hash exchange: max_parallelism ", max_parallelism, " out of range"));
       }
       if (num_targets > max_parallelism) {
-        return absl::InvalidArgumentError(absl::StrCat("hash exchange: ", num_targets,
-                                                       " targets exceed max_parallelism ",
-                                                       max_parallelism));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "hash exchange: ", num_targets, " targets exceed max_parallelism ", max_parallelism));
       }
       ASSIGN_OR_RETURN(encoder, KeyEncoder::Create(input_types, std::move(key_columns)));
       break;
@@ -38,9 +37,8 @@ absl::StatusOr<Partitioner> Partitioner::Create(Partitioning partitioning,
     case v1::ExchangeSink::BROADCAST:
       break;
     default:
-      return absl::InvalidArgumentError(absl::StrCat("exchange partitioning ",
-                                                     static_cast<int>(partitioning),
-                                                     " is not supported"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "exchange partitioning ", static_cast<int>(partitioning), " is not supported"));
   }
   return Partitioner(partitioning, std::move(encoder), num_targets, max_parallelism,
                      std::max(0, start));

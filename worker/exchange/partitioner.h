@@ -1,7 +1,7 @@
 // Partitioner: decides which exchange target(s) each row of a batch goes to and appends the rows to
-// per-target batch builders that the caller reuses. HASH uses the same key bytes (KeyEncoder) and key
-// group formula (KeyGroupOf, SubtaskOfKeyGroup) as GroupAggregate, so a row reaches the subtask that
-// owns its key group.
+// per-target batch builders that the caller reuses. HASH uses the same key bytes (KeyEncoder) and
+// key group formula (KeyGroupOf, SubtaskOfKeyGroup) as GroupAggregate, so a row reaches the subtask
+// that owns its key group.
 #pragma once
 
 #include <cstddef>

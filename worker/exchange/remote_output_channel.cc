@@ -26,8 +26,8 @@ absl::Status RemoteOutputChannel::Annotate(const absl::Status& s) const {
 
 absl::Status RemoteOutputChannel::Connect() {
   if (stream_) return absl::OkStatus();
-  if (finished_) return final_status_.ok() ? absl::FailedPreconditionError("channel closed")
-                                           : final_status_;
+  if (finished_)
+    return final_status_.ok() ? absl::FailedPreconditionError("channel closed") : final_status_;
   grpc::ChannelArguments args = LimitedChannelArguments();
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS,
               static_cast<int>(options_.initial_backoff.count()));

@@ -1,8 +1,10 @@
 // RemoteOutputChannel: an exchange channel to a consumer on another worker, as one
-// ExchangeService.Transfer bidi stream (batch frames out, credit grants back). It connects lazily on
-// first use and keeps retrying (gRPC reconnect backoff) until the consumer's worker accepts, bounded by
-// a timeout, because producers and consumers are deployed in no particular order.
+// ExchangeService.Transfer bidi stream (batch frames out, credit grants back). It connects lazily
+// on first use and keeps retrying (gRPC reconnect backoff) until the consumer's worker accepts,
+// bounded by a timeout, because producers and consumers are deployed in no particular order.
 #pragma once
+
+#include <grpcpp/grpcpp.h>
 
 #include <atomic>
 #include <chrono>
@@ -10,8 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-
-#include <grpcpp/grpcpp.h>
 
 #include "eddy/v1/exchange.grpc.pb.h"
 #include "worker/exchange/output_channel.h"

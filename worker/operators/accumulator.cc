@@ -16,20 +16,28 @@ constexpr int64_t kDecimalLimit = 1000000000000000000LL;  // 10^18: DECIMAL(18, 
 ValueClass ValueClassOf(TypeId t) {
   switch (t) {
     case TypeId::kFloat:
-    case TypeId::kDouble: return ValueClass::kDouble;
-    case TypeId::kString: return ValueClass::kString;
-    default: return ValueClass::kInt;
+    case TypeId::kDouble:
+      return ValueClass::kDouble;
+    case TypeId::kString:
+      return ValueClass::kString;
+    default:
+      return ValueClass::kInt;
   }
 }
 
 int64_t ReadInt(const Column& c, size_t row, TypeId t) {
   switch (t) {
-    case TypeId::kBoolean: return c.Get<uint8_t>(row) != 0 ? 1 : 0;
-    case TypeId::kTinyInt: return c.Get<int8_t>(row);
-    case TypeId::kSmallInt: return c.Get<int16_t>(row);
+    case TypeId::kBoolean:
+      return c.Get<uint8_t>(row) != 0 ? 1 : 0;
+    case TypeId::kTinyInt:
+      return c.Get<int8_t>(row);
+    case TypeId::kSmallInt:
+      return c.Get<int16_t>(row);
     case TypeId::kInt:
-    case TypeId::kDate: return c.Get<int32_t>(row);
-    default: return c.Get<int64_t>(row);
+    case TypeId::kDate:
+      return c.Get<int32_t>(row);
+    default:
+      return c.Get<int64_t>(row);
   }
 }
 
@@ -202,9 +210,15 @@ void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& 
   double dv = 0;
   std::string_view sv;
   switch (p.value_class) {
-    case ValueClass::kInt: iv = ReadInt(col, row, p.arg_type); break;
-    case ValueClass::kDouble: dv = ReadDouble(col, row, p.arg_type); break;
-    case ValueClass::kString: sv = col.GetString(row); break;
+    case ValueClass::kInt:
+      iv = ReadInt(col, row, p.arg_type);
+      break;
+    case ValueClass::kDouble:
+      dv = ReadDouble(col, row, p.arg_type);
+      break;
+    case ValueClass::kString:
+      sv = col.GetString(row);
+      break;
   }
   if (p.distinct) {
     // Only the first copy of a value accumulates and only the last copy retracts.
@@ -225,7 +239,9 @@ void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& 
   const int64_t step = accumulate ? 1 : -1;
   switch (p.mode) {
     case Mode::kCountStar:
-    case Mode::kCount: a->count += step; break;
+    case Mode::kCount:
+      a->count += step;
+      break;
     case Mode::kSumInt:
     case Mode::kAvgInt:
     case Mode::kAvgDecimal:
@@ -269,9 +285,15 @@ void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& 
     case Mode::kMinMaxRetract:
       // Retracting a value that was never accumulated is ignored (inconsistent input).
       switch (p.value_class) {
-        case ValueClass::kInt: accumulate ? a->ints.Add(iv) : a->ints.Remove(iv); break;
-        case ValueClass::kDouble: accumulate ? a->doubles.Add(dv) : a->doubles.Remove(dv); break;
-        case ValueClass::kString: accumulate ? a->strings.Add(sv) : a->strings.Remove(sv); break;
+        case ValueClass::kInt:
+          accumulate ? a->ints.Add(iv) : a->ints.Remove(iv);
+          break;
+        case ValueClass::kDouble:
+          accumulate ? a->doubles.Add(dv) : a->doubles.Remove(dv);
+          break;
+        case ValueClass::kString:
+          accumulate ? a->strings.Add(sv) : a->strings.Remove(sv);
+          break;
       }
       break;
   }
@@ -286,12 +308,14 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
     v.null = false;
     switch (p.mode) {
       case Mode::kCountStar:
-      case Mode::kCount: v.i = a.count; break;
+      case Mode::kCount:
+        v.i = a.count;
+        break;
       case Mode::kSumInt:
         v.i = static_cast<int64_t>(a.isum);
         // SUM over DECIMAL(18, s) that no longer fits is NULL, as Flink's decimal overflow.
-        v.null = a.count == 0 ||
-                 (p.arg_type == TypeId::kDecimal && (v.i >= kDecimalLimit || v.i <= -kDecimalLimit));
+        v.null = a.count == 0 || (p.arg_type == TypeId::kDecimal &&
+                                  (v.i >= kDecimalLimit || v.i <= -kDecimalLimit));
         break;
       case Mode::kSumFloat:
       case Mode::kSumDouble:
@@ -302,8 +326,7 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
         v.null = a.count == 0;
         // 128-bit so that INT64_MIN / -1 (only on inconsistent input) is defined.
         if (!v.null) {
-          v.i = static_cast<int64_t>(static_cast<__int128>(static_cast<int64_t>(a.isum)) /
-                                     a.count);
+          v.i = static_cast<int64_t>(static_cast<__int128>(static_cast<int64_t>(a.isum)) / a.count);
         }
         break;
       case Mode::kAvgDecimal: {
@@ -331,9 +354,15 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
         v.null = !a.has_extreme;
         if (v.null) break;
         switch (p.value_class) {
-          case ValueClass::kInt: v.i = a.ext_i; break;
-          case ValueClass::kDouble: v.d = a.ext_d; break;
-          case ValueClass::kString: v.s.assign(a.ext_s); break;
+          case ValueClass::kInt:
+            v.i = a.ext_i;
+            break;
+          case ValueClass::kDouble:
+            v.d = a.ext_d;
+            break;
+          case ValueClass::kString:
+            v.s.assign(a.ext_s);
+            break;
         }
         break;
       case Mode::kMinMaxRetract:
@@ -374,21 +403,37 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
     return;
   }
   switch (calls_[i].result_type.id) {
-    case TypeId::kBoolean: col->Append<uint8_t>(v.i != 0 ? 1 : 0); break;
-    case TypeId::kTinyInt: col->Append<int8_t>(static_cast<int8_t>(v.i)); break;
-    case TypeId::kSmallInt: col->Append<int16_t>(static_cast<int16_t>(v.i)); break;
+    case TypeId::kBoolean:
+      col->Append<uint8_t>(v.i != 0 ? 1 : 0);
+      break;
+    case TypeId::kTinyInt:
+      col->Append<int8_t>(static_cast<int8_t>(v.i));
+      break;
+    case TypeId::kSmallInt:
+      col->Append<int16_t>(static_cast<int16_t>(v.i));
+      break;
     case TypeId::kInt:
-    case TypeId::kDate: col->Append<int32_t>(static_cast<int32_t>(v.i)); break;
+    case TypeId::kDate:
+      col->Append<int32_t>(static_cast<int32_t>(v.i));
+      break;
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
     case TypeId::kInterval:
       col->Append<int64_t>(v.i);
       break;
-    case TypeId::kFloat: col->Append<float>(static_cast<float>(v.d)); break;
-    case TypeId::kDouble: col->Append<double>(v.d); break;
-    case TypeId::kString: col->AppendString(v.s); break;
-    case TypeId::kNull: col->AppendNull(); break;
+    case TypeId::kFloat:
+      col->Append<float>(static_cast<float>(v.d));
+      break;
+    case TypeId::kDouble:
+      col->Append<double>(v.d);
+      break;
+    case TypeId::kString:
+      col->AppendString(v.s);
+      break;
+    case TypeId::kNull:
+      col->AppendNull();
+      break;
   }
 }
 
@@ -396,9 +441,15 @@ namespace {
 
 void PutClassValue(ValueClass c, int64_t i, double d, std::string_view s, std::string* out) {
   switch (c) {
-    case ValueClass::kInt: agg_codec::PutSigned(i, out); break;
-    case ValueClass::kDouble: agg_codec::PutDouble(d, out); break;
-    case ValueClass::kString: agg_codec::PutString(s, out); break;
+    case ValueClass::kInt:
+      agg_codec::PutSigned(i, out);
+      break;
+    case ValueClass::kDouble:
+      agg_codec::PutDouble(d, out);
+      break;
+    case ValueClass::kString:
+      agg_codec::PutString(s, out);
+      break;
   }
 }
 
@@ -414,14 +465,22 @@ void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out)
     const Accumulator& a = g.accs[i];
     if (p.distinct) {
       switch (p.value_class) {
-        case ValueClass::kInt: a.distinct_ints.Serialize(out); break;
-        case ValueClass::kDouble: a.distinct_doubles.Serialize(out); break;
-        case ValueClass::kString: a.distinct_strings.Serialize(out); break;
+        case ValueClass::kInt:
+          a.distinct_ints.Serialize(out);
+          break;
+        case ValueClass::kDouble:
+          a.distinct_doubles.Serialize(out);
+          break;
+        case ValueClass::kString:
+          a.distinct_strings.Serialize(out);
+          break;
       }
     }
     switch (p.mode) {
       case Mode::kCountStar:
-      case Mode::kCount: agg_codec::PutSigned(a.count, out); break;
+      case Mode::kCount:
+        agg_codec::PutSigned(a.count, out);
+        break;
       case Mode::kSumInt:
       case Mode::kAvgInt:
       case Mode::kAvgDecimal:
@@ -440,9 +499,15 @@ void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out)
         break;
       case Mode::kMinMaxRetract:
         switch (p.value_class) {
-          case ValueClass::kInt: a.ints.Serialize(out); break;
-          case ValueClass::kDouble: a.doubles.Serialize(out); break;
-          case ValueClass::kString: a.strings.Serialize(out); break;
+          case ValueClass::kInt:
+            a.ints.Serialize(out);
+            break;
+          case ValueClass::kDouble:
+            a.doubles.Serialize(out);
+            break;
+          case ValueClass::kString:
+            a.strings.Serialize(out);
+            break;
         }
         break;
     }
@@ -458,14 +523,22 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
     Accumulator& a = g->accs[i];
     if (p.distinct) {
       switch (p.value_class) {
-        case ValueClass::kInt: a.distinct_ints.Deserialize(&r); break;
-        case ValueClass::kDouble: a.distinct_doubles.Deserialize(&r); break;
-        case ValueClass::kString: a.distinct_strings.Deserialize(&r); break;
+        case ValueClass::kInt:
+          a.distinct_ints.Deserialize(&r);
+          break;
+        case ValueClass::kDouble:
+          a.distinct_doubles.Deserialize(&r);
+          break;
+        case ValueClass::kString:
+          a.distinct_strings.Deserialize(&r);
+          break;
       }
     }
     switch (p.mode) {
       case Mode::kCountStar:
-      case Mode::kCount: a.count = r.Signed(); break;
+      case Mode::kCount:
+        a.count = r.Signed();
+        break;
       case Mode::kSumInt:
       case Mode::kAvgInt:
       case Mode::kAvgDecimal:
@@ -482,8 +555,12 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
         a.has_extreme = r.Byte() != 0;
         if (a.has_extreme) {
           switch (p.value_class) {
-            case ValueClass::kInt: a.ext_i = r.Signed(); break;
-            case ValueClass::kDouble: a.ext_d = r.Double(); break;
+            case ValueClass::kInt:
+              a.ext_i = r.Signed();
+              break;
+            case ValueClass::kDouble:
+              a.ext_d = r.Double();
+              break;
             case ValueClass::kString: {
               std::string_view s = r.String();
               a.ext_s.assign(s.data(), s.size());
@@ -494,9 +571,15 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
         break;
       case Mode::kMinMaxRetract:
         switch (p.value_class) {
-          case ValueClass::kInt: a.ints.Deserialize(&r); break;
-          case ValueClass::kDouble: a.doubles.Deserialize(&r); break;
-          case ValueClass::kString: a.strings.Deserialize(&r); break;
+          case ValueClass::kInt:
+            a.ints.Deserialize(&r);
+            break;
+          case ValueClass::kDouble:
+            a.doubles.Deserialize(&r);
+            break;
+          case ValueClass::kString:
+            a.strings.Deserialize(&r);
+            break;
         }
         break;
     }

@@ -1,6 +1,6 @@
 // Retractable accumulators for the built-in aggregates of GroupAggregate (Flink's *WithRetract
-// functions): per group a row count plus one Accumulator per call, updated row by row, evaluated into
-// AggValues, and serialized compactly into the group's RocksDB value.
+// functions): per group a row count plus one Accumulator per call, updated row by row, evaluated
+// into AggValues, and serialized compactly into the group's RocksDB value.
 #pragma once
 
 #include <cstdint>
@@ -21,10 +21,10 @@ namespace eddy {
 // One aggregate call of a GroupAggregate, as the planner resolved it.
 struct AggregateCall {
   AggKind kind = AggKind::kCountStar;
-  int arg = -1;            // input column; -1 for COUNT(*)
-  DataType arg_type;       // ignored for COUNT(*)
-  DataType result_type;    // AggResultType(kind, arg_type)
-  bool distinct = false;   // COUNT(DISTINCT x), SUM(DISTINCT x), ...
+  int arg = -1;           // input column; -1 for COUNT(*)
+  DataType arg_type;      // ignored for COUNT(*)
+  DataType result_type;   // AggResultType(kind, arg_type)
+  bool distinct = false;  // COUNT(DISTINCT x), SUM(DISTINCT x), ...
 };
 
 // How an argument's values are held: integers, BOOLEAN, DECIMAL (unscaled), DATE and TIMESTAMP as
@@ -116,7 +116,7 @@ class AggregateFunctions {
     kCountStar,
     kCount,
     kSumInt,
-    kSumFloat,   // FLOAT: Flink sums in float arithmetic
+    kSumFloat,  // FLOAT: Flink sums in float arithmetic
     kSumDouble,
     kAvgInt,
     kAvgDecimal,

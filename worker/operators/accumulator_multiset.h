@@ -1,6 +1,6 @@
-// A multiset of values with counts, kept as a sorted vector: MIN/MAX that must survive retraction of
-// the current extreme, and DISTINCT filtering. A flat vector is compact, serializes in order, and
-// reuses its memory across groups; inserting a new distinct value is O(n), fine for the small
+// A multiset of values with counts, kept as a sorted vector: MIN/MAX that must survive retraction
+// of the current extreme, and DISTINCT filtering. A flat vector is compact, serializes in order,
+// and reuses its memory across groups; inserting a new distinct value is O(n), fine for the small
 // per-group sets aggregates usually see (Flink keeps these in MapState; a per-value state layout
 // would be the next step for huge groups).
 #pragma once

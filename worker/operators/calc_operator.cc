@@ -46,8 +46,8 @@ absl::Status CalcOperator::Open(const OperatorContext& ctx) {
   }
   if (filter_ != nullptr && filter_->type.id != TypeId::kBoolean &&
       filter_->type.id != TypeId::kNull) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Calc: filter must be BOOLEAN, not ", filter_->type.WithNullable(true).ToString()));
+    return absl::InvalidArgumentError(absl::StrCat("Calc: filter must be BOOLEAN, not ",
+                                                   filter_->type.WithNullable(true).ToString()));
   }
   return absl::OkStatus();
 }

@@ -52,7 +52,8 @@ void GroupAggregateOperator::EmitRow(const ChangelogBatch& in, size_t row, RowKi
                                      const std::vector<AggValue>& values) {
   // The group key values are those of the input row that produced this change.
   const std::vector<int>& keys = encoder_.key_columns();
-  for (size_t k = 0; k < keys.size(); ++k) out_.mutable_column(k).AppendFrom(in.column(keys[k]), row);
+  for (size_t k = 0; k < keys.size(); ++k)
+    out_.mutable_column(k).AppendFrom(in.column(keys[k]), row);
   for (size_t i = 0; i < values.size(); ++i) {
     functions_.AppendValue(i, values[i], &out_.mutable_column(keys.size() + i));
   }
@@ -60,7 +61,8 @@ void GroupAggregateOperator::EmitRow(const ChangelogBatch& in, size_t row, RowKi
 }
 
 absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
-  if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: Process before Open");
+  if (table_ == nullptr)
+    return absl::FailedPreconditionError("GroupAggregate: Process before Open");
   CountIn(batch);
   if (batch.num_rows() == 0) return absl::OkStatus();
   // A global aggregate folds each arriving batch of partials at once: the local aggregates already

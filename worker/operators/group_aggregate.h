@@ -103,7 +103,7 @@ class GroupAggregateOperator : public Operator {
     bool in_state = false;  // found by this batch's MultiGet
     bool exists = false;    // group currently alive (row count > 0)
     bool dirty = false;
-    size_t first_row = 0;   // the batch row that created the slot (its group key values)
+    size_t first_row = 0;  // the batch row that created the slot (its group key values)
     GroupAccumulators acc;
     std::vector<AggValue> result;  // current result while exists
   };

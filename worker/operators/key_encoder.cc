@@ -81,20 +81,28 @@ T Load(std::string_view b) {
 Value FieldToValue(const KeyField& f, const DataType& type) {
   if (f.null) return Value::Null();
   switch (type.id) {
-    case TypeId::kBoolean: return Value::Bool(f.bytes[0] != 0);
-    case TypeId::kTinyInt: return Value::Int(Load<int8_t>(f.bytes));
-    case TypeId::kSmallInt: return Value::Int(Load<int16_t>(f.bytes));
+    case TypeId::kBoolean:
+      return Value::Bool(f.bytes[0] != 0);
+    case TypeId::kTinyInt:
+      return Value::Int(Load<int8_t>(f.bytes));
+    case TypeId::kSmallInt:
+      return Value::Int(Load<int16_t>(f.bytes));
     case TypeId::kInt:
-    case TypeId::kDate: return Value::Int(Load<int32_t>(f.bytes));
+    case TypeId::kDate:
+      return Value::Int(Load<int32_t>(f.bytes));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
     case TypeId::kInterval:
       return Value::Int(Load<int64_t>(f.bytes));
-    case TypeId::kFloat: return Value::Double(Load<float>(f.bytes));
-    case TypeId::kDouble: return Value::Double(Load<double>(f.bytes));
-    case TypeId::kString: return Value::String(std::string(f.bytes));
-    case TypeId::kNull: return Value::Null();
+    case TypeId::kFloat:
+      return Value::Double(Load<float>(f.bytes));
+    case TypeId::kDouble:
+      return Value::Double(Load<double>(f.bytes));
+    case TypeId::kString:
+      return Value::String(std::string(f.bytes));
+    case TypeId::kNull:
+      return Value::Null();
   }
   return Value::Null();
 }
@@ -167,11 +175,20 @@ absl::Status KeyEncoder::AppendToColumns(std::string_view key, std::span<Column>
         return absl::InvalidArgumentError("AppendToColumns: column type differs from key type");
       }
       switch (col.width()) {
-        case 1: col.Append<uint8_t>(Load<uint8_t>(f.bytes)); break;
-        case 2: col.Append<uint16_t>(Load<uint16_t>(f.bytes)); break;
-        case 4: col.Append<uint32_t>(Load<uint32_t>(f.bytes)); break;
-        case 8: col.Append<uint64_t>(Load<uint64_t>(f.bytes)); break;
-        default: return absl::InternalError("AppendToColumns: unexpected width");
+        case 1:
+          col.Append<uint8_t>(Load<uint8_t>(f.bytes));
+          break;
+        case 2:
+          col.Append<uint16_t>(Load<uint16_t>(f.bytes));
+          break;
+        case 4:
+          col.Append<uint32_t>(Load<uint32_t>(f.bytes));
+          break;
+        case 8:
+          col.Append<uint64_t>(Load<uint64_t>(f.bytes));
+          break;
+        default:
+          return absl::InternalError("AppendToColumns: unexpected width");
       }
     }
   }

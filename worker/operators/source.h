@@ -1,5 +1,6 @@
-// The source contract of the worker runtime: the task driver polls Next() for batches. A source never
-// sleeps: when it has nothing now (rate limit, no input yet) it says kIdle and the driver waits.
+// The source contract of the worker runtime: the task driver polls Next() for batches. A source
+// never sleeps: when it has nothing now (rate limit, no input yet) it says kIdle and the driver
+// waits.
 #pragma once
 
 #include <chrono>

@@ -9,8 +9,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "common/base/sync_directory.h"
 #include "common/base/logging.h"
+#include "common/base/sync_directory.h"
 
 namespace eddy {
 namespace {

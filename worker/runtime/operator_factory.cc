@@ -65,7 +65,8 @@ absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& ke
     call.arg = c.arg();
     if ((merging || call.kind != AggKind::kCountStar) &&
         (call.arg < 0 || call.arg >= static_cast<int>(in.size()))) {
-      return absl::InvalidArgumentError(absl::StrCat("aggregate argument ", call.arg, " out of range"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("aggregate argument ", call.arg, " out of range"));
     }
     if (call.kind != AggKind::kCountStar) {
       if (merging) {
@@ -227,10 +228,12 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildCon
     ASSIGN_OR_RETURN(built.op,
                      FilesystemSink::Create(sink, std::move(schema), *ctx.filesystem_allowed_dirs));
   } else if (sink.connector() == "collect") {
-    if (ctx.results == nullptr) return absl::FailedPreconditionError("collect sink without result buffers");
+    if (ctx.results == nullptr)
+      return absl::FailedPreconditionError("collect sink without result buffers");
     built.op = std::make_unique<CollectSink>(ctx.results);
   } else {
-    return absl::InvalidArgumentError(absl::StrCat("unknown sink connector '", sink.connector(), "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown sink connector '", sink.connector(), "'"));
   }
   return built;
 }
@@ -256,7 +259,8 @@ absl::StatusOr<BuiltNode> BuildExchangeSink(const v1::PlanNode& node,
 
 absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
                                               const NodeBuildContext& ctx) {
-  if (node.inputs_size() != 0) return absl::InvalidArgumentError("an exchange source has no inputs");
+  if (node.inputs_size() != 0)
+    return absl::InvalidArgumentError("an exchange source has no inputs");
   ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
   const auto& src = node.exchange_source();
   ASSIGN_OR_RETURN(auto source,
@@ -279,7 +283,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
                                    const NodeBuildContext& ctx) {
   auto single_input = [&]() -> absl::StatusOr<std::vector<DataType>> {
     if (input_types.size() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat("expects one input, has ", input_types.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("expects one input, has ", input_types.size()));
     }
     return input_types[0];
   };

@@ -31,8 +31,8 @@ struct NodeBuildContext {
 };
 
 struct BuiltNode {
-  std::unique_ptr<Source> source;      // set for source nodes
-  std::unique_ptr<Operator> op;        // set otherwise
+  std::unique_ptr<Source> source;  // set for source nodes
+  std::unique_ptr<Operator> op;    // set otherwise
 };
 
 // `input_types` holds the output column types of each input node, in input order.

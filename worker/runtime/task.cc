@@ -120,9 +120,9 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     for (int in : spec.inputs()) {
       auto it = index_of.find(in);
       if (it == index_of.end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "task ", d.task_index(), ": node ", spec.id(), " reads node ", in,
-            " which is not defined before it"));
+        return absl::InvalidArgumentError(absl::StrCat("task ", d.task_index(), ": node ",
+                                                       spec.id(), " reads node ", in,
+                                                       " which is not defined before it"));
       }
       ASSIGN_OR_RETURN(Schema s, SchemaFromProto(task->nodes_[it->second]->spec.output_schema()));
       input_types.push_back(s.Types());

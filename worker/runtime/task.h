@@ -118,7 +118,7 @@ class Task {
   // sources) its plan node id + 1, the same scheme as state ids.
   static uint32_t HandleId(const Node& node);
   bool Live(const Node& node) const;  // not yet finished
-  void Wake();  // ends an idle wait early (a source got input)
+  void Wake();                        // ends an idle wait early (a source got input)
 
   std::string job_id_;
   int task_index_ = 0;
@@ -142,8 +142,8 @@ class Task {
   std::atomic<bool> done_{false};
   std::atomic<bool> finished_{false};
   mutable std::mutex mu_;
-  std::condition_variable cv_;  // wakes an idle driver on cancel or Wake()
-  bool wakeup_ = false;         // guarded by mu_
+  std::condition_variable cv_;                          // wakes an idle driver on cancel or Wake()
+  bool wakeup_ = false;                                 // guarded by mu_
   std::deque<int64_t> triggers_;                        // guarded by mu_
   std::deque<std::pair<int64_t, bool>> notifications_;  // guarded by mu_: id, completed
   v1::SubtaskStateHandle final_state_;                  // guarded by mu_

@@ -44,7 +44,8 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   w->instance_id_ = NewInstanceId();
   if (options.slots <= 0) return absl::InvalidArgumentError("--slots must be positive");
   if (options.coordinator_address.empty()) {
-    return absl::InvalidArgumentError("a coordinator address is required (--coordinator HOST:PORT)");
+    return absl::InvalidArgumentError(
+        "a coordinator address is required (--coordinator HOST:PORT)");
   }
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
@@ -214,7 +215,8 @@ void WorkerServer::ControlLoop() {
     }
     ReapFinished();
     lock.lock();
-    cv_.wait_for(lock, registered ? kHeartbeatInterval : kRegisterRetry, [this] { return shutdown_; });
+    cv_.wait_for(lock, registered ? kHeartbeatInterval : kRegisterRetry,
+                 [this] { return shutdown_; });
   }
 }
 

@@ -34,8 +34,8 @@ namespace eddy {
 struct WorkerOptions {
   std::string coordinator_address;  // host:port of the coordinator's gRPC server
   std::string bind_host = "0.0.0.0";
-  std::string advertise_host;       // empty: this machine's hostname
-  int port = 0;                     // 0: any free port
+  std::string advertise_host;  // empty: this machine's hostname
+  int port = 0;                // 0: any free port
   int slots = 4;
   std::string data_dir = "/tmp/eddy-worker";
   // Each keyed operator subtask keeps up to this much hot state in memory in front of RocksDB.

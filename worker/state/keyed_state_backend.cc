@@ -295,8 +295,8 @@ absl::Status KeyedStateBackend::DeleteState(uint32_t state_id, int max_paralleli
     begin.clear();
     AppendStateKeyPrefix(kg, state_id, &begin);
     std::string end = PrefixSuccessor(kg, state_id);
-    RETURN_IF_ERROR(FromRocksStatus(wb.DeleteRange(ToSlice(begin), ToSlice(end)), "DeleteRange",
-                                    path_));
+    RETURN_IF_ERROR(
+        FromRocksStatus(wb.DeleteRange(ToSlice(begin), ToSlice(end)), "DeleteRange", path_));
   }
   rocksdb::WriteOptions wo;
   wo.disableWAL = resources_->options().disable_wal;

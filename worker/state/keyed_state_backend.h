@@ -163,7 +163,7 @@ class KeyedStateBackend {
 
   std::string path_;
   std::shared_ptr<SharedStateResources> resources_;  // outlives db_ (its cache and budget)
-  std::shared_ptr<TtlRegistry> ttl_;  // shared with the compaction filter factory
+  std::shared_ptr<TtlRegistry> ttl_;                 // shared with the compaction filter factory
   std::unique_ptr<rocksdb::DB> db_;
   std::atomic<uint64_t> multiget_calls_{0};
   std::atomic<uint64_t> keys_read_{0};

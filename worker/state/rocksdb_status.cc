@@ -13,16 +13,24 @@ absl::Status FromRocksStatus(const rocksdb::Status& s, std::string_view op, std:
   msg += "': ";
   msg += s.ToString();
   switch (s.code()) {
-    case rocksdb::Status::kNotFound: return absl::NotFoundError(msg);
-    case rocksdb::Status::kCorruption: return absl::DataLossError(msg);
-    case rocksdb::Status::kNotSupported: return absl::UnimplementedError(msg);
-    case rocksdb::Status::kInvalidArgument: return absl::InvalidArgumentError(msg);
+    case rocksdb::Status::kNotFound:
+      return absl::NotFoundError(msg);
+    case rocksdb::Status::kCorruption:
+      return absl::DataLossError(msg);
+    case rocksdb::Status::kNotSupported:
+      return absl::UnimplementedError(msg);
+    case rocksdb::Status::kInvalidArgument:
+      return absl::InvalidArgumentError(msg);
     case rocksdb::Status::kBusy:
     case rocksdb::Status::kTryAgain:
-    case rocksdb::Status::kTimedOut: return absl::UnavailableError(msg);
-    case rocksdb::Status::kAborted: return absl::AbortedError(msg);
-    case rocksdb::Status::kShutdownInProgress: return absl::CancelledError(msg);
-    default: return absl::InternalError(msg);
+    case rocksdb::Status::kTimedOut:
+      return absl::UnavailableError(msg);
+    case rocksdb::Status::kAborted:
+      return absl::AbortedError(msg);
+    case rocksdb::Status::kShutdownInProgress:
+      return absl::CancelledError(msg);
+    default:
+      return absl::InternalError(msg);
   }
 }
 

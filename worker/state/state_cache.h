@@ -24,8 +24,8 @@ class StateCache {
   static constexpr size_t kEntryOverheadBytes = 96;
 
   struct Entry {
-    std::string key;    // full state key
-    std::string value;  // valid when present
+    std::string key;        // full state key
+    std::string value;      // valid when present
     bool present = false;   // the key has a value (false: known absent, or deleted)
     bool in_store = false;  // RocksDB may hold a value for the key (a delete must be written back)
     bool dirty = false;     // differs from RocksDB
@@ -80,8 +80,8 @@ class StateCache {
   size_t max_bytes_;
   size_t bytes_ = 0;
   uint64_t evictions_ = 0;
-  std::deque<Entry> entries_;      // stable addresses: the index holds views into Entry::key
-  std::vector<uint32_t> free_;     // dropped entries, reused (with their string buffers)
+  std::deque<Entry> entries_;   // stable addresses: the index holds views into Entry::key
+  std::vector<uint32_t> free_;  // dropped entries, reused (with their string buffers)
   // absl::string_view keys hash with absl's own string hash (std::string_view would fall back to
   // std::hash with this abseil build).
   absl::flat_hash_map<absl::string_view, uint32_t> index_;

@@ -9,9 +9,9 @@ namespace {
 ChangelogBatch SampleBatch() {
   ChangelogBatch b({DataType::String(), DataType::BigInt(), DataType::Decimal(10, 2),
                     DataType::Double(), DataType::Boolean()});
-  b.AppendValues({Value::String("a"), Value::Int(1), Value::Int(1234), Value::Double(0.5),
-                  Value::Bool(true)},
-                 RowKind::kInsert);
+  b.AppendValues(
+      {Value::String("a"), Value::Int(1), Value::Int(1234), Value::Double(0.5), Value::Bool(true)},
+      RowKind::kInsert);
   b.AppendValues({Value::Null(), Value::Int(-7), Value::Int(-5), Value::Double(1e7), Value::Null()},
                  RowKind::kUpdateBefore);
   b.AppendValues({Value::String("hello world"), Value::Null(), Value::Null(), Value::Null(),

@@ -51,14 +51,14 @@ TEST(EvalCast, ToString) {
   EXPECT_EQ(Cast(IntLit(-42), DataType::String()), S("-42"));
   EXPECT_EQ(Cast(DblLit(1e7), DataType::String()), S("1.0E7"));
   EXPECT_EQ(Cast(DblLit(0.1), DataType::String()), S("0.1"));
-  EXPECT_EQ(Cast(MakeLiteral(Value::Double(0.1), DataType::Float()), DataType::String()),
-            S("0.1"));
+  EXPECT_EQ(Cast(MakeLiteral(Value::Double(0.1), DataType::Float()), DataType::String()), S("0.1"));
   EXPECT_EQ(Cast(DecLit(150, 5, 2), DataType::String()), S("1.50"));
   EXPECT_EQ(Cast(BoolLit(true), DataType::String()), S("TRUE"));
   EXPECT_EQ(Cast(MakeLiteral(Value::Int(19753), DataType::Date()), DataType::String()),
             S("2024-01-31"));
-  EXPECT_EQ(Cast(MakeLiteral(Value::Int(1706695200123), DataType::Timestamp(3)), DataType::String()),
-            S("2024-01-31 10:00:00.123"));
+  EXPECT_EQ(
+      Cast(MakeLiteral(Value::Int(1706695200123), DataType::Timestamp(3)), DataType::String()),
+      S("2024-01-31 10:00:00.123"));
   // VARCHAR(n) truncates to n code points.
   EXPECT_EQ(Cast(StrLit("héllo"), DataType::Varchar(2)), S("hé"));
   EXPECT_EQ(Cast(IntLit(12345), DataType::Varchar(3)), S("123"));
@@ -81,7 +81,8 @@ TEST(EvalCast, FromString) {
   EXPECT_EQ(Cast(StrLit("12.345"), DataType::Decimal(5, 2)), I(1235));
   EXPECT_EQ(Cast(StrLit("-0.005"), DataType::Decimal(5, 2)), I(-1));
   EXPECT_EQ(Cast(StrLit("1e2"), DataType::Decimal(5, 0)), I(100));
-  EXPECT_EQ(CastError(StrLit("1234"), DataType::Decimal(3, 0)), "Cannot cast '1234' to DECIMAL(3, 0)");
+  EXPECT_EQ(CastError(StrLit("1234"), DataType::Decimal(3, 0)),
+            "Cannot cast '1234' to DECIMAL(3, 0)");
   EXPECT_EQ(Cast(StrLit("TRUE"), DataType::Boolean()), B(true));
   EXPECT_EQ(Cast(StrLit("no"), DataType::Boolean()), B(false));
   EXPECT_EQ(CastError(StrLit("maybe"), DataType::Boolean()), "Cannot cast 'maybe' to BOOLEAN");

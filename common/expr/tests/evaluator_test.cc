@@ -39,12 +39,17 @@ std::string EvalError(const ExprPtr& e, const ChangelogBatch& b) {
 
 TEST(Evaluator, IntegerArithmeticWithNulls) {
   auto b = MakeBatch({kInt, kInt}, {{I(7), I(2)}, {I(-7), I(2)}, {N, I(1)}, {I(3), N}});
-  EXPECT_EQ(Eval(Call("+", {Col(0, kInt), Col(1, kInt)}), b), (std::vector<Value>{I(9), I(-5), N, N}));
-  EXPECT_EQ(Eval(Call("-", {Col(0, kInt), Col(1, kInt)}), b), (std::vector<Value>{I(5), I(-9), N, N}));
-  EXPECT_EQ(Eval(Call("*", {Col(0, kInt), Col(1, kInt)}), b), (std::vector<Value>{I(14), I(-14), N, N}));
+  EXPECT_EQ(Eval(Call("+", {Col(0, kInt), Col(1, kInt)}), b),
+            (std::vector<Value>{I(9), I(-5), N, N}));
+  EXPECT_EQ(Eval(Call("-", {Col(0, kInt), Col(1, kInt)}), b),
+            (std::vector<Value>{I(5), I(-9), N, N}));
+  EXPECT_EQ(Eval(Call("*", {Col(0, kInt), Col(1, kInt)}), b),
+            (std::vector<Value>{I(14), I(-14), N, N}));
   // Integer division truncates toward zero; % keeps the dividend's sign (Java).
-  EXPECT_EQ(Eval(Call("/", {Col(0, kInt), Col(1, kInt)}), b), (std::vector<Value>{I(3), I(-3), N, N}));
-  EXPECT_EQ(Eval(Call("%", {Col(0, kInt), Col(1, kInt)}), b), (std::vector<Value>{I(1), I(-1), N, N}));
+  EXPECT_EQ(Eval(Call("/", {Col(0, kInt), Col(1, kInt)}), b),
+            (std::vector<Value>{I(3), I(-3), N, N}));
+  EXPECT_EQ(Eval(Call("%", {Col(0, kInt), Col(1, kInt)}), b),
+            (std::vector<Value>{I(1), I(-1), N, N}));
   EXPECT_EQ(Eval(Call("NEGATE", {Col(0, kInt)}), b), (std::vector<Value>{I(-7), I(7), N, I(-3)}));
 }
 
@@ -119,8 +124,8 @@ TEST(Evaluator, ThreeValuedLogic) {
   }
   auto b = MakeBatch({kBool, kBool}, rows);
   auto x = Col(0, kBool), y = Col(1, kBool);
-  EXPECT_EQ(Eval(Call("AND", {x, y}), b),
-            (std::vector<Value>{B(true), B(false), N, B(false), B(false), B(false), N, B(false), N}));
+  EXPECT_EQ(Eval(Call("AND", {x, y}), b), (std::vector<Value>{B(true), B(false), N, B(false),
+                                                              B(false), B(false), N, B(false), N}));
   EXPECT_EQ(Eval(Call("OR", {x, y}), b),
             (std::vector<Value>{B(true), B(true), B(true), B(true), B(false), N, B(true), N, N}));
   EXPECT_EQ(Eval(Call("NOT", {x}), b),

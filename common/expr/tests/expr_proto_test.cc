@@ -33,7 +33,8 @@ TEST(ExprProto, RoundTripKeepsTreeAndTypes) {
   auto a = Col(2, DataType::Int());
   auto d = Col(3, DataType::Decimal(10, 2));
   std::vector<ExprPtr> exprs = {
-      Call("AND", {Call("LIKE", {word, StrLit("F%")}), Call(">", {Call("+", {a, cnt}), BigLit(3)})}),
+      Call("AND",
+           {Call("LIKE", {word, StrLit("F%")}), Call(">", {Call("+", {a, cnt}), BigLit(3)})}),
       Call("CASE", {Call("IS NULL", {a}), DblLit(1.5), Call("*", {d, IntLit(2)})}),
       Call("ROUND", {d, IntLit(1)}),
       MakeCast(word, DataType::Date(), /*try_cast=*/true),
@@ -50,14 +51,14 @@ TEST(ExprProto, RoundTripKeepsTreeAndTypes) {
 }
 
 TEST(ExprProto, LiteralValues) {
-  for (const auto& [v, t] : std::vector<std::pair<Value, DataType>>{
-           {Value::Int(-5), DataType::TinyInt()},
-           {Value::Int(12345), DataType::Decimal(7, 2)},
-           {Value::Int(1706695200123), DataType::Timestamp(3)},
-           {Value::Double(0.25), DataType::Double()},
-           {Value::String("x'y"), DataType::Varchar(4)},
-           {Value::Bool(true), DataType::Boolean()},
-           {Value::Null(), DataType::Int()}}) {
+  for (const auto& [v, t] :
+       std::vector<std::pair<Value, DataType>>{{Value::Int(-5), DataType::TinyInt()},
+                                               {Value::Int(12345), DataType::Decimal(7, 2)},
+                                               {Value::Int(1706695200123), DataType::Timestamp(3)},
+                                               {Value::Double(0.25), DataType::Double()},
+                                               {Value::String("x'y"), DataType::Varchar(4)},
+                                               {Value::Bool(true), DataType::Boolean()},
+                                               {Value::Null(), DataType::Int()}}) {
     v1::Literal p;
     ValueToProto(v, &p);
     auto back = ValueFromProto(p, t);

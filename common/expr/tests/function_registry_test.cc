@@ -43,8 +43,7 @@ TEST(FunctionRegistry, ApproximateWins) {
   EXPECT_EQ(e->type.ToString(), "DOUBLE");
   EXPECT_EQ(e->args[0]->type.ToString(), "DOUBLE");
   EXPECT_EQ(e->args[1]->type.ToString(), "DOUBLE");
-  EXPECT_EQ(Call("-", {Col(0, DataType::Decimal(10, 2)), DblLit(1.5)})->type.ToString(),
-            "DOUBLE");
+  EXPECT_EQ(Call("-", {Col(0, DataType::Decimal(10, 2)), DblLit(1.5)})->type.ToString(), "DOUBLE");
 }
 
 TEST(FunctionRegistry, DecimalResultTypes) {
@@ -94,8 +93,7 @@ TEST(FunctionRegistry, TypeErrorsNameOperatorAndTypes) {
             "Cannot apply '+' to arguments of type <STRING> and <INT>");
   EXPECT_EQ(CallError("=", {Col(0, kStr), IntLit(1)}),
             "Cannot apply '=' to arguments of type <STRING> and <INT>");
-  EXPECT_EQ(CallError("upper", {Col(0, kInt)}),
-            "Cannot apply 'UPPER' to arguments of type <INT>");
+  EXPECT_EQ(CallError("upper", {Col(0, kInt)}), "Cannot apply 'UPPER' to arguments of type <INT>");
   EXPECT_EQ(CallError("AND", {Col(0, kInt), BoolLit(true)}),
             "Cannot apply 'AND' to arguments of type <INT> and <BOOLEAN>");
   EXPECT_EQ(CallError("LIKE", {Col(0, kInt), StrLit("a%")}),

@@ -31,7 +31,9 @@ inline ExprPtr Col(int i, DataType t) { return MakeColumnRef(i, t); }
 inline ExprPtr IntLit(int64_t v) { return MakeLiteral(Value::Int(v), DataType::Int()); }
 inline ExprPtr BigLit(int64_t v) { return MakeLiteral(Value::Int(v), DataType::BigInt()); }
 inline ExprPtr DblLit(double v) { return MakeLiteral(Value::Double(v), DataType::Double()); }
-inline ExprPtr StrLit(std::string s) { return MakeLiteral(Value::String(std::move(s)), DataType::String()); }
+inline ExprPtr StrLit(std::string s) {
+  return MakeLiteral(Value::String(std::move(s)), DataType::String());
+}
 inline ExprPtr BoolLit(bool b) { return MakeLiteral(Value::Bool(b), DataType::Boolean()); }
 inline ExprPtr DecLit(int64_t unscaled, int p, int s) {
   return MakeLiteral(Value::Int(unscaled), DataType::Decimal(p, s));

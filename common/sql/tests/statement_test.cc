@@ -183,7 +183,8 @@ TEST(Statement, Use) {
 }
 
 TEST(Statement, Show) {
-  for (const char* what : {"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "JOBS", "WORKERS"}) {
+  for (const char* what :
+       {"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "JOBS", "WORKERS"}) {
     StatementPtr s = Parse(std::string("show ") + what);
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->kind, StatementKind::kShow);

@@ -1,8 +1,9 @@
+#include "common/types/value.h"
+
 #include <gtest/gtest.h>
 
 #include "common/types/data_type.h"
 #include "common/types/temporal_text.h"
-#include "common/types/value.h"
 
 namespace eddy {
 namespace {

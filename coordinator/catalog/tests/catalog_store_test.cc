@@ -63,8 +63,9 @@ TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
     ASSERT_TRUE(catalog.DropTable(gone).ok());
     // Temporary objects belong to a session and are never stored.
     SessionCatalog session(&catalog);
-    ASSERT_TRUE(session.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "tmp"}),
-                                    /*temporary=*/true, false)
+    ASSERT_TRUE(session
+                    .CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "tmp"}),
+                                 /*temporary=*/true, false)
                     .ok());
   }
   Catalog reopened;
@@ -97,8 +98,8 @@ TEST(CatalogStoreTest, ADamagedEntryIsAnErrorNamingIt) {
   {
     Catalog catalog;
     ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
-    ASSERT_TRUE(catalog.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "orders"}), false)
-                    .ok());
+    ASSERT_TRUE(
+        catalog.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "orders"}), false).ok());
   }
   {
     rocksdb::DB* raw = nullptr;

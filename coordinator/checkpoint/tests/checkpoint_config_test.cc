@@ -44,22 +44,18 @@ TEST(CheckpointConfigTest, ReadsEveryKey) {
 }
 
 TEST(CheckpointConfigTest, BadValuesNameTheKey) {
-  EXPECT_THAT(CheckpointConfigFrom({{"execution.checkpointing.mode", "twice"}}, "/x")
-                  .status()
-                  .message(),
-              HasSubstr("'execution.checkpointing.mode'"));
-  EXPECT_THAT(CheckpointConfigFrom({{"state.checkpoints.dir", "s3://bucket/x"}}, "/x")
-                  .status()
-                  .message(),
-              HasSubstr("a local or mounted path"));
-  EXPECT_THAT(CheckpointConfigFrom({{"state.checkpoints.num-retained", "0"}}, "/x")
-                  .status()
-                  .message(),
-              HasSubstr("an integer >= 1"));
-  EXPECT_THAT(CheckpointConfigFrom({{"execution.checkpointing.interval", "1 s"}}, "")
-                  .status()
-                  .message(),
-              HasSubstr("no checkpoint directory is set"));
+  EXPECT_THAT(
+      CheckpointConfigFrom({{"execution.checkpointing.mode", "twice"}}, "/x").status().message(),
+      HasSubstr("'execution.checkpointing.mode'"));
+  EXPECT_THAT(
+      CheckpointConfigFrom({{"state.checkpoints.dir", "s3://bucket/x"}}, "/x").status().message(),
+      HasSubstr("a local or mounted path"));
+  EXPECT_THAT(
+      CheckpointConfigFrom({{"state.checkpoints.num-retained", "0"}}, "/x").status().message(),
+      HasSubstr("an integer >= 1"));
+  EXPECT_THAT(
+      CheckpointConfigFrom({{"execution.checkpointing.interval", "1 s"}}, "").status().message(),
+      HasSubstr("no checkpoint directory is set"));
 }
 
 }  // namespace

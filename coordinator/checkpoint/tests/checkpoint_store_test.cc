@@ -156,8 +156,8 @@ TEST_F(CheckpointStoreTest, AnUnwritableDirectoryIsAClearError) {
     CheckpointStore store((root_ / "file" / "job").string());
     absl::Status s = store.Prepare();
     EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_THAT(s.message(), HasSubstr("the checkpoint directory '" + (root_ / "file" / "job").string() +
-                                       "' cannot be created"));
+    EXPECT_THAT(s.message(), HasSubstr("the checkpoint directory '" +
+                                       (root_ / "file" / "job").string() + "' cannot be created"));
     return;
   }
   fs::create_directories(root_ / "ro");

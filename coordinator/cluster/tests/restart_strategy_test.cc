@@ -81,8 +81,8 @@ TEST(RestartStrategyTest, BadValuesNameTheKey) {
   EXPECT_EQ(bad_delay.status().message(),
             "Invalid value for configuration key 'restart-strategy.fixed-delay.delay': expected a "
             "duration, got 'soon'");
-  auto inverted = MakeRestartStrategy(
-      {{"restart-strategy.exponential-delay.initial-backoff", "2 min"}}, true);
+  auto inverted =
+      MakeRestartStrategy({{"restart-strategy.exponential-delay.initial-backoff", "2 min"}}, true);
   EXPECT_THAT(inverted.status().message(), ::testing::HasSubstr("must not exceed"));
 }
 

@@ -15,7 +15,8 @@ class CreateTableTest : public PlannerTest {
 TEST_F(CreateTableTest, TypesAndPrimaryKey) {
   MustDdl(
       "CREATE TABLE t (id BIGINT, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, f FLOAT, d DOUBLE, "
-      "dec DECIMAL(10, 2), dd DECIMAL, s STRING, v VARCHAR(5), c CHAR(3), dt DATE, ts TIMESTAMP(3), "
+      "dec DECIMAL(10, 2), dd DECIMAL, s STRING, v VARCHAR(5), c CHAR(3), dt DATE, ts "
+      "TIMESTAMP(3), "
       "ts6 TIMESTAMP(6), nn INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) "
       "WITH ('connector' = 'blackhole')");
   auto t = Table("t");
@@ -126,9 +127,8 @@ TEST_F(CreateTableTest, DatagenBadOptions) {
        "option 'fields.id.min' of table " + t + " expects a number, got 'low'"},
       {"'fields.name.length' = '0'",
        "option 'fields.name.length' of table " + t + " expects a positive integer, got '0'"},
-      {"'fields.name.null-rate' = '1.5'",
-       "option 'fields.name.null-rate' of table " + t +
-           " expects a number between 0 and 1, got '1.5'"},
+      {"'fields.name.null-rate' = '1.5'", "option 'fields.name.null-rate' of table " + t +
+                                              " expects a number between 0 and 1, got '1.5'"},
       {"'fields.id.kind' = 'sequence', 'fields.id.start' = '1'",
        "field 'id' of table " + t +
            " is a sequence and needs options 'fields.id.start' and 'fields.id.end'"},
@@ -162,7 +162,8 @@ TEST_F(CreateTableTest, PrintAndBlackholeOptions) {
   EXPECT_EQ(DdlError("CREATE TABLE q (a INT) WITH ('connector' = 'blackhole', "
                      "'print-identifier' = 'x')"),
             "Validation error: unsupported option 'print-identifier' for connector 'blackhole' "
-            "of table " + t);
+            "of table " +
+                t);
 }
 
 TEST_F(CreateTableTest, LikeCopiesColumnsKeyAndOptions) {

@@ -102,9 +102,9 @@ Sink(table=[default_catalog.default_database.out2], fields=[cnt, num_words])
 TEST_F(ExplainTest, BareQueryHasNoSinkAndRetracts) {
   std::string text = Explain(std::string("EXPLAIN CHANGELOG_MODE ") + kQ1);
   EXPECT_EQ(text.find("Sink"), std::string::npos) << text;
-  EXPECT_EQ(text.rfind("== Abstract Syntax Tree ==\nLogicalAggregate(group=[{0}], cnt=[COUNT()])\n",
-                       0),
-            0u)
+  EXPECT_EQ(
+      text.rfind("== Abstract Syntax Tree ==\nLogicalAggregate(group=[{0}], cnt=[COUNT()])\n", 0),
+      0u)
       << text;
   // A client collecting the result needs retractions, as Flink assumes for a query root.
   EXPECT_NE(text.find("GroupAggregate(groupBy=[word], select=[word, COUNT(*) AS cnt], "

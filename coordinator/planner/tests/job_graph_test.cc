@@ -9,7 +9,8 @@
 namespace eddy::planner_test {
 namespace {
 
-// "p<parallelism>[<ops>]<-<edges>" per stage, e.g. "p2[exchange_source,group_aggregate,sink]<-0:HASH(0)".
+// "p<parallelism>[<ops>]<-<edges>" per stage, e.g.
+// "p2[exchange_source,group_aggregate,sink]<-0:HASH(0)".
 std::string Describe(const JobGraph& g) {
   std::vector<std::string> out;
   for (const auto& s : g.stages) {
@@ -18,8 +19,9 @@ std::string Describe(const JobGraph& g) {
       ops.push_back(v1::PlanNode::descriptor()->FindFieldByNumber(n.op_case())->name());
     }
     for (const auto& e : s.inputs) {
-      std::string keys =
-          e.partitioning == v1::ExchangeSink::HASH ? "(" + absl::StrJoin(e.hash_keys, ",") + ")" : "";
+      std::string keys = e.partitioning == v1::ExchangeSink::HASH
+                             ? "(" + absl::StrJoin(e.hash_keys, ",") + ")"
+                             : "";
       edges.push_back(
           absl::StrCat(e.producer, ":", v1::ExchangeSink::Partitioning_Name(e.partitioning), keys));
     }

@@ -3,8 +3,8 @@
 // sub-plans.
 #include "common/expr/function_registry.h"
 #include "coordinator/planner/optimizer.h"
-#include "gmock/gmock.h"
 #include "coordinator/planner/tests/planner_test_util.h"
+#include "gmock/gmock.h"
 
 namespace eddy::planner_test {
 namespace {
@@ -15,10 +15,12 @@ using ::testing::Not;
 class OptimizerRulesTest : public PlannerTest {
  protected:
   void SetUp() override {
-    MustDdl("CREATE TABLE wide (a BIGINT, b STRING, c INT, d DOUBLE) WITH ('connector' = "
-            "'datagen', 'number-of-rows' = '10')");
-    MustDdl("CREATE TABLE seq (id BIGINT, x INT) WITH ('connector' = 'datagen', "
-            "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100')");
+    MustDdl(
+        "CREATE TABLE wide (a BIGINT, b STRING, c INT, d DOUBLE) WITH ('connector' = "
+        "'datagen', 'number-of-rows' = '10')");
+    MustDdl(
+        "CREATE TABLE seq (id BIGINT, x INT) WITH ('connector' = 'datagen', "
+        "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100')");
     MustDdl("CREATE TABLE out (b STRING, cnt BIGINT) WITH ('connector' = 'print')");
     MustDdl("CREATE TABLE o1 (a BIGINT) WITH ('connector' = 'blackhole')");
     MustDdl("CREATE TABLE o2 (b STRING) WITH ('connector' = 'blackhole')");
@@ -35,8 +37,8 @@ class OptimizerRulesTest : public PlannerTest {
   }
 
   static std::string Scan(const std::string& table, const std::string& fields) {
-    return "TableSourceScan(table=[[default_catalog, default_database, " + table +
-           "]], fields=[" + fields + "])";
+    return "TableSourceScan(table=[[default_catalog, default_database, " + table + "]], fields=[" +
+           fields + "])";
   }
 };
 
@@ -73,7 +75,8 @@ TEST_F(OptimizerRulesTest, PushesGroupKeyConditionsBelowTheAggregateAndKeepsTheR
                               "   +- GroupAggregate(groupBy=[b], select=[b, COUNT(*) AS cnt])\n"
                               "      +- Exchange(distribution=[hash[b]])\n"
                               "         +- Calc(select=[b], where=[=(b, 'x')])\n"
-                              "            +- " + Scan("wide", "b")))
+                              "            +- " +
+                              Scan("wide", "b")))
       << plan;
 }
 

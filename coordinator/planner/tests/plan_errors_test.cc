@@ -132,8 +132,8 @@ TEST_F(ErrorsTest, InsertColumns) {
 TEST_F(ErrorsTest, ViewErrorsNameTheView) {
   MustDdl("CREATE TABLE tmp_src (a INT) WITH ('connector' = 'datagen')");
   MustDdl("CREATE TEMPORARY VIEW over_tmp AS SELECT a FROM tmp_src");
-  ASSERT_TRUE(session_.DropTable({"default_catalog", "default_database", "tmp_src"}, false, false)
-                  .ok());
+  ASSERT_TRUE(
+      session_.DropTable({"default_catalog", "default_database", "tmp_src"}, false, false).ok());
   EXPECT_EQ(PlanError("INSERT INTO out SELECT 'x', a FROM over_tmp"),
             "Validation error at line 1, column 15: table "
             "'default_catalog.default_database.tmp_src' not found (in view "

@@ -51,14 +51,16 @@ TEST_F(QueryTest, ProjectAndFilterMergeIntoOneCalc) {
       "WHERE n > 1) AS s WHERE n2 < 10");
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(Ops(*job), "datagen,calc,sink");
-  EXPECT_EQ(job->nodes[1].description(),
-            "Calc(select=[UPPER(word) AS word, *(n, 2) AS n], where=[AND(>(n, 1), <(*(n, 2), 10))])");
+  EXPECT_EQ(
+      job->nodes[1].description(),
+      "Calc(select=[UPPER(word) AS word, *(n, 2) AS n], where=[AND(>(n, 1), <(*(n, 2), 10))])");
   ExpectWorkerReadable(*job);
 }
 
 TEST_F(QueryTest, IdentityProjectionIsDropped) {
-  MustDdl("CREATE TABLE copy (word STRING, n INT, price DECIMAL(10, 2)) WITH ('connector' = "
-          "'blackhole')");
+  MustDdl(
+      "CREATE TABLE copy (word STRING, n INT, price DECIMAL(10, 2)) WITH ('connector' = "
+      "'blackhole')");
   auto job = Plan("INSERT INTO copy SELECT * FROM (SELECT * FROM words) AS t");
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(Ops(*job), "datagen,sink");
@@ -120,8 +122,9 @@ TEST_F(QueryTest, UnionAllWidensTypes) {
 }
 
 TEST_F(QueryTest, ValuesTyping) {
-  MustDdl("CREATE TABLE vout (a DECIMAL(5, 2), b STRING, c BIGINT, d DATE, e TIMESTAMP(3)) WITH "
-          "('connector' = 'print')");
+  MustDdl(
+      "CREATE TABLE vout (a DECIMAL(5, 2), b STRING, c BIGINT, d DATE, e TIMESTAMP(3)) WITH "
+      "('connector' = 'print')");
   auto job = Plan(
       "INSERT INTO vout SELECT * FROM (VALUES (1, 'a', 5, DATE '2024-01-31', TIMESTAMP "
       "'2024-01-31 10:00:00.123'), (2.25, 'bcd', 3000000000, DATE '1969-12-31', TIMESTAMP "
@@ -132,7 +135,8 @@ TEST_F(QueryTest, ValuesTyping) {
   ASSERT_EQ(values.op_case(), v1::PlanNode::kValues);
   auto schema = SchemaFromProto(values.output_schema());
   ASSERT_TRUE(schema.ok());
-  EXPECT_EQ(schema->fields[0].type.ToString(), "DECIMAL(12, 2) NOT NULL");  // INT with DECIMAL(3, 2)
+  EXPECT_EQ(schema->fields[0].type.ToString(),
+            "DECIMAL(12, 2) NOT NULL");                    // INT with DECIMAL(3, 2)
   EXPECT_EQ(schema->fields[1].type.ToString(), "STRING");  // with CAST(NULL AS STRING)
   EXPECT_EQ(schema->fields[2].type.ToString(), "BIGINT NOT NULL");
   EXPECT_EQ(schema->fields[3].type.ToString(), "DATE NOT NULL");
@@ -147,7 +151,8 @@ TEST_F(QueryTest, ValuesTyping) {
 
 TEST_F(QueryTest, LargeValuesAreBatched) {
   std::string rows;
-  for (int i = 0; i < 2500; ++i) rows += (i ? ", " : "") + std::string("('w', ") + std::to_string(i) + ")";
+  for (int i = 0; i < 2500; ++i)
+    rows += (i ? ", " : "") + std::string("('w', ") + std::to_string(i) + ")";
   auto job = Plan("INSERT INTO out_i VALUES " + rows);
   ASSERT_TRUE(job.ok()) << job.status();
   ASSERT_EQ(job->nodes[0].values().batches_size(), 3);
@@ -166,8 +171,9 @@ TEST_F(QueryTest, ValuesErrors) {
 }
 
 TEST_F(QueryTest, AggregatesInsideExpressionsAndHaving) {
-  MustDdl("CREATE TABLE shaped (label STRING, v DECIMAL(18, 2), c BIGINT) WITH ('connector' = "
-          "'print')");
+  MustDdl(
+      "CREATE TABLE shaped (label STRING, v DECIMAL(18, 2), c BIGINT) WITH ('connector' = "
+      "'print')");
   auto job = Plan(
       "INSERT INTO shaped SELECT UPPER(word) AS label, ROUND(AVG(price), 2) + SUM(price) * 2, "
       "COUNT(DISTINCT n) FROM words WHERE n > 0 GROUP BY word HAVING COUNT(*) > 1 AND "
@@ -198,8 +204,8 @@ TEST_F(QueryTest, HavingOverUpsertSinkRequiresUpdateBefore) {
   auto job = Plan(
       "INSERT INTO hole SELECT word, COUNT(*) AS cnt FROM words GROUP BY word HAVING COUNT(*) > 1");
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_TRUE(NodesOf(*job, v1::PlanNode::kGroupAggregate)[0]->group_aggregate()
-                  .generate_update_before());
+  EXPECT_TRUE(
+      NodesOf(*job, v1::PlanNode::kGroupAggregate)[0]->group_aggregate().generate_update_before());
 }
 
 TEST_F(QueryTest, GlobalAggregateAndGeneralGroupKeys) {
@@ -227,20 +233,22 @@ TEST_F(QueryTest, SelectDistinctIsAnAggregate) {
 }
 
 TEST_F(QueryTest, PrimaryKeySinks) {
-  MustDdl("CREATE TABLE pk_ok (word STRING, cnt BIGINT, PRIMARY KEY (word) NOT ENFORCED) WITH "
-          "('connector' = 'blackhole')");
-  MustDdl("CREATE TABLE pk_bad (word STRING, cnt BIGINT NOT NULL, PRIMARY KEY (cnt) NOT ENFORCED) "
-          "WITH ('connector' = 'blackhole')");
+  MustDdl(
+      "CREATE TABLE pk_ok (word STRING, cnt BIGINT, PRIMARY KEY (word) NOT ENFORCED) WITH "
+      "('connector' = 'blackhole')");
+  MustDdl(
+      "CREATE TABLE pk_bad (word STRING, cnt BIGINT NOT NULL, PRIMARY KEY (cnt) NOT ENFORCED) "
+      "WITH ('connector' = 'blackhole')");
   MustDdl("CREATE TEMPORARY VIEW named AS SELECT * FROM (VALUES ('a'), ('b')) AS t(word)");
   const std::string q = " SELECT word, COUNT(*) AS cnt FROM named GROUP BY word";
   auto ok = Plan("INSERT INTO pk_ok" + q);
   ASSERT_TRUE(ok.ok()) << ok.status();
-  EXPECT_FALSE(NodesOf(*ok, v1::PlanNode::kGroupAggregate)[0]->group_aggregate()
-                   .generate_update_before());
+  EXPECT_FALSE(
+      NodesOf(*ok, v1::PlanNode::kGroupAggregate)[0]->group_aggregate().generate_update_before());
   auto bad = Plan("INSERT INTO pk_bad" + q);
   ASSERT_TRUE(bad.ok()) << bad.status();
-  EXPECT_TRUE(NodesOf(*bad, v1::PlanNode::kGroupAggregate)[0]->group_aggregate()
-                  .generate_update_before());
+  EXPECT_TRUE(
+      NodesOf(*bad, v1::PlanNode::kGroupAggregate)[0]->group_aggregate().generate_update_before());
 }
 
 TEST_F(QueryTest, InsertColumnListAndImplicitCasts) {

@@ -87,23 +87,36 @@ class PlannerTest : public ::testing::Test {
     for (const auto& n : job.nodes) {
       if (!out.empty()) out += ",";
       switch (n.op_case()) {
-        case v1::PlanNode::kValues: out += "values"; break;
-        case v1::PlanNode::kDatagen: out += "datagen"; break;
-        case v1::PlanNode::kCalc: out += "calc"; break;
-        case v1::PlanNode::kGroupAggregate: out += "group_aggregate"; break;
-        case v1::PlanNode::kUnionAll: out += "union_all"; break;
-        case v1::PlanNode::kSink: out += "sink"; break;
+        case v1::PlanNode::kValues:
+          out += "values";
+          break;
+        case v1::PlanNode::kDatagen:
+          out += "datagen";
+          break;
+        case v1::PlanNode::kCalc:
+          out += "calc";
+          break;
+        case v1::PlanNode::kGroupAggregate:
+          out += "group_aggregate";
+          break;
+        case v1::PlanNode::kUnionAll:
+          out += "union_all";
+          break;
+        case v1::PlanNode::kSink:
+          out += "sink";
+          break;
         case v1::PlanNode::kMiniBatchAssigner:
           out += "mini_batch_assigner";
           break;
-        default: out += "?"; break;
+        default:
+          out += "?";
+          break;
       }
     }
     return out;
   }
 
-  static std::vector<const v1::PlanNode*> NodesOf(const PlannedJob& job,
-                                                  v1::PlanNode::OpCase op) {
+  static std::vector<const v1::PlanNode*> NodesOf(const PlannedJob& job, v1::PlanNode::OpCase op) {
     std::vector<const v1::PlanNode*> out;
     for (const auto& n : job.nodes) {
       if (n.op_case() == op) out.push_back(&n);

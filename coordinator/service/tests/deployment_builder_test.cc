@@ -37,8 +37,8 @@ JobGraph ThreeStages() {
 }
 
 TEST(DeploymentBuilderTest, WiresSubtasksAcrossWorkers) {
-  auto tasks = BuildDeployments(ThreeStages(), "job", {"w1", "w2", "w1"}, {"a1", "a2", "a1"},
-                                {{"k", "v"}});
+  auto tasks =
+      BuildDeployments(ThreeStages(), "job", {"w1", "w2", "w1"}, {"a1", "a2", "a1"}, {{"k", "v"}});
   ASSERT_TRUE(tasks.ok()) << tasks.status();
   ASSERT_EQ(tasks->size(), 6u);  // 1 + 2 + 3 subtasks
   const v1::TaskDeployment& values = (*tasks)[0];

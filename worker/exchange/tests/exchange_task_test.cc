@@ -1,5 +1,6 @@
 // Producer and consumer tasks connected by ExchangeSink/ExchangeSource, as a planner would deploy
-// them: Values -> HASH exchange -> GroupAggregate (parallelism 2) -> SINGLETON exchange -> the test.
+// them: Values -> HASH exchange -> GroupAggregate (parallelism 2) -> SINGLETON exchange -> the
+// test.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -209,8 +210,8 @@ TEST_F(ExchangeTaskTest, HashExchangeFeedsAParallelAggregateWithCorrectTotals) {
     auto fut = promise.get_future();
     ASSERT_EQ(fut.wait_for(std::chrono::seconds(30)), std::future_status::ready);
     auto [state, error] = fut.get();
-    EXPECT_EQ(state, v1::TASK_STATE_FINISHED) << "task " << key.first << "." << key.second << ": "
-                                              << error;
+    EXPECT_EQ(state, v1::TASK_STATE_FINISHED)
+        << "task " << key.first << "." << key.second << ": " << error;
   }
 
   std::map<std::string, std::pair<int64_t, int64_t>> expected;
@@ -256,7 +257,6 @@ TEST_F(ExchangeTaskTest, CancellingABackpressuredProducerDoesNotHang) {
   EXPECT_EQ(fut.get().first, v1::TASK_STATE_CANCELED);
   task->Join();
 }
-
 
 TEST_F(ExchangeTaskTest, TheDriversTicksFlushASlowSourcesRowsAfterTheBufferTimeout) {
   TestWorker a;

@@ -252,7 +252,9 @@ TEST(InputGateTest, LocalProducerWithMixedEventsKeepsOrderUnderBackpressure) {
     for (int i = 0; i < kBatches; ++i) {
       ASSERT_TRUE(gate.PushWait(0, SeqBatch(0, i, 1), nullptr).ok());
       ASSERT_TRUE(gate.PushWatermark(0, {i, false}).ok());
-      if (i % 10 == 9) ASSERT_TRUE(gate.PushBarrier(0, i / 10 + 1).ok());
+      if (i % 10 == 9) {
+        ASSERT_TRUE(gate.PushBarrier(0, i / 10 + 1).ok());
+      }
     }
     ASSERT_TRUE(gate.EndOfInput(0).ok());
   });

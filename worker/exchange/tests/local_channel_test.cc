@@ -70,7 +70,9 @@ TEST(LocalOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceAmongBatches) {
     LocalOutputChannel ch(&registry, Target(0, 1), nullptr);
     for (int64_t i = 0; i < 6; ++i) {
       ASSERT_TRUE(ch.Send(SeqBatch(0, i, 1)).ok());
-      if (i % 2 == 1) ASSERT_TRUE(ch.SendBarrier(i / 2 + 1).ok());
+      if (i % 2 == 1) {
+        ASSERT_TRUE(ch.SendBarrier(i / 2 + 1).ok());
+      }
       ASSERT_TRUE(ch.SendWatermark({i * 10, false}).ok());
     }
     ASSERT_TRUE(ch.SendEndOfInput().ok());

@@ -34,10 +34,10 @@ TEST(PartitionerTest, HashAgreesWithKeyGroupsOfKeyEncoderBytes) {
   for (std::vector<int> keys : {std::vector<int>{0}, std::vector<int>{1}, std::vector<int>{1, 0}}) {
     for (auto [parallelism, max_parallelism] :
          {std::pair{1, 128}, {2, 128}, {3, 128}, {4, 128}, {7, 128}, {128, 128}, {5, 256}}) {
-      SCOPED_TRACE(::testing::Message() << "keys " << keys.size() << " parallelism "
-                                        << parallelism << "/" << max_parallelism);
-      auto p = Partitioner::Create(v1::ExchangeSink::HASH, Types(), keys, parallelism,
-                                   max_parallelism);
+      SCOPED_TRACE(::testing::Message() << "keys " << keys.size() << " parallelism " << parallelism
+                                        << "/" << max_parallelism);
+      auto p =
+          Partitioner::Create(v1::ExchangeSink::HASH, Types(), keys, parallelism, max_parallelism);
       ASSERT_TRUE(p.ok()) << p.status();
       auto outs = Outs(parallelism);
       // Two calls over sub-ranges, as the sink slices big batches.
@@ -53,8 +53,8 @@ TEST(PartitionerTest, HashAgreesWithKeyGroupsOfKeyEncoderBytes) {
       std::vector<std::vector<int64_t>> expected(parallelism);
       for (size_t r = 0; r < in.num_rows(); ++r) {
         std::string key = encoder->EncodeToString(in, r);
-        int subtask = SubtaskOfKeyGroup(KeyGroupOf(key, max_parallelism), parallelism,
-                                        max_parallelism);
+        int subtask =
+            SubtaskOfKeyGroup(KeyGroupOf(key, max_parallelism), parallelism, max_parallelism);
         expected[subtask].push_back(in.column(0).Get<int64_t>(r));
       }
       size_t total = 0;
@@ -100,7 +100,8 @@ TEST(PartitionerTest, RebalanceIsRoundRobinAcrossCalls) {
   // Rows 0..9 go to targets 1,2,0,1,2,0,1,2,0,1.
   for (int t = 0; t < 3; ++t) {
     std::vector<int64_t> got;
-    for (size_t r = 0; r < outs[t].num_rows(); ++r) got.push_back(outs[t].column(0).Get<int64_t>(r));
+    for (size_t r = 0; r < outs[t].num_rows(); ++r)
+      got.push_back(outs[t].column(0).Get<int64_t>(r));
     std::vector<int64_t> want;
     for (int64_t x = 0; x < 10; ++x) {
       if ((x + 1) % 3 == t) want.push_back(x);
@@ -136,8 +137,8 @@ TEST(PartitionerTest, ForwardAndSingletonNeedExactlyOneTarget) {
   EXPECT_NE(bad.status().message().find("SINGLETON exchange needs exactly one target"),
             std::string::npos)
       << bad.status();
-  EXPECT_FALSE(Partitioner::Create(v1::ExchangeSink::PARTITIONING_UNSPECIFIED, Types(), {}, 1, 128)
-                   .ok());
+  EXPECT_FALSE(
+      Partitioner::Create(v1::ExchangeSink::PARTITIONING_UNSPECIFIED, Types(), {}, 1, 128).ok());
   EXPECT_FALSE(Partitioner::Create(v1::ExchangeSink::HASH, Types(), {5}, 2, 128).ok());
   EXPECT_FALSE(Partitioner::Create(v1::ExchangeSink::HASH, Types(), {0}, 200, 128).ok());
 }

@@ -93,9 +93,10 @@ TEST(RemoteOutputChannelTest, TwoWorkersReceiveEveryRowInOrderPerChannel) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(received[0], kProducers * kRows);
   EXPECT_EQ(received[1], kProducers * kRows);
-  std::printf("remote exchange: %lld rows (2 columns, 1024-row batches, 4 streams) in %.3f s = %.0f rows/s\n",
-              static_cast<long long>(received[0] + received[1]), secs,
-              (received[0] + received[1]) / secs);
+  std::printf(
+      "remote exchange: %lld rows (2 columns, 1024-row batches, 4 streams) in %.3f s = %.0f "
+      "rows/s\n",
+      static_cast<long long>(received[0] + received[1]), secs, (received[0] + received[1]) / secs);
 }
 
 TEST(RemoteOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceOnTheWire) {

@@ -1,5 +1,5 @@
-// The exchange as a worker serves it: ExchangeService on the WorkerService port, gates registered by
-// DeployTasks, streams released by CancelJob.
+// The exchange as a worker serves it: ExchangeService on the WorkerService port, gates registered
+// by DeployTasks, streams released by CancelJob.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,7 +55,8 @@ TEST_F(WorkerExchangeTest, ADeployedConsumerTaskReceivesFromARemoteProducer) {
   v1::PlanNode* src = d->add_nodes();
   src->set_id(1);
   src->set_description("Exchange");
-  SchemaToProto(Schema{{{"x", TestTypes()[0]}, {"s", TestTypes()[1]}}}, src->mutable_output_schema());
+  SchemaToProto(Schema{{{"x", TestTypes()[0]}, {"s", TestTypes()[1]}}},
+                src->mutable_output_schema());
   src->mutable_exchange_source()->set_num_channels(1);
   v1::PlanNode* sink = d->add_nodes();
   sink->set_id(2);

@@ -36,11 +36,12 @@ TEST(CalcOperator, FiltersAndProjectsKeepingRowKinds) {
   auto word = MakeColumnRef(0, kStr);
   auto cnt = MakeColumnRef(1, kBig);
   // SELECT UPPER(word), cnt * 10, word WHERE cnt > 1 OR word LIKE 'a%'
-  auto filter = CallOrDie("OR", {CallOrDie(">", {cnt, MakeLiteral(Value::Int(1), DataType::Int())}),
-                                 CallOrDie("LIKE", {word, MakeLiteral(Value::String("a%"), kStr)})});
-  CalcOperator calc({CallOrDie("UPPER", {word}),
-                     CallOrDie("*", {cnt, MakeLiteral(Value::Int(10), kBig)}), word},
-                    filter);
+  auto filter =
+      CallOrDie("OR", {CallOrDie(">", {cnt, MakeLiteral(Value::Int(1), DataType::Int())}),
+                       CallOrDie("LIKE", {word, MakeLiteral(Value::String("a%"), kStr)})});
+  CalcOperator calc(
+      {CallOrDie("UPPER", {word}), CallOrDie("*", {cnt, MakeLiteral(Value::Int(10), kBig)}), word},
+      filter);
   CollectingOutput out;
   calc.set_output(&out);
   ASSERT_TRUE(calc.Open(OperatorContext{}).ok());

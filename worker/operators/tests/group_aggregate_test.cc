@@ -163,9 +163,10 @@ TEST_F(GroupAggregateTest, SumAvgMinMaxCountWithRetraction) {
   GroupAggregateSpec spec;
   spec.input_types = types;
   spec.group_keys = {0};
-  spec.aggregates = {Call(AggKind::kSum, 1, DataType::Int()), Call(AggKind::kAvg, 1, DataType::Int()),
-                     Call(AggKind::kMin, 1, DataType::Int()), Call(AggKind::kMax, 1, DataType::Int()),
-                     Call(AggKind::kCount, 1, DataType::Int())};
+  spec.aggregates = {
+      Call(AggKind::kSum, 1, DataType::Int()), Call(AggKind::kAvg, 1, DataType::Int()),
+      Call(AggKind::kMin, 1, DataType::Int()), Call(AggKind::kMax, 1, DataType::Int()),
+      Call(AggKind::kCount, 1, DataType::Int())};
   CollectingOutput out;
   auto op = Make(spec, &out);
   const RowKind I = RowKind::kInsert, D = RowKind::kDelete, UB = RowKind::kUpdateBefore;
@@ -185,11 +186,9 @@ TEST_F(GroupAggregateTest, SumAvgMinMaxCountWithRetraction) {
   ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(D, x(Value::Int(5))).Build()).ok());
   EXPECT_THAT(out.Take(), ElementsAre("-U[x, 5, 5, 5, 5, 1]", "+U[x, null, null, null, null, 0]"));
   // Last row gone: -D of the previous result, state removed; a later retraction is ignored.
-  ASSERT_TRUE(op->Process(0, ValuesBuilder(types)
-                                 .Row(D, x(Value::Null()))
-                                 .Row(D, x(Value::Int(7)))
-                                 .Build())
-                  .ok());
+  ASSERT_TRUE(
+      op->Process(0, ValuesBuilder(types).Row(D, x(Value::Null())).Row(D, x(Value::Int(7))).Build())
+          .ok());
   EXPECT_THAT(out.Take(), ElementsAre("-D[x, null, null, null, null, 0]"));
   EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 0u);
 }
@@ -263,8 +262,8 @@ TEST_F(GroupAggregateTest, CountDistinct) {
   auto k = [](int64_t v) { return std::vector<Value>{Value::String("k"), Value::Int(v)}; };
   const RowKind I = RowKind::kInsert, D = RowKind::kDelete;
   // One row per batch, so that the distinct sets go through state serialization.
-  for (auto [kind, v] : std::vector<std::pair<RowKind, int>>{
-           {I, 1}, {I, 1}, {I, 2}, {D, 1}, {D, 1}, {D, 2}}) {
+  for (auto [kind, v] :
+       std::vector<std::pair<RowKind, int>>{{I, 1}, {I, 1}, {I, 2}, {D, 1}, {D, 1}, {D, 2}}) {
     ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(kind, k(v)).Build()).ok());
   }
   EXPECT_THAT(out.rows, ElementsAre("+I[k, 1, 1]", "-U[k, 1, 1]", "+U[k, 2, 3]", "-U[k, 2, 3]",
@@ -278,10 +277,10 @@ TEST_F(GroupAggregateTest, GlobalAggregateUsesKeyGroupZero) {
   spec.aggregates = {CountStar(), Call(AggKind::kSum, 0, types[0])};
   CollectingOutput out;
   auto op = Make(spec, &out);
-  ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(5)}).Build())
-                  .ok());
-  ASSERT_TRUE(op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(3)}).Build())
-                  .ok());
+  ASSERT_TRUE(
+      op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(5)}).Build()).ok());
+  ASSERT_TRUE(
+      op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(3)}).Build()).ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[1, 5]", "-U[1, 5]", "+U[2, 8]"));
   std::string key;
   AppendStateKey(0, op->state_table()->state_id(), "", &key);
@@ -300,13 +299,14 @@ TEST_F(GroupAggregateTest, MultiColumnKeyWithNulls) {
   spec.aggregates = {Call(AggKind::kMax, 0, types[0])};
   CollectingOutput out;
   auto op = Make(spec, &out);
-  ASSERT_TRUE(op->Process(0, ValuesBuilder(types)
-                                 .Row(RowKind::kInsert, {Value::Int(1), Value::Null(), Value::Int(2)})
-                                 .Row(RowKind::kInsert, {Value::Int(4), Value::String(""), Value::Int(2)})
-                                 .Row(RowKind::kInsert, {Value::Int(3), Value::Null(), Value::Int(2)})
-                                 .Row(RowKind::kInsert, {Value::Int(9), Value::Null(), Value::Null()})
-                                 .Build())
-                  .ok());
+  ASSERT_TRUE(
+      op->Process(0, ValuesBuilder(types)
+                         .Row(RowKind::kInsert, {Value::Int(1), Value::Null(), Value::Int(2)})
+                         .Row(RowKind::kInsert, {Value::Int(4), Value::String(""), Value::Int(2)})
+                         .Row(RowKind::kInsert, {Value::Int(3), Value::Null(), Value::Int(2)})
+                         .Row(RowKind::kInsert, {Value::Int(9), Value::Null(), Value::Null()})
+                         .Build())
+          .ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[null, 2, 1]", "+I[, 2, 4]", "-U[null, 2, 1]",
                                     "+U[null, 2, 3]", "+I[null, null, 9]"));
 }

@@ -9,12 +9,12 @@ namespace eddy {
 namespace {
 
 TEST(KeyEncoderTest, RoundTripsWithNullsAndStrings) {
-  std::vector<DataType> types = {DataType::Int(), DataType::String(), DataType::Double(),
-                                 DataType::Boolean(), DataType::Decimal(10, 2),
-                                 DataType::SmallInt()};
+  std::vector<DataType> types = {DataType::Int(),          DataType::String(),
+                                 DataType::Double(),       DataType::Boolean(),
+                                 DataType::Decimal(10, 2), DataType::SmallInt()};
   ChangelogBatch batch(types);
-  batch.AppendValues({Value::Int(-7), Value::String("hello"), Value::Double(0.5),
-                      Value::Bool(true), Value::Int(12345), Value::Int(3)},
+  batch.AppendValues({Value::Int(-7), Value::String("hello"), Value::Double(0.5), Value::Bool(true),
+                      Value::Int(12345), Value::Int(3)},
                      RowKind::kInsert);
   batch.AppendValues({Value::Null(), Value::String(""), Value::Null(), Value::Bool(false),
                       Value::Null(), Value::Null()},
@@ -71,7 +71,10 @@ TEST(KeyEncoderTest, BytesAreStableAcrossProcesses) {
   batch.AppendValues({Value::String("a"), Value::Int(258)}, RowKind::kInsert);
   auto enc = KeyEncoder::Create(types, {0, 1});
   std::string key = enc->EncodeToString(batch, 0);
-  EXPECT_EQ(key, std::string("\x01\x01" "a" "\x01\x02\x01\x00\x00", 8));
+  EXPECT_EQ(key, std::string("\x01\x01"
+                             "a"
+                             "\x01\x02\x01\x00\x00",
+                             8));
   // A nullable view of the same column encodes identically.
   std::vector<DataType> nullable = {DataType::String(), DataType::Int()};
   auto enc2 = KeyEncoder::Create(nullable, {0, 1});
@@ -91,11 +94,9 @@ TEST(KeyEncoderTest, EmptyKeyAndErrors) {
 
   auto enc1 = KeyEncoder::Create(types, {0});
   std::vector<Value> values;
-  EXPECT_EQ(enc1->Decode(std::string("\x01\x02", 2), &values).code(),
-            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(enc1->Decode(std::string("\x01\x02", 2), &values).code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(enc1->Decode(std::string("\x05", 1), &values).code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(enc1->Decode(std::string("\x00\x00", 2), &values).code(),
-            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(enc1->Decode(std::string("\x00\x00", 2), &values).code(), absl::StatusCode::kDataLoss);
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
   EXPECT_THAT(out.rows, ElementsAre("+I[a, 2, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]",
                                     "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000]"));
   EXPECT_THAT(out.WatermarkMillis(), ElementsAre(998, 999));  // passed on after firing
-  EXPECT_EQ(*backend_->CountKeys(7), 1u);              // the fired window's state is gone
+  EXPECT_EQ(*backend_->CountKeys(7), 1u);                     // the fired window's state is gone
 
   // A row for the fired window is late: dropped and counted; one for the open window counts.
   ASSERT_TRUE(op->Process(0, Rows({{"a", 10}, {"c", 1999}})).ok());

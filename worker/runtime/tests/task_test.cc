@@ -29,8 +29,9 @@ v1::PlanNode AggNode(int id, int input) {
   n.add_inputs(input);
   n.set_description("GroupAggregate");
   n.set_state_id(id + 1);
-  SchemaToProto(Schema{{{"x", DataType::BigInt()}, {"cnt", DataType::BigInt().WithNullable(false)}}},
-                n.mutable_output_schema());
+  SchemaToProto(
+      Schema{{{"x", DataType::BigInt()}, {"cnt", DataType::BigInt().WithNullable(false)}}},
+      n.mutable_output_schema());
   auto* agg = n.mutable_group_aggregate();
   agg->add_group_keys(0);
   auto* call = agg->add_calls();

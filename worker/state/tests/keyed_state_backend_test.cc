@@ -51,7 +51,9 @@ TEST(KeyedStateBackendTest, MultiGetAndWrite) {
   AppendStateKey(2, 7, "b", &k2);
   AppendStateKey(3, 7, "c", &k3);
   wb.Put(k1, "v1");
-  wb.Put(k2, std::string("v\0" "2", 3));
+  wb.Put(k2, std::string("v\0"
+                         "2",
+                         3));
   ASSERT_TRUE(backend->Write(&wb).ok());
   EXPECT_EQ(wb.count(), 0u);
 
@@ -64,7 +66,9 @@ TEST(KeyedStateBackendTest, MultiGetAndWrite) {
   EXPECT_FALSE(r.found(1));
   EXPECT_EQ(r.value(1), "");
   EXPECT_TRUE(r.found(2));
-  EXPECT_EQ(r.value(2), std::string_view("v\0" "2", 3));
+  EXPECT_EQ(r.value(2), std::string_view("v\0"
+                                         "2",
+                                         3));
 
   wb.Delete(k1);
   wb.Put(k2, "new");
@@ -157,8 +161,8 @@ TEST(KeyedStateBackendTest, ConcurrentOperatorsShareOneBackend) {
 }
 
 TEST(KeyedStateBackendTest, ReadsStayCorrectWhileMemtablesFlushUnderLargeValues) {
-  // 1000 keys whose values grow by ~64 bytes per batch to ~4 KiB: the 4 MiB memtables fill and flush to SST files
-  // many times while batches keep reading every key with one MultiGet each.
+  // 1000 keys whose values grow by ~64 bytes per batch to ~4 KiB: the 4 MiB memtables fill and
+  // flush to SST files many times while batches keep reading every key with one MultiGet each.
   auto backend = OpenOrDie(UniqueDir("flush"));
   KeyedStateTable table(backend.get(), 7, 128);
   constexpr int kKeys = 1000;
