@@ -544,6 +544,11 @@ absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt
     req.set_trigger_time_ms(trigger_time_ms);
     v1::TriggerCheckpointResponse resp;
     grpc::Status s = stub->TriggerCheckpoint(&ctx, req, &resp);
+    if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      // Nothing listens there any more: the worker is lost (which fails this attempt, naming
+      // it), whether or not its heartbeats have timed out yet.
+      registry_->MarkLost(w, "a checkpoint trigger could not reach it");
+    }
     if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) {  // NOT_FOUND: none there
       return absl::UnavailableError(
           absl::StrCat("worker ", w, " at ", registry_->AddressOf(w), ": ", s.error_message()));
@@ -714,7 +719,8 @@ std::vector<v1::CancelJobRequest> JobManager::OnHeartbeat(const v1::HeartbeatReq
   return cancels;
 }
 
-void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address) {
+void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& address,
+                              const std::string& why) {
   std::vector<std::pair<std::string, int>> affected;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -728,7 +734,7 @@ void JobManager::OnWorkerLost(const std::string& worker_id, const std::string& a
   }
   for (const auto& [id, attempt] : affected) {
     FailAttempt(id, attempt,
-                absl::StrCat("worker ", worker_id, " at ", address, " was lost (no heartbeat)"));
+                absl::StrCat("worker ", worker_id, " at ", address, " was lost (", why, ")"));
   }
 }
 

@@ -68,7 +68,9 @@ class JobManager {
   // among them: every subtask of a job unknown here (this coordinator restarted since it was
   // deployed), failed or cancelled, and the subtasks of attempts that are over.
   std::vector<v1::CancelJobRequest> OnHeartbeat(const v1::HeartbeatRequest& heartbeat);
-  void OnWorkerLost(const std::string& worker_id, const std::string& address);
+  // Fails the running attempts with subtasks on the worker; `why` says how it was found lost.
+  void OnWorkerLost(const std::string& worker_id, const std::string& address,
+                    const std::string& why);
   absl::Status OnAcknowledgeCheckpoint(const v1::AcknowledgeCheckpointRequest& request);
   void OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request);
   absl::Status Cancel(const std::string& job_id);

@@ -54,9 +54,9 @@ absl::StatusOr<std::string> WorkerRegistry::Register(const std::string& address,
   slots_released_.notify_all();
   EDDY_LOG_INFO("worker {} registered at {} with {} slots", id, address, slots);
   for (const auto& [old_id, old_address] : replaced) {
-    EDDY_LOG_WARN("worker {} at {} lost: a new worker process registered at its address", old_id,
-                  old_address);
-    if (lost_listener_) lost_listener_(old_id, old_address);
+    const std::string why = "a new worker process registered at its address";
+    EDDY_LOG_WARN("worker {} at {} lost: {}", old_id, old_address, why);
+    if (lost_listener_) lost_listener_(old_id, old_address, why);
   }
   return id;
 }
@@ -85,9 +85,9 @@ void WorkerRegistry::CheckHeartbeats() {
     }
   }
   for (const auto& [id, address] : lost) {
-    EDDY_LOG_WARN("worker {} at {} lost: no heartbeat for {} ms", id, address,
-                  heartbeat_timeout_.count());
-    if (lost_listener_) lost_listener_(id, address);
+    const std::string why = absl::StrCat("no heartbeat for ", heartbeat_timeout_.count(), " ms");
+    EDDY_LOG_WARN("worker {} at {} lost: {}", id, address, why);
+    if (lost_listener_) lost_listener_(id, address, why);
   }
 }
 
@@ -101,7 +101,7 @@ void WorkerRegistry::MarkLost(const std::string& worker_id, const std::string& w
     workers_.erase(it);
   }
   EDDY_LOG_WARN("worker {} at {} lost: {}", worker_id, address, why);
-  if (lost_listener_) lost_listener_(worker_id, address);
+  if (lost_listener_) lost_listener_(worker_id, address, why);
 }
 
 absl::StatusOr<std::vector<std::string>> WorkerRegistry::AllocateSlots(

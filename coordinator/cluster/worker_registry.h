@@ -31,8 +31,9 @@ struct WorkerInfo {
 
 class WorkerRegistry {
  public:
-  using LostListener =
-      std::function<void(const std::string& worker_id, const std::string& address)>;
+  // `why`: how it was found lost ("no heartbeat for 3000 ms", "deploying to it failed: ...").
+  using LostListener = std::function<void(const std::string& worker_id, const std::string& address,
+                                          const std::string& why)>;
 
   explicit WorkerRegistry(std::chrono::milliseconds heartbeat_timeout)
       : heartbeat_timeout_(heartbeat_timeout) {}

@@ -134,9 +134,8 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
   c->jobs_ = std::make_unique<JobManager>(c->registry_.get());
   c->registry_->SetLostListener(
-      [jobs = c->jobs_.get()](const std::string& id, const std::string& address) {
-        jobs->OnWorkerLost(id, address);
-      });
+      [jobs = c->jobs_.get()](const std::string& id, const std::string& address,
+                              const std::string& why) { jobs->OnWorkerLost(id, address, why); });
   SubmitOptions submit;
   submit.filesystem_allowed_dirs = options.filesystem_allowed_dirs;
   submit.checkpoints_dir =

@@ -21,6 +21,7 @@
 
 #include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
+#include "tests/util/eventually.h"
 
 namespace eddy::testing {
 namespace {
@@ -81,6 +82,46 @@ TEST_F(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBegin
   ASSERT_GE(row.size(), 7u);
   EXPECT_NE(row[4], "0");  // restarts
   EXPECT_EQ(row[5], "");   // no checkpoint completed
+}
+
+// One task on one worker: no exchange stream breaks when it dies, so the next checkpoint trigger
+// (at most an interval later, well before the 3 s heartbeat timeout) finds it gone.
+TEST_F(CheckpointFailureTest, AWorkerLostBetweenCheckpointsIsNamedByTheNextTrigger) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster(
+      ClusterOptions{.workers = 2, .slots_per_worker = 1, .heartbeat_timeout_ms = 3000}));
+  RunResult submitted = cluster_->Eddy(
+      "SET 'execution.checkpointing.interval' = '500 ms';"
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '3';"
+      "SET 'restart-strategy.fixed-delay.delay' = '0 s';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '2000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '12000');"
+      "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
+      "INSERT INTO out SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_TRUE(Eventually([&] {
+    std::vector<std::string> row = cluster_->JobRow(job);
+    return row.size() > 5 && !row[5].empty();  // a checkpoint completed
+  }));
+  int victim = -1;
+  ASSERT_TRUE(Eventually([&] {  // heartbeats report running subtasks once a second
+    for (const WorkerRow& w : cluster_->ShowWorkers()) {
+      for (int i = 0; i < cluster_->workers(); ++i) {
+        if (cluster_->WorkerId(i) == w.worker_id && w.running_subtasks > 0) victim = i;
+      }
+    }
+    return victim >= 0;
+  }));
+  kill(cluster_->worker_pid(victim), SIGKILL);
+  ASSERT_EQ(cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(60)),
+            "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(
+      cluster_->CoordinatorLog(),
+      ContainsRegex("attempt 1 failed, restarting in 0 ms: worker " + cluster_->WorkerId(victim) +
+                    " at [^ ]+ was lost \\(a checkpoint trigger could not reach it\\)"));
 }
 
 TEST_F(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsTheJob) {

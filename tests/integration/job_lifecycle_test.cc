@@ -102,7 +102,7 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
   const std::string victim_host = cluster_->topology().worker_host(1);
   const bool stream_broke = r.err.find("disconnected before end-of-input") != std::string::npos ||
                             r.err.find("exchange channel") != std::string::npos;
-  const bool heartbeat_lost = r.err.find("was lost (no heartbeat)") != std::string::npos;
+  const bool heartbeat_lost = r.err.find("was lost (no heartbeat for ") != std::string::npos;
   EXPECT_TRUE(stream_broke || heartbeat_lost) << r.err;
   EXPECT_NE(r.err.find(victim_id + " at " + victim_host + ":"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("ipv4:"), std::string::npos) << r.err;
@@ -111,7 +111,7 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
   auto jobs = cluster_->Eddy("SHOW JOBS;");
   EXPECT_NE(jobs.out.find("FAILED"), std::string::npos) << jobs.out;
   EXPECT_TRUE(jobs.out.find("disconnected before end-of-input") != std::string::npos ||
-              jobs.out.find("was lost (no heartbeat)") != std::string::npos)
+              jobs.out.find("was lost (no heartbeat for ") != std::string::npos)
       << jobs.out;
 
   // The survivors cancelled their subtasks; the lost worker is gone from the list.
