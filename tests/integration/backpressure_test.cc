@@ -1,7 +1,8 @@
 // Backpressure end to end: the workers' stdout is a FIFO that the test stops reading, so the print
-// sink blocks; credits stop flowing back over the exchange and the sources stall. Memory of every
-// worker stays bounded while far more data than that waits to be produced, and once the reader
-// resumes every row arrives exactly once.
+// sink blocks; credits stop flowing back over the exchange and the sources stall (their emitted
+// rows stop growing, far short of all of them). Memory of every worker stays bounded while far
+// more data than that waits to be produced, and once the reader resumes every row arrives exactly
+// once.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "client/eddy_client.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -133,15 +135,33 @@ TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow
         "INSERT INTO out SELECT * FROM wide;");
   });
 
-  // While nobody reads, the job cannot finish and no worker's memory grows with the data.
+  // While nobody reads, the sources stall: the rows they emitted (reported with each heartbeat,
+  // once a second) stop growing, far short of all of them, and no worker's memory grows with the
+  // data meanwhile. Without backpressure they would emit every row, however fast the machine.
+  EddyClient client(cluster.coordinator_address(), "backpressure-test");
   long long max_growth = 0;
-  auto pause_end = std::chrono::steady_clock::now() + std::chrono::seconds(4);
-  while (std::chrono::steady_clock::now() < pause_end) {
+  int64_t emitted = -1;
+  int unchanged_polls = 0;
+  const auto stall_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (unchanged_polls < 6 && std::chrono::steady_clock::now() < stall_deadline) {
     for (int i = 0; i < kWorkers; ++i) {
       max_growth = std::max(max_growth, RssBytes(cluster.worker_pid(i)) - baseline[i]);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    int64_t rows = 0;
+    auto jobs = client.ListJobs();
+    if (jobs.ok() && jobs->size() == 1) {
+      for (const auto& m : jobs->front().operators()) {
+        if (m.description().rfind("TableSourceScan", 0) == 0) rows += m.rows_out();
+      }
+    }
+    unchanged_polls = rows > 0 && rows == emitted ? unchanged_polls + 1 : 0;
+    emitted = rows;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
+  ASSERT_GE(unchanged_polls, 6) << "the sources did not stall while the sink was blocked";
+  EXPECT_LT(emitted, kRows) << "the sources emitted every row although the sink could not write";
+  std::cout << "[backpressure] the sources stalled after " << emitted << " of " << kRows << " rows"
+            << std::endl;
   EXPECT_EQ(job.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
       << "the job finished although its sink could not write";
   const long long data_bytes = kRows * (kPadBytes + 10);
