@@ -303,9 +303,31 @@ absl::Status KeyedStateBackend::DeleteState(uint32_t state_id, int max_paralleli
   return FromRocksStatus(db_->Write(wo, &wb), "DeleteState", path_);
 }
 
+absl::Status KeyedStateBackend::ScanPrefix(
+    std::string_view prefix,
+    const std::function<absl::Status(std::string_view key, std::string_view value)>& fn) {
+  return ScanPrefixInto(prefix, fn, nullptr);
+}
+
 absl::Status KeyedStateBackend::ScanAndDeletePrefix(
     std::string_view prefix,
     const std::function<absl::Status(std::string_view key, std::string_view value)>& fn) {
+  // Point deletes rather than a range tombstone: windows fire often, and many small range
+  // tombstones would slow every later read.
+  rocksdb::WriteBatch deletes;
+  RETURN_IF_ERROR(ScanPrefixInto(prefix, fn, &deletes));
+  if (deletes.Count() == 0) return absl::OkStatus();
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = resources_->options().disable_wal;
+  write_batches_.fetch_add(1, std::memory_order_relaxed);
+  keys_written_.fetch_add(deletes.Count(), std::memory_order_relaxed);
+  return FromRocksStatus(db_->Write(wo, &deletes), "delete", path_);
+}
+
+absl::Status KeyedStateBackend::ScanPrefixInto(
+    std::string_view prefix,
+    const std::function<absl::Status(std::string_view key, std::string_view value)>& fn,
+    rocksdb::WriteBatch* deletes) {
   std::string end(prefix);
   // The smallest key after every key with this prefix: increment the last byte that is not 0xff.
   while (!end.empty() && static_cast<uint8_t>(end.back()) == 0xff) end.pop_back();
@@ -314,24 +336,15 @@ absl::Status KeyedStateBackend::ScanAndDeletePrefix(
   rocksdb::Slice upper(end);
   if (!end.empty()) ro.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro));
-  // Point deletes rather than a range tombstone: windows fire often, and many small range
-  // tombstones would slow every later read.
-  rocksdb::WriteBatch deletes;
   for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size())); it->Valid(); it->Next()) {
     rocksdb::Slice k = it->key();
     std::string_view key(k.data(), k.size());
     if (key.substr(0, prefix.size()) != prefix) break;
     rocksdb::Slice v = it->value();
     RETURN_IF_ERROR(fn(key, std::string_view(v.data(), v.size())));
-    deletes.Delete(k);
+    if (deletes != nullptr) deletes->Delete(k);
   }
-  RETURN_IF_ERROR(FromRocksStatus(it->status(), "scan", path_));
-  if (deletes.Count() == 0) return absl::OkStatus();
-  rocksdb::WriteOptions wo;
-  wo.disableWAL = resources_->options().disable_wal;
-  write_batches_.fetch_add(1, std::memory_order_relaxed);
-  keys_written_.fetch_add(deletes.Count(), std::memory_order_relaxed);
-  return FromRocksStatus(db_->Write(wo, &deletes), "delete", path_);
+  return FromRocksStatus(it->status(), "scan", path_);
 }
 
 absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t state_id) {

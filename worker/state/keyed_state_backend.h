@@ -129,9 +129,14 @@ class KeyedStateBackend {
   // Removes every key of `state_id`: one DeleteRange per key group, in one atomic write.
   absl::Status DeleteState(uint32_t state_id, int max_parallelism = kMaxParallelism);
 
-  // Calls `fn` for every key starting with `prefix`, in key order, then deletes them all in one
-  // write (a window that fired reads its groups once and drops them). The key passed to `fn`
-  // is the full state key.
+  // Calls `fn` for every key starting with `prefix`, in key order, and leaves them (the rows of a
+  // join key on one side of a join, read for every match). The key passed to `fn` is the full
+  // state key; an error from `fn` stops the scan and is returned.
+  absl::Status ScanPrefix(
+      std::string_view prefix,
+      const std::function<absl::Status(std::string_view key, std::string_view value)>& fn);
+  // The same, then deletes them all in one write (a window that fired reads its groups once and
+  // drops them).
   absl::Status ScanAndDeletePrefix(
       std::string_view prefix,
       const std::function<absl::Status(std::string_view key, std::string_view value)>& fn);
@@ -160,6 +165,11 @@ class KeyedStateBackend {
  private:
   KeyedStateBackend(std::string path, std::shared_ptr<SharedStateResources> resources,
                     std::unique_ptr<rocksdb::DB> db, std::shared_ptr<TtlRegistry> ttl);
+  // ScanPrefix, adding a delete of every key scanned to `deletes` when it is not null.
+  absl::Status ScanPrefixInto(
+      std::string_view prefix,
+      const std::function<absl::Status(std::string_view key, std::string_view value)>& fn,
+      rocksdb::WriteBatch* deletes);
 
   std::string path_;
   std::shared_ptr<SharedStateResources> resources_;  // outlives db_ (its cache and budget)

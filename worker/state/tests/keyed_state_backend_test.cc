@@ -190,5 +190,50 @@ TEST(KeyedStateBackendTest, ReadsStayCorrectWhileMemtablesFlushUnderLargeValues)
   EXPECT_EQ(*backend->CountKeys(7), static_cast<size_t>(kKeys));
 }
 
+TEST(KeyedStateBackendTest, ScanPrefixReadsInKeyOrderAndKeepsTheKeys) {
+  auto backend = OpenOrDie(UniqueDir("scan"));
+  StateWriteBatch wb;
+  std::string key;
+  // Rows of join key "k1" (and a neighbour "k2", and "k1" under another state id).
+  for (const char* row : {"k1|b", "k1|a", "k2|a"}) {
+    key.clear();
+    AppendStateKey(3, 7, row, &key);
+    wb.Put(key, std::string("v-") + row);
+  }
+  key.clear();
+  AppendStateKey(3, 8, "k1|c", &key);
+  wb.Put(key, "other state");
+  ASSERT_TRUE(backend->Write(&wb).ok());
+
+  std::string prefix;
+  AppendStateKey(3, 7, "k1|", &prefix);
+  std::vector<std::string> seen;
+  auto collect = [&](std::string_view k, std::string_view v) {
+    seen.push_back(std::string(GroupKeyOfStateKey(k)) + "=" + std::string(v));
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(backend->ScanPrefix(prefix, collect).ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"k1|a=v-k1|a", "k1|b=v-k1|b"}));
+  // Nothing was deleted: a second scan sees the same rows.
+  seen.clear();
+  ASSERT_TRUE(backend->ScanPrefix(prefix, collect).ok());
+  EXPECT_EQ(seen.size(), 2u);
+  EXPECT_EQ(*backend->CountKeys(7), 3u);
+  // An error from the callback stops the scan and comes back.
+  int calls = 0;
+  absl::Status stopped = backend->ScanPrefix(prefix, [&](std::string_view, std::string_view) {
+    ++calls;
+    return absl::CancelledError("enough");
+  });
+  EXPECT_EQ(stopped.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(calls, 1);
+  // ScanAndDeletePrefix reads the same rows and then drops them, and only them.
+  seen.clear();
+  ASSERT_TRUE(backend->ScanAndDeletePrefix(prefix, collect).ok());
+  EXPECT_EQ(seen.size(), 2u);
+  EXPECT_EQ(*backend->CountKeys(7), 1u);
+  EXPECT_EQ(*backend->CountKeys(8), 1u);
+}
+
 }  // namespace
 }  // namespace eddy
