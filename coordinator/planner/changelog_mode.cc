@@ -67,7 +67,12 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kSink:
       for (const auto& in : n->inputs) RequireUpdateBefore(in.get());
       break;
-    default:
+    case LogicalKind::kTableScan:
+    case LogicalKind::kValues:
+    case LogicalKind::kAggregate:
+    case LogicalKind::kWatermarkAssigner:
+    case LogicalKind::kWindowTableFunction:
+    case LogicalKind::kWindowAggregate:
       break;  // an aggregate produces UB itself; sources have no updates
   }
 }
@@ -89,9 +94,16 @@ std::string Digest(const LogicalNode& n) {
       return WindowAggregateDigest(n);
     case LogicalKind::kUnion:
       return UnionDigest(n);
-    default:
+    case LogicalKind::kTableScan:
+    case LogicalKind::kValues:
+    case LogicalKind::kProject:
+    case LogicalKind::kFilter:
+    case LogicalKind::kSink:
+    case LogicalKind::kWatermarkAssigner:
+    case LogicalKind::kWindowTableFunction:
       return LogicalNodeName(n.kind);
   }
+  return LogicalNodeName(n.kind);  // not reached: every kind is a case above
 }
 
 absl::Status SinkRequirements(LogicalNode* sink) {
@@ -146,9 +158,15 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
       }
       return key;
     }
-    default:
+    case LogicalKind::kTableScan:
+    case LogicalKind::kValues:
+    case LogicalKind::kUnion:
+    case LogicalKind::kWatermarkAssigner:
+    case LogicalKind::kWindowTableFunction:
+    case LogicalKind::kWindowAggregate:
       return std::nullopt;
   }
+  return std::nullopt;  // not reached: every kind is a case above
 }
 
 absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {

@@ -144,9 +144,14 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
       if (column == static_cast<int>(n.schema.size()) - 1) return true;  // window_time
       return column < static_cast<int>(n.input().schema.size()) &&
              IsRowtimeColumn(n.input(), column);
-    default:
+    case LogicalKind::kTableScan:
+    case LogicalKind::kValues:
+    case LogicalKind::kAggregate:
+    case LogicalKind::kSink:
+    case LogicalKind::kWindowAggregate:
       return false;
   }
+  return false;  // not reached: every kind is a case above
 }
 
 std::string WindowKindName(WindowSpec::Kind kind) {

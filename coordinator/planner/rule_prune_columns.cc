@@ -124,9 +124,14 @@ class ColumnPruner {
         if (a->window.time_column >= 0) a->window.time_column = in[a->window.time_column];
         return a;
       }
-      default:  // Values, Union and Sink keep every column of their inputs
+      // These keep every column of their inputs.
+      case LogicalKind::kValues:
+      case LogicalKind::kUnion:
+      case LogicalKind::kSink:
+      case LogicalKind::kWindowTableFunction:
         return n;
     }
+    return n;  // not reached: every kind is a case above
   }
 
  private:
@@ -171,7 +176,11 @@ class ColumnPruner {
         }
         return;
       }
-      default:
+      case LogicalKind::kTableScan:
+      case LogicalKind::kValues:
+      case LogicalKind::kUnion:
+      case LogicalKind::kSink:
+      case LogicalKind::kWindowTableFunction:
         for (const auto& input : n.inputs) {
           ColumnSet& in = Used(*input);
           std::fill(in.begin(), in.end(), true);

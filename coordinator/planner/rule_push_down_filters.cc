@@ -47,7 +47,13 @@ class FilterPusher {
         }
         case LogicalKind::kAggregate:
           return PushIntoAggregate(condition, input);
-        default:
+        case LogicalKind::kTableScan:
+        case LogicalKind::kValues:
+        case LogicalKind::kFilter:
+        case LogicalKind::kSink:
+        case LogicalKind::kWatermarkAssigner:
+        case LogicalKind::kWindowTableFunction:
+        case LogicalKind::kWindowAggregate:
           break;
       }
     }
