@@ -98,7 +98,16 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
     }
   }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (CountOccurrences(CoordinatorLog(), "registered at") < options_.workers) {
+  // Registered on both sides: the coordinator logged each worker, and each worker logged the id it
+  // got (WorkerId reads it; the worker logs it only after the coordinator answered).
+  auto all_registered = [&] {
+    if (CountOccurrences(CoordinatorLog(), "registered at") < options_.workers) return false;
+    for (int i = 0; i < options_.workers; ++i) {
+      if (WorkerId(i).empty()) return false;
+    }
+    return true;
+  };
+  while (!all_registered()) {
     if (std::chrono::steady_clock::now() > deadline) {
       error_ = "workers did not register; coordinator log:\n" + CoordinatorLog();
       for (int i = 0; i < options_.workers; ++i) {
