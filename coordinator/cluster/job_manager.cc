@@ -297,7 +297,9 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     if (checkpoints) checkpoints->Stop("the attempt could not be deployed");
     CancelOnWorkers(job_id, attempt, deployed);
     std::lock_guard<std::mutex> lock(mu_);
-    ReleaseSlotsLocked(jobs_.at(job_id));
+    Job& job = jobs_.at(job_id);
+    job.attempts_over = std::max(job.attempts_over, attempt);
+    ReleaseSlotsLocked(job);
     return failure;
   }
   {
@@ -382,6 +384,7 @@ void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::
       to_cancel = LiveWorkersLocked(job);
       ReleaseSlotsLocked(job);
       job.info.set_status(v1::JOB_STATUS_RESTARTING);
+      job.attempts_over = std::max(job.attempts_over, attempt);
       job.restart_at = Clock::now() + decision.delay;
       EDDY_LOG_WARN("job {} attempt {} failed, restarting in {} ms: {}", job_id, attempt,
                     decision.delay.count(), reason);
@@ -671,12 +674,11 @@ std::vector<v1::CancelJobRequest> JobManager::OnHeartbeat(const v1::HeartbeatReq
         to_cancel[running.job_id()] = 0;
         continue;
       }
-      if (running.attempt() < it->second.attempt ||
-          (running.attempt() == it->second.attempt &&
-           it->second.info.status() == v1::JOB_STATUS_RESTARTING)) {
-        const int up_to = it->second.info.status() == v1::JOB_STATUS_RESTARTING
-                              ? it->second.attempt
-                              : it->second.attempt - 1;
+      // An attempt that is over: an older one, or the current one while the job waits to restart.
+      // Never the attempt being deployed (the job is still RESTARTING then).
+      const Job& job = it->second;
+      if (running.attempt() < job.attempt || running.attempt() <= job.attempts_over) {
+        const int up_to = std::max(job.attempts_over, job.attempt - 1);
         if (to_cancel.count(running.job_id()) == 0) to_cancel[running.job_id()] = up_to;
         continue;
       }

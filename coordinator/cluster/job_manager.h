@@ -117,7 +117,11 @@ class JobManager {
   struct Job {
     v1::JobInfo info;
     JobSpec spec;
-    int attempt = 0;                 // the current attempt; 0 before the first deployment
+    int attempt = 0;  // the current attempt; 0 before the first deployment
+    // Every attempt up to this one failed or could not be deployed: its subtasks must stop. The
+    // current attempt is over too while the job waits to restart, but not once the next one is
+    // being deployed (`attempt` is then already the new one).
+    int attempts_over = 0;
     std::vector<TaskSlot> tasks;     // of the current attempt
     std::vector<std::string> slots;  // worker id per allocated slot
     bool slots_released = true;
