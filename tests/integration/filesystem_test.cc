@@ -24,15 +24,6 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::vector<std::string> Listing(const std::string& dir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 class FilesystemTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -86,14 +77,14 @@ TEST_F(FilesystemTest, CliReadsAndWritesCsvAndJsonFiles) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string first_job = JobIdIn(r.err);
   ASSERT_FALSE(first_job.empty()) << r.err;
-  EXPECT_EQ(Listing(dir_ + "/out/json"),
+  EXPECT_EQ(ListDirectory(dir_ + "/out/json"),
             (std::vector<std::string>{"part-" + first_job + "-0-0.json"}));
   EXPECT_EQ(ReadFileToString(dir_ + "/out/json/part-" + first_job + "-0-0.json"),
             "{\"id\":1,\"item\":\"pen, blue\",\"total\":3.00,\"at\":\"2024-01-31 10:00:00\"}\n"
             "{\"id\":2,\"item\":\"the \\\"best\\\" ink\",\"total\":24.50,"
             "\"at\":\"2024-01-31 10:00:00.25\"}\n"
             "{\"id\":3,\"item\":\"\",\"total\":0.20,\"at\":null}\n");
-  const std::vector<std::string> csv = Listing(dir_ + "/out/csv");
+  const std::vector<std::string> csv = ListDirectory(dir_ + "/out/csv");
   ASSERT_EQ(csv.size(), 1u);
   EXPECT_NE(csv[0], "part-" + first_job + "-0-0.csv");
   EXPECT_EQ(ReadFileToString(dir_ + "/out/csv/" + csv[0]),
@@ -119,7 +110,7 @@ TEST_F(FilesystemTest, InterruptedJobLeavesNoFile) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::string in_progress;
   while (std::chrono::steady_clock::now() < deadline) {
-    for (const auto& name : Listing(dir_ + "/out")) {
+    for (const auto& name : ListDirectory(dir_ + "/out")) {
       std::error_code ec;
       if (name[0] == '.' && fs::file_size(dir_ + "/out/" + name, ec) > 0) in_progress = name;
     }
@@ -130,7 +121,7 @@ TEST_F(FilesystemTest, InterruptedJobLeavesNoFile) {
   EXPECT_NE(in_progress.find(".inprogress"), std::string::npos) << in_progress;
   eddy.Signal(SIGINT);
   EXPECT_EQ(eddy.Wait(60000), 130) << ReadFileToString(dir_ + "/eddy.err");
-  EXPECT_TRUE(Listing(dir_ + "/out").empty());
+  EXPECT_TRUE(ListDirectory(dir_ + "/out").empty());
 }
 
 TEST_F(FilesystemTest, WorkersEnforceTheirOwnAllowedDirectories) {
@@ -161,7 +152,7 @@ TEST_F(FilesystemTest, WorkersEnforceTheirOwnAllowedDirectories) {
       "SET 'table.dml-sync' = 'true';";
   RunResult ok = cluster.Eddy(ddl + "INSERT INTO good SELECT * FROM src;");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
-  const std::vector<std::string> files = Listing(worker_dir + "/out");
+  const std::vector<std::string> files = ListDirectory(worker_dir + "/out");
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(ReadFileToString(worker_dir + "/out/" + files[0]), "a,1\nb,2\n");
   // The coordinator allows the path, the worker does not: the deployment is refused.
@@ -187,7 +178,7 @@ TEST_F(FilesystemTest, WorkersEnforceTheirOwnAllowedDirectories) {
   // The workers keep serving.
   RunResult again = cluster.Eddy(ddl + "INSERT INTO good SELECT * FROM src;");
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(Listing(worker_dir + "/out").size(), 2u);
+  EXPECT_EQ(ListDirectory(worker_dir + "/out").size(), 2u);
 }
 
 }  // namespace

@@ -73,13 +73,6 @@ int Subprocess::Wait(int timeout_ms) {
   }
 }
 
-std::string ReadFileToString(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 RunResult RunToCompletion(const std::vector<std::string>& argv, const std::string& scratch_dir,
                           int timeout_ms) {
   // Unique names: tests may run several clients at once (one waiting on a job, one inspecting).

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/util/files.h"  // ReadFileToString, for the tests that run processes
+
 namespace eddy::testing {
 
 class Subprocess {
@@ -28,8 +30,6 @@ class Subprocess {
  private:
   pid_t pid_ = -1;
 };
-
-std::string ReadFileToString(const std::string& path);
 
 // Runs a command to completion, capturing stdout/stderr into the result.
 struct RunResult {

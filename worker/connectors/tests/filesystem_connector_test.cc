@@ -12,6 +12,7 @@
 
 #include "common/base/allowed_paths.h"
 #include "common/types/type_proto.h"
+#include "tests/util/files.h"
 #include "worker/connectors/filesystem_sink.h"
 #include "worker/connectors/filesystem_source.h"
 
@@ -19,11 +20,6 @@ namespace eddy {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class FilesystemConnectorTest : public ::testing::Test {
  protected:
@@ -201,14 +197,6 @@ ChangelogBatch WordBatch(std::vector<std::pair<std::string, int64_t>> rows,
   return b;
 }
 
-std::vector<std::string> Listing(const std::string& dir) {
-  std::vector<std::string> names;
-  if (!fs::exists(dir)) return names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 TEST_F(FilesystemConnectorTest, SinkPublishesItsFileWhenTheInputEnds) {
   const Schema schema{{{"word", DataType::String()}, {"cnt", DataType::BigInt()}}};
   const std::string dir = root_ + "/allowed/out/nested";
@@ -219,14 +207,15 @@ TEST_F(FilesystemConnectorTest, SinkPublishesItsFileWhenTheInputEnds) {
   ctx.subtask_index = 2;
   ctx.parallelism = 3;
   ASSERT_TRUE((*sink)->Open(ctx).ok());
-  EXPECT_TRUE(Listing(dir).empty());  // a part starts with its first row
+  EXPECT_TRUE(testing::ListDirectory(dir).empty());  // a part starts with its first row
   ASSERT_TRUE((*sink)->Process(0, WordBatch({{"a,b", 1}, {"c", 2}})).ok());
   ASSERT_TRUE((*sink)->Process(0, WordBatch({{"d", 3}})).ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{".part-job1-2-0.csv.inprogress.0"}));
+  EXPECT_EQ(testing::ListDirectory(dir),
+            (std::vector<std::string>{".part-job1-2-0.csv.inprogress.0"}));
   ASSERT_TRUE((*sink)->Finish().ok());
   ASSERT_TRUE((*sink)->Close().ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
-  EXPECT_EQ(ReadFile(dir + "/part-job1-2-0.csv"), "\"a,b\",1\nc,2\nd,3\n");
+  EXPECT_EQ(testing::ListDirectory(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
+  EXPECT_EQ(testing::ReadFileToString(dir + "/part-job1-2-0.csv"), "\"a,b\",1\nc,2\nd,3\n");
 
   auto json = FilesystemSink::Create(SinkSpec(dir, "json"), schema, allowed_);
   ASSERT_TRUE(json.ok());
@@ -235,7 +224,7 @@ TEST_F(FilesystemConnectorTest, SinkPublishesItsFileWhenTheInputEnds) {
   ASSERT_TRUE((*json)->Open(ctx).ok());
   ASSERT_TRUE((*json)->Finish().ok());  // no rows: no file
   ASSERT_TRUE((*json)->Close().ok());
-  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
+  EXPECT_EQ(testing::ListDirectory(dir), (std::vector<std::string>{"part-job1-2-0.csv"}));
 }
 
 TEST_F(FilesystemConnectorTest, SinkThatDoesNotFinishLeavesNoFile) {
@@ -258,7 +247,7 @@ TEST_F(FilesystemConnectorTest, SinkThatDoesNotFinishLeavesNoFile) {
               "append-only but received a +U row");
     ASSERT_TRUE((*sink)->Close().ok());  // failed or cancelled: Close without Finish
   }
-  EXPECT_TRUE(Listing(dir).empty());
+  EXPECT_TRUE(testing::ListDirectory(dir).empty());
   {
     auto sink = FilesystemSink::Create(SinkSpec(dir, "csv"), schema, allowed_);
     ASSERT_TRUE(sink.ok());
@@ -266,7 +255,7 @@ TEST_F(FilesystemConnectorTest, SinkThatDoesNotFinishLeavesNoFile) {
     ctx.job_id = "destroyed";
     ASSERT_TRUE((*sink)->Open(ctx).ok());
   }  // destroyed without Close
-  EXPECT_TRUE(Listing(dir).empty());
+  EXPECT_TRUE(testing::ListDirectory(dir).empty());
 }
 
 TEST_F(FilesystemConnectorTest, SinkDirectoryChecks) {

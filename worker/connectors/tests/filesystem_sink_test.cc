@@ -12,25 +12,13 @@
 #include <iterator>
 
 #include "common/base/allowed_paths.h"
+#include "tests/util/files.h"
 #include "tests/util/status_matchers.h"
 
 namespace eddy {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::vector<std::string> Listing(const std::string& dir) {
-  std::vector<std::string> names;
-  if (!fs::exists(dir)) return names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 ChangelogBatch Rows(int from, int to) {
   ChangelogBatch b({DataType::String(), DataType::BigInt()});
@@ -88,15 +76,16 @@ TEST_F(FilesystemSinkTest, RollsBySizeAndPublishesEverythingAtTheEndWithoutCheck
   auto sink = Open(false, 0, 0, {{"sink.rolling-policy.file-size", "100b"}});
   for (int i = 0; i < 50; i += 10) ASSERT_OK(sink->Process(0, Rows(i, i + 10)));
   // Each batch of 10 rows (~60 bytes) rolls once the part holds more than 100 bytes.
-  EXPECT_EQ(Listing(dir_),
+  EXPECT_EQ(testing::ListDirectory(dir_),
             (std::vector<std::string>{".part-j-0-0.csv.pending.0", ".part-j-0-1.csv.pending.0",
                                       ".part-j-0-2.csv.inprogress.0"}));
   ASSERT_OK(sink->Finish());
   ASSERT_OK(sink->Close());
-  EXPECT_EQ(Listing(dir_),
+  EXPECT_EQ(testing::ListDirectory(dir_),
             (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv", "part-j-0-2.csv"}));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv") + ReadFile(dir_ + "/part-j-0-1.csv") +
-                ReadFile(dir_ + "/part-j-0-2.csv"),
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv") +
+                testing::ReadFileToString(dir_ + "/part-j-0-1.csv") +
+                testing::ReadFileToString(dir_ + "/part-j-0-2.csv"),
             Csv(0, 50));
   EXPECT_FALSE(sink->HasUncommittedOutput());
 }
@@ -104,9 +93,9 @@ TEST_F(FilesystemSinkTest, RollsBySizeAndPublishesEverythingAtTheEndWithoutCheck
 TEST_F(FilesystemSinkTest, FailedSubtaskWithoutCheckpointsRemovesItsParts) {
   auto sink = Open(false, 0, 0, {{"sink.rolling-policy.file-size", "100b"}});
   for (int i = 0; i < 30; i += 10) ASSERT_OK(sink->Process(0, Rows(i, i + 10)));
-  EXPECT_EQ(Listing(dir_).size(), 2u);
+  EXPECT_EQ(testing::ListDirectory(dir_).size(), 2u);
   ASSERT_OK(sink->Close());  // no Finish: failed or cancelled
-  EXPECT_TRUE(Listing(dir_).empty());
+  EXPECT_TRUE(testing::ListDirectory(dir_).empty());
 }
 
 TEST_F(FilesystemSinkTest, RollsAfterTheRolloverInterval) {
@@ -116,13 +105,14 @@ TEST_F(FilesystemSinkTest, RollsAfterTheRolloverInterval) {
   ASSERT_OK(sink->Process(0, Rows(0, 3)));
   const auto now = std::chrono::steady_clock::now();
   ASSERT_OK(sink->OnTick(now + std::chrono::milliseconds(10)));
-  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.inprogress.0"}));
+  EXPECT_EQ(testing::ListDirectory(dir_),
+            (std::vector<std::string>{".part-j-0-0.csv.inprogress.0"}));
   ASSERT_OK(sink->OnTick(now + std::chrono::milliseconds(60)));
-  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
+  EXPECT_EQ(testing::ListDirectory(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
   ASSERT_OK(sink->Process(0, Rows(3, 4)));
   ASSERT_OK(sink->Finish());
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 3));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-1.csv"), Csv(3, 4));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv"), Csv(0, 3));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-1.csv"), Csv(3, 4));
 }
 
 TEST_F(FilesystemSinkTest, PublishesAtCompletedCheckpointsOnly) {
@@ -130,31 +120,31 @@ TEST_F(FilesystemSinkTest, PublishesAtCompletedCheckpointsOnly) {
   ASSERT_OK(sink->Process(0, Rows(0, 5)));
   OperatorSnapshot s1;
   ASSERT_OK(sink->SnapshotState(1, &s1));
-  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
+  EXPECT_EQ(testing::ListDirectory(dir_), (std::vector<std::string>{".part-j-0-0.csv.pending.0"}));
   ASSERT_OK(sink->Process(0, Rows(5, 8)));
   OperatorSnapshot s2;
   ASSERT_OK(sink->SnapshotState(2, &s2));
   ASSERT_OK(sink->Process(0, Rows(8, 9)));
   // Checkpoint 1 completes: its part only.
   ASSERT_OK(sink->NotifyCheckpointComplete(1));
-  EXPECT_EQ(Listing(dir_),
+  EXPECT_EQ(testing::ListDirectory(dir_),
             (std::vector<std::string>{".part-j-0-1.csv.pending.0", ".part-j-0-2.csv.inprogress.0",
                                       "part-j-0-0.csv"}));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
   // The input ends: the last part waits for a checkpoint.
   ASSERT_OK(sink->Finish());
   EXPECT_TRUE(sink->HasUncommittedOutput());
   ASSERT_OK(sink->NotifyCheckpointComplete(2));
   EXPECT_TRUE(sink->HasUncommittedOutput());
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-1.csv"), Csv(5, 8));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-1.csv"), Csv(5, 8));
   OperatorSnapshot s3;
   ASSERT_OK(sink->SnapshotState(3, &s3));
   ASSERT_OK(sink->NotifyCheckpointComplete(3));
   EXPECT_FALSE(sink->HasUncommittedOutput());
   ASSERT_OK(sink->Close());
-  EXPECT_EQ(Listing(dir_),
+  EXPECT_EQ(testing::ListDirectory(dir_),
             (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv", "part-j-0-2.csv"}));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-2.csv"), Csv(8, 9));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-2.csv"), Csv(8, 9));
 }
 
 TEST_F(FilesystemSinkTest, AnAbortedCheckpointsPartsGoWithTheNextOne) {
@@ -166,7 +156,8 @@ TEST_F(FilesystemSinkTest, AnAbortedCheckpointsPartsGoWithTheNextOne) {
   ASSERT_OK(sink->SnapshotState(2, &s2));
   EXPECT_EQ(s2.Get("pending").value(), ".part-j-0-0.csv.pending.0\n.part-j-0-1.csv.pending.0");
   ASSERT_OK(sink->NotifyCheckpointComplete(2));
-  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv"}));
+  EXPECT_EQ(testing::ListDirectory(dir_),
+            (std::vector<std::string>{"part-j-0-0.csv", "part-j-0-1.csv"}));
 }
 
 TEST_F(FilesystemSinkTest, RestorePublishesTheCheckpointsPartsAndRemovesTheRest) {
@@ -184,25 +175,28 @@ TEST_F(FilesystemSinkTest, RestorePublishesTheCheckpointsPartsAndRemovesTheRest)
   // What a killed process leaves: an in-progress part. Another subtask's files are not touched.
   std::ofstream(dir_ + "/.part-j-0-2.csv.inprogress.0") << "w7,7\n";
   std::ofstream(dir_ + "/.part-j-1-0.csv.pending.0") << "other\n";
-  EXPECT_EQ(Listing(dir_), (std::vector<std::string>{
-                               ".part-j-0-0.csv.pending.0", ".part-j-0-1.csv.pending.0",
-                               ".part-j-0-2.csv.inprogress.0", ".part-j-1-0.csv.pending.0"}));
+  EXPECT_EQ(
+      testing::ListDirectory(dir_),
+      (std::vector<std::string>{".part-j-0-0.csv.pending.0", ".part-j-0-1.csv.pending.0",
+                                ".part-j-0-2.csv.inprogress.0", ".part-j-1-0.csv.pending.0"}));
 
   auto after = Open(true, /*attempt=*/1);
   ASSERT_OK(after->RestoreState(s1));
-  EXPECT_EQ(Listing(dir_),
+  EXPECT_EQ(testing::ListDirectory(dir_),
             (std::vector<std::string>{".part-j-1-0.csv.pending.0", "part-j-0-0.csv"}));
   // The replay continues with part 1.
   ASSERT_OK(after->Process(0, Rows(5, 9)));
   OperatorSnapshot s3;
   ASSERT_OK(after->SnapshotState(3, &s3));
   ASSERT_OK(after->NotifyCheckpointComplete(3));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv") + ReadFile(dir_ + "/part-j-0-1.csv"), Csv(0, 9));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv") +
+                testing::ReadFileToString(dir_ + "/part-j-0-1.csv"),
+            Csv(0, 9));
 
   // Restoring the same checkpoint again (a second failure) finds part 0 published already.
   auto again = Open(true, /*attempt=*/2);
   ASSERT_OK(again->RestoreState(s1));
-  EXPECT_EQ(ReadFile(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
 }
 
 TEST_F(FilesystemSinkTest, RestoreWithAMissingPartIsDataLoss) {
