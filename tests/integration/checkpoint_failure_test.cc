@@ -40,11 +40,6 @@ constexpr char kThrottledCount[] =
 class CheckpointFailureTest : public ClusterTest {};
 
 TEST_F(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBeginning) {
-  const uint64_t seed = std::getenv("EDDY_TEST_SEED")
-                            ? std::strtoull(std::getenv("EDDY_TEST_SEED"), nullptr, 10)
-                            : std::random_device{}();
-  std::cout << "seed " << seed << " (EDDY_TEST_SEED=" << seed << " replays this run)" << std::endl;
-  std::mt19937_64 rng(seed);
   ASSERT_NO_FATAL_FAILURE(StartCluster(
       ClusterOptions{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000}));
   ProcessCluster& cluster = *cluster_;
@@ -58,20 +53,9 @@ TEST_F(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBegin
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);
   ASSERT_EQ(cluster.WaitForJobStatus(job, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
-  std::this_thread::sleep_for(
-      std::chrono::milliseconds(std::uniform_int_distribution<int>(200, 2000)(rng)));
-  int victim = -1;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (victim < 0 && std::chrono::steady_clock::now() < deadline) {
-    for (const WorkerRow& w : cluster.ShowWorkers()) {
-      for (int i = 0; i < cluster.workers() && victim < 0; ++i) {
-        if (cluster.WorkerId(i) == w.worker_id && w.running_subtasks > 0) victim = i;
-      }
-    }
-  }
-  ASSERT_GE(victim, 0);
-  std::cout << "killing worker " << victim << std::endl;
-  kill(cluster.worker_pid(victim), SIGKILL);
+  ASSERT_GE(
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(200), std::chrono::milliseconds(2000)),
+      0);
   ASSERT_EQ(cluster.WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(90)),
             "FINISHED")
       << cluster.CoordinatorLog();
@@ -105,16 +89,9 @@ TEST_F(CheckpointFailureTest, AWorkerLostBetweenCheckpointsIsNamedByTheNextTrigg
     std::vector<std::string> row = cluster_->JobRow(job);
     return row.size() > 5 && !row[5].empty();  // a checkpoint completed
   }));
-  int victim = -1;
-  ASSERT_TRUE(Eventually([&] {  // heartbeats report running subtasks once a second
-    for (const WorkerRow& w : cluster_->ShowWorkers()) {
-      for (int i = 0; i < cluster_->workers(); ++i) {
-        if (cluster_->WorkerId(i) == w.worker_id && w.running_subtasks > 0) victim = i;
-      }
-    }
-    return victim >= 0;
-  }));
-  kill(cluster_->worker_pid(victim), SIGKILL);
+  const int victim =
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(0));
+  ASSERT_GE(victim, 0);
   ASSERT_EQ(cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(60)),
             "FINISHED")
       << cluster_->CoordinatorLog();

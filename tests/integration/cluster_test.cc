@@ -1,5 +1,8 @@
 #include "tests/integration/cluster_test.h"
 
+#include <signal.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -33,6 +36,40 @@ std::vector<WorkerRow> ClusterTest::WaitForWorkers(
     rows = cluster_->ShowWorkers();
   }
   return rows;
+}
+
+std::mt19937_64& ClusterTest::Random() {
+  if (!random_) {
+    const char* env = std::getenv("EDDY_TEST_SEED");
+    const uint64_t seed = env != nullptr ? std::strtoull(env, nullptr, 10) : std::random_device{}();
+    std::cout << "seed " << seed << " (EDDY_TEST_SEED=" << seed << " replays this run)"
+              << std::endl;
+    random_.emplace(seed);
+  }
+  return *random_;
+}
+
+int ClusterTest::KillAWorkerRunningSubtasks(std::chrono::milliseconds min_delay,
+                                            std::chrono::milliseconds max_delay) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(
+      std::uniform_int_distribution<int64_t>(min_delay.count(), max_delay.count())(Random())));
+  // Heartbeats report running subtasks once a second: wait for them to show.
+  std::vector<int> busy;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (busy.empty() && std::chrono::steady_clock::now() < deadline) {
+    for (const WorkerRow& w : cluster_->ShowWorkers()) {
+      for (int i = 0; i < cluster_->workers(); ++i) {
+        if (cluster_->WorkerId(i) == w.worker_id && w.running_subtasks > 0) busy.push_back(i);
+      }
+    }
+    if (busy.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (busy.empty()) return -1;
+  const int victim = busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(Random())];
+  std::cout << "killing worker " << victim << " (" << cluster_->WorkerId(victim) << ")"
+            << std::endl;
+  kill(cluster_->worker_pid(victim), SIGKILL);
+  return victim;
 }
 
 }  // namespace eddy::testing

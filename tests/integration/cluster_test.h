@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,8 +31,21 @@ class ClusterTest : public ::testing::Test {
       const std::function<bool(const std::vector<WorkerRow>&)>& done,
       std::chrono::milliseconds timeout);
 
+  // The test's source of random choices: seeded on first use from EDDY_TEST_SEED, or at random,
+  // and the seed printed, so that a failure replays.
+  std::mt19937_64& Random();
+  // After a delay drawn from Random() between `min_delay` and `max_delay`, kills (SIGKILL) a worker
+  // whose heartbeats report running subtasks (waiting up to 10 s for one to show), drawn from
+  // Random() too. Returns its index, or -1 when no worker runs any.
+  int KillAWorkerRunningSubtasks(
+      std::chrono::milliseconds min_delay = std::chrono::milliseconds(300),
+      std::chrono::milliseconds max_delay = std::chrono::milliseconds(2500));
+
   std::string dir_;
   std::unique_ptr<ProcessCluster> cluster_;
+
+ private:
+  std::optional<std::mt19937_64> random_;
 };
 
 }  // namespace eddy::testing

@@ -31,18 +31,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-uint64_t TestSeed() {
-  if (const char* s = std::getenv("EDDY_TEST_SEED")) return std::strtoull(s, nullptr, 10);
-  return std::random_device{}();
-}
-
 class FailoverTest : public ClusterTest {
  protected:
   void SetUp() override {
-    seed_ = TestSeed();
-    std::cout << "seed " << seed_ << " (EDDY_TEST_SEED=" << seed_ << " replays this run)"
-              << std::endl;
-    rng_.seed(seed_);
+    Random();  // the seed first, so that it is printed even if the cluster does not start
     const std::string files = FreshTestDir("failover-files-" + CurrentTestName());
     std::filesystem::create_directories(files);
     ASSERT_NO_FATAL_FAILURE(
@@ -101,31 +93,6 @@ class FailoverTest : public ClusterTest {
     }
     return false;
   }
-  // Kills a worker that runs subtasks of the job, after a delay drawn from the seed.
-  int KillAWorkerRunningSubtasks() {
-    std::this_thread::sleep_for(
-        std::chrono::milliseconds(std::uniform_int_distribution<int>(300, 2500)(rng_)));
-    // Heartbeats report running subtasks once a second: wait for them to show.
-    std::vector<int> busy;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (busy.empty() && std::chrono::steady_clock::now() < deadline) {
-      for (const WorkerRow& w : cluster_->ShowWorkers()) {
-        for (int i = 0; i < cluster_->workers(); ++i) {
-          if (cluster_->WorkerId(i) == w.worker_id && w.running_subtasks > 0) busy.push_back(i);
-        }
-      }
-      if (busy.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    if (busy.empty()) return -1;
-    const int victim = busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(rng_)];
-    std::cout << "killing worker " << victim << " (" << cluster_->WorkerId(victim) << ")"
-              << std::endl;
-    kill(cluster_->worker_pid(victim), SIGKILL);
-    return victim;
-  }
-
-  uint64_t seed_ = 0;
-  std::mt19937_64 rng_;
   std::string files_;  // where the filesystem sinks write
 };
 
