@@ -104,6 +104,7 @@ class Binder {
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
   absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref);
+  absl::StatusOr<BoundRelation> BindJoin(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindWindowTableFunction(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 

@@ -57,9 +57,51 @@ absl::StatusOr<BoundRelation> Binder::BindTableRef(const sql::TableRef& ref) {
       }
       return BindWindowTableFunction(ref);
     case sql::TableRefKind::kJoin:
-      return ValidationErrorAt(ref.pos, "joins are not supported yet");
+      return BindJoin(ref);
   }
   return ValidationErrorAt(ref.pos, "unsupported FROM item");
+}
+
+absl::StatusOr<BoundRelation> Binder::BindJoin(const sql::TableRef& ref) {
+  if (ref.left == nullptr || ref.right == nullptr) {
+    return ValidationErrorAt(ref.pos, "a join needs two inputs");
+  }
+  JoinType type = JoinType::kInner;
+  if (ref.join_type == "LEFT") {
+    type = JoinType::kLeft;
+  } else if (ref.join_type == "RIGHT") {
+    type = JoinType::kRight;
+  } else if (ref.join_type == "FULL") {
+    type = JoinType::kFull;
+  } else if (ref.join_type != "INNER" && ref.join_type != "CROSS") {
+    return ValidationErrorAt(ref.pos, absl::StrCat("unsupported join type '", ref.join_type, "'"));
+  }
+  if (ref.join_type != "CROSS" && ref.join_condition == nullptr) {
+    return ValidationErrorAt(ref.pos, absl::StrCat(ref.join_type, " JOIN needs an ON condition"));
+  }
+  ASSIGN_OR_RETURN(BoundRelation left, BindTableRef(*ref.left));
+  ASSIGN_OR_RETURN(BoundRelation right, BindTableRef(*ref.right));
+  std::vector<std::string> names = left.node->schema.Names();
+  for (const std::string& name : right.node->schema.Names()) names.push_back(name);
+  BoundRelation r;
+  r.node = MakeJoin(left.node, right.node, type, nullptr, UniquifyNames(std::move(names)));
+  r.columns = std::move(left.columns);
+  r.columns.insert(r.columns.end(), right.columns.begin(), right.columns.end());
+  if (ref.join_condition != nullptr) {
+    ExprScope scope;
+    scope.columns = &r.columns;
+    scope.schema = &r.node->schema;
+    scope.clause = "ON clause";
+    ASSIGN_OR_RETURN(ExprPtr condition, BindExpr(*ref.join_condition, scope));
+    if (condition->type.id != TypeId::kBoolean) {
+      return ValidationErrorAt(
+          ref.join_condition->pos,
+          absl::StrCat("the ON clause must be a BOOLEAN expression, got ",
+                       condition->type.WithNullable(true).ToString()));
+    }
+    r.node->condition = std::move(condition);
+  }
+  return r;
 }
 
 absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref) {

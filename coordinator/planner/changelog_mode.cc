@@ -43,6 +43,35 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         n->mode = m;
         break;
       }
+      case LogicalKind::kJoin: {
+        // The join passes its inputs' kinds through; an outer join also retracts (-D) and
+        // re-emits (+I) padded rows, an anti join retracts a row once a match arrives, and a
+        // semi join retracts a row whose last match is retracted.
+        const ChangelogMode left = n->input(0).mode;
+        const ChangelogMode right = n->input(1).mode;
+        ChangelogMode m;
+        switch (n->join_type) {
+          case JoinType::kInner:
+            m = left.Union(right);
+            break;
+          case JoinType::kLeft:
+          case JoinType::kRight:
+          case JoinType::kFull:
+            m = left.Union(right);
+            m.del = true;
+            break;
+          case JoinType::kSemi:
+            m = left;
+            m.del = m.del || !right.IsInsertOnly();
+            break;
+          case JoinType::kAnti:
+            m = left;
+            m.del = true;
+            break;
+        }
+        n->mode = m;
+        break;
+      }
       case LogicalKind::kAggregate: {
         ChangelogMode m;
         m.update_after = true;
@@ -73,6 +102,7 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
+    case LogicalKind::kJoin:  // requires UB of its inputs (below), so passes UB on already
       break;  // an aggregate produces UB itself; sources have no updates
   }
 }
@@ -88,6 +118,8 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
+    case LogicalKind::kJoin:
+      return JoinDigest(n);
     case LogicalKind::kAggregate:
       return AggregateDigest(n);
     case LogicalKind::kWindowAggregate:
@@ -164,6 +196,7 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
+    case LogicalKind::kJoin:
       return std::nullopt;
   }
   return std::nullopt;  // not reached: every kind is a case above
@@ -186,6 +219,11 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
     if (n->kind == LogicalKind::kAggregate ||
         (n->kind == LogicalKind::kFilter && n->input().mode.HasUpdates())) {
       RequireUpdateBefore(n->inputs[0].get());
+    }
+    // A join keeps each side's rows and must retract the exact old row of an update.
+    if (n->kind == LogicalKind::kJoin) {
+      RequireUpdateBefore(n->inputs[0].get());
+      RequireUpdateBefore(n->inputs[1].get());
     }
     // Windows are defined on event time; an update would have to retract a fired window.
     if ((n->kind == LogicalKind::kWindowAggregate ||

@@ -88,6 +88,9 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       }
       return s + ")";
     }
+    case LogicalKind::kJoin:
+      return absl::StrCat("LogicalJoin(condition=[", n.condition ? Rex(*n.condition) : "true",
+                          "], joinType=[", JoinTypeName(n.join_type), "])");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

@@ -21,8 +21,11 @@ class Builder {
     std::vector<const ExplainNode*> inputs;
     const bool shuffled = n.op_case() == v1::PlanNode::kGroupAggregate ||
                           n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
-                          n.op_case() == v1::PlanNode::kWindowAggregate;
-    for (int in : n.inputs()) inputs.push_back(shuffled ? Exchange(n, in) : Node(in));
+                          n.op_case() == v1::PlanNode::kWindowAggregate ||
+                          n.op_case() == v1::PlanNode::kJoin;
+    for (int i = 0; i < n.inputs_size(); ++i) {
+      inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
+    }
     const bool sink = n.op_case() == v1::PlanNode::kSink;
     // A sink emits nothing downstream; Flink prints its mode as NONE.
     std::string desc = WithMode(n.description(), sink ? "[NONE]" : plan_.modes[id].ToString());
@@ -31,15 +34,18 @@ class Builder {
   }
 
  private:
-  // Flink shuffles by the group keys before a GroupAggregate; one Exchange per distinct
+  // Flink shuffles by the group keys before a GroupAggregate and by each side's join keys before
+  // a Join (a join without keys: everything to one subtask, `single`); one Exchange per distinct
   // (input, distribution), so two aggregates with the same keys over one input share it.
-  const ExplainNode* Exchange(const v1::PlanNode& agg, int input) {
+  const ExplainNode* Exchange(const v1::PlanNode& consumer, int slot) {
+    const int input = consumer.inputs(slot);
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
-    const auto& group_keys = agg.has_group_aggregate() ? agg.group_aggregate().group_keys()
-                             : agg.has_window_aggregate()
-                                 ? agg.window_aggregate().group_keys()
-                                 : agg.global_group_aggregate().group_keys();
+    const auto& group_keys = consumer.has_group_aggregate()  ? consumer.group_aggregate().group_keys()
+                             : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
+                             : consumer.has_join()
+                                 ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())
+                                 : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

@@ -62,8 +62,18 @@ class Splitter {
         if (p == 1 && graph_.stages[input_stage].parallelism == 1) return Place(node, input_stage);
         const int stage = NewStage(p);
         v1::PlanNode copy = node;
-        Connect(stage, &copy, global ? v1::ExchangeSink::SINGLETON : v1::ExchangeSink::HASH,
+        Connect(stage, &copy, 0, global ? v1::ExchangeSink::SINGLETON : v1::ExchangeSink::HASH,
                 std::vector<int>(keys.begin(), keys.end()));
+        return Place(copy, stage);
+      }
+      case v1::PlanNode::kJoin: {
+        const auto& join = node.join();
+        const bool keyed = join.left_keys_size() > 0;
+        const int stage = NewStage(keyed ? default_parallelism_ : 1);
+        const Partitioning part = keyed ? v1::ExchangeSink::HASH : v1::ExchangeSink::SINGLETON;
+        v1::PlanNode copy = node;
+        Connect(stage, &copy, 0, part, {join.left_keys().begin(), join.left_keys().end()});
+        Connect(stage, &copy, 1, part, {join.right_keys().begin(), join.right_keys().end()});
         return Place(copy, stage);
       }
       case v1::PlanNode::kUnionAll: {
@@ -101,7 +111,7 @@ class Splitter {
         if (*p == input_p) return Place(node, input_stage);
         const int stage = NewStage(*p);
         v1::PlanNode copy = node;
-        Connect(stage, &copy, v1::ExchangeSink::REBALANCE, {});
+        Connect(stage, &copy, 0, v1::ExchangeSink::REBALANCE, {});
         return Place(copy, stage);
       }
       case v1::PlanNode::kCalc:
@@ -130,19 +140,20 @@ class Splitter {
     return static_cast<int>(graph_.stages.size()) - 1;
   }
 
-  // Feeds `node`'s single input into `stage` through a new ExchangeSource.
-  void Connect(int stage, v1::PlanNode* node, Partitioning part, std::vector<int> keys) {
-    const int in = node->inputs(0);
+  // Feeds `node`'s input `slot` into `stage` through a new ExchangeSource, the stage's input gate
+  // `slot`.
+  void Connect(int stage, v1::PlanNode* node, int slot, Partitioning part, std::vector<int> keys) {
+    const int in = node->inputs(slot);
     JobStage& s = graph_.stages[stage];
-    s.inputs.push_back({stage_of_[in], in, part, std::move(keys)});
+    s.inputs.push_back({stage_of_[in], in, part, std::move(keys), slot});
     v1::PlanNode source;
     source.set_id(next_id_++);
     *source.mutable_output_schema() = schema_of_[in];
-    source.set_description("ExchangeSource");
-    source.mutable_exchange_source();
+    source.set_description(slot == 0 ? "ExchangeSource" : absl::StrCat("ExchangeSource(input=[", slot, "])"));
+    source.mutable_exchange_source()->set_input_index(slot);
     s.nodes.push_back(std::move(source));
     stage_of_[s.nodes.back().id()] = stage;
-    node->set_inputs(0, s.nodes.back().id());
+    node->set_inputs(slot, s.nodes.back().id());
   }
 
   absl::Status Place(const v1::PlanNode& node, int stage) {

@@ -1,7 +1,8 @@
 // Splits a planned job's node DAG into stages (tasks) at exchange points: a hash (or singleton)
 // exchange before every GroupAggregate and GlobalGroupAggregate not fed by parallelism 1 into
-// parallelism 1 (a LocalGroupAggregate chains into its input's stage), a rebalance
-// wherever the parallelism changes, forward (chained in one task) otherwise. VALUES run at 1.
+// parallelism 1 (a LocalGroupAggregate chains into its input's stage), before each input of a Join
+// (hash by that side's keys; singleton into parallelism 1 without keys), a rebalance wherever the
+// parallelism changes, forward (chained in one task) otherwise. VALUES run at 1.
 #pragma once
 
 #include <vector>
@@ -18,14 +19,16 @@ struct JobEdge {
   int producer_node = 0;  // node id (in the producer stage) whose output is shipped
   v1::ExchangeSink::Partitioning partitioning = v1::ExchangeSink::FORWARD;
   std::vector<int> hash_keys;  // HASH only: the consumer aggregate's group keys
+  int input_index = 0;         // the consumer's gate: which input of its stage (a join has two)
 };
 
 struct JobStage {
-  // The task's nodes, topologically ordered; an ExchangeSource first when `inputs` is non-empty.
-  // ExchangeSinks are not included: the deployment adds them (they need consumer addresses).
+  // The task's nodes, topologically ordered; one ExchangeSource per input gate first when `inputs`
+  // is non-empty. ExchangeSinks are not included: the deployment adds them (they need consumer
+  // addresses).
   std::vector<v1::PlanNode> nodes;
   int parallelism = 1;
-  std::vector<JobEdge> inputs;  // in the ExchangeSource's channel order
+  std::vector<JobEdge> inputs;  // per input gate, in its ExchangeSource's channel order
 };
 
 struct JobGraph {

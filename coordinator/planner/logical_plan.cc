@@ -125,6 +125,67 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
   return n;
 }
 
+LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type,
+                        ExprPtr condition, std::vector<std::string> names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kJoin;
+  n->join_type = type;
+  n->condition = std::move(condition);
+  const bool pad_left = type == JoinType::kRight || type == JoinType::kFull;
+  const bool pad_right = type == JoinType::kLeft || type == JoinType::kFull;
+  const bool semi_or_anti = type == JoinType::kSemi || type == JoinType::kAnti;
+  size_t i = 0;
+  auto name = [&](const Field& f) { return i < names.size() ? names[i] : f.name; };
+  for (const Field& f : left->schema.fields) {
+    n->schema.fields.push_back({name(f), pad_left ? f.type.WithNullable(true) : f.type});
+    ++i;
+  }
+  if (!semi_or_anti) {
+    for (const Field& f : right->schema.fields) {
+      n->schema.fields.push_back({name(f), pad_right ? f.type.WithNullable(true) : f.type});
+      ++i;
+    }
+  }
+  n->inputs = {std::move(left), std::move(right)};
+  return n;
+}
+
+std::string JoinTypeName(JoinType type) {
+  switch (type) {
+    case JoinType::kInner:
+      return "inner";
+    case JoinType::kLeft:
+      return "left";
+    case JoinType::kRight:
+      return "right";
+    case JoinType::kFull:
+      return "full";
+    case JoinType::kSemi:
+      return "semi";
+    case JoinType::kAnti:
+      return "anti";
+  }
+  return "?";
+}
+
+std::string JoinTypeDigest(JoinType type) {
+  switch (type) {
+    case JoinType::kInner:
+      return "InnerJoin";
+    case JoinType::kLeft:
+      return "LeftOuterJoin";
+    case JoinType::kRight:
+      return "RightOuterJoin";
+    case JoinType::kFull:
+      return "FullOuterJoin";
+    case JoinType::kSemi:
+      return "LeftSemiJoin";
+    case JoinType::kAnti:
+      return "LeftAntiJoin";
+  }
+  return "?";
+}
+
 bool IsRowtimeColumn(const LogicalNode& n, int column) {
   switch (n.kind) {
     case LogicalKind::kWatermarkAssigner:
@@ -149,6 +210,7 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
+    case LogicalKind::kJoin:  // a regular join's output times are no longer attributes (Flink)
       return false;
   }
   return false;  // not reached: every kind is a case above
@@ -188,6 +250,8 @@ std::string LogicalNodeName(LogicalKind kind) {
       return "LogicalTableFunctionScan";
     case LogicalKind::kWindowAggregate:
       return "LogicalWindowAggregate";
+    case LogicalKind::kJoin:
+      return "LogicalJoin";
   }
   return "Logical?";
 }

@@ -49,7 +49,15 @@ enum class LogicalKind {
   kWatermarkAssigner,    // a table's WATERMARK FOR: rowtime column + watermark expression
   kWindowTableFunction,  // TUMBLE/HOP/CUMULATE(TABLE t, DESCRIPTOR(ts), ...): t + window columns
   kWindowAggregate,      // GROUP BY window_start, window_end, keys over a window TVF
+  kJoin,                 // inputs[0] (left) JOIN inputs[1] (right) ON condition
 };
+
+// Flink's join types; kSemi and kAnti (IN / EXISTS and their negations) output the left side only.
+enum class JoinType { kInner, kLeft, kRight, kFull, kSemi, kAnti };
+// "inner", "left", "right", "full", "semi", "anti", as Calcite's LogicalJoin prints them.
+std::string JoinTypeName(JoinType type);
+// "InnerJoin", "LeftOuterJoin", ..., "LeftSemiJoin", "LeftAntiJoin", as Flink's Join prints them.
+std::string JoinTypeDigest(JoinType type);
 
 // A window TVF's shape (times in ms). TUMBLE: size; HOP: size and slide; CUMULATE: size (the max
 // size) and step. `offset` shifts window starts (Flink's optional offset argument).
@@ -105,6 +113,13 @@ struct LogicalNode {
   // kWindowAggregate (schema = group keys, calls, window_start, window_end; `group_keys` and
   // `calls` read the input, window.time_column is the input's rowtime).
   WindowSpec window;
+  // kJoin: `condition` reads the left columns then the right ones (null: TRUE); the schema is
+  // left ++ right (the padded side of an outer join nullable), or the left columns (semi, anti).
+  // ExtractJoinKeys (optimizer) moves the equi-join conjuncts into left_keys/right_keys (pairwise
+  // equal, same types) and leaves the rest in `condition`.
+  JoinType join_type = JoinType::kInner;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -128,6 +143,10 @@ LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
 LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
                                    std::vector<int> group_keys, std::vector<LogicalAggCall> calls,
                                    std::vector<std::string> names);
+
+// `names`: the output column names (left then right; only the left for semi and anti joins).
+LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type,
+                        ExprPtr condition, std::vector<std::string> names);
 
 // Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
 // unchanged through projections, filters, unions and window TVFs' window_time).

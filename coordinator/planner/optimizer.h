@@ -3,8 +3,12 @@
 //   rule_fold_constants.cc      calls over literals become literals (`1 + 1` -> 2)
 //   rule_simplify_filters.cc    TRUE conjuncts and always-true filters go; an always-false or NULL
 //                               filter becomes an empty VALUES
-//   rule_push_down_filters.cc   filters move below projections, into each UNION ALL branch and,
-//                               for conditions on group keys, below aggregates
+//   rule_push_down_filters.cc   filters move below projections, into each UNION ALL branch,
+//                               for conditions on group keys below aggregates, and into joins
+//                               (a WHERE over an inner join joins its condition; conjuncts of one
+//                               side go to that side's input)
+//   rule_extract_join_keys.cc   a join's equi conjuncts become its keys, the rest its residual
+//                               condition
 //   rule_prune_columns.cc       projections and scans keep only the columns used above them
 // Adjacent projections and filters then merge into one Calc in physical translation
 // (physical_planner.h), and identical sub-plans merge after it (reuse_sub_plans.h). Every rule
@@ -27,6 +31,7 @@ absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> ExtractJoinKeys(const LogicalRoots& roots);
 // With `merge_scans_of_a_table`, every scan of one table reads the union of the columns its scans
 // need, so that source reuse can still merge them.
 absl::StatusOr<LogicalRoots> PruneColumns(const LogicalRoots& roots, bool merge_scans_of_a_table);

@@ -20,6 +20,7 @@
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
 #include "coordinator/planner/state_ids.h"
+#include "coordinator/planner/unique_keys.h"
 
 namespace eddy::planner {
 namespace {
@@ -270,6 +271,17 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
+    case LogicalKind::kJoin: {
+      ASSIGN_OR_RETURN(int left, Translate(n.inputs[0]));
+      ASSIGN_OR_RETURN(int right, Translate(n.inputs[1]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(left);
+      p->add_inputs(right);
+      p->set_description(JoinDigest(n));
+      FillJoin(n, p->mutable_join());
+      id = p->id();
+      break;
+    }
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {
@@ -318,6 +330,39 @@ void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* ag
   agg->set_mini_batch_size(mini_batch_.size);
   agg->set_mini_batch_latency_ms(mini_batch_.latency_ms);
   agg->set_state_ttl_ms(state_ttl_ms_);
+}
+
+void PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) const {
+  switch (n.join_type) {
+    case JoinType::kInner:
+      join->set_type(v1::Join::INNER);
+      break;
+    case JoinType::kLeft:
+      join->set_type(v1::Join::LEFT_OUTER);
+      break;
+    case JoinType::kRight:
+      join->set_type(v1::Join::RIGHT_OUTER);
+      break;
+    case JoinType::kFull:
+      join->set_type(v1::Join::FULL_OUTER);
+      break;
+    case JoinType::kSemi:
+      join->set_type(v1::Join::SEMI);
+      break;
+    case JoinType::kAnti:
+      join->set_type(v1::Join::ANTI);
+      break;
+  }
+  for (int k : n.left_keys) join->add_left_keys(k);
+  for (int k : n.right_keys) join->add_right_keys(k);
+  if (n.condition) ExprToProto(*n.condition, join->mutable_condition());
+  if (auto key = UniqueKey(n.input(0))) {
+    for (int c : *key) join->add_left_unique_key(c);
+  }
+  if (auto key = UniqueKey(n.input(1))) {
+    for (int c : *key) join->add_right_unique_key(c);
+  }
+  join->set_state_ttl_ms(state_ttl_ms_);
 }
 
 int PhysicalPlanner::TranslateTwoPhase(const LogicalNode& n, int input,

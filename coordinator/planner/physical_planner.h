@@ -69,6 +69,7 @@ class PhysicalPlanner {
 
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
+  void FillJoin(const LogicalNode& n, v1::Join* join) const;
   void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
   // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.
   int TranslateTwoPhase(const LogicalNode& aggregate, int input, const PartialLayout& layout);

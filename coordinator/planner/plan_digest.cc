@@ -1,5 +1,9 @@
 #include "coordinator/planner/plan_digest.h"
 
+#include "common/expr/function_registry.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/unique_keys.h"
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/expr/expr_printer.h"
@@ -151,6 +155,35 @@ std::string SinkDigest(const LogicalNode& sink) {
 
 std::string MiniBatchAssignerDigest(int64_t interval_ms) {
   return absl::StrCat("MiniBatchAssigner(interval=[", interval_ms, "ms], mode=[ProcTime])");
+}
+
+std::string JoinDigest(const LogicalNode& join) {
+  const LogicalNode& left = join.input(0);
+  const LogicalNode& right = join.input(1);
+  // The condition reads left ++ right; a semi or anti join outputs only the left columns.
+  std::vector<std::string> names = join.schema.Names();
+  names.resize(left.schema.size());
+  for (const std::string& name : right.schema.Names()) names.push_back(name);
+  names = UniquifyNames(std::move(names));
+  const int nl = static_cast<int>(left.schema.size());
+  std::vector<ExprPtr> conjuncts;
+  for (size_t k = 0; k < join.left_keys.size(); ++k) {
+    auto eq = MakeCall(
+        "=", {MakeColumnRef(join.left_keys[k], left.schema.fields[join.left_keys[k]].type),
+              MakeColumnRef(nl + join.right_keys[k], right.schema.fields[join.right_keys[k]].type)});
+    if (eq.ok()) conjuncts.push_back(*eq);
+  }
+  if (join.condition) conjuncts.push_back(join.condition);
+  std::string where = "true";
+  if (conjuncts.size() == 1) where = ExprToString(*conjuncts[0], names);
+  if (conjuncts.size() > 1) {
+    auto all = MakeCall("AND", conjuncts);
+    if (all.ok()) where = ExprToString(**all, names);
+  }
+  return absl::StrCat("Join(joinType=[", JoinTypeDigest(join.join_type), "], where=[", where,
+                      "], select=[", absl::StrJoin(join.schema.Names(), ", "),
+                      "], leftInputSpec=[", JoinInputSpec(left, join.left_keys),
+                      "], rightInputSpec=[", JoinInputSpec(right, join.right_keys), "])");
 }
 
 }  // namespace eddy::planner

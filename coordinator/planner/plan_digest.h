@@ -35,6 +35,9 @@ std::string WindowAggregateDigest(const LogicalNode& aggregate);
 // Flink's duration spelling: 10 min, 5 s, 1 h, 2 d, 500 ms.
 std::string FormatDurationMs(int64_t ms);
 std::string UnionDigest(const LogicalNode& u);
+// Join(joinType=[InnerJoin], where=[=(id, id0)], select=[id, v, id0, w],
+// leftInputSpec=[NoUniqueKey], rightInputSpec=[JoinKeyContainsUniqueKey])
+std::string JoinDigest(const LogicalNode& join);
 std::string SinkDigest(const LogicalNode& sink);
 // `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
 std::string MiniBatchAssignerDigest(int64_t interval_ms);

@@ -1,8 +1,9 @@
 // Column pruning: each node learns which of its output columns its consumers use (the union over
 // all of them: a shared node serves every consumer); projections drop unused outputs and table
 // scans read only the used columns (at least one, so that rows still have a column). Filters pass
-// through what is used above them plus what their condition reads; aggregates, unions and sinks
-// keep all their outputs. Every rebuilt node's column references are remapped to the narrower
+// through what is used above them plus what their condition reads; a join needs of each side what
+// is used of that side's columns plus its keys and what its condition reads; aggregates, unions and
+// sinks keep all their outputs. Every rebuilt node's column references are remapped to the narrower
 // inputs.
 #include <algorithm>
 #include <numeric>
@@ -124,6 +125,27 @@ class ColumnPruner {
         if (a->window.time_column >= 0) a->window.time_column = in[a->window.time_column];
         return a;
       }
+      case LogicalKind::kJoin: {
+        const std::vector<int>& lm = InputMapping(original, 0);
+        const std::vector<int>& rm = InputMapping(original, 1);
+        if (IsIdentity(lm) && IsIdentity(rm)) return n;
+        const int nl = static_cast<int>(n->inputs[0]->schema.size());
+        std::vector<int> combined(lm.begin(), lm.end());  // over left ++ right
+        for (int c : rm) combined.push_back(c < 0 ? -1 : c + nl);
+        const size_t out_width = original.schema.size();
+        std::vector<std::string> names(nl + n->inputs[1]->schema.size());
+        for (size_t c = 0; c < combined.size(); ++c) {
+          if (combined[c] >= 0 && c < out_width) names[combined[c]] = original.schema.fields[c].name;
+        }
+        LogicalNodePtr j =
+            MakeJoin(n->inputs[0], n->inputs[1], n->join_type,
+                     n->condition ? RemapColumns(n->condition, combined) : nullptr, names);
+        for (int k : n->left_keys) j->left_keys.push_back(lm[k]);
+        for (int k : n->right_keys) j->right_keys.push_back(rm[k]);
+        combined.resize(out_width);
+        mapping = combined;
+        return j;
+      }
       // These keep every column of their inputs.
       case LogicalKind::kValues:
       case LogicalKind::kUnion:
@@ -173,6 +195,34 @@ class ColumnPruner {
         for (int k : n.group_keys) in[k] = true;
         for (const LogicalAggCall& c : n.calls) {
           if (c.arg >= 0) in[c.arg] = true;
+        }
+        return;
+      }
+      case LogicalKind::kJoin: {
+        ColumnSet& left = Used(*n.inputs[0]);
+        ColumnSet& right = Used(*n.inputs[1]);
+        const size_t nl = left.size();
+        for (size_t c = 0; c < used.size(); ++c) {
+          if (!used[c]) continue;
+          if (c < nl) {
+            left[c] = true;
+          } else {
+            right[c - nl] = true;
+          }
+        }
+        for (int k : n.left_keys) left[k] = true;
+        for (int k : n.right_keys) right[k] = true;
+        if (n.condition) {
+          ColumnSet both(nl + right.size(), false);
+          AddColumns(*n.condition, &both);
+          for (size_t c = 0; c < both.size(); ++c) {
+            if (!both[c]) continue;
+            if (c < nl) {
+              left[c] = true;
+            } else {
+              right[c - nl] = true;
+            }
+          }
         }
         return;
       }

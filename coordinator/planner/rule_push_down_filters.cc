@@ -1,7 +1,12 @@
 // Filter push-down: a filter moves below a projection (its condition rewritten over the
 // projection's input), into every branch of a UNION ALL, and, for the conjuncts that only read
 // group keys, below an aggregate (dropping groups before they cost state is the same as dropping
-// their results). A node with several consumers is never pushed into, since the others need all its
+// their results). Into a join: a conjunct that reads one side only goes below the join to that side
+// where the join type allows it (never to the side an outer join pads), and over an inner join the
+// conjuncts that read both sides become part of its condition (a comma join with a WHERE equality
+// becomes an equi-join). The same for a join's own ON condition: a conjunct of one side moves to
+// that side's input when that side is not preserved (an inner join's either side, a left join's
+// right side). A node with several consumers is never pushed into, since the others need all its
 // rows.
 #include <unordered_map>
 #include <utility>
@@ -47,6 +52,8 @@ class FilterPusher {
         }
         case LogicalKind::kAggregate:
           return PushIntoAggregate(condition, input);
+        case LogicalKind::kJoin:
+          return PushIntoJoin(condition, input);
         case LogicalKind::kTableScan:
         case LogicalKind::kValues:
         case LogicalKind::kFilter:
@@ -82,6 +89,90 @@ class FilterPusher {
     return Filter(out, std::move(above));
   }
 
+  // `condition` (over the join's output) applied to `join`.
+  absl::StatusOr<LogicalNodePtr> PushIntoJoin(const ExprPtr& condition,
+                                              const LogicalNodePtr& join) {
+    const JoinType type = join->join_type;
+    const int left = static_cast<int>(join->inputs[0]->schema.size());
+    const bool to_left = type != JoinType::kRight && type != JoinType::kFull;
+    const bool to_right = type == JoinType::kInner || type == JoinType::kRight;
+    std::vector<ExprPtr> left_side, right_side, both, rest;
+    for (const ExprPtr& c : Conjuncts(condition)) {
+      if (to_left && OnlyReferences(*c, [&](int col) { return col < left; })) {
+        left_side.push_back(c);
+      } else if (to_right && OnlyReferences(*c, [&](int col) { return col >= left; })) {
+        right_side.push_back(c);
+      } else if (type == JoinType::kInner) {
+        both.push_back(c);
+      } else {
+        rest.push_back(c);
+      }
+    }
+    if (left_side.empty() && right_side.empty() && both.empty()) {
+      return Filter(join, condition);
+    }
+    auto out = std::make_shared<LogicalNode>(*join);
+    if (!both.empty()) {
+      if (join->condition) both.insert(both.begin(), join->condition);
+      ASSIGN_OR_RETURN(out->condition, MakeConjunction(both));
+    }
+    ASSIGN_OR_RETURN(out->inputs, PushToSides(left_side, right_side, *join));
+    if (rest.empty()) return out;
+    ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));
+    return Filter(out, std::move(above));
+  }
+
+ public:
+  // Moves the conjuncts of `join`'s ON condition that read one side only into that side's input,
+  // where the join type allows it.
+  absl::StatusOr<LogicalNodePtr> PushJoinCondition(const LogicalNodePtr& join) {
+    if (join->condition == nullptr) return join;
+    const JoinType type = join->join_type;
+    const int left = static_cast<int>(join->inputs[0]->schema.size());
+    // A side whose unmatched rows are dropped anyway can lose rows that cannot match.
+    const bool to_left = type == JoinType::kInner || type == JoinType::kRight ||
+                         type == JoinType::kSemi;
+    const bool to_right = type != JoinType::kRight && type != JoinType::kFull;
+    std::vector<ExprPtr> left_side, right_side, rest;
+    for (const ExprPtr& c : Conjuncts(join->condition)) {
+      if (to_left && OnlyReferences(*c, [&](int col) { return col < left; })) {
+        left_side.push_back(c);
+      } else if (to_right && OnlyReferences(*c, [&](int col) { return col >= left; })) {
+        right_side.push_back(c);
+      } else {
+        rest.push_back(c);
+      }
+    }
+    if (left_side.empty() && right_side.empty()) return join;
+    auto out = std::make_shared<LogicalNode>(*join);
+    ASSIGN_OR_RETURN(out->condition, MakeConjunction(rest));
+    ASSIGN_OR_RETURN(out->inputs, PushToSides(left_side, right_side, *join));
+    return out;
+  }
+
+ private:
+  // The join's inputs with `left_side` (left columns) and `right_side` (join columns >= the
+  // left's width) pushed into them.
+  absl::StatusOr<std::vector<LogicalNodePtr>> PushToSides(const std::vector<ExprPtr>& left_side,
+                                                          const std::vector<ExprPtr>& right_side,
+                                                          const LogicalNode& join) {
+    std::vector<LogicalNodePtr> inputs = join.inputs;
+    if (!left_side.empty()) {
+      ASSIGN_OR_RETURN(ExprPtr c, MakeConjunction(left_side));
+      ASSIGN_OR_RETURN(inputs[0], Push(std::move(c), inputs[0]));
+    }
+    if (!right_side.empty()) {
+      const int left = static_cast<int>(join.inputs[0]->schema.size());
+      std::vector<int> to_right(left + join.inputs[1]->schema.size(), -1);
+      for (size_t c = 0; c < join.inputs[1]->schema.size(); ++c) {
+        to_right[left + c] = static_cast<int>(c);
+      }
+      ASSIGN_OR_RETURN(ExprPtr c, MakeConjunction(right_side));
+      ASSIGN_OR_RETURN(inputs[1], Push(RemapColumns(c, to_right), inputs[1]));
+    }
+    return inputs;
+  }
+
   static LogicalNodePtr Filter(const LogicalNodePtr& input, ExprPtr condition) {
     return MakeFilter(input, std::move(condition));
   }
@@ -101,6 +192,8 @@ absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots) {
         LogicalNodePtr out = n;
         if (n->kind == LogicalKind::kFilter) {
           ASSIGN_OR_RETURN(out, pusher.Push(n->condition, n->inputs[0]));
+        } else if (n->kind == LogicalKind::kJoin) {
+          ASSIGN_OR_RETURN(out, pusher.PushJoinCondition(n));
         }
         pusher.Track(original, out.get());
         return out;

@@ -8,6 +8,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kGlobalGroupAggregate:
     case v1::PlanNode::kWindowAggregate:
+    case v1::PlanNode::kJoin:
       return true;
     case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
     case v1::PlanNode::kValues:

@@ -12,10 +12,13 @@ namespace {
 
 struct OutEdge {
   int consumer;      // stage
-  int offset;        // first channel of this edge at the consumer
-  int num_channels;  // the consumer's channel count
+  int offset;        // first channel of this edge at the consumer's gate
+  int num_channels;  // the consumer gate's channel count
   const JobEdge* edge;
 };
+
+// Input gates per stage: a stage has at most a few (a join has two).
+constexpr int kMaxGates = 8;
 
 }  // namespace
 
@@ -35,7 +38,7 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
   }
   const int num_stages = static_cast<int>(graph.stages.size());
   std::vector<std::vector<OutEdge>> out(num_stages);
-  std::vector<int> channels(num_stages, 0);
+  std::vector<std::vector<int>> channels(num_stages, std::vector<int>(kMaxGates, 0));
   for (int c = 0; c < num_stages; ++c) {
     const JobStage& stage = graph.stages[c];
     for (const JobEdge& e : stage.inputs) {
@@ -46,12 +49,16 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
       if (e.partitioning == v1::ExchangeSink::SINGLETON && stage.parallelism != 1) {
         return absl::InternalError("singleton edge into a parallel stage");
       }
-      out[e.producer].push_back({c, channels[c], 0, &e});
-      channels[c] += e.partitioning == v1::ExchangeSink::FORWARD ? 1 : producer_p;
+      if (e.input_index < 0 || e.input_index >= kMaxGates) {
+        return absl::InternalError(absl::StrCat("stage ", c, " input ", e.input_index));
+      }
+      int& gate_channels = channels[c][e.input_index];
+      out[e.producer].push_back({c, gate_channels, 0, &e});
+      gate_channels += e.partitioning == v1::ExchangeSink::FORWARD ? 1 : producer_p;
     }
   }
   for (auto& edges : out) {
-    for (auto& o : edges) o.num_channels = channels[o.consumer];
+    for (auto& o : edges) o.num_channels = channels[o.consumer][o.edge->input_index];
   }
 
   std::vector<v1::TaskDeployment> tasks;
@@ -70,8 +77,13 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
       for (const auto& n : stage.nodes) {
         v1::PlanNode* node = t.add_nodes();
         *node = n;
-        if (node->has_exchange_source())
-          node->mutable_exchange_source()->set_num_channels(channels[s]);
+        if (node->has_exchange_source()) {
+          v1::ExchangeSource* source = node->mutable_exchange_source();
+          if (source->input_index() < 0 || source->input_index() >= kMaxGates) {
+            return absl::InternalError(absl::StrCat("exchange source input ", source->input_index()));
+          }
+          source->set_num_channels(channels[s][source->input_index()]);
+        }
       }
       int id = next_id;
       for (const OutEdge& o : out[s]) {
@@ -96,6 +108,7 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
           target->set_channel_index(channel);
           target->set_local(slot_workers[j] == slot_workers[i]);
           target->set_num_channels(o.num_channels);
+          target->set_input_index(o.edge->input_index);
         };
         switch (o.edge->partitioning) {
           case v1::ExchangeSink::FORWARD:

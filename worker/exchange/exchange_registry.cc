@@ -11,7 +11,8 @@ constexpr size_t kMaxRememberedCancelledJobs = 1024;
 }  // namespace
 
 std::string GateKey::ToString() const {
-  return absl::StrCat("job ", job_id, " task ", task_index, " subtask ", subtask_index);
+  return absl::StrCat("job ", job_id, " task ", task_index, " subtask ", subtask_index,
+                      input_index > 0 ? absl::StrCat(" input ", input_index) : "");
 }
 
 ExchangeRegistry::Registration::~Registration() { registry_->Unregister(key_, gate_); }
@@ -24,7 +25,7 @@ absl::StatusOr<std::unique_ptr<ExchangeRegistry::Registration>> ExchangeRegistry
     if (!gates_.emplace(key, std::move(gate)).second) {
       return absl::AlreadyExistsError(
           absl::StrCat("an exchange input gate for ", key.ToString(),
-                       " is already registered (one exchange source per task)"));
+                       " is already registered (one exchange source per task input)"));
     }
     cv_.notify_all();
   }

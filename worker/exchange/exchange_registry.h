@@ -1,4 +1,4 @@
-// ExchangeRegistry: one per worker, maps a consumer subtask (job, task, subtask) to its InputGate
+// ExchangeRegistry: one per worker, maps a consumer subtask's input (job, task, subtask, input) to its InputGate
 // so that incoming exchange streams and local senders find it. A consumer task registers its gate
 // when it is created (before DeployTasks returns) and unregisters it when it closes.
 #pragma once
@@ -24,12 +24,13 @@ struct GateKey {
   std::string job_id;
   int task_index = 0;
   int subtask_index = 0;
+  int input_index = 0;  // one gate per input of the consumer's stage (a join has two)
 
   bool operator<(const GateKey& o) const {
-    return std::tie(job_id, task_index, subtask_index) <
-           std::tie(o.job_id, o.task_index, o.subtask_index);
+    return std::tie(job_id, task_index, subtask_index, input_index) <
+           std::tie(o.job_id, o.task_index, o.subtask_index, o.input_index);
   }
-  std::string ToString() const;  // "job j task 2 subtask 1"
+  std::string ToString() const;  // "job j task 2 subtask 1", then " input 1" for input 1 and up
 };
 
 inline constexpr std::chrono::milliseconds kDefaultGateWaitTimeout{30000};

@@ -28,7 +28,8 @@ grpc::Status ExchangeServiceImpl::Transfer(
                         "exchange stream: the first frame must be a header");
   }
   const v1::ExchangeHeader header = frame.header();
-  const GateKey key{header.job_id(), header.task_index(), header.subtask_index()};
+  const GateKey key{header.job_id(), header.task_index(), header.subtask_index(),
+                    header.input_index()};
   const int channel = header.channel_index();
   const std::string where = absl::StrCat(key.ToString(), " channel ", channel, " (from ",
                                          header.producer().empty() ? "?" : header.producer(), ")");

@@ -36,7 +36,8 @@ absl::StatusOr<ExchangeSinkSpec> ExchangeSinkSpecFromProto(const v1::ExchangeSin
     target.local = t.local();
     target.channel.address = t.address();
     target.channel.worker_id = t.worker_id();
-    target.channel.consumer = GateKey{t.job_id(), t.task_index(), t.subtask_index()};
+    target.channel.consumer =
+        GateKey{t.job_id(), t.task_index(), t.subtask_index(), t.input_index()};
     target.channel.channel_index = t.channel_index();
     target.channel.num_channels = t.num_channels();
     target.channel.producer = producer;

@@ -7,7 +7,7 @@ namespace eddy {
 
 absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
     ExchangeRegistry* registry, const GateKey& key, int num_channels, int credits_per_channel,
-    std::vector<DataType> types, int attempt) {
+    std::vector<DataType> types, int attempt, std::shared_ptr<InputAlignment> alignment) {
   if (registry == nullptr) {
     return absl::FailedPreconditionError("exchange source but the worker has no exchange registry");
   }
@@ -20,21 +20,27 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
       credits_per_channel > 0 ? credits_per_channel : kDefaultCreditsPerChannel, std::move(types));
   gate->set_attempt(attempt);  // before any producer can find the gate
   ASSIGN_OR_RETURN(auto registration, registry->Register(key, gate));
-  return std::unique_ptr<ExchangeSource>(
-      new ExchangeSource(std::move(gate), std::move(registration)));
+  if (alignment == nullptr) alignment = std::make_shared<InputAlignment>();
+  if (alignment->started()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(key.ToString(), ": the task's barrier alignment started before its gate"));
+  }
+  const int offset = alignment->AddGate(gate);
+  return std::unique_ptr<ExchangeSource>(new ExchangeSource(
+      std::move(gate), std::move(registration), std::move(alignment), offset));
 }
 
 absl::Status ExchangeSource::Open(const OperatorContext& ctx) {
   has_wakeup_ = static_cast<bool>(ctx.wakeup);
   if (has_wakeup_) gate_->SetNotify(ctx.wakeup);
-  InputGate* gate = gate_.get();
-  aligner_.emplace(gate->num_channels(), ctx.exactly_once,
-                   [gate](int channel, bool blocked) { gate->SetBlocked(channel, blocked); });
+  alignment_->Start(ctx.exactly_once);  // the task's first exchange source starts it
   return absl::OkStatus();
 }
 
 absl::StatusOr<SourceState> ExchangeSource::Next(ChangelogBatch* out) {
-  if (!aligner_) return absl::FailedPreconditionError("exchange source: Next before Open");
+  if (!alignment_->started()) {
+    return absl::FailedPreconditionError("exchange source: Next before Open");
+  }
   ChannelEvent event;
   int channel = -1;
   while (true) {
@@ -48,30 +54,23 @@ absl::StatusOr<SourceState> ExchangeSource::Next(ChangelogBatch* out) {
       case ChannelEvent::Kind::kWatermark:
         break;
       case ChannelEvent::Kind::kEndOfInput:
-        aligner_->OnEndOfInput(channel, &signals_);
+        alignment_->OnEndOfInput(channel_offset_ + channel);
         break;
       case ChannelEvent::Kind::kBarrier:
-        aligner_->OnBarrier(channel, event.checkpoint_id, &signals_);
+        alignment_->OnBarrier(channel_offset_ + channel, event.checkpoint_id);
         break;
     }
     // The driver takes a changed watermark or a barrier signal before any later event.
-    if (gate_->watermark_pending() || !signals_.empty()) {
+    if (gate_->watermark_pending() || alignment_->has_signal()) {
       *out = ChangelogBatch();
       return SourceState::kData;
     }
   }
 }
 
-std::optional<BarrierSignal> ExchangeSource::TakeBarrier() {
-  if (signals_.empty()) return std::nullopt;
-  BarrierSignal s = signals_.front();
-  signals_.pop_front();
-  return s;
-}
+std::optional<BarrierSignal> ExchangeSource::TakeBarrier() { return alignment_->TakeSignal(); }
 
-void ExchangeSource::AbortCheckpoint(int64_t checkpoint_id) {
-  if (aligner_) aligner_->Abort(checkpoint_id);
-}
+void ExchangeSource::AbortCheckpoint(int64_t checkpoint_id) { alignment_->Abort(checkpoint_id); }
 
 absl::Status ExchangeSource::Close() {
   if (gate_) gate_->Close();

@@ -53,6 +53,7 @@ absl::Status RemoteOutputChannel::Connect() {
   header->set_job_id(target_.consumer.job_id);
   header->set_task_index(target_.consumer.task_index);
   header->set_subtask_index(target_.consumer.subtask_index);
+  header->set_input_index(target_.consumer.input_index);
   header->set_channel_index(target_.channel_index);
   header->set_num_channels(target_.num_channels);
   header->set_producer(target_.producer);

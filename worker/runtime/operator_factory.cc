@@ -265,8 +265,10 @@ absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
   const auto& src = node.exchange_source();
   ASSIGN_OR_RETURN(auto source,
                    ExchangeSource::Create(
-                       ctx.exchange, GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index},
-                       src.num_channels(), src.credits_per_channel(), schema.Types(), ctx.attempt));
+                       ctx.exchange,
+                       GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index, src.input_index()},
+                       src.num_channels(), src.credits_per_channel(), schema.Types(), ctx.attempt,
+                       ctx.alignment));
   BuiltNode built;
   built.source = std::move(source);
   return built;
@@ -360,6 +362,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kExchangeSource:
       return BuildExchangeSource(node, ctx);
+    case v1::PlanNode::kJoin:
+      return absl::UnimplementedError("this worker has no streaming join operator yet");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }

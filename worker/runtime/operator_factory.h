@@ -13,6 +13,8 @@
 
 namespace eddy {
 
+class InputAlignment;
+
 class ExchangeRegistry;
 class ResultBuffers;
 
@@ -28,6 +30,8 @@ struct NodeBuildContext {
   // filesystem nodes are rejected.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
   std::string worker;  // "worker-<id> at host:port": names this worker in other workers' errors
+  // The task's barrier alignment, shared by all its exchange sources (one per stage input).
+  std::shared_ptr<InputAlignment> alignment;
 };
 
 struct BuiltNode {

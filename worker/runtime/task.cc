@@ -10,6 +10,7 @@
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
+#include "worker/exchange/input_alignment.h"
 #include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/operator_factory.h"
 #include "worker/state/state_stores.h"
@@ -112,6 +113,8 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
   }
 
   std::map<int, size_t> index_of;  // plan node id -> position
+  // One barrier alignment across the task's exchange inputs (a join stage has two).
+  auto alignment = std::make_shared<InputAlignment>();
   for (const auto& spec : d.nodes()) {
     auto node = std::make_unique<Node>();
     node->spec = spec;
@@ -136,6 +139,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     build_ctx.results = task->env_.results;
     build_ctx.filesystem_allowed_dirs = task->env_.filesystem_allowed_dirs;
     build_ctx.worker = task->env_.worker;
+    build_ctx.alignment = alignment;
     ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types, build_ctx));
     node->source = std::move(built.source);
     node->op = std::move(built.op);
