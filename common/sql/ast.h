@@ -51,7 +51,8 @@ enum class ExprKind {
   kCast,      // CAST(args[0] AS cast_type); TRY_CAST sets try_cast
   kFunction,  // name(args), e.g. UPPER(x), COUNT(x), COUNT(DISTINCT x), COUNT(*) (args[0] is kStar)
   kInterval,  // INTERVAL 'text' unit [TO unit]: text + interval_unit
-  kSubquery,  // (SELECT ...) as a scalar/IN operand; reserved for later use
+  kSubquery,  // (SELECT ...) as a scalar/IN operand
+  kExists,    // EXISTS (subquery); NOT EXISTS is NOT over it
   kIsTrue,    // args[0] IS [NOT] TRUE; negated
   kIsFalse,   // args[0] IS [NOT] FALSE; negated
 };

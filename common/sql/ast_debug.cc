@@ -99,6 +99,8 @@ std::string DebugString(const Expr& e) {
       return absl::StrCat("INTERVAL ", Quote(e.text), " ", e.interval_unit);
     case ExprKind::kSubquery:
       return absl::StrCat("(", DebugString(*e.subquery), ")");
+    case ExprKind::kExists:
+      return absl::StrCat("EXISTS (", DebugString(*e.subquery), ")");
   }
   return "?";
 }

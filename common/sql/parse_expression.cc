@@ -203,6 +203,13 @@ absl::StatusOr<ExprPtr> Parser::ParseUnary() {
 
 absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
   const Token& token = Peek();
+  if (PeekKeyword("EXISTS") && PeekSymbol("(", 1)) {
+    ExprPtr exists = MakeExpr(ExprKind::kExists, Advance().pos);
+    Advance();  // '('
+    ASSIGN_OR_RETURN(exists->subquery, ParseQuery());
+    RETURN_IF_ERROR(ExpectSymbol(")"));
+    return exists;
+  }
   switch (token.kind) {
     case TokenKind::kInteger:
       Advance();

@@ -82,6 +82,9 @@ const char* LegacyWindowProperty(const sql::Expr& e);
 // WindowAggregate (plus a projection back to the aggregate's column order); others stay.
 LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& aggregate);
 
+// binder_subquery.cc: whether some conjunct of `where` is a subquery predicate.
+bool HasWhereSubquery(const sql::Expr& where);
+
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
 bool IsImplicitlyCastable(const DataType& from, const DataType& to);
@@ -105,6 +108,21 @@ class Binder {
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
   absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindJoin(const sql::TableRef& ref);
+  // binder_subquery.cc: turns `*in` into semi/anti joins for the WHERE conjuncts that are
+  // [NOT] IN (subquery) or [NOT] EXISTS, and returns the other conjuncts.
+  absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(const sql::Expr& where,
+                                                                    BoundRelation* in);
+  // The right side of a subquery predicate's join: the subquery's relation, the correlated
+  // condition over outer ++ subquery columns (null: none) and, for IN, the value compared with the
+  // operand (over the subquery's columns).
+  struct SubqueryJoin {
+    LogicalNodePtr right;
+    ExprPtr condition;
+    ExprPtr value;
+  };
+  absl::StatusOr<SubqueryJoin> BindSubqueryJoin(const sql::Query& q, const sql::Expr* in_operand,
+                                                const BoundRelation& outer,
+                                                const sql::SourcePos& pos);
   absl::StatusOr<BoundRelation> BindWindowTableFunction(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 

@@ -232,7 +232,9 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
       std::vector<ExprPtr> eqs;
       for (size_t i = 1; i < e.args.size(); ++i) {
         if (e.args[i] && e.args[i]->kind == sql::ExprKind::kSubquery) {
-          return ValidationErrorAt(e.args[i]->pos, "IN (subquery) is not supported yet");
+          return ValidationErrorAt(e.args[i]->pos,
+                                   "IN (subquery) is supported as a conjunct of a WHERE clause "
+                                   "(it becomes a semi or anti join), not here");
         }
         ASSIGN_OR_RETURN(ExprPtr v, arg(i));
         ASSIGN_OR_RETURN(ExprPtr eq, Call(e.args[i]->pos, "=", {x, std::move(v)}));
@@ -269,6 +271,10 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
       return BindIntervalLiteral(e);
     case sql::ExprKind::kSubquery:
       return ValidationErrorAt(e.pos, "scalar subqueries are not supported yet");
+    case sql::ExprKind::kExists:
+      return ValidationErrorAt(e.pos,
+                               "EXISTS is supported as a conjunct of a WHERE clause (it becomes a "
+                               "semi or anti join), not here");
   }
   return ValidationErrorAt(e.pos, "unsupported expression");
 }

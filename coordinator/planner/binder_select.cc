@@ -15,6 +15,7 @@
 #include "common/expr/evaluator.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -260,7 +261,22 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   input.columns = &in.columns;
   input.schema = &in.node->schema;
   LogicalNodePtr node = in.node;
-  if (q.where) {
+  if (q.where && HasWhereSubquery(*q.where)) {
+    // Subquery predicates become semi/anti joins (same columns); the rest filters them.
+    ASSIGN_OR_RETURN(std::vector<const sql::Expr*> rest, BindWhereSubqueries(*q.where, &in));
+    node = in.node;
+    input.schema = &in.node->schema;
+    std::vector<ExprPtr> conditions;
+    for (const sql::Expr* c : rest) {
+      ExprScope where = input;
+      where.clause = "WHERE clause";
+      ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*c, where));
+      RETURN_IF_ERROR(RequireBoolean(*cond, c->pos, "WHERE clause"));
+      conditions.push_back(std::move(cond));
+    }
+    ASSIGN_OR_RETURN(ExprPtr all, MakeConjunction(conditions));
+    if (all) node = MakeFilter(node, std::move(all));
+  } else if (q.where) {
     ExprScope where = input;
     where.clause = "WHERE clause";
     ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*q.where, where));
