@@ -244,9 +244,26 @@ absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
   spec.left_unique_key.assign(join.left_unique_key().begin(), join.left_unique_key().end());
   spec.right_unique_key.assign(join.right_unique_key().begin(), join.right_unique_key().end());
   if (join.has_condition()) {
-    std::vector<DataType> both = spec.left_types;
-    both.insert(both.end(), spec.right_types.begin(), spec.right_types.end());
-    ASSIGN_OR_RETURN(spec.condition, ExprFromProto(join.condition(), both));
+    // The planner binds the ON condition over the join's row type, where an outer join's padded
+    // side is nullable; a condition bound over the inputs' own types is accepted as well.
+    // Nullability changes no value the condition computes.
+    const bool pad_left =
+        spec.type == StreamingJoinType::kRightOuter || spec.type == StreamingJoinType::kFullOuter;
+    const bool pad_right =
+        spec.type == StreamingJoinType::kLeftOuter || spec.type == StreamingJoinType::kFullOuter;
+    std::vector<DataType> padded;
+    std::vector<DataType> plain = spec.left_types;
+    plain.insert(plain.end(), spec.right_types.begin(), spec.right_types.end());
+    for (const DataType& t : spec.left_types) padded.push_back(pad_left ? t.WithNullable(true) : t);
+    for (const DataType& t : spec.right_types) {
+      padded.push_back(pad_right ? t.WithNullable(true) : t);
+    }
+    absl::StatusOr<ExprPtr> condition = ExprFromProto(join.condition(), padded);
+    if (!condition.ok() && (pad_left || pad_right)) {
+      absl::StatusOr<ExprPtr> over_inputs = ExprFromProto(join.condition(), plain);
+      if (over_inputs.ok()) condition = std::move(over_inputs);
+    }
+    ASSIGN_OR_RETURN(spec.condition, std::move(condition));
   }
   if (join.state_ttl_ms() < 0) return absl::InvalidArgumentError("Join: negative state TTL");
   spec.state_ttl_ms = join.state_ttl_ms();

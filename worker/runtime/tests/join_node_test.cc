@@ -81,6 +81,26 @@ TEST(JoinNodeTest, BuildsTheOperatorFromTheNode) {
   EXPECT_TRUE(semi_built.ok()) << semi_built.status();
 }
 
+// The planner binds the ON condition over the join's row type (an outer join's padded side
+// nullable); one bound over the inputs' own types is accepted too.
+TEST(JoinNodeTest, AcceptsTheConditionBoundOverPaddedOrInputTypes) {
+  const std::vector<DataType> left = {DataType::Int().WithNullable(false), DataType::String()};
+  const std::vector<DataType> right = {DataType::Int().WithNullable(false),
+                                       DataType::BigInt().WithNullable(false)};
+  for (bool padded : {true, false}) {
+    SCOPED_TRACE(padded);
+    v1::PlanNode n = JoinNode();
+    const DataType b = padded ? DataType::BigInt() : DataType::BigInt().WithNullable(false);
+    auto cond =
+        MakeCall(">", {MakeColumnRef(3, b), MakeLiteral(Value::Int(10), DataType::BigInt())});
+    ASSERT_TRUE(cond.ok());
+    EXPECT_EQ((*cond)->type.nullable, padded);
+    ExprToProto(**cond, n.mutable_join()->mutable_condition());
+    auto built = Build(n, {left, right});
+    EXPECT_TRUE(built.ok()) << built.status();
+  }
+}
+
 TEST(JoinNodeTest, RejectsMalformedNodes) {
   v1::PlanNode n = JoinNode();
   n.set_state_id(0);
