@@ -20,6 +20,7 @@
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
+#include "worker/operators/streaming_join.h"
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
@@ -205,6 +206,86 @@ absl::StatusOr<BuiltNode> BuildWatermarkAssigner(const v1::PlanNode& node,
   return built;
 }
 
+absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
+                                    const std::vector<std::vector<DataType>>& input_types) {
+  if (input_types.size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a join expects two inputs (left, right), has ", input_types.size()));
+  }
+  const v1::Join& join = node.join();
+  StreamingJoinSpec spec;
+  switch (join.type()) {
+    case v1::Join::INNER:
+      spec.type = StreamingJoinType::kInner;
+      break;
+    case v1::Join::LEFT_OUTER:
+      spec.type = StreamingJoinType::kLeftOuter;
+      break;
+    case v1::Join::RIGHT_OUTER:
+      spec.type = StreamingJoinType::kRightOuter;
+      break;
+    case v1::Join::FULL_OUTER:
+      spec.type = StreamingJoinType::kFullOuter;
+      break;
+    case v1::Join::SEMI:
+      spec.type = StreamingJoinType::kSemi;
+      break;
+    case v1::Join::ANTI:
+      spec.type = StreamingJoinType::kAnti;
+      break;
+    default:
+      return absl::InvalidArgumentError("Join: unspecified or unknown join type");
+  }
+  spec.left_types = input_types[0];
+  spec.right_types = input_types[1];
+  spec.left_keys.assign(join.left_keys().begin(), join.left_keys().end());
+  spec.right_keys.assign(join.right_keys().begin(), join.right_keys().end());
+  spec.null_safe.assign(join.null_safe().begin(), join.null_safe().end());
+  spec.left_unique_key.assign(join.left_unique_key().begin(), join.left_unique_key().end());
+  spec.right_unique_key.assign(join.right_unique_key().begin(), join.right_unique_key().end());
+  if (join.has_condition()) {
+    // The planner binds the ON condition over the join's row type, where an outer join's padded
+    // side is nullable; a condition bound over the inputs' own types is accepted as well.
+    // Nullability changes no value the condition computes.
+    const bool pad_left =
+        spec.type == StreamingJoinType::kRightOuter || spec.type == StreamingJoinType::kFullOuter;
+    const bool pad_right =
+        spec.type == StreamingJoinType::kLeftOuter || spec.type == StreamingJoinType::kFullOuter;
+    std::vector<DataType> padded;
+    std::vector<DataType> plain = spec.left_types;
+    plain.insert(plain.end(), spec.right_types.begin(), spec.right_types.end());
+    for (const DataType& t : spec.left_types) padded.push_back(pad_left ? t.WithNullable(true) : t);
+    for (const DataType& t : spec.right_types) {
+      padded.push_back(pad_right ? t.WithNullable(true) : t);
+    }
+    absl::StatusOr<ExprPtr> condition = ExprFromProto(join.condition(), padded);
+    if (!condition.ok() && (pad_left || pad_right)) {
+      absl::StatusOr<ExprPtr> over_inputs = ExprFromProto(join.condition(), plain);
+      if (over_inputs.ok()) condition = std::move(over_inputs);
+    }
+    ASSIGN_OR_RETURN(spec.condition, std::move(condition));
+  }
+  if (join.state_ttl_ms() < 0) return absl::InvalidArgumentError("Join: negative state TTL");
+  spec.state_ttl_ms = join.state_ttl_ms();
+  // Create checks key counts, columns, key types and the condition's type.
+  ASSIGN_OR_RETURN(auto op, StreamingJoinOperator::Create(std::move(spec)));
+  // The planner's schema must be what the join emits (nullability aside).
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  bool same = declared.size() == op->output_types().size();
+  for (size_t i = 0; same && i < declared.size(); ++i) {
+    same = declared[i].SameAs(op->output_types()[i]);
+  }
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat("Join: output schema differs from the ",
+                                                   StreamingJoinTypeName(op->spec().type),
+                                                   " join of its inputs"));
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
 absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
   const auto& sink = node.sink();
   BuiltNode built;
@@ -263,12 +344,12 @@ absl::StatusOr<BuiltNode> BuildExchangeSource(const v1::PlanNode& node,
     return absl::InvalidArgumentError("an exchange source has no inputs");
   ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
   const auto& src = node.exchange_source();
-  ASSIGN_OR_RETURN(auto source,
-                   ExchangeSource::Create(
-                       ctx.exchange,
-                       GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index, src.input_index()},
-                       src.num_channels(), src.credits_per_channel(), schema.Types(), ctx.attempt,
-                       ctx.alignment));
+  ASSIGN_OR_RETURN(
+      auto source,
+      ExchangeSource::Create(
+          ctx.exchange, GateKey{ctx.job_id, ctx.task_index, ctx.subtask_index, src.input_index()},
+          src.num_channels(), src.credits_per_channel(), schema.Types(), ctx.attempt,
+          ctx.alignment));
   BuiltNode built;
   built.source = std::move(source);
   return built;
@@ -343,6 +424,9 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildLocalAggregate(node, in);
     }
+    case v1::PlanNode::kJoin:
+      RETURN_IF_ERROR(RequireStateId(node));
+      return BuildJoin(node, input_types);
     case v1::PlanNode::kUnionAll: {
       BuiltNode built;
       built.op = std::make_unique<UnionOperator>();
@@ -362,8 +446,6 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kExchangeSource:
       return BuildExchangeSource(node, ctx);
-    case v1::PlanNode::kJoin:
-      return absl::UnimplementedError("this worker has no streaming join operator yet");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }

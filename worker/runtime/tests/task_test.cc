@@ -102,6 +102,47 @@ TEST_F(TaskTest, BoundedDagFinishesAfterEndOfInputReachesEverySink) {
   EXPECT_EQ((*store)->stats().keys_read, 3u);
 }
 
+// A two-input Join node gets its left rows as input 0 and its right rows as input 1, whichever
+// source runs first: 30 left rows on 3 keys, one right row per key, 30 joined rows.
+TEST_F(TaskTest, AJoinGetsItsTwoInputsInOrder) {
+  v1::TaskDeployment d;
+  d.set_job_id("join");
+  *d.add_nodes() = ValuesNode(1, 30);
+  *d.add_nodes() = ValuesNode(2, 3);
+  v1::PlanNode join;
+  join.set_id(3);
+  join.add_inputs(1);
+  join.add_inputs(2);
+  join.set_description("Join");
+  join.set_state_id(4);
+  SchemaToProto(Schema{{{"x", DataType::BigInt()}, {"x0", DataType::BigInt()}}},
+                join.mutable_output_schema());
+  join.mutable_join()->set_type(v1::Join::INNER);
+  join.mutable_join()->add_left_keys(0);
+  join.mutable_join()->add_right_keys(0);
+  *d.add_nodes() = join;
+  *d.add_nodes() = SinkNode(5, {3});
+  std::promise<std::pair<v1::TaskState, std::string>> done;
+  auto task = Task::Create(d, Env(&done));
+  ASSERT_TRUE(task.ok()) << task.status();
+  (*task)->Start();
+  auto fut = done.get_future();
+  ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto [state, error] = fut.get();
+  (*task)->Join();
+  EXPECT_EQ(state, v1::TASK_STATE_FINISHED) << error;
+  google::protobuf::RepeatedPtrField<v1::OperatorMetrics> metrics;
+  (*task)->OperatorMetrics(&metrics);
+  bool seen = false;
+  for (const auto& m : metrics) {
+    if (m.node_id() != 3) continue;
+    seen = true;
+    EXPECT_EQ(m.rows_in(), 33);
+    EXPECT_EQ(m.rows_out(), 30);
+  }
+  EXPECT_TRUE(seen);
+}
+
 TEST_F(TaskTest, StateOutlivesTheTaskUntilTheJobIsDropped) {
   v1::TaskDeployment d;
   d.set_job_id("j2");
