@@ -256,7 +256,7 @@ TEST_F(JoinDifferentialTest, SelfJoin) {
 TEST_F(JoinDifferentialTest, JoinOfAnAggregatedInput) {
   // The aggregate's updates reach the join as -U/+U pairs, which it must retract exactly.
   const std::string q =
-      "SELECT c.k, c.n, b.y FROM (SELECT k, COUNT(*) AS n FROM a GROUP BY k) AS c "
+      "SELECT c.k, c.n, b.y FROM (SELECT k, CAST(COUNT(*) AS INT) AS n FROM a GROUP BY k) AS c "
       "LEFT JOIN b ON c.k = b.k";
   Check(q, q, 3);
 }
