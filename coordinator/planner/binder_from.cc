@@ -94,10 +94,9 @@ absl::StatusOr<BoundRelation> Binder::BindJoin(const sql::TableRef& ref) {
     scope.clause = "ON clause";
     ASSIGN_OR_RETURN(ExprPtr condition, BindExpr(*ref.join_condition, scope));
     if (condition->type.id != TypeId::kBoolean) {
-      return ValidationErrorAt(
-          ref.join_condition->pos,
-          absl::StrCat("the ON clause must be a BOOLEAN expression, got ",
-                       condition->type.WithNullable(true).ToString()));
+      return ValidationErrorAt(ref.join_condition->pos,
+                               absl::StrCat("the ON clause must be a BOOLEAN expression, got ",
+                                            condition->type.WithNullable(true).ToString()));
     }
     r.node->condition = std::move(condition);
   }

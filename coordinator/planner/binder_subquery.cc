@@ -97,8 +97,9 @@ absl::StatusOr<std::vector<const sql::Expr*>> Binder::BindWhereSubqueries(const 
     ExprPtr condition = join.condition;
     if (join.value != nullptr) {
       // x IN (SELECT y ...): x = y, and for NOT IN also an unknown comparison.
-      ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*p->operand, ExprScope{&in->columns, &in->node->schema,
-                                                                  "WHERE clause", {}}));
+      ASSIGN_OR_RETURN(
+          ExprPtr x,
+          BindExpr(*p->operand, ExprScope{&in->columns, &in->node->schema, "WHERE clause", {}}));
       ExprPtr y = ShiftColumns(join.value, nl, static_cast<int>(join.right->schema.size()));
       auto eq = MakeCall("=", {x, y});
       if (!eq.ok()) return AsValidationError(p->pos, eq.status());

@@ -44,31 +44,17 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         break;
       }
       case LogicalKind::kJoin: {
-        // The join passes its inputs' kinds through; an outer join also retracts (-D) and
-        // re-emits (+I) padded rows, an anti join retracts a row once a match arrives, and a
-        // semi join retracts a row whose last match is retracted.
+        // As Flink infers it: inner and semi joins pass their inputs' kinds through; outer and
+        // anti joins may produce any change (they retract and re-emit padded or unmatched rows).
+        // UPDATE_BEFORE where a consumer needs it, as for an aggregate.
         const ChangelogMode left = n->input(0).mode;
         const ChangelogMode right = n->input(1).mode;
-        ChangelogMode m;
-        switch (n->join_type) {
-          case JoinType::kInner:
-            m = left.Union(right);
-            break;
-          case JoinType::kLeft:
-          case JoinType::kRight:
-          case JoinType::kFull:
-            m = left.Union(right);
-            m.del = true;
-            break;
-          case JoinType::kSemi:
-            m = left;
-            m.del = m.del || !right.IsInsertOnly();
-            break;
-          case JoinType::kAnti:
-            m = left;
-            m.del = true;
-            break;
+        ChangelogMode m = left.Union(right);
+        if (n->join_type != JoinType::kInner && n->join_type != JoinType::kSemi) {
+          m.update_after = true;
+          m.del = true;
         }
+        m.update_before = m.update_after && n->requires_update_before;
         n->mode = m;
         break;
       }
@@ -102,14 +88,18 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
-    case LogicalKind::kJoin:  // requires UB of its inputs (below), so passes UB on already
-      break;  // an aggregate produces UB itself; sources have no updates
+    case LogicalKind::kJoin:  // requires UB of its inputs (below) and produces UB itself
+      break;                  // an aggregate produces UB itself; sources have no updates
   }
 }
 
 // The node that originates the updates reaching `n` (for error messages).
 const LogicalNode* UpdateOrigin(const LogicalNode& n) {
   if (n.kind == LogicalKind::kAggregate) return &n;
+  if (n.kind == LogicalKind::kJoin && n.input(0).mode.IsInsertOnly() &&
+      n.input(1).mode.IsInsertOnly()) {
+    return &n;  // an outer or anti join of append-only inputs
+  }
   for (const auto& in : n.inputs) {
     if (!in->mode.IsInsertOnly()) return UpdateOrigin(*in);
   }
@@ -138,6 +128,12 @@ std::string Digest(const LogicalNode& n) {
   return LogicalNodeName(n.kind);  // not reached: every kind is a case above
 }
 
+// Flink's wording of what a non-append-only mode holds.
+std::string ChangesName(const ChangelogMode& mode) {
+  if (mode.HasUpdates() && mode.del) return "update and delete changes";
+  return mode.HasUpdates() ? "update changes" : "delete changes";
+}
+
 absl::Status SinkRequirements(LogicalNode* sink) {
   const LogicalNode& in = sink->input();
   const CatalogTable& table = *sink->sink_table;
@@ -145,9 +141,8 @@ absl::Status SinkRequirements(LogicalNode* sink) {
   if (in.mode.IsInsertOnly()) return absl::OkStatus();
   if (caps == nullptr || !caps->sink_accepts_updates) {
     return ValidationError(absl::StrCat("Table sink '", table.path.ToString(),
-                                        "' doesn't support consuming update changes which is "
-                                        "produced by node ",
-                                        Digest(*UpdateOrigin(in))));
+                                        "' doesn't support consuming ", ChangesName(in.mode),
+                                        " which is produced by node ", Digest(*UpdateOrigin(in))));
   }
   bool need_ub = caps->sink_requires_update_before;
   if (!need_ub && !table.primary_key.empty()) {

@@ -41,11 +41,12 @@ class Builder {
     const int input = consumer.inputs(slot);
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
-    const auto& group_keys = consumer.has_group_aggregate()  ? consumer.group_aggregate().group_keys()
-                             : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
-                             : consumer.has_join()
-                                 ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())
-                                 : consumer.global_group_aggregate().group_keys();
+    const auto& group_keys =
+        consumer.has_group_aggregate()    ? consumer.group_aggregate().group_keys()
+        : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
+        : consumer.has_join()
+            ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())
+            : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

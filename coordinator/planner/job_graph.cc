@@ -149,7 +149,8 @@ class Splitter {
     v1::PlanNode source;
     source.set_id(next_id_++);
     *source.mutable_output_schema() = schema_of_[in];
-    source.set_description(slot == 0 ? "ExchangeSource" : absl::StrCat("ExchangeSource(input=[", slot, "])"));
+    source.set_description(slot == 0 ? "ExchangeSource"
+                                     : absl::StrCat("ExchangeSource(input=[", slot, "])"));
     source.mutable_exchange_source()->set_input_index(slot);
     s.nodes.push_back(std::move(source));
     stage_of_[s.nodes.back().id()] = stage;

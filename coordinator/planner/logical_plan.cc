@@ -125,8 +125,8 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
   return n;
 }
 
-LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type,
-                        ExprPtr condition, std::vector<std::string> names) {
+LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,
+                        std::vector<std::string> names) {
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kJoin;
   n->join_type = type;

@@ -145,8 +145,8 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
                                    std::vector<std::string> names);
 
 // `names`: the output column names (left then right; only the left for semi and anti joins).
-LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type,
-                        ExprPtr condition, std::vector<std::string> names);
+LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,
+                        std::vector<std::string> names);
 
 // Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
 // unchanged through projections, filters, unions and window TVFs' window_time).

@@ -1,12 +1,11 @@
 #include "coordinator/planner/plan_digest.h"
 
-#include "common/expr/function_registry.h"
-#include "coordinator/planner/binder.h"
-#include "coordinator/planner/unique_keys.h"
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/expr/expr_printer.h"
+#include "common/expr/function_registry.h"
+#include "coordinator/planner/binder.h"
+#include "coordinator/planner/unique_keys.h"
 
 namespace eddy::planner {
 std::string TableScanDigest(const LogicalNode& scan) {
@@ -169,8 +168,9 @@ std::string JoinDigest(const LogicalNode& join) {
   std::vector<ExprPtr> conjuncts;
   for (size_t k = 0; k < join.left_keys.size(); ++k) {
     auto eq = MakeCall(
-        "=", {MakeColumnRef(join.left_keys[k], left.schema.fields[join.left_keys[k]].type),
-              MakeColumnRef(nl + join.right_keys[k], right.schema.fields[join.right_keys[k]].type)});
+        "=",
+        {MakeColumnRef(join.left_keys[k], left.schema.fields[join.left_keys[k]].type),
+         MakeColumnRef(nl + join.right_keys[k], right.schema.fields[join.right_keys[k]].type)});
     if (eq.ok()) conjuncts.push_back(*eq);
   }
   if (join.condition) conjuncts.push_back(join.condition);
@@ -181,9 +181,9 @@ std::string JoinDigest(const LogicalNode& join) {
     if (all.ok()) where = ExprToString(**all, names);
   }
   return absl::StrCat("Join(joinType=[", JoinTypeDigest(join.join_type), "], where=[", where,
-                      "], select=[", absl::StrJoin(join.schema.Names(), ", "),
-                      "], leftInputSpec=[", JoinInputSpec(left, join.left_keys),
-                      "], rightInputSpec=[", JoinInputSpec(right, join.right_keys), "])");
+                      "], select=[", absl::StrJoin(join.schema.Names(), ", "), "], leftInputSpec=[",
+                      JoinInputSpec(left, join.left_keys), "], rightInputSpec=[",
+                      JoinInputSpec(right, join.right_keys), "])");
 }
 
 }  // namespace eddy::planner

@@ -23,7 +23,7 @@ struct EquiPair {
   ExprPtr conjunct;  // as written, over the join's columns
 };
 
-// `input` with `extra` appended as new columns (named $k0, $k1, ...).
+// `input` with `extra` appended as new columns (named by position as Calcite does: $f2, $f3, ...).
 LogicalNodePtr AppendColumns(const LogicalNodePtr& input, const std::vector<ExprPtr>& extra) {
   std::vector<ExprPtr> projections;
   std::vector<std::string> names;
@@ -33,7 +33,7 @@ LogicalNodePtr AppendColumns(const LogicalNodePtr& input, const std::vector<Expr
   }
   for (size_t k = 0; k < extra.size(); ++k) {
     projections.push_back(extra[k]);
-    names.push_back(absl::StrCat("$k", k));
+    names.push_back(absl::StrCat("$f", input->schema.size() + k));
   }
   return MakeProject(input, std::move(projections), std::move(names));
 }

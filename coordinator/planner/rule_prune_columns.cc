@@ -135,7 +135,8 @@ class ColumnPruner {
         const size_t out_width = original.schema.size();
         std::vector<std::string> names(nl + n->inputs[1]->schema.size());
         for (size_t c = 0; c < combined.size(); ++c) {
-          if (combined[c] >= 0 && c < out_width) names[combined[c]] = original.schema.fields[c].name;
+          if (combined[c] >= 0 && c < out_width)
+            names[combined[c]] = original.schema.fields[c].name;
         }
         LogicalNodePtr j =
             MakeJoin(n->inputs[0], n->inputs[1], n->join_type,

@@ -130,8 +130,8 @@ class FilterPusher {
     const JoinType type = join->join_type;
     const int left = static_cast<int>(join->inputs[0]->schema.size());
     // A side whose unmatched rows are dropped anyway can lose rows that cannot match.
-    const bool to_left = type == JoinType::kInner || type == JoinType::kRight ||
-                         type == JoinType::kSemi;
+    const bool to_left =
+        type == JoinType::kInner || type == JoinType::kRight || type == JoinType::kSemi;
     const bool to_right = type != JoinType::kRight && type != JoinType::kFull;
     std::vector<ExprPtr> left_side, right_side, rest;
     for (const ExprPtr& c : Conjuncts(join->condition)) {

@@ -80,7 +80,8 @@ absl::StatusOr<std::vector<v1::TaskDeployment>> BuildDeployments(
         if (node->has_exchange_source()) {
           v1::ExchangeSource* source = node->mutable_exchange_source();
           if (source->input_index() < 0 || source->input_index() >= kMaxGates) {
-            return absl::InternalError(absl::StrCat("exchange source input ", source->input_index()));
+            return absl::InternalError(
+                absl::StrCat("exchange source input ", source->input_index()));
           }
           source->set_num_channels(channels[s][source->input_index()]);
         }

@@ -321,6 +321,62 @@ TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRe
   EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
 }
 
+TEST_F(FailoverTest, ACheckpointedJoinRestoresBothSidesAndEmitsEveryMatchExactlyOnce) {
+  // Two sequences at different rates joined on id: every id matches exactly once, whichever side
+  // it reached first. Both sides' state and the barriers aligned across the join's two inputs
+  // must survive the kill for that to hold.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/joined";
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) +
+      "CREATE TEMPORARY TABLE l (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '3000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE r (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '2000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
+      "'path' = '" +
+      out +
+      "', 'format' = 'csv');"
+      "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  std::map<int64_t, int> seen;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (name[0] == '.') continue;
+    std::istringstream in(ReadFileToString(entry.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      long long id = 0, twice = 0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld", &id, &twice), 2) << name << ": " << line;
+      ASSERT_EQ(twice, 2 * id) << name;
+      ++seen[id];
+    }
+  }
+  int64_t missing = 0, repeated = 0;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    auto it = seen.find(id);
+    if (it == seen.end()) ++missing;
+    if (it != seen.end() && it->second > 1) ++repeated;
+  }
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(repeated, 0);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
+}
+
 // A keyed COUNT/SUM over `rows` ids (4000 a second, two subtasks) as a SELECT named `name`.
 std::string CountAndSumSelect(const std::string& name, int64_t rows) {
   return "SET 'parallelism.default' = '2';"

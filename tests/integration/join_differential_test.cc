@@ -88,8 +88,7 @@ std::string EddyView(const Table& t) {
     tuples.push_back("(" + absl::StrJoin(cells, ", ") + ")");
   }
   return absl::StrCat("CREATE TEMPORARY VIEW ", t.name, " AS SELECT * FROM (VALUES ",
-                      absl::StrJoin(tuples, ", "), ") AS t(", absl::StrJoin(t.columns, ", "),
-                      ");");
+                      absl::StrJoin(tuples, ", "), ") AS t(", absl::StrJoin(t.columns, ", "), ");");
 }
 
 class Sqlite {
@@ -168,10 +167,10 @@ class JoinDifferentialTest : public ::testing::Test {
     std::vector<std::string> defs;
     for (int c = 0; c < columns; ++c) defs.push_back(absl::StrCat("c", c, " INT"));
     const std::string sink = absl::StrCat("out_", ++runs_);
-    auto r = cluster_->Eddy(absl::StrCat(
-        "SET 'table.dml-sync' = 'true';", "SET 'parallelism.default' = '", parallelism, "';",
-        views, "CREATE TEMPORARY TABLE ", sink, " (", absl::StrJoin(defs, ", "),
-        ") WITH ('connector' = 'print');", "INSERT INTO ", sink, " ", query, ";"));
+    auto r = cluster_->Eddy(
+        absl::StrCat("SET 'table.dml-sync' = 'true';", "SET 'parallelism.default' = '", parallelism,
+                     "';", views, "CREATE TEMPORARY TABLE ", sink, " (", absl::StrJoin(defs, ", "),
+                     ") WITH ('connector' = 'print');", "INSERT INTO ", sink, " ", query, ";"));
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     std::string printed;
     for (int i = 0; i < cluster_->workers(); ++i) {

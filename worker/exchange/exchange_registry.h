@@ -1,6 +1,7 @@
-// ExchangeRegistry: one per worker, maps a consumer subtask's input (job, task, subtask, input) to its InputGate
-// so that incoming exchange streams and local senders find it. A consumer task registers its gate
-// when it is created (before DeployTasks returns) and unregisters it when it closes.
+// ExchangeRegistry: one per worker, maps a consumer subtask's input (job, task, subtask, input) to
+// its InputGate so that incoming exchange streams and local senders find it. A consumer task
+// registers its gate when it is created (before DeployTasks returns) and unregisters it when it
+// closes.
 #pragma once
 
 #include <chrono>

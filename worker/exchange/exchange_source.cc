@@ -26,8 +26,8 @@ absl::StatusOr<std::unique_ptr<ExchangeSource>> ExchangeSource::Create(
         absl::StrCat(key.ToString(), ": the task's barrier alignment started before its gate"));
   }
   const int offset = alignment->AddGate(gate);
-  return std::unique_ptr<ExchangeSource>(new ExchangeSource(
-      std::move(gate), std::move(registration), std::move(alignment), offset));
+  return std::unique_ptr<ExchangeSource>(
+      new ExchangeSource(std::move(gate), std::move(registration), std::move(alignment), offset));
 }
 
 absl::Status ExchangeSource::Open(const OperatorContext& ctx) {

@@ -86,10 +86,16 @@ TEST_F(ErrorsTest, UnsupportedClauses) {
   EXPECT_NE(PlanError("INSERT INTO out SELECT word, n FROM words LIMIT 3")
                 .find("LIMIT is only supported on the outermost query of a SELECT"),
             std::string::npos);
-  EXPECT_NE(PlanError("INSERT INTO out SELECT a.word, a.n FROM words AS a JOIN words AS b ON "
-                      "a.n = b.n")
-                .find("joins are not supported yet"),
-            std::string::npos);
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT a.word, a.n FROM words AS a JOIN words AS b"),
+            "Validation error at line 1, column 41: INNER JOIN needs an ON condition");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words WHERE n > 1 OR word IN (SELECT "
+                      "word FROM words)"),
+            "Validation error at line 1, column 66: IN (subquery) is supported as a conjunct of a "
+            "WHERE clause (it becomes a semi or anti join), not here");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words WHERE word IN (SELECT word, n "
+                      "FROM words)"),
+            "Validation error at line 1, column 49: the subquery of IN must return one column, it "
+            "returns 2");
 }
 
 TEST_F(ErrorsTest, SourcesAndSinks) {
