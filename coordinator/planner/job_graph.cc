@@ -66,14 +66,18 @@ class Splitter {
                 std::vector<int>(keys.begin(), keys.end()));
         return Place(copy, stage);
       }
-      case v1::PlanNode::kJoin: {
-        const auto& join = node.join();
-        const bool keyed = join.left_keys_size() > 0;
+      case v1::PlanNode::kJoin:
+      case v1::PlanNode::kIntervalJoin: {
+        const auto& left_keys =
+            node.has_join() ? node.join().left_keys() : node.interval_join().left_keys();
+        const auto& right_keys =
+            node.has_join() ? node.join().right_keys() : node.interval_join().right_keys();
+        const bool keyed = !left_keys.empty();
         const int stage = NewStage(keyed ? default_parallelism_ : 1);
         const Partitioning part = keyed ? v1::ExchangeSink::HASH : v1::ExchangeSink::SINGLETON;
         v1::PlanNode copy = node;
-        Connect(stage, &copy, 0, part, {join.left_keys().begin(), join.left_keys().end()});
-        Connect(stage, &copy, 1, part, {join.right_keys().begin(), join.right_keys().end()});
+        Connect(stage, &copy, 0, part, {left_keys.begin(), left_keys.end()});
+        Connect(stage, &copy, 1, part, {right_keys.begin(), right_keys.end()});
         return Place(copy, stage);
       }
       case v1::PlanNode::kUnionAll: {

@@ -446,6 +446,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kExchangeSource:
       return BuildExchangeSource(node, ctx);
+    case v1::PlanNode::kIntervalJoin:
+      return absl::UnimplementedError("this worker has no interval join operator yet");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
