@@ -43,6 +43,31 @@ Table Table::UnionAll(const Table& other) const {
                             " UNION ALL SELECT * FROM (", other.sql_, ") AS ", env_->NextAlias()));
 }
 
+Table Table::JoinWith(const Table& right, const std::string& join, const std::string& on) const {
+  std::string sql = absl::StrCat("SELECT * FROM (", sql_, ") AS ", env_->NextAlias(), " ", join,
+                                 " (", right.sql_, ") AS ", env_->NextAlias());
+  if (!on.empty()) absl::StrAppend(&sql, " ON ", on);
+  return Table(env_, std::move(sql));
+}
+
+Table Table::Join(const Table& right) const { return JoinWith(right, "CROSS JOIN", ""); }
+
+Table Table::Join(const Table& right, const api::Expression& condition) const {
+  return JoinWith(right, "JOIN", condition.sql());
+}
+
+Table Table::LeftOuterJoin(const Table& right, const api::Expression& condition) const {
+  return JoinWith(right, "LEFT JOIN", condition.sql());
+}
+
+Table Table::RightOuterJoin(const Table& right, const api::Expression& condition) const {
+  return JoinWith(right, "RIGHT JOIN", condition.sql());
+}
+
+Table Table::FullOuterJoin(const Table& right, const api::Expression& condition) const {
+  return JoinWith(right, "FULL JOIN", condition.sql());
+}
+
 Table Table::Limit(int64_t n) const { return Wrap("*", absl::StrCat("LIMIT ", n)); }
 
 absl::StatusOr<TableResult> Table::Execute() const { return env_->ExecuteSql(sql_); }

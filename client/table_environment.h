@@ -27,6 +27,16 @@ class Table {
   // GroupBy(keys).Select(items): items are keys and aggregates.
   GroupedTable GroupBy(std::vector<api::Expression> keys) const;
   Table UnionAll(const Table& other) const;
+  // Joins, as Flink's Table API: the columns of both tables in one row, left then right. Column
+  // names must not repeat between the two tables (rename with Select and As first), so that
+  // conditions and later operations name them unambiguously. Join(right) without a condition is
+  // an inner join whose condition a following Where gives (`a.Join(b).Where(Col("x") ==
+  // Col("y"))`, planned as an equi-join).
+  Table Join(const Table& right) const;
+  Table Join(const Table& right, const api::Expression& condition) const;
+  Table LeftOuterJoin(const Table& right, const api::Expression& condition) const;
+  Table RightOuterJoin(const Table& right, const api::Expression& condition) const;
+  Table FullOuterJoin(const Table& right, const api::Expression& condition) const;
   // The first n rows of an append-only result (the last operation before Execute).
   Table Limit(int64_t n) const;
 
@@ -45,6 +55,8 @@ class Table {
   Table(TableEnvironment* env, std::string sql) : env_(env), sql_(std::move(sql)) {}
   // `SELECT <items> FROM (<this>) AS <alias> <rest>`.
   Table Wrap(const std::string& items, const std::string& rest) const;
+  // `SELECT * FROM (<this>) AS a <join> (<right>) AS b [ON condition]`.
+  Table JoinWith(const Table& right, const std::string& join, const std::string& on) const;
 
   TableEnvironment* env_;
   std::string sql_;

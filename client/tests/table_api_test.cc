@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "client/embedded/embedded_environment.h"
 #include "client/table_environment.h"
 
@@ -82,6 +84,37 @@ TEST_F(TableApiTest, OperationsComposeAndMixWithSql) {
   const std::string optimized = plan->substr(plan->find("== Optimized Physical Plan =="));
   EXPECT_THAT(optimized, HasSubstr(", 2)]"));
   EXPECT_THAT(optimized, ::testing::Not(HasSubstr("+(1, 1)")));
+}
+
+TEST_F(TableApiTest, JoinsComposeWithWhereAndTheOtherOperations) {
+  Table orders = env_->FromElements(
+      {{Lit(1), Lit(10)}, {Lit(2), Lit(10)}, {Lit(3), Lit(20)}, {Lit(4), Lit(30)}},
+      {"order_id", "customer"});
+  Table customers =
+      env_->FromElements({{Lit(10), Lit("ann")}, {Lit(20), Lit("bob")}}, {"id", "name"});
+  auto sorted = [](std::vector<std::string> rows) {
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  EXPECT_THAT(sorted(Rows(orders.Join(customers)
+                              .Where(Col("customer") == Col("id"))
+                              .Select({Col("order_id"), Col("name")}))),
+              ElementsAre("+I[1, ann]", "+I[2, ann]", "+I[3, bob]"));
+  EXPECT_THAT(sorted(Rows(customers.Join(orders, Col("id") == Col("customer"))
+                              .GroupBy({Col("name")})
+                              .Select({Col("name"), CountStar().As("n")}))),
+              ::testing::IsSupersetOf({"+I[bob, 1]"}));
+  // Order 4 has no customer: padded with NULL once every row is in (the final table).
+  std::vector<std::string> left = Rows(orders.LeftOuterJoin(customers, Col("customer") == Col("id"))
+                                           .Select({Col("order_id"), Col("name")}));
+  EXPECT_THAT(left, ::testing::Contains("+I[4, null]"));
+  auto plan = orders.FullOuterJoin(customers, Col("customer") == Col("id")).Explain();
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(*plan, HasSubstr("Join(joinType=[FullOuterJoin]"));
+  EXPECT_THAT(*plan, HasSubstr("Exchange(distribution=[hash["));
+  auto right = orders.RightOuterJoin(customers, Col("customer") == Col("id")).Explain();
+  ASSERT_TRUE(right.ok()) << right.status();
+  EXPECT_THAT(*right, HasSubstr("RightOuterJoin"));
 }
 
 TEST_F(TableApiTest, InsertsRunAsJobsAndErrorsSayWhat) {

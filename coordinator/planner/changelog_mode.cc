@@ -50,6 +50,10 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         const ChangelogMode left = n->input(0).mode;
         const ChangelogMode right = n->input(1).mode;
         ChangelogMode m = left.Union(right);
+        if (IsIntervalJoin(*n)) {
+          n->mode = ChangelogMode::InsertOnly();  // padded rows come out once, when they expire
+          break;
+        }
         if (n->join_type != JoinType::kInner && n->join_type != JoinType::kSemi) {
           m.update_after = true;
           m.del = true;
@@ -109,7 +113,7 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kJoin:
-      return JoinDigest(n);
+      return IsIntervalJoin(n) ? IntervalJoinDigest(n) : JoinDigest(n);
     case LogicalKind::kAggregate:
       return AggregateDigest(n);
     case LogicalKind::kWindowAggregate:

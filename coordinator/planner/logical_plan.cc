@@ -150,6 +150,11 @@ LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type
   return n;
 }
 
+bool IsIntervalJoin(const LogicalNode& join) {
+  return join.kind == LogicalKind::kJoin && join.time_bounds.has_value() &&
+         join.input(0).mode.IsInsertOnly() && join.input(1).mode.IsInsertOnly();
+}
+
 std::string JoinTypeName(JoinType type) {
   switch (type) {
     case JoinType::kInner:
@@ -210,8 +215,14 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
-    case LogicalKind::kJoin:  // a regular join's output times are no longer attributes (Flink)
-      return false;
+    case LogicalKind::kJoin: {
+      // An interval join keeps both sides' time attributes (it holds its watermark back); a
+      // regular join's output times are no longer attributes (Flink).
+      if (!n.time_bounds) return false;
+      const int nl = static_cast<int>(n.input(0).schema.size());
+      return column < nl ? IsRowtimeColumn(n.input(0), column)
+                         : IsRowtimeColumn(n.input(1), column - nl);
+    }
   }
   return false;  // not reached: every kind is a case above
 }

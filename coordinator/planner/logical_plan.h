@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,17 @@ struct LogicalNode {
   JoinType join_type = JoinType::kInner;
   std::vector<int> left_keys;
   std::vector<int> right_keys;
+  // An interval join (ExtractIntervalBounds): the condition bounds the difference of the two
+  // sides' rowtime attributes, lower_ms <= left time - right time <= upper_ms; `conjuncts` are
+  // those bounds as written (not part of `condition`), for a join that must run as a regular one.
+  struct TimeBounds {
+    int left_time = -1;
+    int right_time = -1;
+    int64_t lower_ms = 0;
+    int64_t upper_ms = 0;
+    ExprPtr conjuncts;
+  };
+  std::optional<TimeBounds> time_bounds;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -147,6 +159,9 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
 // `names`: the output column names (left then right; only the left for semi and anti joins).
 LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,
                         std::vector<std::string> names);
+
+// Whether `join` runs as an interval join: time bounds over append-only inputs.
+bool IsIntervalJoin(const LogicalNode& join);
 
 // Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
 // unchanged through projections, filters, unions and window TVFs' window_time).

@@ -9,6 +9,8 @@
 //                               side go to that side's input)
 //   rule_extract_join_keys.cc   a join's equi conjuncts become its keys, the rest its residual
 //                               condition
+//   rule_interval_join.cc       bounds between the two sides' rowtime attributes become an
+//                               interval join's time bounds
 //   rule_prune_columns.cc       projections and scans keep only the columns used above them
 // Adjacent projections and filters then merge into one Calc in physical translation
 // (physical_planner.h), and identical sub-plans merge after it (reuse_sub_plans.h). Every rule
@@ -32,6 +34,7 @@ absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> ExtractJoinKeys(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> ExtractIntervalBounds(const LogicalRoots& roots);
 // With `merge_scans_of_a_table`, every scan of one table reads the union of the columns its scans
 // need, so that source reuse can still merge them.
 absl::StatusOr<LogicalRoots> PruneColumns(const LogicalRoots& roots, bool merge_scans_of_a_table);

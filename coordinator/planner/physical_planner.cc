@@ -16,6 +16,7 @@
 #include "common/types/type_proto.h"
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
@@ -277,8 +278,13 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(left);
       p->add_inputs(right);
-      p->set_description(JoinDigest(n));
-      FillJoin(n, p->mutable_join());
+      if (IsIntervalJoin(n)) {
+        p->set_description(IntervalJoinDigest(n));
+        FillIntervalJoin(n, p->mutable_interval_join());
+      } else {
+        p->set_description(JoinDigest(n));
+        RETURN_IF_ERROR(FillJoin(n, p->mutable_join()));
+      }
       id = p->id();
       break;
     }
@@ -332,30 +338,49 @@ void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* ag
   agg->set_state_ttl_ms(state_ttl_ms_);
 }
 
-void PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) const {
-  switch (n.join_type) {
+namespace {
+
+v1::Join::Type JoinTypeProto(JoinType type) {
+  switch (type) {
     case JoinType::kInner:
-      join->set_type(v1::Join::INNER);
-      break;
+      return v1::Join::INNER;
     case JoinType::kLeft:
-      join->set_type(v1::Join::LEFT_OUTER);
-      break;
+      return v1::Join::LEFT_OUTER;
     case JoinType::kRight:
-      join->set_type(v1::Join::RIGHT_OUTER);
-      break;
+      return v1::Join::RIGHT_OUTER;
     case JoinType::kFull:
-      join->set_type(v1::Join::FULL_OUTER);
-      break;
+      return v1::Join::FULL_OUTER;
     case JoinType::kSemi:
-      join->set_type(v1::Join::SEMI);
-      break;
+      return v1::Join::SEMI;
     case JoinType::kAnti:
-      join->set_type(v1::Join::ANTI);
-      break;
+      return v1::Join::ANTI;
   }
+  return v1::Join::TYPE_UNSPECIFIED;
+}
+
+}  // namespace
+
+void PhysicalPlanner::FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const {
+  join->set_type(JoinTypeProto(n.join_type));
   for (int k : n.left_keys) join->add_left_keys(k);
   for (int k : n.right_keys) join->add_right_keys(k);
+  join->set_left_time(n.time_bounds->left_time);
+  join->set_right_time(n.time_bounds->right_time);
+  join->set_lower_bound_ms(n.time_bounds->lower_ms);
+  join->set_upper_bound_ms(n.time_bounds->upper_ms);
   if (n.condition) ExprToProto(*n.condition, join->mutable_condition());
+}
+
+absl::Status PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) const {
+  join->set_type(JoinTypeProto(n.join_type));
+  for (int k : n.left_keys) join->add_left_keys(k);
+  for (int k : n.right_keys) join->add_right_keys(k);
+  // Time bounds over updating inputs: a regular join evaluates them as a condition.
+  std::vector<ExprPtr> condition;
+  if (n.condition) condition.push_back(n.condition);
+  if (n.time_bounds) condition.push_back(n.time_bounds->conjuncts);
+  ASSIGN_OR_RETURN(ExprPtr all, MakeConjunction(condition));
+  if (all) ExprToProto(*all, join->mutable_condition());
   if (auto key = UniqueKey(n.input(0))) {
     for (int c : *key) join->add_left_unique_key(c);
   }
@@ -363,6 +388,7 @@ void PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) const {
     for (int c : *key) join->add_right_unique_key(c);
   }
   join->set_state_ttl_ms(state_ttl_ms_);
+  return absl::OkStatus();
 }
 
 int PhysicalPlanner::TranslateTwoPhase(const LogicalNode& n, int input,

@@ -69,7 +69,8 @@ class PhysicalPlanner {
 
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
-  void FillJoin(const LogicalNode& n, v1::Join* join) const;
+  absl::Status FillJoin(const LogicalNode& n, v1::Join* join) const;
+  void FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const;
   void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
   // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.
   int TranslateTwoPhase(const LogicalNode& aggregate, int input, const PartialLayout& layout);

@@ -156,7 +156,10 @@ std::string MiniBatchAssignerDigest(int64_t interval_ms) {
   return absl::StrCat("MiniBatchAssigner(interval=[", interval_ms, "ms], mode=[ProcTime])");
 }
 
-std::string JoinDigest(const LogicalNode& join) {
+namespace {
+
+// The join's whole condition (keys, residual, time bounds) over its columns, as Flink prints it.
+std::string JoinWhere(const LogicalNode& join) {
   const LogicalNode& left = join.input(0);
   const LogicalNode& right = join.input(1);
   // The condition reads left ++ right; a semi or anti join outputs only the left columns.
@@ -174,16 +177,29 @@ std::string JoinDigest(const LogicalNode& join) {
     if (eq.ok()) conjuncts.push_back(*eq);
   }
   if (join.condition) conjuncts.push_back(join.condition);
-  std::string where = "true";
-  if (conjuncts.size() == 1) where = ExprToString(*conjuncts[0], names);
-  if (conjuncts.size() > 1) {
-    auto all = MakeCall("AND", conjuncts);
-    if (all.ok()) where = ExprToString(**all, names);
-  }
-  return absl::StrCat("Join(joinType=[", JoinTypeDigest(join.join_type), "], where=[", where,
-                      "], select=[", absl::StrJoin(join.schema.Names(), ", "), "], leftInputSpec=[",
-                      JoinInputSpec(left, join.left_keys), "], rightInputSpec=[",
-                      JoinInputSpec(right, join.right_keys), "])");
+  if (join.time_bounds) conjuncts.push_back(join.time_bounds->conjuncts);
+  if (conjuncts.empty()) return "true";
+  if (conjuncts.size() == 1) return ExprToString(*conjuncts[0], names);
+  auto all = MakeCall("AND", conjuncts);
+  return all.ok() ? ExprToString(**all, names) : "?";
+}
+
+}  // namespace
+
+std::string IntervalJoinDigest(const LogicalNode& join) {
+  const LogicalNode::TimeBounds& b = *join.time_bounds;
+  return absl::StrCat("IntervalJoin(joinType=[", JoinTypeDigest(join.join_type),
+                      "], windowBounds=[isRowTime=true, leftLowerBound=", b.lower_ms,
+                      ", leftUpperBound=", b.upper_ms, ", leftTimeIndex=", b.left_time,
+                      ", rightTimeIndex=", b.right_time, "], where=[", JoinWhere(join),
+                      "], select=[", absl::StrJoin(join.schema.Names(), ", "), "])");
+}
+
+std::string JoinDigest(const LogicalNode& join) {
+  return absl::StrCat("Join(joinType=[", JoinTypeDigest(join.join_type), "], where=[",
+                      JoinWhere(join), "], select=[", absl::StrJoin(join.schema.Names(), ", "),
+                      "], leftInputSpec=[", JoinInputSpec(join.input(0), join.left_keys),
+                      "], rightInputSpec=[", JoinInputSpec(join.input(1), join.right_keys), "])");
 }
 
 }  // namespace eddy::planner

@@ -38,6 +38,9 @@ std::string UnionDigest(const LogicalNode& u);
 // Join(joinType=[InnerJoin], where=[=(id, id0)], select=[id, v, id0, w],
 // leftInputSpec=[NoUniqueKey], rightInputSpec=[JoinKeyContainsUniqueKey])
 std::string JoinDigest(const LogicalNode& join);
+// IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-3600000,
+// leftUpperBound=0, leftTimeIndex=2, rightTimeIndex=1], where=[...], select=[...])
+std::string IntervalJoinDigest(const LogicalNode& join);
 std::string SinkDigest(const LogicalNode& sink);
 // `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
 std::string MiniBatchAssignerDigest(int64_t interval_ms);

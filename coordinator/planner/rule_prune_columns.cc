@@ -143,6 +143,12 @@ class ColumnPruner {
                      n->condition ? RemapColumns(n->condition, combined) : nullptr, names);
         for (int k : n->left_keys) j->left_keys.push_back(lm[k]);
         for (int k : n->right_keys) j->right_keys.push_back(rm[k]);
+        if (n->time_bounds) {
+          j->time_bounds = n->time_bounds;
+          j->time_bounds->left_time = lm[n->time_bounds->left_time];
+          j->time_bounds->right_time = rm[n->time_bounds->right_time];
+          j->time_bounds->conjuncts = RemapColumns(n->time_bounds->conjuncts, combined);
+        }
         combined.resize(out_width);
         mapping = combined;
         return j;
@@ -213,9 +219,14 @@ class ColumnPruner {
         }
         for (int k : n.left_keys) left[k] = true;
         for (int k : n.right_keys) right[k] = true;
-        if (n.condition) {
+        if (n.time_bounds) {
+          left[n.time_bounds->left_time] = true;
+          right[n.time_bounds->right_time] = true;
+        }
+        if (n.condition || n.time_bounds) {
           ColumnSet both(nl + right.size(), false);
-          AddColumns(*n.condition, &both);
+          if (n.condition) AddColumns(*n.condition, &both);
+          if (n.time_bounds) AddColumns(*n.time_bounds->conjuncts, &both);
           for (size_t c = 0; c < both.size(); ++c) {
             if (!both[c]) continue;
             if (c < nl) {
