@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ namespace eddy::planner {
 struct ScopeColumn {
   std::string qualifier;
   std::string name;
+  bool hidden = false;  // a scalar subquery's value: not named by identifiers or `*`
 };
 
 // The columns of `s` by name alone, as a query's output is seen by its consumer (binder_query.cc).
@@ -120,6 +122,10 @@ class Binder {
     ExprPtr condition;
     ExprPtr value;
   };
+  // binder_scalar_subquery.cc: left-joins `*in` with the value of every scalar subquery of the
+  // WHERE clause and select list (hidden columns) and returns the column of each.
+  absl::StatusOr<std::map<const sql::Expr*, int>> BindScalarSubqueries(const sql::Query& q,
+                                                                       BoundRelation* in);
   absl::StatusOr<SubqueryJoin> BindSubqueryJoin(const sql::Query& q, const sql::Expr* in_operand,
                                                 const BoundRelation& outer,
                                                 const sql::SourcePos& pos);

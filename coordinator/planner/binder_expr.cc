@@ -136,6 +136,7 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   if (scope.columns != nullptr) {
     for (size_t i = 0; i < scope.columns->size(); ++i) {
       const ScopeColumn& c = (*scope.columns)[i];
+      if (c.hidden) continue;
       if (qualifier != nullptr) {
         if (c.qualifier != *qualifier) continue;
         qualifier_seen = true;
@@ -270,7 +271,9 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
     case sql::ExprKind::kInterval:
       return BindIntervalLiteral(e);
     case sql::ExprKind::kSubquery:
-      return ValidationErrorAt(e.pos, "scalar subqueries are not supported yet");
+      return ValidationErrorAt(e.pos,
+                               "scalar subqueries are supported in the WHERE clause and the select "
+                               "list of a query without GROUP BY, not here");
     case sql::ExprKind::kExists:
       return ValidationErrorAt(e.pos,
                                "EXISTS is supported as a conjunct of a WHERE clause (it becomes a "

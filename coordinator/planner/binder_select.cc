@@ -40,6 +40,7 @@ absl::StatusOr<std::vector<SelectColumn>> ExpandSelectList(const sql::Query& q,
       const std::string qualifier = e.name.parts.empty() ? "" : e.name.parts.back();
       bool any = false;
       for (size_t c = 0; c < in.columns.size(); ++c) {
+        if (in.columns[c].hidden) continue;
         if (!qualifier.empty() && in.columns[c].qualifier != qualifier) {
           continue;
         }
@@ -257,9 +258,19 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
     return r;
   }
   ASSIGN_OR_RETURN(BoundRelation in, BindTableRef(*q.from));
+  // Scalar subqueries become columns of `in` (a left join with each), which their uses read.
+  using ScalarColumns = std::map<const sql::Expr*, int>;
+  ASSIGN_OR_RETURN(const ScalarColumns scalars, BindScalarSubqueries(q, &in));
   ExprScope input;
   input.columns = &in.columns;
   input.schema = &in.node->schema;
+  if (!scalars.empty()) {
+    input.hook = [&scalars, &in](const sql::Expr& e) -> absl::StatusOr<ExprPtr> {
+      auto it = scalars.find(&e);
+      if (it == scalars.end()) return ExprPtr();
+      return MakeColumnRef(it->second, in.node->schema.fields[it->second].type);
+    };
+  }
   LogicalNodePtr node = in.node;
   if (q.where && HasWhereSubquery(*q.where)) {
     // Subquery predicates become semi/anti joins (same columns); the rest filters them.

@@ -2,8 +2,8 @@
 // duplicates) are joined by Eddy on a coordinator and two worker processes at parallelism 1 and 4,
 // the printed changelog is replayed into the final multiset of rows, and SQLite runs the same
 // query over the same rows. Every join type, residual conditions, semi and anti joins from IN /
-// EXISTS (NOT IN with its NULL semantics), a self-join and a join of an aggregated (updating)
-// input. The seed is printed; EDDY_TEST_SEED replays a run.
+// EXISTS (NOT IN with its NULL semantics), scalar subqueries, a self-join and a join of an
+// aggregated (updating) input. The seed is printed; EDDY_TEST_SEED replays a run.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -258,6 +258,15 @@ TEST_F(JoinDifferentialTest, JoinOfAnAggregatedInput) {
       "SELECT c.k, c.n, b.y FROM (SELECT k, CAST(COUNT(*) AS INT) AS n FROM a GROUP BY k) AS c "
       "LEFT JOIN b ON c.k = b.k";
   Check(q, q, 3);
+}
+
+TEST_F(JoinDifferentialTest, ScalarSubqueriesInWhereAndSelect) {
+  // The subquery's aggregate changes as rows arrive; the rows that read it are retracted and
+  // emitted again, so the final table holds the value over every row.
+  const std::string q1 = "SELECT k, x FROM a WHERE x > (SELECT MAX(y) - 10 FROM b)";
+  Check(q1, q1, 2);
+  const std::string q2 = "SELECT k, x, (SELECT MIN(y) FROM b WHERE k = 3) FROM a WHERE x < 5";
+  Check(q2, q2, 3);
 }
 
 TEST_F(JoinDifferentialTest, MultiWayJoin) {
