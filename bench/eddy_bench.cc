@@ -13,6 +13,10 @@
 //   (w2) (w) at parallelism 2 on two workers, rows and watermarks across the gRPC shuffle; each
 //        source subtask's rows cover the same time range (as two partitions of one stream do:
 //        datagen splits the sequence into contiguous halves, so time is the id within its half)
+//   (j)  two-stream equi-join: two sources of --rows / 2 ids each, joined on id % --keys, so
+//        each side has --rows / 2 / --keys rows per key and each key emits that number squared
+//        (rows counts the input rows of both sides), RocksDB state for both sides, one subtask
+//   (j2) (j) at parallelism 2 on two workers: both sides hash-shuffled across gRPC
 // --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
@@ -45,7 +49,8 @@ ABSL_FLAG(int, state_cache_mb, 32,
           "the workers' --state-cache-mb (0: every change reaches RocksDB)");
 ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead of starting one");
 ABSL_FLAG(std::string, scenarios, "a,b,c",
-          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, or all");
+          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, j2, or "
+          "all");
 ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
 ABSL_FLAG(std::string, mini_batch_latency, "1 s",
           "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
@@ -138,6 +143,17 @@ int main(int argc, char** argv) {
       "('connector' = 'datagen', 'rows-per-second' = '1000000000000', 'number-of-rows' = '" +
       n + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" + n +
       "')";
+  const std::string half = std::to_string(rows / 2);
+  auto join_side = [&](const std::string& name) {
+    return "CREATE TEMPORARY TABLE " + name +
+           " (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000000000', "
+           "'number-of-rows' = '" +
+           half + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+           half + "')";
+  };
+  const std::string join =
+      "INSERT INTO joined SELECT l.id, r.id FROM jl AS l JOIN jr AS r ON l.id % " +
+      std::to_string(keys) + " = r.id % " + std::to_string(keys);
   auto window_agg = [&](const std::string& table) {
     return "INSERT INTO wagg SELECT id % " + std::to_string(keys) +
            ", COUNT(*), SUM(id), window_start FROM TABLE(TUMBLE(TABLE " + table +
@@ -187,6 +203,8 @@ int main(int argc, char** argv) {
        {"SET 'execution.checkpointing.interval' = '10 s'"}},
       {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg("events"), {}},
       {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg("events2"), {}},
+      {"j", "(j) two-stream equi-join, RocksDB state", 1, join, {}},
+      {"j2", "(j2) (j) across a gRPC shuffle, 2 workers", 2, join, {}},
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
@@ -202,14 +220,16 @@ int main(int argc, char** argv) {
     if (!found) {
       std::fprintf(
           stderr,
-          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, "
-          "all)\n",
+          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, "
+          "j2, all)\n",
           id.c_str());
       return 2;
     }
   }
   for (const std::string& stmt :
-       {ddl, events_ddl, events2_ddl,
+       {ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"),
+        std::string("CREATE TEMPORARY TABLE joined (l BIGINT, r BIGINT) WITH ('connector' = "
+                    "'blackhole')"),
         std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "
                     "WITH ('connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')"),
