@@ -19,11 +19,11 @@ class Builder {
     if (built_[id] != nullptr) return built_[id];
     const v1::PlanNode& n = plan_.nodes[id];
     std::vector<const ExplainNode*> inputs;
-    const bool shuffled = n.op_case() == v1::PlanNode::kGroupAggregate ||
-                          n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
-                          n.op_case() == v1::PlanNode::kWindowAggregate ||
-                          n.op_case() == v1::PlanNode::kJoin ||
-                          n.op_case() == v1::PlanNode::kIntervalJoin;
+    const bool shuffled =
+        n.op_case() == v1::PlanNode::kGroupAggregate ||
+        n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
+        n.op_case() == v1::PlanNode::kWindowAggregate || n.op_case() == v1::PlanNode::kJoin ||
+        n.op_case() == v1::PlanNode::kIntervalJoin || n.op_case() == v1::PlanNode::kTemporalJoin;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -49,6 +49,8 @@ class Builder {
             ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())
         : consumer.has_interval_join() ? (slot == 0 ? consumer.interval_join().left_keys()
                                                     : consumer.interval_join().right_keys())
+        : consumer.has_temporal_join() ? (slot == 0 ? consumer.temporal_join().left_keys()
+                                                    : consumer.temporal_join().right_keys())
                                        : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";

@@ -67,11 +67,14 @@ class Splitter {
         return Place(copy, stage);
       }
       case v1::PlanNode::kJoin:
-      case v1::PlanNode::kIntervalJoin: {
-        const auto& left_keys =
-            node.has_join() ? node.join().left_keys() : node.interval_join().left_keys();
-        const auto& right_keys =
-            node.has_join() ? node.join().right_keys() : node.interval_join().right_keys();
+      case v1::PlanNode::kIntervalJoin:
+      case v1::PlanNode::kTemporalJoin: {
+        const auto& left_keys = node.has_join()            ? node.join().left_keys()
+                                : node.has_interval_join() ? node.interval_join().left_keys()
+                                                           : node.temporal_join().left_keys();
+        const auto& right_keys = node.has_join()            ? node.join().right_keys()
+                                 : node.has_interval_join() ? node.interval_join().right_keys()
+                                                            : node.temporal_join().right_keys();
         const bool keyed = !left_keys.empty();
         const int stage = NewStage(keyed ? default_parallelism_ : 1);
         const Partitioning part = keyed ? v1::ExchangeSink::HASH : v1::ExchangeSink::SINGLETON;

@@ -448,6 +448,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       return BuildExchangeSource(node, ctx);
     case v1::PlanNode::kIntervalJoin:
       return absl::UnimplementedError("this worker has no interval join operator yet");
+    case v1::PlanNode::kTemporalJoin:
+      return absl::UnimplementedError("this worker has no temporal join operator yet");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
