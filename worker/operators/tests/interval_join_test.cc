@@ -714,6 +714,19 @@ struct ModelRow {
   bool gone = false;
 };
 
+std::string Cell(const std::optional<int64_t>& v) {
+  return v.has_value() ? std::to_string(*v) : "null";
+}
+std::string Cells(const ModelRow& x) {
+  return absl::StrCat(Cell(x.key), ", ", FormatValue(Value::Int(x.time), DataType::Timestamp(3)),
+                      ", ", Cell(x.value));
+}
+std::string Padded(const ModelRow& x) {
+  return x.side == 0 ? absl::StrCat("+I[", Cells(x), ", null, null, null]")
+                     : absl::StrCat("+I[null, null, null, ", Cells(x), "]");
+}
+
+// Replays the operator's state: what it emits per step, and what it holds.
 class IntervalJoinModel {
  public:
   explicit IntervalJoinModel(const RandomCase& c) : c_(c) {
@@ -804,18 +817,6 @@ class IntervalJoinModel {
       if (!y.matched && outer(y.side)) out->push_back(Padded(y));
     }
   }
-  static std::string Cell(const std::optional<int64_t>& v) {
-    return v.has_value() ? std::to_string(*v) : "null";
-  }
-  static std::string Cells(const ModelRow& x) {
-    return absl::StrCat(Cell(x.key), ", ", FormatValue(Value::Int(x.time), DataType::Timestamp(3)),
-                        ", ", Cell(x.value));
-  }
-  static std::string Padded(const ModelRow& x) {
-    return x.side == 0 ? absl::StrCat("+I[", Cells(x), ", null, null, null]")
-                       : absl::StrCat("+I[null, null, null, ", Cells(x), "]");
-  }
-
   RandomCase c_;
   int64_t delay_ = 0;
   int64_t watermark_ = kMinWatermark;
@@ -823,6 +824,58 @@ class IntervalJoinModel {
   std::vector<ModelRow> rows_;
   uint64_t late_ = 0;
 };
+
+// A row as it arrived: in which batch (rows of one batch are one side's), and the watermark then.
+struct Arrival {
+  ModelRow row;
+  int batch = 0;
+  int64_t watermark = kMinWatermark;
+};
+
+// The whole run's output from the rule itself, over every pair of rows: a left and a right row
+// join when their keys are equal (not NULL), their times are in the bounds and the condition
+// holds, and the one that came first was still in state when the other came (the watermark then
+// was below its expiry); an outer side's row that joined nothing is emitted padded. Rows that
+// were late when they came are counted into `late` (on an inner side).
+std::vector<std::string> NestedLoopJoin(const RandomCase& c, const std::vector<Arrival>& rows,
+                                        uint64_t* late) {
+  auto outer = [&](int side) {
+    return c.type == StreamingJoinType::kFullOuter ||
+           c.type == (side == 0 ? StreamingJoinType::kLeftOuter : StreamingJoinType::kRightOuter);
+  };
+  auto expiry = [&](const ModelRow& x) {
+    return x.side == 0 ? x.time - c.lower : x.time + c.upper;
+  };
+  std::vector<std::string> out;
+  std::vector<bool> joined(rows.size(), false);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (size_t j = 0; j < rows.size(); ++j) {
+      const ModelRow& l = rows[i].row;
+      const ModelRow& r = rows[j].row;
+      if (l.side != 0 || r.side != 1 || !l.key || l.key != r.key) continue;
+      if (l.time - r.time < c.lower || l.time - r.time > c.upper) continue;
+      if (c.condition && !(l.value && r.value && *l.value <= *r.value)) continue;
+      const Arrival& first = rows[i].batch < rows[j].batch ? rows[i] : rows[j];
+      const Arrival& second = rows[i].batch < rows[j].batch ? rows[j] : rows[i];
+      if (second.watermark != kMinWatermark && second.watermark >= expiry(first.row)) continue;
+      out.push_back(absl::StrCat("+I[", Cells(l), ", ", Cells(r), "]"));
+      joined[i] = joined[j] = true;
+    }
+  }
+  *late = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ModelRow& x = rows[i].row;
+    if (outer(x.side) && !joined[i]) out.push_back(Padded(x));
+    const int64_t slack =
+        x.side == 0 ? std::max<int64_t>(c.upper, 0) : std::max<int64_t>(-c.lower, 0);
+    if (!outer(x.side) && rows[i].watermark != kMinWatermark &&
+        expiry(x) <= rows[i].watermark - slack) {
+      ++*late;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // The operator's emitted events as the model writes them: rows as printed, watermarks "W<millis>".
 class RawLog : public Output {
@@ -893,6 +946,15 @@ class IntervalJoinRandomTest : public IntervalJoinTest {
     const int restore_step = c.restore ? 20 + pick(80) : -1;
 
     IntervalJoinModel model(c);
+    std::vector<Arrival> arrivals;
+    std::vector<std::string> all_rows;  // every row the operator emitted
+    auto take = [&] {
+      std::vector<std::string> events = out.Take();
+      for (const std::string& e : events) {
+        if (e[0] != 'W') all_rows.push_back(e);
+      }
+      return events;
+    };
     // Late rows are a metric, not state: a restored instance counts from 0.
     uint64_t late_before_restore = 0;
     const std::vector<DataType> types = spec.left_types;
@@ -920,7 +982,7 @@ class IntervalJoinRandomTest : public IntervalJoinTest {
       if (pick(10) < 3) {
         const int64_t w = model.watermark() == kMinWatermark ? 1000 : base + pick(16) - 2;
         ASSERT_TRUE(op->ProcessWatermark(Watermark{w, false}).ok());
-        ExpectSameStep(out.Take(), model.Advance(w));
+        ExpectSameStep(take(), model.Advance(w));
       } else {
         const int side = pick(2);
         std::vector<ModelRow> rows;
@@ -936,13 +998,18 @@ class IntervalJoinRandomTest : public IntervalJoinTest {
           rows.push_back(x);
         }
         ASSERT_TRUE(op->Process(side, batch).ok());
-        ExpectSameStep(out.Take(), model.Arrive(side, rows));
+        for (const ModelRow& x : rows) arrivals.push_back({x, step, model.watermark()});
+        ExpectSameStep(take(), model.Arrive(side, rows));
       }
       ASSERT_EQ(op->stored_rows(), model.stored());
       ASSERT_EQ(op->pending_timers(), model.timers());
     }
     ASSERT_TRUE(op->Finish().ok());
-    ExpectSameStep(out.Take(), model.Finish());
+    ExpectSameStep(take(), model.Finish());
+    uint64_t late = 0;
+    std::sort(all_rows.begin(), all_rows.end());
+    EXPECT_EQ(all_rows, NestedLoopJoin(c, arrivals, &late));
+    EXPECT_EQ(late, model.late());
     EXPECT_EQ(op->late_rows_dropped(), model.late() - late_before_restore);
     EXPECT_EQ(op->stored_rows(), 0u);
     EXPECT_EQ(op->pending_timers(), 0u);
