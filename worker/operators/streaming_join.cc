@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
-#include "common/expr/evaluator.h"
+#include "worker/operators/join_common.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
@@ -16,51 +16,8 @@ namespace {
 constexpr size_t kMaxPairsPerChunk = 16384;
 // Output rows gathered before they are emitted in the middle of a batch.
 constexpr size_t kMaxOutputRows = 16384;
-
-// Key column types whose equal values have equal KeyEncoder bytes.
-bool SameKeyEncoding(const DataType& a, const DataType& b) {
-  if (a.id != b.id) return false;
-  return a.id != TypeId::kDecimal || a.scale == b.scale;
-}
-
-absl::Status CheckColumns(const char* what, const std::vector<int>& columns, size_t n) {
-  for (int c : columns) {
-    if (c < 0 || static_cast<size_t>(c) >= n) {
-      return absl::InvalidArgumentError(absl::StrCat("StreamingJoin: ", what, " column ", c,
-                                                     " out of range for an input with ", n,
-                                                     " columns"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckConditionColumns(const Expr& e, const std::vector<DataType>& types) {
-  if (e.kind == ExprKind::kColumn &&
-      (e.column < 0 || static_cast<size_t>(e.column) >= types.size() ||
-       !types[e.column].SameAs(e.type))) {
-    return absl::InvalidArgumentError(absl::StrCat("StreamingJoin: the condition's column ",
-                                                   e.column, " is not a column of left ++ right"));
-  }
-  for (const ExprPtr& a : e.args) RETURN_IF_ERROR(CheckConditionColumns(*a, types));
-  return absl::OkStatus();
-}
-
-std::vector<int> AllColumns(size_t n) {
-  std::vector<int> columns(n);
-  for (size_t i = 0; i < n; ++i) columns[i] = static_cast<int>(i);
-  return columns;
-}
-
-std::vector<Column> EmptyColumns(const std::vector<DataType>& types) {
-  std::vector<Column> columns;
-  columns.reserve(types.size());
-  for (const DataType& t : types) columns.emplace_back(t);
-  return columns;
-}
-
-void AppendTypes(const std::vector<DataType>& types, bool nullable, std::vector<DataType>* out) {
-  for (const DataType& t : types) out->push_back(nullable ? t.WithNullable(true) : t);
-}
+// Names the operator in messages.
+constexpr char kOp[] = "StreamingJoin";
 
 }  // namespace
 
@@ -94,27 +51,16 @@ absl::StatusOr<std::unique_ptr<StreamingJoinOperator>> StreamingJoinOperator::Cr
                                                    " null_safe flags for ", spec.left_keys.size(),
                                                    " keys"));
   }
-  RETURN_IF_ERROR(CheckColumns("left key", spec.left_keys, spec.left_types.size()));
-  RETURN_IF_ERROR(CheckColumns("right key", spec.right_keys, spec.right_types.size()));
-  for (size_t k = 0; k < spec.left_keys.size(); ++k) {
-    const DataType& l = spec.left_types[spec.left_keys[k]];
-    const DataType& r = spec.right_types[spec.right_keys[k]];
-    if (!SameKeyEncoding(l, r)) {
-      return absl::InvalidArgumentError(absl::StrCat("StreamingJoin: key ", k, " is ", l.ToString(),
-                                                     " on the left but ", r.ToString(),
-                                                     " on the right"));
-    }
-  }
-  RETURN_IF_ERROR(CheckColumns("left unique key", spec.left_unique_key, spec.left_types.size()));
-  RETURN_IF_ERROR(CheckColumns("right unique key", spec.right_unique_key, spec.right_types.size()));
+  RETURN_IF_ERROR(CheckJoinColumns(kOp, "left key", spec.left_keys, spec.left_types.size()));
+  RETURN_IF_ERROR(CheckJoinColumns(kOp, "right key", spec.right_keys, spec.right_types.size()));
+  RETURN_IF_ERROR(
+      CheckJoinKeyTypes(kOp, spec.left_types, spec.left_keys, spec.right_types, spec.right_keys));
+  RETURN_IF_ERROR(
+      CheckJoinColumns(kOp, "left unique key", spec.left_unique_key, spec.left_types.size()));
+  RETURN_IF_ERROR(
+      CheckJoinColumns(kOp, "right unique key", spec.right_unique_key, spec.right_types.size()));
   if (spec.condition != nullptr) {
-    if (spec.condition->type.id != TypeId::kBoolean) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "StreamingJoin: the condition is ", spec.condition->type.ToString(), ", not BOOLEAN"));
-    }
-    std::vector<DataType> both = spec.left_types;
-    both.insert(both.end(), spec.right_types.begin(), spec.right_types.end());
-    RETURN_IF_ERROR(CheckConditionColumns(*spec.condition, both));
+    RETURN_IF_ERROR(CheckJoinCondition(kOp, *spec.condition, spec.left_types, spec.right_types));
   }
   if (spec.state_ttl_ms < 0) return absl::InvalidArgumentError("StreamingJoin: negative state TTL");
 
@@ -352,14 +298,7 @@ absl::StatusOr<size_t> StreamingJoinOperator::EvaluateChunk(int input, const Cha
     }
     pairs_.mutable_kinds().insert(pairs_.mutable_kinds().end(), candidates, RowKind::kInsert);
   }
-  match_.assign(pairs, 0);
-  if (pairs > 0) {
-    ASSIGN_OR_RETURN(EvalColumn result, EvaluateView(*spec_.condition, pairs_));
-    const Column& holds = result.get();
-    for (size_t p = 0; p < pairs; ++p) {
-      match_[p] = !holds.IsNull(p) && holds.Get<uint8_t>(p) != 0;
-    }
-  }
+  RETURN_IF_ERROR(EvaluateJoinCondition(*spec_.condition, pairs_, &match_));
   return end;
 }
 

@@ -18,6 +18,7 @@
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/interval_join.h"
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/streaming_join.h"
@@ -206,6 +207,59 @@ absl::StatusOr<BuiltNode> BuildWatermarkAssigner(const v1::PlanNode& node,
   return built;
 }
 
+// The join type of a Join or IntervalJoin message (`op` names it in messages).
+absl::StatusOr<StreamingJoinType> JoinTypeFromProto(v1::Join::Type type, const char* op) {
+  switch (type) {
+    case v1::Join::INNER:
+      return StreamingJoinType::kInner;
+    case v1::Join::LEFT_OUTER:
+      return StreamingJoinType::kLeftOuter;
+    case v1::Join::RIGHT_OUTER:
+      return StreamingJoinType::kRightOuter;
+    case v1::Join::FULL_OUTER:
+      return StreamingJoinType::kFullOuter;
+    case v1::Join::SEMI:
+      return StreamingJoinType::kSemi;
+    case v1::Join::ANTI:
+      return StreamingJoinType::kAnti;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(op, ": unspecified or unknown join type"));
+  }
+}
+
+// A join's residual condition over left ++ right. The planner binds the ON condition over the
+// join's row type, where an outer join's padded side is nullable; a condition bound over the
+// inputs' own types is accepted as well. Nullability changes no value the condition computes.
+absl::StatusOr<ExprPtr> BindJoinCondition(const v1::Expr& proto, StreamingJoinType type,
+                                          const std::vector<DataType>& left,
+                                          const std::vector<DataType>& right) {
+  const bool pad_left =
+      type == StreamingJoinType::kRightOuter || type == StreamingJoinType::kFullOuter;
+  const bool pad_right =
+      type == StreamingJoinType::kLeftOuter || type == StreamingJoinType::kFullOuter;
+  std::vector<DataType> padded;
+  std::vector<DataType> plain = left;
+  plain.insert(plain.end(), right.begin(), right.end());
+  for (const DataType& t : left) padded.push_back(pad_left ? t.WithNullable(true) : t);
+  for (const DataType& t : right) padded.push_back(pad_right ? t.WithNullable(true) : t);
+  absl::StatusOr<ExprPtr> condition = ExprFromProto(proto, padded);
+  if (!condition.ok() && (pad_left || pad_right)) {
+    absl::StatusOr<ExprPtr> over_inputs = ExprFromProto(proto, plain);
+    if (over_inputs.ok()) condition = std::move(over_inputs);
+  }
+  return condition;
+}
+
+// Whether the planner's schema is what a join emits (nullability aside).
+absl::StatusOr<bool> OutputSchemaIs(const v1::PlanNode& node,
+                                    const std::vector<DataType>& emitted) {
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  bool same = declared.size() == emitted.size();
+  for (size_t i = 0; same && i < declared.size(); ++i) same = declared[i].SameAs(emitted[i]);
+  return same;
+}
+
 absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
                                     const std::vector<std::vector<DataType>>& input_types) {
   if (input_types.size() != 2) {
@@ -214,28 +268,7 @@ absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
   }
   const v1::Join& join = node.join();
   StreamingJoinSpec spec;
-  switch (join.type()) {
-    case v1::Join::INNER:
-      spec.type = StreamingJoinType::kInner;
-      break;
-    case v1::Join::LEFT_OUTER:
-      spec.type = StreamingJoinType::kLeftOuter;
-      break;
-    case v1::Join::RIGHT_OUTER:
-      spec.type = StreamingJoinType::kRightOuter;
-      break;
-    case v1::Join::FULL_OUTER:
-      spec.type = StreamingJoinType::kFullOuter;
-      break;
-    case v1::Join::SEMI:
-      spec.type = StreamingJoinType::kSemi;
-      break;
-    case v1::Join::ANTI:
-      spec.type = StreamingJoinType::kAnti;
-      break;
-    default:
-      return absl::InvalidArgumentError("Join: unspecified or unknown join type");
-  }
+  ASSIGN_OR_RETURN(spec.type, JoinTypeFromProto(join.type(), "Join"));
   spec.left_types = input_types[0];
   spec.right_types = input_types[1];
   spec.left_keys.assign(join.left_keys().begin(), join.left_keys().end());
@@ -244,42 +277,53 @@ absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
   spec.left_unique_key.assign(join.left_unique_key().begin(), join.left_unique_key().end());
   spec.right_unique_key.assign(join.right_unique_key().begin(), join.right_unique_key().end());
   if (join.has_condition()) {
-    // The planner binds the ON condition over the join's row type, where an outer join's padded
-    // side is nullable; a condition bound over the inputs' own types is accepted as well.
-    // Nullability changes no value the condition computes.
-    const bool pad_left =
-        spec.type == StreamingJoinType::kRightOuter || spec.type == StreamingJoinType::kFullOuter;
-    const bool pad_right =
-        spec.type == StreamingJoinType::kLeftOuter || spec.type == StreamingJoinType::kFullOuter;
-    std::vector<DataType> padded;
-    std::vector<DataType> plain = spec.left_types;
-    plain.insert(plain.end(), spec.right_types.begin(), spec.right_types.end());
-    for (const DataType& t : spec.left_types) padded.push_back(pad_left ? t.WithNullable(true) : t);
-    for (const DataType& t : spec.right_types) {
-      padded.push_back(pad_right ? t.WithNullable(true) : t);
-    }
-    absl::StatusOr<ExprPtr> condition = ExprFromProto(join.condition(), padded);
-    if (!condition.ok() && (pad_left || pad_right)) {
-      absl::StatusOr<ExprPtr> over_inputs = ExprFromProto(join.condition(), plain);
-      if (over_inputs.ok()) condition = std::move(over_inputs);
-    }
-    ASSIGN_OR_RETURN(spec.condition, std::move(condition));
+    ASSIGN_OR_RETURN(spec.condition, BindJoinCondition(join.condition(), spec.type, spec.left_types,
+                                                       spec.right_types));
   }
   if (join.state_ttl_ms() < 0) return absl::InvalidArgumentError("Join: negative state TTL");
   spec.state_ttl_ms = join.state_ttl_ms();
   // Create checks key counts, columns, key types and the condition's type.
   ASSIGN_OR_RETURN(auto op, StreamingJoinOperator::Create(std::move(spec)));
-  // The planner's schema must be what the join emits (nullability aside).
-  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
-  const std::vector<DataType> declared = schema.Types();
-  bool same = declared.size() == op->output_types().size();
-  for (size_t i = 0; same && i < declared.size(); ++i) {
-    same = declared[i].SameAs(op->output_types()[i]);
-  }
+  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
   if (!same) {
     return absl::InvalidArgumentError(absl::StrCat("Join: output schema differs from the ",
                                                    StreamingJoinTypeName(op->spec().type),
                                                    " join of its inputs"));
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildIntervalJoin(const v1::PlanNode& node,
+                                            const std::vector<std::vector<DataType>>& input_types) {
+  if (input_types.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "an interval join expects two inputs (left, right), has ", input_types.size()));
+  }
+  const v1::IntervalJoin& join = node.interval_join();
+  IntervalJoinSpec spec;
+  ASSIGN_OR_RETURN(spec.type, JoinTypeFromProto(join.type(), "IntervalJoin"));
+  spec.left_types = input_types[0];
+  spec.right_types = input_types[1];
+  spec.left_keys.assign(join.left_keys().begin(), join.left_keys().end());
+  spec.right_keys.assign(join.right_keys().begin(), join.right_keys().end());
+  spec.left_time = join.left_time();
+  spec.right_time = join.right_time();
+  spec.lower_bound_ms = join.lower_bound_ms();
+  spec.upper_bound_ms = join.upper_bound_ms();
+  if (join.has_condition()) {
+    ASSIGN_OR_RETURN(spec.condition, BindJoinCondition(join.condition(), spec.type, spec.left_types,
+                                                       spec.right_types));
+  }
+  // Create refuses SEMI and ANTI and checks key counts, columns and types, the time columns
+  // (TIMESTAMP(3)), the bounds (lower <= upper) and the condition's type.
+  ASSIGN_OR_RETURN(auto op, IntervalJoinOperator::Create(std::move(spec)));
+  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat("IntervalJoin: output schema differs from the ",
+                                                   StreamingJoinTypeName(op->spec().type),
+                                                   " interval join of its inputs"));
   }
   BuiltNode built;
   built.op = std::move(op);
@@ -447,7 +491,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kExchangeSource:
       return BuildExchangeSource(node, ctx);
     case v1::PlanNode::kIntervalJoin:
-      return absl::UnimplementedError("this worker has no interval join operator yet");
+      RETURN_IF_ERROR(RequireStateId(node));
+      return BuildIntervalJoin(node, input_types);
     case v1::PlanNode::kTemporalJoin:
       return absl::UnimplementedError("this worker has no temporal join operator yet");
     case v1::PlanNode::OP_NOT_SET:

@@ -256,7 +256,13 @@ absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
   r.size = n;
   r.keys.resize(n);
   for (size_t i = 0; i < n; ++i) r.keys[i] = ToSlice(keys[i]);
-  if (r.values.size() < n) r.values.resize(n);
+  if (r.values.size() < n) {
+    // Never grown by moving its slices: RocksDB's PinnableSlice move constructor leaves the buffer
+    // pointer unset when the slice it moves from is pinned (a value read from a block of an SST
+    // file), and a later read that copies a value (from a memtable) into the moved-to slice writes
+    // through that pointer. A new vector default-constructs every slice.
+    r.values = std::vector<rocksdb::PinnableSlice>(std::max(n, 2 * r.values.size()));
+  }
   for (size_t i = 0; i < n; ++i) r.values[i].Reset();
   r.statuses.assign(n, rocksdb::Status());
   multiget_calls_.fetch_add(1, std::memory_order_relaxed);

@@ -190,6 +190,42 @@ TEST(KeyedStateBackendTest, ReadsStayCorrectWhileMemtablesFlushUnderLargeValues)
   EXPECT_EQ(*backend->CountKeys(7), static_cast<size_t>(kKeys));
 }
 
+// One result object reused for more and more keys: values read from SST files are pinned in their
+// blocks, and the result's slices must stay usable when it makes room for more keys (a slice moved
+// from a pinned one had no buffer, and a value later copied into it from the memtable was written
+// through a wild pointer).
+TEST(KeyedStateBackendTest, AResultGrowsAfterReadingPinnedValuesFromFiles) {
+  const std::string path = UniqueDir("grow");
+  auto backend = OpenOrDie(path);
+  std::vector<std::string> keys;
+  std::vector<std::string> expected;
+  StateWriteBatch wb;
+  for (int k = 0; k < 64; ++k) {
+    keys.emplace_back();
+    AppendStateKey(k, 7, "k" + std::to_string(k), &keys.back());
+    expected.push_back("file" + std::to_string(k));
+    wb.Put(keys.back(), expected.back());
+  }
+  ASSERT_TRUE(backend->Write(&wb).ok());
+  StateReadResult r;
+  for (size_t n = 1; n <= 64; n *= 2) {
+    // Every value in a file (pinned when read), then new values for the keys read last time, in
+    // the memtable (copied when read).
+    ASSERT_TRUE(backend->Snapshot(path + "-chk" + std::to_string(n)).ok());
+    for (size_t k = 0; k < n / 2; ++k) {
+      expected[k] = "memtable" + std::to_string(n) + "-" + std::to_string(k);
+      wb.Put(keys[k], expected[k]);
+    }
+    ASSERT_TRUE(backend->Write(&wb).ok());
+    const std::vector<std::string_view> views(keys.begin(), keys.begin() + n);
+    ASSERT_TRUE(backend->MultiGet(views, &r).ok());
+    for (size_t k = 0; k < n; ++k) {
+      ASSERT_TRUE(r.found(k));
+      EXPECT_EQ(r.value(k), expected[k]);
+    }
+  }
+}
+
 TEST(KeyedStateBackendTest, ScanPrefixReadsInKeyOrderAndKeepsTheKeys) {
   auto backend = OpenOrDie(UniqueDir("scan"));
   StateWriteBatch wb;

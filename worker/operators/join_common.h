@@ -1,0 +1,50 @@
+// Helpers the regular streaming join and the interval join share: spec checks (key and condition
+// columns, key types whose equal values encode to equal bytes), the output row type of a join, and
+// the residual condition evaluated over a batch of candidate (left ++ right) pairs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "common/batch/changelog_batch.h"
+#include "common/batch/column.h"
+#include "common/expr/expr.h"
+#include "common/types/data_type.h"
+
+namespace eddy {
+
+// Key column types whose equal values have equal KeyEncoder bytes (the same type up to nullability,
+// VARCHAR length and TIMESTAMP precision; DECIMALs of one scale).
+bool SameKeyEncoding(const DataType& a, const DataType& b);
+
+// Every column of `columns` is in [0, n); the error names `op` and `what` ("left key").
+absl::Status CheckJoinColumns(const char* op, const char* what, const std::vector<int>& columns,
+                              size_t n);
+
+// Pairwise key types encode alike (keys already checked: equal counts, columns in range).
+absl::Status CheckJoinKeyTypes(const char* op, const std::vector<DataType>& left_types,
+                               const std::vector<int>& left_keys,
+                               const std::vector<DataType>& right_types,
+                               const std::vector<int>& right_keys);
+
+// The residual condition is BOOLEAN and reads only columns of left ++ right (by type, ignoring
+// nullability).
+absl::Status CheckJoinCondition(const char* op, const Expr& condition,
+                                const std::vector<DataType>& left_types,
+                                const std::vector<DataType>& right_types);
+
+// 0, 1, ..., n - 1.
+std::vector<int> AllColumns(size_t n);
+// One empty column per type.
+std::vector<Column> EmptyColumns(const std::vector<DataType>& types);
+// Appends `types` to `out`, made nullable when `nullable` (the padded side of an outer join).
+void AppendTypes(const std::vector<DataType>& types, bool nullable, std::vector<DataType>* out);
+
+// Evaluates `condition` over every row of `pairs` (left ++ right columns); (*match)[p] is 1 where
+// it is TRUE and 0 where it is FALSE or NULL.
+absl::Status EvaluateJoinCondition(const Expr& condition, const ChangelogBatch& pairs,
+                                   std::vector<uint8_t>* match);
+
+}  // namespace eddy
