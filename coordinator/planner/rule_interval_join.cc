@@ -109,7 +109,9 @@ absl::StatusOr<LogicalNodePtr> ExtractBounds(const LogicalNodePtr& join) {
           upper = upper ? std::min(*upper, b->ms) : b->ms;
         }
       }
-      if (!lower || !upper) continue;
+      // Both bounds, and a window that holds something (an empty one matches nothing: a
+      // regular join evaluating the bounds says so).
+      if (!lower || !upper || *lower > *upper) continue;
       auto out = std::make_shared<LogicalNode>(*join);
       ASSIGN_OR_RETURN(out->condition, MakeConjunction(rest));
       LogicalNode::TimeBounds tb;
