@@ -113,7 +113,7 @@ enum class TableRefKind {
   kSubquery,  // (query) [AS] alias [(col, ...)]
   kValues,    // (VALUES (..), (..)) [AS] alias (cols)  or  VALUES (...) AS t(cols) directly in FROM
   kFunction,  // TABLE(fn(args)) or fn(TABLE t, DESCRIPTOR(c), ...): window TVFs; see function_*
-  kJoin,      // left JOIN right ON condition (parsed; support comes later)
+  kJoin,      // left JOIN right ON condition
 };
 
 struct TableRef {
@@ -130,6 +130,9 @@ struct TableRef {
   std::unique_ptr<TableRef> table_arg;
   std::vector<std::string> descriptor_cols;
   bool lateral = false;  // LATERAL TABLE(fn(args)): a table function correlated with the left input
+
+  // kTable: `FOR SYSTEM_TIME AS OF expr` (the right side of a temporal join); null otherwise.
+  ExprPtr system_time;
 
   // kJoin
   std::string join_type;  // INNER, LEFT, RIGHT, FULL, CROSS

@@ -111,6 +111,9 @@ std::string DebugString(const TableRef& ref) {
   switch (ref.kind) {
     case TableRefKind::kTable:
       out = ref.name.ToString();
+      if (ref.system_time) {
+        absl::StrAppend(&out, " FOR SYSTEM_TIME AS OF ", DebugString(*ref.system_time));
+      }
       break;
     case TableRefKind::kSubquery:
     case TableRefKind::kValues:

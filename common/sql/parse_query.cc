@@ -241,6 +241,13 @@ absl::StatusOr<std::unique_ptr<TableRef>> Parser::ParseTablePrimary() {
       RETURN_IF_ERROR(ParseTableFunctionArgs(*ref));
     } else {
       ref->kind = TableRefKind::kTable;
+      if (PeekKeyword("FOR") && PeekKeyword("SYSTEM_TIME", 1)) {
+        Advance();
+        Advance();
+        RETURN_IF_ERROR(ExpectKeyword("AS"));
+        RETURN_IF_ERROR(ExpectKeyword("OF"));
+        ASSIGN_OR_RETURN(ref->system_time, ParseExpr());
+      }
     }
   }
   RETURN_IF_ERROR(ParseTableAlias(*ref));

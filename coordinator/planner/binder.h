@@ -108,8 +108,12 @@ class Binder {
   absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
-  absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref);
+  // `versioned`: the right side of a temporal join, which may say FOR SYSTEM_TIME AS OF.
+  absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref, bool versioned = false);
   absl::StatusOr<BoundRelation> BindJoin(const sql::TableRef& ref);
+  // Checks a temporal join's versioned table and period and marks `join` as temporal.
+  absl::Status BindTemporal(const sql::TableRef& versioned, const BoundRelation& left,
+                            const BoundRelation& right, LogicalNode* join);
   // binder_subquery.cc: turns `*in` into semi/anti joins for the WHERE conjuncts that are
   // [NOT] IN (subquery) or [NOT] EXISTS, and returns the other conjuncts.
   absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(const sql::Expr& where,

@@ -80,11 +80,14 @@ absl::StatusOr<BoundRelation> Binder::BindJoin(const sql::TableRef& ref) {
     return ValidationErrorAt(ref.pos, absl::StrCat(ref.join_type, " JOIN needs an ON condition"));
   }
   ASSIGN_OR_RETURN(BoundRelation left, BindTableRef(*ref.left));
-  ASSIGN_OR_RETURN(BoundRelation right, BindTableRef(*ref.right));
+  const bool temporal = ref.right->kind == sql::TableRefKind::kTable && ref.right->system_time;
+  ASSIGN_OR_RETURN(BoundRelation right, temporal ? BindNamedTable(*ref.right, /*versioned=*/true)
+                                                 : BindTableRef(*ref.right));
   std::vector<std::string> names = left.node->schema.Names();
   for (const std::string& name : right.node->schema.Names()) names.push_back(name);
   BoundRelation r;
   r.node = MakeJoin(left.node, right.node, type, nullptr, UniquifyNames(std::move(names)));
+  if (temporal) RETURN_IF_ERROR(BindTemporal(*ref.right, left, right, r.node.get()));
   r.columns = std::move(left.columns);
   r.columns.insert(r.columns.end(), right.columns.begin(), right.columns.end());
   if (ref.join_condition != nullptr) {
@@ -103,7 +106,65 @@ absl::StatusOr<BoundRelation> Binder::BindJoin(const sql::TableRef& ref) {
   return r;
 }
 
-absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref) {
+absl::Status Binder::BindTemporal(const sql::TableRef& versioned, const BoundRelation& left,
+                                  const BoundRelation& right, LogicalNode* join) {
+  if (join->join_type != JoinType::kInner && join->join_type != JoinType::kLeft) {
+    return ValidationErrorAt(versioned.pos,
+                             "a temporal join (FOR SYSTEM_TIME AS OF) must be an INNER or LEFT "
+                             "join");
+  }
+  ExprScope left_scope;
+  left_scope.columns = &left.columns;
+  left_scope.schema = &left.node->schema;
+  left_scope.clause = "FOR SYSTEM_TIME AS OF";
+  ASSIGN_OR_RETURN(ExprPtr period, BindExpr(*versioned.system_time, left_scope));
+  if (period->kind != ExprKind::kColumn || !IsRowtimeColumn(*left.node, period->column)) {
+    return ValidationErrorAt(
+        versioned.system_time->pos,
+        "FOR SYSTEM_TIME AS OF must name an event-time attribute (a WATERMARK FOR column) of the "
+        "left table; processing-time temporal joins need PROCTIME(), which is not supported yet");
+  }
+  const CatalogTable* table = nullptr;
+  for (const LogicalNode* n = right.node.get(); n != nullptr;
+       n = n->inputs.empty() ? nullptr : n->inputs[0].get()) {
+    if (n->kind == LogicalKind::kTableScan) table = n->table.get();
+  }
+  const std::string name = versioned.name.ToString();
+  if (table == nullptr || table->primary_key.empty()) {
+    return ValidationErrorAt(versioned.pos,
+                             absl::StrCat("Temporal Table Join requires primary key in versioned "
+                                          "table, but no primary key can be found ('",
+                                          name, "')"));
+  }
+  int right_time = -1;
+  for (size_t c = 0; c < right.node->schema.size() && right_time < 0; ++c) {
+    if (IsRowtimeColumn(*right.node, static_cast<int>(c))) right_time = static_cast<int>(c);
+  }
+  if (right_time < 0) {
+    return ValidationErrorAt(versioned.pos,
+                             absl::StrCat("Event-Time Temporal Table Join requires both primary "
+                                          "key and row time attribute in versioned table, but no "
+                                          "row time attribute can be found ('",
+                                          name, "')"));
+  }
+  LogicalNode::Temporal t;
+  t.left_time = period->column;
+  t.right_time = right_time;
+  for (const std::string& column : table->primary_key) {
+    std::optional<int> c = right.node->schema.FindField(column);
+    if (!c) return ValidationErrorAt(versioned.pos, "the versioned table's key is not readable");
+    t.right_primary_key.push_back(*c);
+  }
+  join->temporal = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref, bool versioned) {
+  if (ref.system_time && !versioned) {
+    return ValidationErrorAt(ref.system_time->pos,
+                             "FOR SYSTEM_TIME AS OF is supported on the right side of a JOIN (a "
+                             "temporal join), not here");
+  }
   auto path = catalog_.Resolve(ref.name);
   if (!path.ok()) return AsValidationError(ref.name.pos, path.status());
   const std::string qualifier = ref.alias.value_or(path->object);

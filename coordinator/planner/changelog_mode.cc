@@ -50,7 +50,7 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         const ChangelogMode left = n->input(0).mode;
         const ChangelogMode right = n->input(1).mode;
         ChangelogMode m = left.Union(right);
-        if (IsIntervalJoin(*n)) {
+        if (IsIntervalJoin(*n) || n->temporal) {
           n->mode = ChangelogMode::InsertOnly();  // padded rows come out once, when they expire
           break;
         }
@@ -113,7 +113,9 @@ const LogicalNode* UpdateOrigin(const LogicalNode& n) {
 std::string Digest(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kJoin:
-      return IsIntervalJoin(n) ? IntervalJoinDigest(n) : JoinDigest(n);
+      return n.temporal          ? TemporalJoinDigest(n)
+             : IsIntervalJoin(n) ? IntervalJoinDigest(n)
+                                 : JoinDigest(n);
     case LogicalKind::kAggregate:
       return AggregateDigest(n);
     case LogicalKind::kWindowAggregate:
@@ -220,9 +222,15 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
       RequireUpdateBefore(n->inputs[0].get());
     }
     // A join keeps each side's rows and must retract the exact old row of an update.
-    if (n->kind == LogicalKind::kJoin) {
+    if (n->kind == LogicalKind::kJoin && !n->temporal) {
       RequireUpdateBefore(n->inputs[0].get());
       RequireUpdateBefore(n->inputs[1].get());
+    }
+    // A temporal join buffers its left rows until their time: they must be inserts.
+    if (n->kind == LogicalKind::kJoin && n->temporal && !n->input(0).mode.IsInsertOnly()) {
+      return ValidationError(absl::StrCat(
+          "a temporal join's left input must be append-only, but it has updates produced by node ",
+          Digest(*UpdateOrigin(n->input(0)))));
     }
     // Windows are defined on event time; an update would have to retract a fired window.
     if ((n->kind == LogicalKind::kWindowAggregate ||

@@ -90,7 +90,9 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
     }
     case LogicalKind::kJoin:
       return absl::StrCat("LogicalJoin(condition=[", n.condition ? Rex(*n.condition) : "true",
-                          "], joinType=[", JoinTypeName(n.join_type), "])");
+                          "], joinType=[", JoinTypeName(n.join_type), "]",
+                          n.temporal ? absl::StrCat(", period=[$", n.temporal->left_time, "]") : "",
+                          ")");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

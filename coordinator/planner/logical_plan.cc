@@ -215,11 +215,14 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
+      return false;
     case LogicalKind::kJoin: {
-      // An interval join keeps both sides' time attributes (it holds its watermark back); a
-      // regular join's output times are no longer attributes (Flink).
-      if (!n.time_bounds) return false;
+      // An interval join keeps both sides' time attributes (it holds its watermark back), a
+      // temporal join the left side's; a regular join's output times are no longer attributes
+      // (Flink). Before the optimizer marks it, an interval join is known by its condition.
       const int nl = static_cast<int>(n.input(0).schema.size());
+      if (n.temporal) return column < nl && IsRowtimeColumn(n.input(0), column);
+      if (!n.time_bounds && !FindTimeBounds(n)) return false;
       return column < nl ? IsRowtimeColumn(n.input(0), column)
                          : IsRowtimeColumn(n.input(1), column - nl);
     }

@@ -132,6 +132,15 @@ struct LogicalNode {
     ExprPtr conjuncts;
   };
   std::optional<TimeBounds> time_bounds;
+  // A temporal join (`JOIN versioned FOR SYSTEM_TIME AS OF left.time`): each left row joins the
+  // right row version valid at its left_time; right_time is the versioned table's rowtime
+  // attribute and right_primary_key its PRIMARY KEY (right input columns).
+  struct Temporal {
+    int left_time = -1;
+    int right_time = -1;
+    std::vector<int> right_primary_key;
+  };
+  std::optional<Temporal> temporal;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -159,6 +168,11 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
 // `names`: the output column names (left then right; only the left for semi and anti joins).
 LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,
                         std::vector<std::string> names);
+
+// rule_interval_join.cc: the time bounds `join`'s condition sets between a rowtime attribute of
+// each side (lower and upper), with the remaining conjuncts in *rest when given; nullopt if none.
+std::optional<LogicalNode::TimeBounds> FindTimeBounds(const LogicalNode& join,
+                                                      ExprPtr* rest = nullptr);
 
 // Whether `join` runs as an interval join: time bounds over append-only inputs.
 bool IsIntervalJoin(const LogicalNode& join);

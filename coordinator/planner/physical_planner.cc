@@ -278,7 +278,10 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(left);
       p->add_inputs(right);
-      if (IsIntervalJoin(n)) {
+      if (n.temporal) {
+        p->set_description(TemporalJoinDigest(n));
+        RETURN_IF_ERROR(FillTemporalJoin(n, p->mutable_temporal_join()));
+      } else if (IsIntervalJoin(n)) {
         p->set_description(IntervalJoinDigest(n));
         FillIntervalJoin(n, p->mutable_interval_join());
       } else {
@@ -369,6 +372,43 @@ void PhysicalPlanner::FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* j
   join->set_lower_bound_ms(n.time_bounds->lower_ms);
   join->set_upper_bound_ms(n.time_bounds->upper_ms);
   if (n.condition) ExprToProto(*n.condition, join->mutable_condition());
+}
+
+absl::Status PhysicalPlanner::FillTemporalJoin(const LogicalNode& n, v1::TemporalJoin* join) const {
+  const LogicalNode::Temporal& t = *n.temporal;
+  join->set_type(JoinTypeProto(n.join_type));
+  // The versioned table is keyed by its primary key: those equalities are the keys, any other
+  // equality a condition.
+  const int nl = static_cast<int>(n.input(0).schema.size());
+  std::vector<ExprPtr> condition;
+  std::vector<bool> covered(t.right_primary_key.size(), false);
+  for (size_t k = 0; k < n.left_keys.size(); ++k) {
+    const int r = n.right_keys[k];
+    auto it = std::find(t.right_primary_key.begin(), t.right_primary_key.end(), r);
+    if (it != t.right_primary_key.end() && !covered[it - t.right_primary_key.begin()]) {
+      covered[it - t.right_primary_key.begin()] = true;
+      join->add_left_keys(n.left_keys[k]);
+      join->add_right_keys(r);
+      continue;
+    }
+    ASSIGN_OR_RETURN(
+        ExprPtr eq,
+        MakeCall("=", {MakeColumnRef(n.left_keys[k], n.schema.fields[n.left_keys[k]].type),
+                       MakeColumnRef(nl + r, n.schema.fields[nl + r].type)}));
+    condition.push_back(std::move(eq));
+  }
+  for (size_t i = 0; i < covered.size(); ++i) {
+    if (covered[i]) continue;
+    return ValidationError(absl::StrCat(
+        "Temporal table's primary key [", n.input(1).schema.fields[t.right_primary_key[i]].name,
+        "] must be included in the equivalence condition of temporal join"));
+  }
+  if (n.condition) condition.push_back(n.condition);
+  ASSIGN_OR_RETURN(ExprPtr all, MakeConjunction(condition));
+  if (all) ExprToProto(*all, join->mutable_condition());
+  join->set_left_time(t.left_time);
+  join->set_right_time(t.right_time);
+  return absl::OkStatus();
 }
 
 absl::Status PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) const {

@@ -195,6 +195,25 @@ std::string IntervalJoinDigest(const LogicalNode& join) {
                       "], select=[", absl::StrJoin(join.schema.Names(), ", "), "])");
 }
 
+std::string TemporalJoinDigest(const LogicalNode& join) {
+  const LogicalNode::Temporal& t = *join.temporal;
+  const std::vector<std::string> names = join.schema.Names();
+  const int nl = static_cast<int>(join.input(0).schema.size());
+  std::vector<std::string> pk, left_keys, right_keys;
+  for (int c : t.right_primary_key) pk.push_back(names[nl + c]);
+  for (int k : join.left_keys) left_keys.push_back(names[k]);
+  for (int k : join.right_keys) right_keys.push_back(names[nl + k]);
+  std::string where = JoinWhere(join);
+  const std::string temporal =
+      absl::StrCat("__TEMPORAL_JOIN_CONDITION(", names[t.left_time], ", ", names[nl + t.right_time],
+                   ", __TEMPORAL_JOIN_CONDITION_PRIMARY_KEY(", absl::StrJoin(pk, ", "),
+                   "), __TEMPORAL_JOIN_LEFT_KEY(", absl::StrJoin(left_keys, ", "),
+                   "), __TEMPORAL_JOIN_RIGHT_KEY(", absl::StrJoin(right_keys, ", "), "))");
+  where = where == "true" ? temporal : absl::StrCat("AND(", where, ", ", temporal, ")");
+  return absl::StrCat("TemporalJoin(joinType=[", JoinTypeDigest(join.join_type), "], where=[",
+                      where, "], select=[", absl::StrJoin(names, ", "), "])");
+}
+
 std::string JoinDigest(const LogicalNode& join) {
   return absl::StrCat("Join(joinType=[", JoinTypeDigest(join.join_type), "], where=[",
                       JoinWhere(join), "], select=[", absl::StrJoin(join.schema.Names(), ", "),

@@ -41,6 +41,9 @@ std::string JoinDigest(const LogicalNode& join);
 // IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-3600000,
 // leftUpperBound=0, leftTimeIndex=2, rightTimeIndex=1], where=[...], select=[...])
 std::string IntervalJoinDigest(const LogicalNode& join);
+// TemporalJoin(joinType=[InnerJoin], where=[AND(=(currency, currency0),
+// __TEMPORAL_JOIN_CONDITION(order_time, update_time, ...))], select=[...]), as Flink prints it.
+std::string TemporalJoinDigest(const LogicalNode& join);
 std::string SinkDigest(const LogicalNode& sink);
 // `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
 std::string MiniBatchAssignerDigest(int64_t interval_ms);

@@ -124,6 +124,7 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
                                  UniquifyNames(std::move(names)));
   wide->left_keys = out->left_keys;
   wide->right_keys = out->right_keys;
+  wide->temporal = join->temporal;  // appended columns leave the time and key columns in place
   // Back to the join's own columns.
   std::vector<ExprPtr> projections;
   std::vector<std::string> out_names;

@@ -80,15 +80,28 @@ std::optional<Bound> AsBound(const Expr& c, int left_time, int right_time) {
 }
 
 absl::StatusOr<LogicalNodePtr> ExtractBounds(const LogicalNodePtr& join) {
-  if (join->condition == nullptr || join->time_bounds || join->join_type == JoinType::kSemi ||
-      join->join_type == JoinType::kAnti) {
-    return join;
+  if (join->time_bounds) return join;
+  ExprPtr rest;
+  std::optional<LogicalNode::TimeBounds> bounds = FindTimeBounds(*join, &rest);
+  if (!bounds) return join;
+  auto out = std::make_shared<LogicalNode>(*join);
+  out->condition = std::move(rest);
+  out->time_bounds = std::move(bounds);
+  return out;
+}
+
+}  // namespace
+
+std::optional<LogicalNode::TimeBounds> FindTimeBounds(const LogicalNode& join, ExprPtr* rest_out) {
+  if (join.kind != LogicalKind::kJoin || join.condition == nullptr || join.temporal ||
+      join.join_type == JoinType::kSemi || join.join_type == JoinType::kAnti) {
+    return std::nullopt;
   }
-  const LogicalNode& left = *join->inputs[0];
-  const LogicalNode& right = *join->inputs[1];
+  const LogicalNode& left = join.input(0);
+  const LogicalNode& right = join.input(1);
   const int nl = static_cast<int>(left.schema.size());
   const int nr = static_cast<int>(right.schema.size());
-  const std::vector<ExprPtr> conjuncts = Conjuncts(join->condition);
+  const std::vector<ExprPtr> conjuncts = Conjuncts(join.condition);
   // Try each pair of rowtime columns that some conjunct compares.
   for (int lt = 0; lt < nl; ++lt) {
     if (!IsRowtimeColumn(left, lt)) continue;
@@ -112,22 +125,21 @@ absl::StatusOr<LogicalNodePtr> ExtractBounds(const LogicalNodePtr& join) {
       // Both bounds, and a window that holds something (an empty one matches nothing: a
       // regular join evaluating the bounds says so).
       if (!lower || !upper || *lower > *upper) continue;
-      auto out = std::make_shared<LogicalNode>(*join);
-      ASSIGN_OR_RETURN(out->condition, MakeConjunction(rest));
       LogicalNode::TimeBounds tb;
       tb.left_time = lt;
       tb.right_time = rt;
       tb.lower_ms = *lower;
       tb.upper_ms = *upper;
-      ASSIGN_OR_RETURN(tb.conjuncts, MakeConjunction(bounds));
-      out->time_bounds = std::move(tb);
-      return out;
+      auto all = MakeConjunction(bounds);
+      auto others = MakeConjunction(rest);
+      if (!all.ok() || !others.ok()) return std::nullopt;
+      tb.conjuncts = *all;
+      if (rest_out != nullptr) *rest_out = *others;
+      return tb;
     }
   }
-  return join;
+  return std::nullopt;
 }
-
-}  // namespace
 
 absl::StatusOr<LogicalRoots> ExtractIntervalBounds(const LogicalRoots& roots) {
   return RewriteBottomUp(

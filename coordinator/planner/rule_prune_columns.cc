@@ -143,6 +143,12 @@ class ColumnPruner {
                      n->condition ? RemapColumns(n->condition, combined) : nullptr, names);
         for (int k : n->left_keys) j->left_keys.push_back(lm[k]);
         for (int k : n->right_keys) j->right_keys.push_back(rm[k]);
+        if (n->temporal) {
+          j->temporal = n->temporal;
+          j->temporal->left_time = lm[n->temporal->left_time];
+          j->temporal->right_time = rm[n->temporal->right_time];
+          for (int& c : j->temporal->right_primary_key) c = rm[c];
+        }
         if (n->time_bounds) {
           j->time_bounds = n->time_bounds;
           j->time_bounds->left_time = lm[n->time_bounds->left_time];
@@ -222,6 +228,11 @@ class ColumnPruner {
         if (n.time_bounds) {
           left[n.time_bounds->left_time] = true;
           right[n.time_bounds->right_time] = true;
+        }
+        if (n.temporal) {
+          left[n.temporal->left_time] = true;
+          right[n.temporal->right_time] = true;
+          for (int c : n.temporal->right_primary_key) right[c] = true;
         }
         if (n.condition || n.time_bounds) {
           ColumnSet both(nl + right.size(), false);

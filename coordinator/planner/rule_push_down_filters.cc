@@ -95,7 +95,8 @@ class FilterPusher {
     const JoinType type = join->join_type;
     const int left = static_cast<int>(join->inputs[0]->schema.size());
     const bool to_left = type != JoinType::kRight && type != JoinType::kFull;
-    const bool to_right = type == JoinType::kInner || type == JoinType::kRight;
+    // A temporal join's versions are never filtered below it: that would pick older versions.
+    const bool to_right = (type == JoinType::kInner || type == JoinType::kRight) && !join->temporal;
     std::vector<ExprPtr> left_side, right_side, both, rest;
     for (const ExprPtr& c : Conjuncts(condition)) {
       if (to_left && OnlyReferences(*c, [&](int col) { return col < left; })) {
@@ -132,7 +133,7 @@ class FilterPusher {
     // A side whose unmatched rows are dropped anyway can lose rows that cannot match.
     const bool to_left =
         type == JoinType::kInner || type == JoinType::kRight || type == JoinType::kSemi;
-    const bool to_right = type != JoinType::kRight && type != JoinType::kFull;
+    const bool to_right = type != JoinType::kRight && type != JoinType::kFull && !join->temporal;
     std::vector<ExprPtr> left_side, right_side, rest;
     for (const ExprPtr& c : Conjuncts(join->condition)) {
       if (to_left && OnlyReferences(*c, [&](int col) { return col < left; })) {

@@ -42,7 +42,10 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
     case LogicalKind::kJoin: {
       std::optional<std::vector<int>> left = UniqueKey(n.input(0));
       if (!left) return std::nullopt;
-      if (n.join_type == JoinType::kSemi || n.join_type == JoinType::kAnti) return left;
+      // A left row joins at most one version of a temporal join's right side.
+      if (n.join_type == JoinType::kSemi || n.join_type == JoinType::kAnti || n.temporal) {
+        return left;
+      }
       if (n.join_type != JoinType::kInner) return std::nullopt;  // padded rows repeat NULLs
       std::optional<std::vector<int>> right = UniqueKey(n.input(1));
       if (!right) return std::nullopt;
