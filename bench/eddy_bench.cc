@@ -17,6 +17,9 @@
 //        each side has --rows / 2 / --keys rows per key and each key emits that number squared
 //        (rows counts the input rows of both sides), RocksDB state for both sides, one subtask
 //   (j2) (j) at parallelism 2 on two workers: both sides hash-shuffled across gRPC
+//   (ij) event-time interval join: two sources of --rows / 2 ids each, row id at id ms, joined
+//        on id % 1000 with the right row at most one second before the left one (two matches
+//        per left row); state bounded by the watermark, one subtask
 // --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
@@ -49,8 +52,8 @@ ABSL_FLAG(int, state_cache_mb, 32,
           "the workers' --state-cache-mb (0: every change reaches RocksDB)");
 ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead of starting one");
 ABSL_FLAG(std::string, scenarios, "a,b,c",
-          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, j2, or "
-          "all");
+          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, j2, ij, "
+          "or all");
 ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
 ABSL_FLAG(std::string, mini_batch_latency, "1 s",
           "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
@@ -151,6 +154,17 @@ int main(int argc, char** argv) {
            half + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
            half + "')";
   };
+  auto timed_side = [&](const std::string& name) {
+    return "CREATE TEMPORARY TABLE " + name +
+           " (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts AS ts - INTERVAL '1' "
+           "SECOND) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000000000', "
+           "'number-of-rows' = '" +
+           half + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+           half + "')";
+  };
+  const std::string interval_join =
+      "INSERT INTO joined SELECT l.id, r.id FROM ijl AS l JOIN ijr AS r ON l.id % 1000 = r.id % "
+      "1000 AND r.ts BETWEEN l.ts - INTERVAL '1' SECOND AND l.ts";
   const std::string join =
       "INSERT INTO joined SELECT l.id, r.id FROM jl AS l JOIN jr AS r ON l.id % " +
       std::to_string(keys) + " = r.id % " + std::to_string(keys);
@@ -205,6 +219,7 @@ int main(int argc, char** argv) {
       {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg("events2"), {}},
       {"j", "(j) two-stream equi-join, RocksDB state", 1, join, {}},
       {"j2", "(j2) (j) across a gRPC shuffle, 2 workers", 2, join, {}},
+      {"ij", "(ij) event-time interval join, RocksDB state", 1, interval_join, {}},
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
@@ -221,13 +236,14 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, "
-          "j2, all)\n",
+          "j2, ij, all)\n",
           id.c_str());
       return 2;
     }
   }
   for (const std::string& stmt :
-       {ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"),
+       {ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"), timed_side("ijl"),
+        timed_side("ijr"),
         std::string("CREATE TEMPORARY TABLE joined (l BIGINT, r BIGINT) WITH ('connector' = "
                     "'blackhole')"),
         std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "
