@@ -63,9 +63,11 @@ struct TemporalJoinSpec {
 //   - Event time: the version valid at time t is the one with the greatest time <= t. A row waits
 //     in state until the combined watermark W (ProcessWatermark) reaches its time (t <= W); then
 //     the waiting rows of each key with t <= W are joined in time order (equal times in arrival
-//     order), keys in the order of their earliest such row. A row that arrives with t <= W (late)
-//     is joined at once against the versions in state. Watermarks go on unchanged, after the rows
-//     they release. Finish joins every waiting row (as a final watermark would).
+//     order; Flink's operator keeps arrival order), keys in the order of their earliest such row
+//     (then of their bytes). A row that arrives with t <= W (late) is joined at once against the
+//     versions in state (Flink's operator holds it until the next watermark). Watermarks go on
+//     unchanged, after the rows they release. Finish joins every waiting row (as a final watermark
+//     would).
 //   - Processing time: a row joins its key's current row at once.
 // Rows a batch emits at once follow its input order.
 //
