@@ -22,6 +22,7 @@
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/streaming_join.h"
+#include "worker/operators/temporal_join.h"
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
@@ -207,7 +208,7 @@ absl::StatusOr<BuiltNode> BuildWatermarkAssigner(const v1::PlanNode& node,
   return built;
 }
 
-// The join type of a Join or IntervalJoin message (`op` names it in messages).
+// The join type of a Join, IntervalJoin or TemporalJoin message (`op` names it in messages).
 absl::StatusOr<StreamingJoinType> JoinTypeFromProto(v1::Join::Type type, const char* op) {
   switch (type) {
     case v1::Join::INNER:
@@ -324,6 +325,39 @@ absl::StatusOr<BuiltNode> BuildIntervalJoin(const v1::PlanNode& node,
     return absl::InvalidArgumentError(absl::StrCat("IntervalJoin: output schema differs from the ",
                                                    StreamingJoinTypeName(op->spec().type),
                                                    " interval join of its inputs"));
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildTemporalJoin(const v1::PlanNode& node,
+                                            const std::vector<std::vector<DataType>>& input_types) {
+  if (input_types.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a temporal join expects two inputs (left, versioned right), has ", input_types.size()));
+  }
+  const v1::TemporalJoin& join = node.temporal_join();
+  TemporalJoinSpec spec;
+  ASSIGN_OR_RETURN(spec.type, JoinTypeFromProto(join.type(), "TemporalJoin"));
+  spec.left_types = input_types[0];
+  spec.right_types = input_types[1];
+  spec.left_keys.assign(join.left_keys().begin(), join.left_keys().end());
+  spec.right_keys.assign(join.right_keys().begin(), join.right_keys().end());
+  spec.left_time = join.left_time();
+  spec.right_time = join.right_time();
+  if (join.has_condition()) {
+    ASSIGN_OR_RETURN(spec.condition, BindJoinCondition(join.condition(), spec.type, spec.left_types,
+                                                       spec.right_types));
+  }
+  // Create refuses types other than INNER and LEFT OUTER and checks key counts (at least one),
+  // columns and types, the time columns (both -1, or both TIMESTAMP(3)) and the condition's type.
+  ASSIGN_OR_RETURN(auto op, TemporalJoinOperator::Create(std::move(spec)));
+  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat("TemporalJoin: output schema differs from the ",
+                                                   StreamingJoinTypeName(op->spec().type),
+                                                   " temporal join of its inputs"));
   }
   BuiltNode built;
   built.op = std::move(op);
@@ -494,7 +528,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       RETURN_IF_ERROR(RequireStateId(node));
       return BuildIntervalJoin(node, input_types);
     case v1::PlanNode::kTemporalJoin:
-      return absl::UnimplementedError("this worker has no temporal join operator yet");
+      RETURN_IF_ERROR(RequireStateId(node));
+      return BuildTemporalJoin(node, input_types);
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
