@@ -321,28 +321,63 @@ TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRe
   EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
 }
 
+// Per id, how many times the published parts under `dir` (CSV lines `id,twice`) hold it; a line
+// whose second field is not twice its id is a failure.
+std::map<int64_t, int> PublishedIds(const std::string& dir) {
+  std::map<int64_t, int> seen;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name[0] == '.') continue;
+    std::istringstream in(ReadFileToString(entry.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      long long id = 0, twice = 0;
+      if (std::sscanf(line.c_str(), "%lld,%lld", &id, &twice) != 2 || twice != 2 * id) {
+        ADD_FAILURE() << name << ": " << line;
+        continue;
+      }
+      ++seen[id];
+    }
+  }
+  return seen;
+}
+
+// Every id of 1..rows exactly once.
+void ExpectEveryIdOnce(const std::map<int64_t, int>& seen, int64_t rows) {
+  int64_t missing = 0, repeated = 0;
+  for (int64_t id = 1; id <= rows; ++id) {
+    auto it = seen.find(id);
+    if (it == seen.end()) ++missing;
+    if (it != seen.end() && it->second > 1) ++repeated;
+  }
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(repeated, 0);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(rows));
+}
+
+// Two sequences of `rows` ids at different rates (so one side runs ahead of the other), with
+// event time id ms when `timed`, as tables l and r, and a CSV filesystem sink `files` at `out`.
+std::string TwoSequencesAndAFileSink(int64_t rows, bool timed, const std::string& out) {
+  auto table = [&](const std::string& name, int per_second) {
+    return "CREATE TEMPORARY TABLE " + name + " (id BIGINT" +
+           (timed ? ", ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts AS ts" : "") +
+           ") WITH ('connector' = 'datagen', 'rows-per-second' = '" + std::to_string(per_second) +
+           "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+           std::to_string(rows) + "');";
+  };
+  return table("l", 3000) + table("r", 2000) +
+         "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = "
+         "'filesystem', 'path' = '" +
+         out + "', 'format' = 'csv');";
+}
+
 TEST_F(FailoverTest, ACheckpointedJoinRestoresBothSidesAndEmitsEveryMatchExactlyOnce) {
-  // Two sequences at different rates joined on id: every id matches exactly once, whichever side
-  // it reached first. Both sides' state and the barriers aligned across the join's two inputs
-  // must survive the kill for that to hold.
+  // Every id matches exactly once, whichever side it reached first. Both sides' state and the
+  // barriers aligned across the join's two inputs must survive the kill for that to hold.
   constexpr int64_t kRows = 20000;
   const std::string out = files_ + "/joined";
   RunResult submitted = cluster_->Eddy(
-      std::string(kCheckpointedAndRestarted) +
-      "CREATE TEMPORARY TABLE l (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '3000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
-      "CREATE TEMPORARY TABLE r (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '2000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
-      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
-      "'path' = '" +
-      out +
-      "', 'format' = 'csv');"
+      std::string(kCheckpointedAndRestarted) + TwoSequencesAndAFileSink(kRows, false, out) +
       "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string job = JobIdIn(submitted.err);
@@ -352,29 +387,27 @@ TEST_F(FailoverTest, ACheckpointedJoinRestoresBothSidesAndEmitsEveryMatchExactly
       << cluster_->CoordinatorLog();
   EXPECT_THAT(cluster_->CoordinatorLog(),
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  ExpectEveryIdOnce(PublishedIds(out), kRows);
+}
 
-  std::map<int64_t, int> seen;
-  for (const auto& entry : std::filesystem::directory_iterator(out)) {
-    const std::string name = entry.path().filename().string();
-    if (name[0] == '.') continue;
-    std::istringstream in(ReadFileToString(entry.path().string()));
-    std::string line;
-    while (std::getline(in, line)) {
-      long long id = 0, twice = 0;
-      ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld", &id, &twice), 2) << name << ": " << line;
-      ASSERT_EQ(twice, 2 * id) << name;
-      ++seen[id];
-    }
-  }
-  int64_t missing = 0, repeated = 0;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    auto it = seen.find(id);
-    if (it == seen.end()) ++missing;
-    if (it != seen.end() && it->second > 1) ++repeated;
-  }
-  EXPECT_EQ(missing, 0);
-  EXPECT_EQ(repeated, 0);
-  EXPECT_EQ(seen.size(), static_cast<size_t>(kRows));
+TEST_F(FailoverTest, ACheckpointedIntervalJoinRestoresItsRowsAndTimersAndEmitsEveryMatchOnce) {
+  // Event time id ms on both sides; each id matches itself within the one-second bound, after the
+  // faster side's rows waited in state (and in the restored timers) for the slower side's.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/interval";
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) + TwoSequencesAndAFileSink(kRows, true, out) +
+      "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id AND r.ts BETWEEN "
+      "l.ts - INTERVAL '1' SECOND AND l.ts;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
 // A keyed COUNT/SUM over `rows` ids (4000 a second, two subtasks) as a SELECT named `name`.
