@@ -7,7 +7,6 @@
 // such a join as an IntervalJoin when both inputs are append-only (else as a regular join with the
 // bounds back in its condition).
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <utility>
 
