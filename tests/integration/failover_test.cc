@@ -410,6 +410,43 @@ TEST_F(FailoverTest, ACheckpointedIntervalJoinRestoresItsRowsAndTimersAndEmitsEv
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
+TEST_F(FailoverTest, ACheckpointedTemporalJoinRestoresWaitingRowsAndVersionsAndEmitsEachOnce) {
+  // Order id at id ms joins the version of key id (which starts at id ms) of a versioned table
+  // fed more slowly: orders wait in state for the watermark, versions are pruned behind it, and
+  // both must survive the kill.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/temporal";
+  const std::string n = std::to_string(kRows);
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) +
+      "CREATE TEMPORARY TABLE orders (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
+      "AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '3000', 'fields.id.kind' = "
+      "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+      n +
+      "');"
+      "CREATE TEMPORARY TABLE versions (k BIGINT, vts AS TO_TIMESTAMP_LTZ(k, 3), WATERMARK FOR "
+      "vts AS vts, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '2000', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', "
+      "'fields.k.end' = '" +
+      n +
+      "');"
+      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
+      "'path' = '" +
+      out +
+      "', 'format' = 'csv');"
+      "INSERT INTO files SELECT o.id, v.k * 2 FROM orders AS o JOIN versions FOR SYSTEM_TIME AS "
+      "OF o.ts AS v ON o.id = v.k;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  ExpectEveryIdOnce(PublishedIds(out), kRows);
+}
+
 // A keyed COUNT/SUM over `rows` ids (4000 a second, two subtasks) as a SELECT named `name`.
 std::string CountAndSumSelect(const std::string& name, int64_t rows) {
   return "SET 'parallelism.default' = '2';"
