@@ -76,16 +76,27 @@ absl::StatusOr<Column> EvalComparison(const Expr& call, const ArgList& args, siz
   const Column& a = *args[0];
   const Column& b = *args[1];
   if (a.type().id != b.type().id) return InternalError(call, "operands of different types");
-  Cmp op = ParseCmp(call.function);
+  const bool not_distinct = call.function == "IS NOT DISTINCT FROM";
+  const bool null_safe = not_distinct || call.function == "IS DISTINCT FROM";
+  Cmp op = null_safe ? (not_distinct ? Cmp::kEq : Cmp::kNe) : ParseCmp(call.function);
   FixedBuilder<uint8_t> out(call.type, n);
-  out.SetValidity(CombineValidity(args, n));
+  if (!null_safe) out.SetValidity(CombineValidity(args, n));
   uint8_t* r = out.values();
   if (a.is_string()) {
     for (size_t i = 0; i < n; ++i) r[i] = Compare(op, a.GetString(i), b.GetString(i));
   } else if (a.type().id == TypeId::kNull) {
-    return AllNull(call.type, n);
+    if (!null_safe) return AllNull(call.type, n);
+    for (size_t i = 0; i < n; ++i) r[i] = 0;
   } else {
     DispatchFixed(a.type().id, [&](auto t) { CompareFixed<decltype(t)>(op, a, b, r, n); });
+  }
+  if (null_safe) {
+    // NULL is not distinct from NULL and distinct from every value.
+    for (size_t i = 0; i < n; ++i) {
+      const bool a_null = a.IsNull(i);
+      const bool b_null = b.IsNull(i);
+      if (a_null || b_null) r[i] = (a_null && b_null) == not_distinct ? 1 : 0;
+    }
   }
   return out.Finish();
 }

@@ -200,7 +200,10 @@ absl::StatusOr<ExprPtr> ResolveComparison(const std::string& fn, std::vector<Exp
   auto common = CommonType(args[0]->type, args[1]->type);
   if (!common) return CannotApply(fn, args);
   for (auto& a : args) a = CastIfNeeded(a, *common);
-  return NewCall(fn, std::move(args), DataType::Boolean().WithNullable(AnyNullable(args)));
+  // IS [NOT] DISTINCT FROM compares NULLs too: never NULL itself.
+  const bool null_safe = fn == "IS NOT DISTINCT FROM" || fn == "IS DISTINCT FROM";
+  return NewCall(fn, std::move(args),
+                 DataType::Boolean().WithNullable(!null_safe && AnyNullable(args)));
 }
 
 // Casts untyped NULLs to `t` and checks every argument is of kind `t.id`.

@@ -18,7 +18,8 @@ namespace eddy {
 
 // Canonical function names (MakeCall upper-cases its input and maps the aliases in brackets):
 //   arithmetic  "+" "-" "*" "/" "%" [MOD], "NEGATE" (unary minus)
-//   comparison  "=" "<>" "<" "<=" ">" ">="
+//   comparison  "=" "<>" "<" "<=" ">" ">=" "IS NOT DISTINCT FROM" "IS DISTINCT FROM" (these two
+//               treat NULL as a value and are never NULL)
 //   logic       "AND" "OR" (2 or more args), "NOT"
 //   predicates  "IS NULL" "IS NOT NULL" "IS TRUE" "IS FALSE" "IS NOT TRUE" "IS NOT FALSE"
 //   "LIKE"      (str, pattern [, escape]); SQL % and _ wildcards. NOT LIKE = NOT(LIKE(..)).

@@ -39,6 +39,8 @@ std::vector<FunctionDef> BuildTable() {
       // comparison
       {"=", {}, ResolveComparison, EvalComparison},
       {"<>", {"!="}, ResolveComparison, EvalComparison},
+      {"IS NOT DISTINCT FROM", {}, ResolveComparison, EvalComparison},
+      {"IS DISTINCT FROM", {}, ResolveComparison, EvalComparison},
       {"<", {}, ResolveComparison, EvalComparison},
       {"<=", {}, ResolveComparison, EvalComparison},
       {">", {}, ResolveComparison, EvalComparison},

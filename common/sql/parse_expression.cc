@@ -101,6 +101,14 @@ absl::StatusOr<ExprPtr> Parser::ParseComparison() {
     }
     if (AcceptKeyword("IS")) {
       bool negated = AcceptKeyword("NOT");
+      if (AcceptKeyword("DISTINCT")) {
+        // x IS [NOT] DISTINCT FROM y: equality where NULL equals NULL (a binary operator).
+        RETURN_IF_ERROR(ExpectKeyword("FROM"));
+        ASSIGN_OR_RETURN(ExprPtr right, ParseAdditive());
+        left = MakeBinary(negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", std::move(left),
+                          std::move(right));
+        continue;
+      }
       ExprKind kind;
       if (AcceptKeyword("NULL")) {
         kind = ExprKind::kIsNull;
@@ -109,7 +117,7 @@ absl::StatusOr<ExprPtr> Parser::ParseComparison() {
       } else if (AcceptKeyword("FALSE")) {
         kind = ExprKind::kIsFalse;
       } else {
-        return ErrorExpected("'NULL', 'TRUE' or 'FALSE'");
+        return ErrorExpected("'NULL', 'TRUE', 'FALSE' or 'DISTINCT FROM'");
       }
       ExprPtr is = MakeExpr(kind, left->pos);
       is->negated = negated;

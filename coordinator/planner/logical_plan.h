@@ -121,6 +121,7 @@ struct LogicalNode {
   JoinType join_type = JoinType::kInner;
   std::vector<int> left_keys;
   std::vector<int> right_keys;
+  std::vector<bool> null_safe;  // per key pair: IS NOT DISTINCT FROM (NULL matches NULL)
   // An interval join (ExtractIntervalBounds): the condition bounds the difference of the two
   // sides' rowtime attributes, lower_ms <= left time - right time <= upper_ms; `conjuncts` are
   // those bounds as written (not part of `condition`), for a join that must run as a regular one.

@@ -283,7 +283,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         RETURN_IF_ERROR(FillTemporalJoin(n, p->mutable_temporal_join()));
       } else if (IsIntervalJoin(n)) {
         p->set_description(IntervalJoinDigest(n));
-        FillIntervalJoin(n, p->mutable_interval_join());
+        RETURN_IF_ERROR(FillIntervalJoin(n, p->mutable_interval_join()));
       } else {
         p->set_description(JoinDigest(n));
         RETURN_IF_ERROR(FillJoin(n, p->mutable_join()));
@@ -361,17 +361,41 @@ v1::Join::Type JoinTypeProto(JoinType type) {
   return v1::Join::TYPE_UNSPECIFIED;
 }
 
+bool NullSafe(const LogicalNode& n, size_t k) { return k < n.null_safe.size() && n.null_safe[k]; }
+
+// Key pair k of `n` as a condition over its columns: `=`, or IS NOT DISTINCT FROM when null-safe.
+absl::StatusOr<ExprPtr> KeyCondition(const LogicalNode& n, size_t k) {
+  const int nl = static_cast<int>(n.input(0).schema.size());
+  const int l = n.left_keys[k];
+  const int r = n.right_keys[k];
+  return MakeCall(NullSafe(n, k) ? "IS NOT DISTINCT FROM" : "=",
+                  {MakeColumnRef(l, n.input(0).schema.fields[l].type),
+                   MakeColumnRef(nl + r, n.input(1).schema.fields[r].type)});
+}
+
 }  // namespace
 
-void PhysicalPlanner::FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const {
+absl::Status PhysicalPlanner::FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const {
   join->set_type(JoinTypeProto(n.join_type));
-  for (int k : n.left_keys) join->add_left_keys(k);
-  for (int k : n.right_keys) join->add_right_keys(k);
+  // The interval join's keys never match NULL: a null-safe pair is a condition.
+  std::vector<ExprPtr> condition;
+  for (size_t k = 0; k < n.left_keys.size(); ++k) {
+    if (NullSafe(n, k)) {
+      ASSIGN_OR_RETURN(ExprPtr c, KeyCondition(n, k));
+      condition.push_back(std::move(c));
+      continue;
+    }
+    join->add_left_keys(n.left_keys[k]);
+    join->add_right_keys(n.right_keys[k]);
+  }
   join->set_left_time(n.time_bounds->left_time);
   join->set_right_time(n.time_bounds->right_time);
   join->set_lower_bound_ms(n.time_bounds->lower_ms);
   join->set_upper_bound_ms(n.time_bounds->upper_ms);
-  if (n.condition) ExprToProto(*n.condition, join->mutable_condition());
+  if (n.condition) condition.push_back(n.condition);
+  ASSIGN_OR_RETURN(ExprPtr all, MakeConjunction(condition));
+  if (all) ExprToProto(*all, join->mutable_condition());
+  return absl::OkStatus();
 }
 
 absl::Status PhysicalPlanner::FillTemporalJoin(const LogicalNode& n, v1::TemporalJoin* join) const {
@@ -379,22 +403,19 @@ absl::Status PhysicalPlanner::FillTemporalJoin(const LogicalNode& n, v1::Tempora
   join->set_type(JoinTypeProto(n.join_type));
   // The versioned table is keyed by its primary key: those equalities are the keys, any other
   // equality a condition.
-  const int nl = static_cast<int>(n.input(0).schema.size());
   std::vector<ExprPtr> condition;
   std::vector<bool> covered(t.right_primary_key.size(), false);
   for (size_t k = 0; k < n.left_keys.size(); ++k) {
     const int r = n.right_keys[k];
     auto it = std::find(t.right_primary_key.begin(), t.right_primary_key.end(), r);
-    if (it != t.right_primary_key.end() && !covered[it - t.right_primary_key.begin()]) {
+    if (!NullSafe(n, k) && it != t.right_primary_key.end() &&
+        !covered[it - t.right_primary_key.begin()]) {
       covered[it - t.right_primary_key.begin()] = true;
       join->add_left_keys(n.left_keys[k]);
       join->add_right_keys(r);
       continue;
     }
-    ASSIGN_OR_RETURN(
-        ExprPtr eq,
-        MakeCall("=", {MakeColumnRef(n.left_keys[k], n.schema.fields[n.left_keys[k]].type),
-                       MakeColumnRef(nl + r, n.schema.fields[nl + r].type)}));
+    ASSIGN_OR_RETURN(ExprPtr eq, KeyCondition(n, k));
     condition.push_back(std::move(eq));
   }
   for (size_t i = 0; i < covered.size(); ++i) {
@@ -415,6 +436,9 @@ absl::Status PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) con
   join->set_type(JoinTypeProto(n.join_type));
   for (int k : n.left_keys) join->add_left_keys(k);
   for (int k : n.right_keys) join->add_right_keys(k);
+  if (!n.null_safe.empty()) {
+    for (size_t k = 0; k < n.left_keys.size(); ++k) join->add_null_safe(NullSafe(n, k));
+  }
   // Time bounds over updating inputs: a regular join evaluates them as a condition.
   std::vector<ExprPtr> condition;
   if (n.condition) condition.push_back(n.condition);

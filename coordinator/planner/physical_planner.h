@@ -70,7 +70,7 @@ class PhysicalPlanner {
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
   absl::Status FillJoin(const LogicalNode& n, v1::Join* join) const;
-  void FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const;
+  absl::Status FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const;
   absl::Status FillTemporalJoin(const LogicalNode& n, v1::TemporalJoin* join) const;
   void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
   // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.

@@ -170,8 +170,9 @@ std::string JoinWhere(const LogicalNode& join) {
   const int nl = static_cast<int>(left.schema.size());
   std::vector<ExprPtr> conjuncts;
   for (size_t k = 0; k < join.left_keys.size(); ++k) {
+    const bool null_safe = k < join.null_safe.size() && join.null_safe[k];
     auto eq = MakeCall(
-        "=",
+        null_safe ? "IS NOT DISTINCT FROM" : "=",
         {MakeColumnRef(join.left_keys[k], left.schema.fields[join.left_keys[k]].type),
          MakeColumnRef(nl + join.right_keys[k], right.schema.fields[join.right_keys[k]].type)});
     if (eq.ok()) conjuncts.push_back(*eq);

@@ -5,6 +5,7 @@
 // differs from its partner's, which is cast to the common type) is computed by a projection
 // appended to that side's input, and a projection over the join drops it again, as Flink's
 // planner does. A join without equi pairs keeps empty keys (it runs in one subtask).
+#include <algorithm>
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -18,9 +19,10 @@ namespace eddy::planner {
 namespace {
 
 struct EquiPair {
-  ExprPtr left;      // over the left input's columns
-  ExprPtr right;     // over the right input's columns
-  ExprPtr conjunct;  // as written, over the join's columns
+  ExprPtr left;            // over the left input's columns
+  ExprPtr right;           // over the right input's columns
+  ExprPtr conjunct;        // as written, over the join's columns
+  bool null_safe = false;  // IS NOT DISTINCT FROM
 };
 
 // `input` with `extra` appended as new columns (named by position as Calcite does: $f2, $f3, ...).
@@ -55,16 +57,17 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
   std::vector<EquiPair> pairs;
   std::vector<ExprPtr> rest;
   for (const ExprPtr& c : Conjuncts(join->condition)) {
-    if (c->kind == ExprKind::kCall && c->function == "=" && c->args.size() == 2 &&
+    const bool null_safe = c->kind == ExprKind::kCall && c->function == "IS NOT DISTINCT FROM";
+    if (c->kind == ExprKind::kCall && (c->function == "=" || null_safe) && c->args.size() == 2 &&
         has_column(*c->args[0]) && has_column(*c->args[1])) {
       const ExprPtr& a = c->args[0];
       const ExprPtr& b = c->args[1];
       if (left_only(*a) && right_only(*b)) {
-        pairs.push_back({a, RemapColumns(b, to_right), c});
+        pairs.push_back({a, RemapColumns(b, to_right), c, null_safe});
         continue;
       }
       if (left_only(*b) && right_only(*a)) {
-        pairs.push_back({b, RemapColumns(a, to_right), c});
+        pairs.push_back({b, RemapColumns(a, to_right), c, null_safe});
         continue;
       }
     }
@@ -75,6 +78,7 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
   // Both sides of a pair get one type; keys that are not plain columns become new columns.
   std::vector<ExprPtr> left_extra, right_extra;
   std::vector<int> left_keys, right_keys;
+  std::vector<bool> null_safe;
   for (EquiPair& p : pairs) {
     if (!(p.left->type.WithNullable(true) == p.right->type.WithNullable(true))) {
       std::optional<DataType> common = CommonType(p.left->type, p.right->type);
@@ -85,6 +89,7 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
       p.left = MakeCast(p.left, *common);
       p.right = MakeCast(p.right, *common);
     }
+    null_safe.push_back(p.null_safe);
     if (p.left->kind == ExprKind::kColumn) {
       left_keys.push_back(p.left->column);
     } else {
@@ -103,6 +108,10 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
   auto out = std::make_shared<LogicalNode>(*join);
   out->left_keys = std::move(left_keys);
   out->right_keys = std::move(right_keys);
+  // Only when some pair needs it: an all-'=' join keeps an empty list.
+  if (std::find(null_safe.begin(), null_safe.end(), true) != null_safe.end()) {
+    out->null_safe = std::move(null_safe);
+  }
   ASSIGN_OR_RETURN(out->condition, MakeConjunction(rest));
   if (left_extra.empty() && right_extra.empty()) return out;
 
@@ -124,6 +133,7 @@ absl::StatusOr<LogicalNodePtr> ExtractKeys(const LogicalNodePtr& join) {
                                  UniquifyNames(std::move(names)));
   wide->left_keys = out->left_keys;
   wide->right_keys = out->right_keys;
+  wide->null_safe = out->null_safe;
   wide->temporal = join->temporal;  // appended columns leave the time and key columns in place
   // Back to the join's own columns.
   std::vector<ExprPtr> projections;

@@ -143,6 +143,7 @@ class ColumnPruner {
                      n->condition ? RemapColumns(n->condition, combined) : nullptr, names);
         for (int k : n->left_keys) j->left_keys.push_back(lm[k]);
         for (int k : n->right_keys) j->right_keys.push_back(rm[k]);
+        j->null_safe = n->null_safe;
         if (n->temporal) {
           j->temporal = n->temporal;
           j->temporal->left_time = lm[n->temporal->left_time];

@@ -247,6 +247,14 @@ TEST_F(JoinDifferentialTest, NotInKeepsNullSemantics) {
   Check(q2, q2, 2);
 }
 
+TEST_F(JoinDifferentialTest, NullSafeKeysMatchNullWithNull) {
+  // SQLite spells IS NOT DISTINCT FROM as IS.
+  Check("SELECT a.k, a.x, b.y FROM a JOIN b ON a.k IS NOT DISTINCT FROM b.k",
+        "SELECT a.k, a.x, b.y FROM a JOIN b ON a.k IS b.k", 3);
+  Check("SELECT a.k, a.x, b.y FROM a LEFT JOIN b ON a.k IS NOT DISTINCT FROM b.k AND a.x < b.y",
+        "SELECT a.k, a.x, b.y FROM a LEFT JOIN b ON a.k IS b.k AND a.x < b.y", 3);
+}
+
 TEST_F(JoinDifferentialTest, SelfJoin) {
   const std::string q = "SELECT l.k, l.x, r.x FROM a AS l JOIN a AS r ON l.k = r.k AND l.x < r.x";
   Check(q, q, 3);

@@ -116,6 +116,19 @@ TEST(Evaluator, Comparisons) {
   EXPECT_EQ(Fold(Call(">", {DblLit(2.5), IntLit(2)})), B(true));
 }
 
+TEST(Evaluator, IsDistinctFromTreatsNullAsAValue) {
+  auto b = MakeBatch({kInt, kBig}, {{I(1), I(1)}, {I(1), I(2)}, {N, I(2)}, {I(1), N}, {N, N}});
+  auto a = Col(0, kInt), c = Col(1, kBig);
+  EXPECT_EQ(Eval(Call("IS NOT DISTINCT FROM", {a, c}), b),
+            (std::vector<Value>{B(true), B(false), B(false), B(false), B(true)}));
+  EXPECT_EQ(Eval(Call("IS DISTINCT FROM", {a, c}), b),
+            (std::vector<Value>{B(false), B(true), B(true), B(true), B(false)}));
+  auto s = MakeBatch({kStr, kStr}, {{S("x"), S("x")}, {S("x"), N}, {N, N}});
+  EXPECT_EQ(Eval(Call("IS NOT DISTINCT FROM", {Col(0, kStr), Col(1, kStr)}), s),
+            (std::vector<Value>{B(true), B(false), B(true)}));
+  EXPECT_FALSE(Call("IS NOT DISTINCT FROM", {a, c})->type.nullable);
+}
+
 TEST(Evaluator, ThreeValuedLogic) {
   // All 9 combinations of TRUE/FALSE/NULL.
   std::vector<std::vector<Value>> rows;
