@@ -63,6 +63,9 @@ TEST(Expression, Predicates) {
   EXPECT_EQ(Expr("x NOT BETWEEN a + 1 AND b AND c"), "((x NOT BETWEEN (a + 1) AND b) AND c)");
   EXPECT_EQ(Expr("a IS NULL OR b IS NOT NULL"), "((a IS NULL) OR (b IS NOT NULL))");
   EXPECT_EQ(Expr("NOT x IN (1)"), "(NOT (x IN (1)))");
+  EXPECT_EQ(Expr("a IS NOT DISTINCT FROM b + 1"), "(a IS NOT DISTINCT FROM (b + 1))");
+  EXPECT_EQ(Expr("a IS DISTINCT FROM b AND c"), "((a IS DISTINCT FROM b) AND c)");
+  EXPECT_EQ(Expr("EXISTS (SELECT 1)"), "EXISTS (SELECT 1)");
 }
 
 TEST(Expression, PredicateNodeFields) {
@@ -242,8 +245,8 @@ TEST(Expression, Errors) {
   EXPECT_EQ(Expr("a b"),
             "ERROR: SQL parse error at line 1, column 3: expected end of input but found 'b'");
   EXPECT_EQ(Expr("a IS 1"),
-            "ERROR: SQL parse error at line 1, column 6: expected 'NULL', 'TRUE' or 'FALSE' but "
-            "found '1'");
+            "ERROR: SQL parse error at line 1, column 6: expected 'NULL', 'TRUE', 'FALSE' or "
+            "'DISTINCT FROM' but found '1'");
   EXPECT_EQ(Expr("x BETWEEN 1 OR 2"),
             "ERROR: SQL parse error at line 1, column 13: expected 'AND' but found 'OR'");
   EXPECT_EQ(Expr("SUM(x) OVER (PARTITION BY y)"),
