@@ -7,6 +7,7 @@
 //                               for conditions on group keys below aggregates, and into joins
 //                               (a WHERE over an inner join joins its condition; conjuncts of one
 //                               side go to that side's input)
+//   rule_reorder_joins.cc       inner-join trees rebuilt smallest input first (when enabled)
 //   rule_extract_join_keys.cc   a join's equi conjuncts become its keys, the rest its residual
 //                               condition
 //   rule_interval_join.cc       bounds between the two sides' rowtime attributes become an
@@ -33,6 +34,8 @@ absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
+// Only with 'table.optimizer.join-reorder-enabled' = 'true'.
+absl::StatusOr<LogicalRoots> ReorderJoins(const LogicalRoots& roots, const ConfigMap& config);
 absl::StatusOr<LogicalRoots> ExtractJoinKeys(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> ExtractIntervalBounds(const LogicalRoots& roots);
 // With `merge_scans_of_a_table`, every scan of one table reads the union of the columns its scans

@@ -46,6 +46,7 @@ const std::map<std::string, KeySpec>& Specs() {
       {"table.exec.source.idle-timeout", {Kind::kDuration, "0 ms", {}}},
       {"table.optimizer.reuse-sub-plan-enabled", {Kind::kBool, "true", {}}},
       {"table.optimizer.reuse-source-enabled", {Kind::kBool, "true", {}}},
+      {"table.optimizer.join-reorder-enabled", {Kind::kBool, "false", {}}},
       {"table.optimizer.agg-phase-strategy",
        {Kind::kEnum, "AUTO", {"AUTO", "ONE_PHASE", "TWO_PHASE"}}},
       {"sql-client.execution.result-mode",

@@ -182,15 +182,17 @@ class JoinDifferentialTest : public ::testing::Test {
     return rows;
   }
 
-  // Checks `eddy_query` at parallelism 1 and 4 against `sqlite_query` over fresh random tables.
-  void Check(const std::string& eddy_query, const std::string& sqlite_query, int columns) {
+  // Checks `eddy_query` at parallelism 1 and 4 against `sqlite_query` over fresh random tables;
+  // `settings` (SET statements) run first.
+  void Check(const std::string& eddy_query, const std::string& sqlite_query, int columns,
+             const std::string& settings = "") {
     Table a = RandomTable("a", {"k", "x"}, 60, rng_);
     Table b = RandomTable("b", {"k", "y"}, 50, rng_);
     Sqlite oracle;
     oracle.Load(a);
     oracle.Load(b);
     const Multiset expected = oracle.Query(sqlite_query);
-    const std::string views = EddyView(a) + EddyView(b);
+    const std::string views = settings + EddyView(a) + EddyView(b);
     for (int p : {1, 4}) {
       EXPECT_EQ(RunEddy(views, eddy_query, columns, p), expected)
           << "parallelism " << p << ": " << eddy_query;
@@ -281,6 +283,11 @@ TEST_F(JoinDifferentialTest, MultiWayJoin) {
   const std::string q =
       "SELECT a.k, a.x, b.y, c.x FROM a JOIN b ON a.k = b.k JOIN a AS c ON b.y = c.x";
   Check(q, q, 4);
+  // Reordered (the smaller inputs first): the same rows.
+  const std::string filtered =
+      "SELECT a.k, a.x, b.y, c.x FROM a JOIN b ON a.k = b.k JOIN (SELECT * FROM a WHERE x < 10) "
+      "AS c ON b.y = c.x";
+  Check(filtered, filtered, 4, "SET 'table.optimizer.join-reorder-enabled' = 'true';");
 }
 
 }  // namespace
