@@ -66,6 +66,19 @@ absl::Status CheckJoinCondition(const char* op, const Expr& condition,
   return CheckConditionColumns(op, condition, both);
 }
 
+absl::Status CheckJoinInput(const char* op, int input, const ChangelogBatch& batch,
+                            size_t left_columns, size_t right_columns) {
+  if (input != 0 && input != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(op, " has two inputs, not ", input));
+  }
+  const size_t expected = input == 0 ? left_columns : right_columns;
+  if (batch.num_rows() > 0 && batch.num_columns() != expected) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        op, ": input ", input, " has ", batch.num_columns(), " columns, expected ", expected));
+  }
+  return absl::OkStatus();
+}
+
 std::vector<int> AllColumns(size_t n) {
   std::vector<int> columns(n);
   for (size_t i = 0; i < n; ++i) columns[i] = static_cast<int>(i);

@@ -1,6 +1,7 @@
-// Helpers the regular streaming join and the interval join share: spec checks (key and condition
-// columns, key types whose equal values encode to equal bytes), the output row type of a join, and
-// the residual condition evaluated over a batch of candidate (left ++ right) pairs.
+// Helpers the regular, interval and temporal joins share: spec checks (key and condition columns,
+// key types whose equal values encode to equal bytes), the check of an input batch, the output row
+// type of a join, and the residual condition evaluated over a batch of candidate (left ++ right)
+// pairs.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +35,11 @@ absl::Status CheckJoinKeyTypes(const char* op, const std::vector<DataType>& left
 absl::Status CheckJoinCondition(const char* op, const Expr& condition,
                                 const std::vector<DataType>& left_types,
                                 const std::vector<DataType>& right_types);
+
+// A batch for input `input` of a two-input operator `op`: the input is 0 (left) or 1 (right), and
+// a batch with rows has that side's number of columns (`left_columns` or `right_columns`).
+absl::Status CheckJoinInput(const char* op, int input, const ChangelogBatch& batch,
+                            size_t left_columns, size_t right_columns);
 
 // 0, 1, ..., n - 1.
 std::vector<int> AllColumns(size_t n);

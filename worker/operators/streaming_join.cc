@@ -126,17 +126,11 @@ StreamingJoinOperator::Slot* StreamingJoinOperator::AcquireSlot() {
 
 absl::Status StreamingJoinOperator::Process(int input, const ChangelogBatch& batch) {
   if (table_ == nullptr) return absl::FailedPreconditionError("StreamingJoin: Process before Open");
-  if (input != 0 && input != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("StreamingJoin has two inputs, not ", input));
-  }
+  RETURN_IF_ERROR(CheckJoinInput("StreamingJoin", input, batch, sides_[0].types.size(),
+                                 sides_[1].types.size()));
   CountIn(batch);
   const size_t n = batch.num_rows();
   if (n == 0) return absl::OkStatus();
-  if (batch.num_columns() != sides_[input].types.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("StreamingJoin: input ", input, " has ",
-                                                   batch.num_columns(), " columns, expected ",
-                                                   sides_[input].types.size()));
-  }
 
   RETURN_IF_ERROR(ReadSlots(input, batch));
   RETURN_IF_ERROR(DecodeOtherRows(1 - input));

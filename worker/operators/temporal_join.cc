@@ -151,16 +151,10 @@ uint32_t TemporalJoinOperator::SlotFor(std::string_view key) {
 
 absl::Status TemporalJoinOperator::Process(int input, const ChangelogBatch& batch) {
   if (table_ == nullptr) return absl::FailedPreconditionError("TemporalJoin: Process before Open");
-  if (input != 0 && input != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("TemporalJoin has two inputs, not ", input));
-  }
+  RETURN_IF_ERROR(
+      CheckJoinInput("TemporalJoin", input, batch, sides_[0].types.size(), sides_[1].types.size()));
   CountIn(batch);
   if (batch.num_rows() == 0) return absl::OkStatus();
-  if (batch.num_columns() != sides_[input].types.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("TemporalJoin: input ", input, " has ",
-                                                   batch.num_columns(), " columns, expected ",
-                                                   sides_[input].types.size()));
-  }
   if (input == 0) return ProcessLeft(batch);
   return event_time_ ? ProcessRight(batch) : ProcessRightProcessingTime(batch);
 }

@@ -251,14 +251,24 @@ absl::StatusOr<ExprPtr> BindJoinCondition(const v1::Expr& proto, StreamingJoinTy
   return condition;
 }
 
-// Whether the planner's schema is what a join emits (nullability aside).
-absl::StatusOr<bool> OutputSchemaIs(const v1::PlanNode& node,
-                                    const std::vector<DataType>& emitted) {
+// `op` as the node's operator, once the planner's schema is what it emits (nullability aside);
+// the error names the node kind `name` and what the operator is (`what`, e.g. "interval join").
+template <typename JoinOperator>
+absl::StatusOr<BuiltNode> JoinNode(const v1::PlanNode& node, std::unique_ptr<JoinOperator> op,
+                                   const char* name, const char* what) {
   ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
   const std::vector<DataType> declared = schema.Types();
+  const std::vector<DataType>& emitted = op->output_types();
   bool same = declared.size() == emitted.size();
   for (size_t i = 0; same && i < declared.size(); ++i) same = declared[i].SameAs(emitted[i]);
-  return same;
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": output schema differs from the ",
+                                                   StreamingJoinTypeName(op->spec().type), " ",
+                                                   what, " of its inputs"));
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
 }
 
 absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
@@ -285,15 +295,7 @@ absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
   spec.state_ttl_ms = join.state_ttl_ms();
   // Create checks key counts, columns, key types and the condition's type.
   ASSIGN_OR_RETURN(auto op, StreamingJoinOperator::Create(std::move(spec)));
-  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
-  if (!same) {
-    return absl::InvalidArgumentError(absl::StrCat("Join: output schema differs from the ",
-                                                   StreamingJoinTypeName(op->spec().type),
-                                                   " join of its inputs"));
-  }
-  BuiltNode built;
-  built.op = std::move(op);
-  return built;
+  return JoinNode(node, std::move(op), "Join", "join");
 }
 
 absl::StatusOr<BuiltNode> BuildIntervalJoin(const v1::PlanNode& node,
@@ -320,15 +322,7 @@ absl::StatusOr<BuiltNode> BuildIntervalJoin(const v1::PlanNode& node,
   // Create refuses SEMI and ANTI and checks key counts, columns and types, the time columns
   // (TIMESTAMP(3)), the bounds (lower <= upper) and the condition's type.
   ASSIGN_OR_RETURN(auto op, IntervalJoinOperator::Create(std::move(spec)));
-  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
-  if (!same) {
-    return absl::InvalidArgumentError(absl::StrCat("IntervalJoin: output schema differs from the ",
-                                                   StreamingJoinTypeName(op->spec().type),
-                                                   " interval join of its inputs"));
-  }
-  BuiltNode built;
-  built.op = std::move(op);
-  return built;
+  return JoinNode(node, std::move(op), "IntervalJoin", "interval join");
 }
 
 absl::StatusOr<BuiltNode> BuildTemporalJoin(const v1::PlanNode& node,
@@ -353,15 +347,7 @@ absl::StatusOr<BuiltNode> BuildTemporalJoin(const v1::PlanNode& node,
   // Create refuses types other than INNER and LEFT OUTER and checks key counts (at least one),
   // columns and types, the time columns (both -1, or both TIMESTAMP(3)) and the condition's type.
   ASSIGN_OR_RETURN(auto op, TemporalJoinOperator::Create(std::move(spec)));
-  ASSIGN_OR_RETURN(const bool same, OutputSchemaIs(node, op->output_types()));
-  if (!same) {
-    return absl::InvalidArgumentError(absl::StrCat("TemporalJoin: output schema differs from the ",
-                                                   StreamingJoinTypeName(op->spec().type),
-                                                   " temporal join of its inputs"));
-  }
-  BuiltNode built;
-  built.op = std::move(op);
-  return built;
+  return JoinNode(node, std::move(op), "TemporalJoin", "temporal join");
 }
 
 absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
