@@ -93,6 +93,19 @@ class FailoverTest : public ClusterTest {
     }
     return false;
   }
+  // Submits `sql` (a checkpointed job with a restart strategy), kills a worker running its subtasks
+  // once a checkpoint completed, and waits until the job finished from a restored checkpoint.
+  void RunWithAKillAfterACheckpoint(const std::string& sql) {
+    RunResult submitted = cluster_->Eddy(sql);
+    ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+    const std::string job = JobIdIn(submitted.err);
+    ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
+    ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+    ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+        << cluster_->CoordinatorLog();
+    EXPECT_THAT(cluster_->CoordinatorLog(),
+                ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  }
   std::string files_;  // where the filesystem sinks write
 };
 
@@ -376,17 +389,9 @@ TEST_F(FailoverTest, ACheckpointedJoinRestoresBothSidesAndEmitsEveryMatchExactly
   // barriers aligned across the join's two inputs must survive the kill for that to hold.
   constexpr int64_t kRows = 20000;
   const std::string out = files_ + "/joined";
-  RunResult submitted = cluster_->Eddy(
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
       std::string(kCheckpointedAndRestarted) + TwoSequencesAndAFileSink(kRows, false, out) +
-      "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id;");
-  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
-  const std::string job = JobIdIn(submitted.err);
-  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
-  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
-  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
-      << cluster_->CoordinatorLog();
-  EXPECT_THAT(cluster_->CoordinatorLog(),
-              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+      "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id;"));
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
@@ -395,18 +400,10 @@ TEST_F(FailoverTest, ACheckpointedIntervalJoinRestoresItsRowsAndTimersAndEmitsEv
   // faster side's rows waited in state (and in the restored timers) for the slower side's.
   constexpr int64_t kRows = 20000;
   const std::string out = files_ + "/interval";
-  RunResult submitted = cluster_->Eddy(
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
       std::string(kCheckpointedAndRestarted) + TwoSequencesAndAFileSink(kRows, true, out) +
       "INSERT INTO files SELECT l.id, r.id * 2 FROM l JOIN r ON l.id = r.id AND r.ts BETWEEN "
-      "l.ts - INTERVAL '1' SECOND AND l.ts;");
-  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
-  const std::string job = JobIdIn(submitted.err);
-  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
-  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
-  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
-      << cluster_->CoordinatorLog();
-  EXPECT_THAT(cluster_->CoordinatorLog(),
-              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+      "l.ts - INTERVAL '1' SECOND AND l.ts;"));
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
@@ -417,7 +414,7 @@ TEST_F(FailoverTest, ACheckpointedTemporalJoinRestoresWaitingRowsAndVersionsAndE
   constexpr int64_t kRows = 20000;
   const std::string out = files_ + "/temporal";
   const std::string n = std::to_string(kRows);
-  RunResult submitted = cluster_->Eddy(
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
       std::string(kCheckpointedAndRestarted) +
       "CREATE TEMPORARY TABLE orders (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
       "AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '3000', 'fields.id.kind' = "
@@ -435,15 +432,7 @@ TEST_F(FailoverTest, ACheckpointedTemporalJoinRestoresWaitingRowsAndVersionsAndE
       out +
       "', 'format' = 'csv');"
       "INSERT INTO files SELECT o.id, v.k * 2 FROM orders AS o JOIN versions FOR SYSTEM_TIME AS "
-      "OF o.ts AS v ON o.id = v.k;");
-  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
-  const std::string job = JobIdIn(submitted.err);
-  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
-  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
-  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
-      << cluster_->CoordinatorLog();
-  EXPECT_THAT(cluster_->CoordinatorLog(),
-              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+      "OF o.ts AS v ON o.id = v.k;"));
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
