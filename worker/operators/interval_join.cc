@@ -10,7 +10,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
-#include "worker/operators/accumulator_codec.h"
 #include "worker/operators/join_common.h"
 #include "worker/state/state_key.h"
 
@@ -30,7 +29,7 @@ constexpr char kOp[] = "IntervalJoin";
 constexpr char kWatermarkEntry[] = "watermark";
 constexpr char kOutputWatermarkEntry[] = "output_watermark";
 constexpr char kStoredRowsEntry[] = "stored_rows";
-// Per timer: zigzag varint time, side byte, varint key group, varint length + join key bytes.
+// The timers, as EncodeJoinTimer (join_common.h) lists them.
 constexpr char kTimersEntry[] = "timers";
 
 // Event times are epoch millis and bounds a few days at most, but the arithmetic on them must not
@@ -571,12 +570,7 @@ absl::Status IntervalJoinOperator::SnapshotState(int64_t checkpoint_id, Operator
   out->PutInt64(kOutputWatermarkEntry, out_watermark_);
   out->PutInt64(kStoredRowsEntry, static_cast<int64_t>(stored_rows_));
   std::string timers;
-  for (const Timer& t : timers_) {
-    agg_codec::PutSigned(t.time, &timers);
-    timers.push_back(static_cast<char>(t.side));
-    agg_codec::PutVarint(static_cast<uint64_t>(t.key_group), &timers);
-    agg_codec::PutString(t.key, &timers);
-  }
+  for (const Timer& t : timers_) EncodeJoinTimer(t, &timers);
   out->Put(kTimersEntry, std::move(timers));
   return absl::OkStatus();
 }
@@ -591,18 +585,9 @@ absl::Status IntervalJoinOperator::RestoreState(const OperatorSnapshot& snapshot
   std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
   if (!watermark || !out_watermark || !stored || *stored < 0 || !timers) return malformed;
   std::set<Timer> restored;
-  agg_codec::Reader in(*timers);
-  while (!in.done()) {
-    Timer t;
-    t.time = in.Signed();
-    t.side = in.Byte();
-    const uint64_t key_group = in.Varint();
-    t.key.assign(in.String());
-    if (!in.ok() || t.side > 1 || key_group >= static_cast<uint64_t>(max_parallelism_)) {
-      return malformed;
-    }
-    t.key_group = static_cast<int>(key_group);
-    restored.insert(std::move(t));
+  if (!DecodeJoinTimers(*timers, max_parallelism_,
+                        [&](JoinTimer t) { restored.insert(Timer{std::move(t)}); })) {
+    return malformed;
   }
   watermark_ = *watermark;
   out_watermark_ = *out_watermark;

@@ -25,6 +25,7 @@
 #include "common/expr/expr.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/interval_join_records.h"
+#include "worker/operators/join_common.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/streaming_join.h"
@@ -177,11 +178,8 @@ class IntervalJoinOperator : public Operator {
   };
 
   // A pending expiry: the earliest expiry time of the rows of one (side, join key) value.
-  struct Timer {
-    int64_t time = 0;
-    uint8_t side = 0;  // 0 left, 1 right
-    int key_group = 0;
-    std::string key;  // join key bytes
+  // In firing order: by time, then side and key.
+  struct Timer : JoinTimer {
     bool operator<(const Timer& o) const {
       if (time != o.time) return time < o.time;
       if (side != o.side) return side < o.side;

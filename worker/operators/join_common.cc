@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/evaluator.h"
+#include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
 namespace {
@@ -77,6 +78,31 @@ absl::Status CheckJoinInput(const char* op, int input, const ChangelogBatch& bat
         op, ": input ", input, " has ", batch.num_columns(), " columns, expected ", expected));
   }
   return absl::OkStatus();
+}
+
+void EncodeJoinTimer(const JoinTimer& timer, std::string* out) {
+  agg_codec::PutSigned(timer.time, out);
+  out->push_back(static_cast<char>(timer.side));
+  agg_codec::PutVarint(static_cast<uint64_t>(timer.key_group), out);
+  agg_codec::PutString(timer.key, out);
+}
+
+bool DecodeJoinTimers(std::string_view encoded, int max_parallelism,
+                      const std::function<void(JoinTimer)>& add) {
+  agg_codec::Reader in(encoded);
+  while (!in.done()) {
+    JoinTimer t;
+    t.time = in.Signed();
+    t.side = in.Byte();
+    const uint64_t key_group = in.Varint();
+    t.key.assign(in.String());
+    if (!in.ok() || t.side > 1 || key_group >= static_cast<uint64_t>(max_parallelism)) {
+      return false;
+    }
+    t.key_group = static_cast<int>(key_group);
+    add(std::move(t));
+  }
+  return true;
 }
 
 std::vector<int> AllColumns(size_t n) {

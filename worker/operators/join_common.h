@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -40,6 +43,22 @@ absl::Status CheckJoinCondition(const char* op, const Expr& condition,
 // a batch with rows has that side's number of columns (`left_columns` or `right_columns`).
 absl::Status CheckJoinInput(const char* op, int input, const ChangelogBatch& batch,
                             size_t left_columns, size_t right_columns);
+
+// A timer of a join operator that waits for the watermark (interval and temporal joins): at
+// `time` the state value of (side, key group, join key) is due. Each operator orders its timers.
+struct JoinTimer {
+  int64_t time = 0;
+  uint8_t side = 0;  // 0 left, 1 right
+  int key_group = 0;
+  std::string key;  // join key bytes
+};
+// A snapshot's list of timers: per timer a zigzag varint time, the side byte, a varint key group,
+// and the varint length and bytes of the join key.
+void EncodeJoinTimer(const JoinTimer& timer, std::string* out);
+// Reads the timers of EncodeJoinTimer's list `encoded`, passing each to `add`; false when the list
+// is malformed or names a side other than 0 and 1 or a key group not below `max_parallelism`.
+bool DecodeJoinTimers(std::string_view encoded, int max_parallelism,
+                      const std::function<void(JoinTimer)>& add);
 
 // 0, 1, ..., n - 1.
 std::vector<int> AllColumns(size_t n);

@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
-#include "worker/operators/accumulator_codec.h"
 #include "worker/operators/join_common.h"
 #include "worker/state/state_key.h"
 
@@ -28,7 +27,7 @@ constexpr char kOp[] = "TemporalJoin";
 // Snapshot entries.
 constexpr char kWatermarkEntry[] = "watermark";
 constexpr char kWaitingRowsEntry[] = "waiting_rows";
-// Per timer: side byte, zigzag varint time, varint key group, varint length + join key bytes.
+// The timers, as EncodeJoinTimer (join_common.h) lists them.
 constexpr char kTimersEntry[] = "timers";
 
 const char* InputName(int input) { return input == 0 ? "left" : "right"; }
@@ -676,12 +675,7 @@ absl::Status TemporalJoinOperator::SnapshotState(int64_t checkpoint_id, Operator
   out->PutInt64(kWatermarkEntry, watermark_);
   out->PutInt64(kWaitingRowsEntry, static_cast<int64_t>(waiting_rows_));
   std::string timers;
-  for (const Timer& t : timers_) {
-    timers.push_back(static_cast<char>(t.side));
-    agg_codec::PutSigned(t.time, &timers);
-    agg_codec::PutVarint(static_cast<uint64_t>(t.key_group), &timers);
-    agg_codec::PutString(t.key, &timers);
-  }
+  for (const Timer& t : timers_) EncodeJoinTimer(t, &timers);
   out->Put(kTimersEntry, std::move(timers));
   return absl::OkStatus();
 }
@@ -695,18 +689,9 @@ absl::Status TemporalJoinOperator::RestoreState(const OperatorSnapshot& snapshot
   std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
   if (!watermark || !waiting || *waiting < 0 || !timers) return malformed;
   std::set<Timer> restored;
-  agg_codec::Reader in(*timers);
-  while (!in.done()) {
-    Timer t;
-    t.side = in.Byte();
-    t.time = in.Signed();
-    const uint64_t key_group = in.Varint();
-    t.key.assign(in.String());
-    if (!in.ok() || t.side > 1 || key_group >= static_cast<uint64_t>(max_parallelism_)) {
-      return malformed;
-    }
-    t.key_group = static_cast<int>(key_group);
-    restored.insert(std::move(t));
+  if (!DecodeJoinTimers(*timers, max_parallelism_,
+                        [&](JoinTimer t) { restored.insert(Timer{std::move(t)}); })) {
+    return malformed;
   }
   watermark_ = *watermark;
   waiting_rows_ = static_cast<uint64_t>(*waiting);

@@ -23,6 +23,7 @@
 #include "common/expr/expr.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/interval_join_records.h"
+#include "worker/operators/join_common.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/streaming_join.h"
@@ -191,11 +192,8 @@ class TemporalJoinOperator : public Operator {
   };
 
   // A timer: side 0 fires a left value's waiting rows, side 1 prunes a right value.
-  struct Timer {
-    uint8_t side = 0;
-    int64_t time = 0;
-    int key_group = 0;
-    std::string key;  // join key bytes
+  // In firing order: the left side's first, each side by time, then key.
+  struct Timer : JoinTimer {
     bool operator<(const Timer& o) const {
       if (side != o.side) return side < o.side;
       if (time != o.time) return time < o.time;
