@@ -19,7 +19,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,11 +32,15 @@
 #include "worker/operators/interval_join_records.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/temporal_versions.h"
+#include "worker/operators/testing/event_log.h"
 #include "worker/state/keyed_state_backend.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
 namespace {
+
+using ::eddy::testing::Compact;
+using ::eddy::testing::EventLog;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -51,25 +54,6 @@ constexpr RowKind kD = RowKind::kDelete;
 Value Int(int64_t v) { return Value::Int(v); }
 Value Str(std::string s) { return Value::String(std::move(s)); }
 Value Null() { return Value::Null(); }
-
-// Timestamps as the print sink prints them ("1970-01-01 00:00:00.100") become their millis ("100"),
-// so that expectations stay readable.
-std::string Compact(const std::string& row) {
-  static const std::regex kTimestamp(R"(1970-01-01 (\d\d):(\d\d):(\d\d)\.(\d\d\d))");
-  std::string out;
-  auto it = std::sregex_iterator(row.begin(), row.end(), kTimestamp);
-  size_t at = 0;
-  for (; it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    out.append(row, at, static_cast<size_t>(m.position()) - at);
-    const int64_t ms = ((std::stoll(m[1]) * 60 + std::stoll(m[2])) * 60 + std::stoll(m[3])) * 1000 +
-                       std::stoll(m[4]);
-    out += std::to_string(ms);
-    at = static_cast<size_t>(m.position() + m.length());
-  }
-  out.append(row, at);
-  return out;
-}
 
 // Orders (currency STRING, ot TIMESTAMP(3), amount BIGINT) joined to the versioned rates
 // (currency STRING, rt TIMESTAMP(3), rate BIGINT) on the currency, at the order's time (event
@@ -91,24 +75,6 @@ ExprPtr Call(const char* f, std::vector<ExprPtr> args) {
   EXPECT_TRUE(e.ok()) << e.status();
   return e.ok() ? *e : nullptr;
 }
-
-// Rows and watermarks in the order an operator emitted them: "+I[...]" and "W<millis>".
-class EventLog : public Output {
- public:
-  absl::Status Emit(const ChangelogBatch& batch) override {
-    ++batches;
-    for (size_t r = 0; r < batch.num_rows(); ++r) events.push_back(Compact(FormatRow(batch, r)));
-    return absl::OkStatus();
-  }
-  absl::Status EmitWatermark(const Watermark& w) override {
-    events.push_back(absl::StrCat("W", w.millis, w.idle ? " idle" : ""));
-    return absl::OkStatus();
-  }
-  std::vector<std::string> Take() { return std::exchange(events, {}); }
-
-  std::vector<std::string> events;
-  int batches = 0;
-};
 
 // A row of a changelog: its kind and values.
 struct Change {
