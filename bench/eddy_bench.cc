@@ -48,8 +48,9 @@ ABSL_FLAG(int, keys, 100000, "distinct keys of the aggregations");
 ABSL_FLAG(std::string, cluster, "processes",
           "processes: a coordinator and two worker processes on loopback; embedded: the same "
           "servers in this process");
-ABSL_FLAG(int, state_cache_mb, 32,
-          "the workers' --state-cache-mb (0: every change reaches RocksDB)");
+ABSL_FLAG(int, state_cache_mb, -1,
+          "the workers' --state-cache-mb (0: every change reaches RocksDB; -1: their default, a "
+          "share of the managed memory)");
 ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead of starting one");
 ABSL_FLAG(std::string, scenarios, "a,b,c",
           "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, j2, ij, "
@@ -82,8 +83,9 @@ int main(int argc, char** argv) {
   const int rows = absl::GetFlag(FLAGS_rows);
   const int keys = absl::GetFlag(FLAGS_keys);
   const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
-  if (rows <= 0 || keys <= 0 || cache_mb < 0) {
-    std::fprintf(stderr, "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= 0\n");
+  if (rows <= 0 || keys <= 0 || cache_mb < -1) {
+    std::fprintf(stderr,
+                 "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= -1\n");
     return 2;
   }
   const std::string kind = absl::GetFlag(FLAGS_cluster);
@@ -97,8 +99,9 @@ int main(int argc, char** argv) {
   std::function<double()> cluster_cpu_seconds;  // null: not measurable (an external cluster)
   std::string address = absl::GetFlag(FLAGS_coordinator);
   if (address.empty() && kind == "embedded") {
-    auto c = eddy::EmbeddedCluster::Start(
-        {.workers = 2, .slots = 1, .state_cache_bytes = static_cast<size_t>(cache_mb) << 20});
+    eddy::EmbeddedClusterOptions options{.workers = 2, .slots = 1};
+    if (cache_mb >= 0) options.state_cache_bytes = static_cast<size_t>(cache_mb) << 20;
+    auto c = eddy::EmbeddedCluster::Start(options);
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
       return 1;

@@ -32,6 +32,9 @@ ABSL_FLAG(std::optional<std::string>, coordinator, std::nullopt,
           "cluster in this process)");
 ABSL_FLAG(int, workers, 1, "embedded cluster: number of workers");
 ABSL_FLAG(int, slots, 4, "embedded cluster: slots per worker");
+ABSL_FLAG(std::optional<int>, managed_memory_mb, std::nullopt,
+          "embedded cluster: each worker's managed memory for keyed state in MiB (default: a "
+          "quarter of this process's memory, divided among the workers)");
 ABSL_FLAG(std::string, data_dir, "", "embedded cluster: data directory (default: a temporary one)");
 ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDir(),
           absl::StrCat("embedded cluster: ", eddy::kFilesystemAllowedDirsHelp));
@@ -99,10 +102,18 @@ int main(int argc, char** argv) {
     }
     address = *normalized;
   }
+  const std::optional<int> managed_mb = absl::GetFlag(FLAGS_managed_memory_mb);
+  if (managed_mb && (!embedded || *managed_mb < 0)) {
+    std::fprintf(
+        stderr, "eddy: --managed-memory-mb %s\n",
+        embedded ? "must be >= 0" : "applies to the embedded cluster, not to --coordinator");
+    return 2;
+  }
   if (embedded) {
     eddy::EmbeddedClusterOptions opts;
     opts.workers = absl::GetFlag(FLAGS_workers);
     opts.slots = absl::GetFlag(FLAGS_slots);
+    if (managed_mb) opts.managed_memory_bytes = static_cast<size_t>(*managed_mb) << 20;
     opts.data_dir = absl::GetFlag(FLAGS_data_dir);
     auto allowed = eddy::ParseFilesystemAllowedDirs(absl::GetFlag(FLAGS_filesystem_allowed_dirs));
     if (!allowed.ok()) {

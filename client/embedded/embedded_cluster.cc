@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -39,6 +40,9 @@ absl::StatusOr<std::unique_ptr<EmbeddedCluster>> EmbeddedCluster::Start(
     wo.advertise_host = "127.0.0.1";
     wo.port = 0;
     wo.slots = o.slots;
+    // The workers share this process: the default budget of one process is divided among them.
+    wo.managed_memory_bytes = o.managed_memory_bytes.value_or(
+        MemoryBudget::DefaultManagedBytes() / static_cast<size_t>(std::max(1, o.workers)));
     wo.state_cache_bytes = o.state_cache_bytes;
     wo.filesystem_allowed_dirs = o.filesystem_allowed_dirs;
     wo.data_dir = absl::StrCat(c->data_dir_, "/worker-", i);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ struct EmbeddedClusterOptions {
   int workers = 1;
   int slots = 4;
   std::string data_dir;  // empty: a fresh temporary directory
-  size_t state_cache_bytes = WorkerOptions{}.state_cache_bytes;  // per aggregate subtask
+  // Each worker's managed memory (WorkerOptions); unset: the process's default divided among them.
+  std::optional<size_t> managed_memory_bytes;
+  // Per stateful operator subtask; unset: its share of its worker's managed memory.
+  std::optional<size_t> state_cache_bytes;
   // The coordinator's and every worker's --filesystem-allowed-dirs (canonical).
   std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
 };

@@ -57,7 +57,8 @@ TEST_F(CommandLineTest, HelpListsEachBinarysFlagsAsTyped) {
   EXPECT_THAT(coordinator.out, HasSubstr("\n  --filesystem-allowed-dirs VALUE  "));
   RunResult worker = Run("eddy-worker", {"--help"});
   EXPECT_THAT(worker.out, HasSubstr("\n  --advertise-host VALUE  "));
-  EXPECT_THAT(worker.out, HasSubstr("(0 = none) (default 32)\n"));
+  EXPECT_THAT(worker.out, HasSubstr("\n  --managed-memory-mb VALUE  "));
+  EXPECT_THAT(worker.out, HasSubstr("share of the managed memory) (default -1)\n"));
   RunResult shell = Run("eddy", {"--help"});
   EXPECT_THAT(shell.out, HasSubstr("\n  -e, --execute VALUE  run the given SQL statements\n"));
   EXPECT_THAT(shell.out, HasSubstr("\n  -f, --file VALUE  run the SQL script in FILE\n"));
@@ -91,6 +92,15 @@ TEST_F(CommandLineTest, UnknownFlagsAndBadValuesAreNamedAsTypedAndExitWithTwo) {
        "eddy: flag --workers expects an integer, got 'two'\n"},
       {"eddy", {"--help=maybe"}, "eddy: flag --help expects true or false, got 'maybe'\n"},
       {"eddy", {"stray"}, "eddy: unexpected argument 'stray' (see --help)\n"},
+      {"eddy",
+       {"--coordinator", "localhost", "--managed-memory-mb", "64", "-e", "SELECT 1;"},
+       "eddy: --managed-memory-mb applies to the embedded cluster, not to --coordinator\n"},
+      {"eddy",
+       {"--managed-memory-mb", "-5", "-e", "SELECT 1;"},
+       "eddy: --managed-memory-mb must be >= 0\n"},
+      {"eddy-worker",
+       {"--managed-memory-mb", "-2"},
+       "eddy-worker: --managed-memory-mb must be >= 0 (or -1), got -2\n"},
       {"eddy-bench",
        {"--rows", "many"},
        "eddy-bench: flag --rows expects an integer, got 'many'\n"},

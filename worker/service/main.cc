@@ -21,9 +21,12 @@ ABSL_FLAG(std::string, advertise_host, "",
           "hostname)");
 ABSL_FLAG(int, slots, 4, "task slots offered to the coordinator");
 ABSL_FLAG(std::string, data_dir, "/tmp/eddy-worker", "directory for RocksDB state");
-ABSL_FLAG(int, state_cache_mb, 32,
-          "MiB of hot keyed state each aggregate subtask caches in memory in front of RocksDB "
-          "(0 = none)");
+ABSL_FLAG(int, managed_memory_mb, -1,
+          "MiB of managed memory for keyed state: RocksDB's block cache and write buffers and the "
+          "operators' state caches (-1 = a quarter of the memory this process may use)");
+ABSL_FLAG(int, state_cache_mb, -1,
+          "MiB of keyed state each stateful operator subtask keeps in memory in front of RocksDB "
+          "(0 = none; -1 = its share of the managed memory)");
 ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDir(),
           eddy::kFilesystemAllowedDirsHelp);
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
@@ -42,12 +45,19 @@ int main(int argc, char** argv) {
   opts.coordinator_address = *coordinator;
   opts.bind_host = absl::GetFlag(FLAGS_bind_host);
   opts.advertise_host = absl::GetFlag(FLAGS_advertise_host);
-  const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
-  if (cache_mb < 0) {
-    std::fprintf(stderr, "eddy-worker: --state-cache-mb must be >= 0, got %d\n", cache_mb);
+  const int managed_mb = absl::GetFlag(FLAGS_managed_memory_mb);
+  if (managed_mb < -1) {
+    std::fprintf(stderr, "eddy-worker: --managed-memory-mb must be >= 0 (or -1), got %d\n",
+                 managed_mb);
     return 2;
   }
-  opts.state_cache_bytes = static_cast<size_t>(cache_mb) << 20;
+  if (managed_mb >= 0) opts.managed_memory_bytes = static_cast<size_t>(managed_mb) << 20;
+  const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
+  if (cache_mb < -1) {
+    std::fprintf(stderr, "eddy-worker: --state-cache-mb must be >= 0 (or -1), got %d\n", cache_mb);
+    return 2;
+  }
+  if (cache_mb >= 0) opts.state_cache_bytes = static_cast<size_t>(cache_mb) << 20;
   auto allowed = eddy::ParseFilesystemAllowedDirs(absl::GetFlag(FLAGS_filesystem_allowed_dirs));
   if (!allowed.ok()) {
     std::fprintf(stderr, "eddy-worker: %s\n", std::string(allowed.status().message()).c_str());

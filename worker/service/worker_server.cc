@@ -54,7 +54,10 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
   // Removes the state of jobs of an earlier process with this data dir: it is never resumed.
-  ASSIGN_OR_RETURN(w->state_stores_, StateStores::Open(options.data_dir + "/state"));
+  w->memory_.emplace(options.managed_memory_bytes.value_or(MemoryBudget::DefaultManagedBytes()),
+                     options.slots);
+  ASSIGN_OR_RETURN(w->state_stores_, StateStores::Open(options.data_dir + "/state",
+                                                       w->memory_->ApplyTo(StateBackendOptions{})));
 
   w->exchange_ = std::make_unique<ExchangeRegistry>(
       std::chrono::milliseconds(std::max(0, options.exchange_gate_wait_ms)));
@@ -102,6 +105,15 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   w->control_thread_ = std::thread([raw = w.get()] { raw->ControlLoop(); });
   EDDY_LOG_INFO("worker serving on {} with {} slots, state in {}", w->address_, options.slots,
                 options.data_dir);
+  EDDY_LOG_INFO(
+      "managed memory {} MiB: RocksDB block cache {} MiB, write buffers {} MiB, {} MiB of operator "
+      "state per slot{}",
+      w->memory_->managed_bytes() >> 20, w->memory_->block_cache_bytes() >> 20,
+      w->memory_->write_buffer_bytes() >> 20, w->memory_->slot_state_bytes() >> 20,
+      options.state_cache_bytes
+          ? absl::StrCat(" (but ", *options.state_cache_bytes >> 20,
+                         " MiB per stateful operator subtask, --state-cache-mb)")
+          : std::string());
   return w;
 }
 
@@ -270,10 +282,19 @@ void WorkerServer::Report(const v1::TaskStateReport& report) {
 grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTasksRequest* req,
                                        v1::DeployTasksResponse*) {
   std::vector<std::unique_ptr<Task>> created;
+  // A slot holds one subtask index of every stage of a job; its state share is divided over the
+  // stateful operators of all of them.
+  std::map<std::pair<std::string, int>, int> stateful_in_slot;
+  for (const auto& d : req->tasks()) {
+    for (const auto& n : d.nodes()) {
+      if (n.state_id() != 0) ++stateful_in_slot[{d.job_id(), d.subtask_index()}];
+    }
+  }
   for (const auto& d : req->tasks()) {
     TaskEnvironment env;
     env.state_stores = state_stores_.get();
-    env.state_cache_bytes = options_.state_cache_bytes;
+    env.state_cache_bytes = options_.state_cache_bytes.value_or(
+        memory_->OperatorStateBytes(stateful_in_slot[{d.job_id(), d.subtask_index()}]));
     env.exchange = exchange_.get();
     env.results = &results_;
     env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;

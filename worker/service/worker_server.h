@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "worker/exchange/exchange_service.h"
 #include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/task.h"
+#include "worker/state/memory_budget.h"
 #include "worker/state/state_stores.h"
 
 namespace eddy {
@@ -38,8 +40,12 @@ struct WorkerOptions {
   int port = 0;                // 0: any free port
   int slots = 4;
   std::string data_dir = "/tmp/eddy-worker";
-  // Each keyed operator subtask keeps up to this much hot state in memory in front of RocksDB.
-  size_t state_cache_bytes = 32u << 20;
+  // Managed memory (--managed-memory-mb): RocksDB's block cache and write buffers and the state
+  // caches of the operators draw from it (MemoryBudget). Unset: MemoryBudget::DefaultManagedBytes.
+  std::optional<size_t> managed_memory_bytes;
+  // Each keyed operator subtask keeps up to this much state in memory in front of RocksDB
+  // (--state-cache-mb). Unset: its share of the managed memory.
+  std::optional<size_t> state_cache_bytes;
   // Canonical directories the filesystem connector may read and write (--filesystem-allowed-dirs).
   std::vector<std::string> filesystem_allowed_dirs = {DefaultFilesystemAllowedDir()};
   // How long an incoming exchange stream waits for its consumer task to be deployed here.
@@ -90,6 +96,7 @@ class WorkerServer final : public v1::WorkerService::Service {
   WorkerOptions options_;
   std::string address_;
   std::unique_ptr<StateStores> state_stores_;
+  std::optional<MemoryBudget> memory_;
   ResultBuffers results_;
   // Declared before server_ and tasks_: streams and tasks use them until those are gone.
   std::unique_ptr<ExchangeRegistry> exchange_;

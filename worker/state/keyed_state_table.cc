@@ -1,5 +1,7 @@
 #include "worker/state/keyed_state_table.h"
 
+#include <algorithm>
+
 #include "common/base/status_macros.h"
 #include "worker/state/state_key.h"
 
@@ -111,6 +113,14 @@ void KeyedStateTable::Stage(const StateCache::WriteBack& w) {
 }
 
 absl::Status KeyedStateTable::WriteStaged() {
+  // In key order: each insert into RocksDB's memtable skip list then starts from where the previous
+  // one ended instead of from the top (measured: the skip list's search was the largest cost of a
+  // 10M-key aggregate before).
+  std::sort(
+      write_backs_.begin(), write_backs_.end(),
+      [](const StateCache::WriteBack& a, const StateCache::WriteBack& b) { return a.key < b.key; });
+  for (const StateCache::WriteBack& w : write_backs_) Stage(w);
+  write_backs_.clear();
   if (writes_.count() == 0) return absl::OkStatus();
   ++stats_.commits;
   stats_.keys_written += writes_.count();
@@ -119,13 +129,14 @@ absl::Status KeyedStateTable::WriteStaged() {
 
 absl::Status KeyedStateTable::Commit() {
   if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
-  cache_.Shrink([this](const StateCache::WriteBack& w) { Stage(w); });
+  // The views stay valid until the next Insert into the cache: dropped entries keep their bytes.
+  cache_.Shrink([this](const StateCache::WriteBack& w) { write_backs_.push_back(w); });
   return WriteStaged();
 }
 
 absl::Status KeyedStateTable::Flush() {
   if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
-  cache_.Flush([this](const StateCache::WriteBack& w) { Stage(w); });
+  cache_.Flush([this](const StateCache::WriteBack& w) { write_backs_.push_back(w); });
   return WriteStaged();
 }
 

@@ -77,6 +77,7 @@ class KeyedStateTable {
   // `value` with the TTL timestamp in front (when there is a TTL).
   std::string_view Stamped(std::string_view value);
   void Stage(const StateCache::WriteBack& w);  // into writes_
+  // Stages write_backs_ in key order and applies them.
   absl::Status WriteStaged();
 
   KeyedStateBackend* backend_;
@@ -97,6 +98,7 @@ class KeyedStateTable {
   StateReadResult result_;
 
   std::string write_key_;
+  std::vector<StateCache::WriteBack> write_backs_;  // of one Commit or Flush
   StateWriteBatch writes_;
   Stats stats_;
 };

@@ -18,7 +18,10 @@ SharedStateResources::SharedStateResources(StateBackendOptions options)
           .count();
     };
   }
-  rocks_->block_cache = rocksdb::NewLRUCache(options_.block_cache_bytes);
+  // Index and filter blocks go to a high-priority pool that data blocks cannot evict.
+  rocks_->block_cache = rocksdb::NewLRUCache(options_.block_cache_bytes, /*num_shard_bits=*/-1,
+                                             /*strict_capacity_limit=*/false,
+                                             /*high_pri_pool_ratio=*/0.5);
   // Not charged to the block cache: the two budgets stay independent and each is easy to reason
   // about; no stall, a flush is enough to get back under the budget.
   rocks_->write_buffers = std::make_shared<rocksdb::WriteBufferManager>(
@@ -28,7 +31,17 @@ SharedStateResources::SharedStateResources(StateBackendOptions options)
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(options_.bloom_bits_per_key, false));
   t.whole_key_filtering = true;  // point lookups by full key, never prefix scans on the hot path
   t.cache_index_and_filter_blocks = true;  // bounded memory: index/filter blocks live in the cache
+  t.cache_index_and_filter_blocks_with_high_priority = true;
   t.pin_l0_filter_and_index_blocks_in_cache = true;
+  // Partitioned index and filters: a full filter block grows with its SST file (megabytes for a
+  // large L1 file), larger than a shard of the block cache, so it was read from the file and
+  // checksummed again on most lookups (measured: a third of the CPU time of an aggregate over 10M
+  // keys with a 128 MiB cache). Partitions are 4 KiB blocks cached like data blocks; the top
+  // level stays pinned.
+  t.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  t.partition_filters = true;
+  t.metadata_block_size = 4096;
+  t.pin_top_level_index_and_filter = true;
   t.format_version = 5;
   rocks_->table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
 }

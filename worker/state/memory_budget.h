@@ -1,0 +1,41 @@
+// A worker's managed memory (--managed-memory-mb), as Flink's managed memory: the bound on what
+// keyed state holds in memory. It is split once per worker into RocksDB's block cache, RocksDB's
+// write buffers (all stores together) and the operator state caches, whose share is divided
+// evenly over the slots and, within a slot, over the stateful operator subtasks deployed into it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "worker/state/state_resources.h"
+
+namespace eddy {
+
+class MemoryBudget {
+ public:
+  // The default managed memory: a quarter of what this process may use (the cgroup's memory
+  // limit when there is one, else the machine's physical memory).
+  static size_t DefaultManagedBytes();
+
+  MemoryBudget(size_t managed_bytes, int slots);
+
+  size_t managed_bytes() const { return managed_bytes_; }
+  // RocksDB's shares (an eighth for the block cache, a sixteenth for all memtables), at least
+  // 8 MiB and 4 MiB.
+  size_t block_cache_bytes() const { return block_cache_bytes_; }
+  size_t write_buffer_bytes() const { return write_buffer_bytes_; }
+  // What is left for the state caches of one slot's operators.
+  size_t slot_state_bytes() const { return slot_state_bytes_; }
+  // The state cache of one stateful operator subtask in a slot that holds `stateful_operators`.
+  size_t OperatorStateBytes(int stateful_operators) const;
+  // StateBackendOptions with this budget's RocksDB shares.
+  StateBackendOptions ApplyTo(StateBackendOptions options) const;
+
+ private:
+  size_t managed_bytes_;
+  size_t block_cache_bytes_;
+  size_t write_buffer_bytes_;
+  size_t slot_state_bytes_;
+};
+
+}  // namespace eddy
