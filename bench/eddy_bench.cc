@@ -13,6 +13,10 @@
 //   (w2) (w) at parallelism 2 on two workers, rows and watermarks across the gRPC shuffle; each
 //        source subtask's rows cover the same time range (as two partitions of one stream do:
 //        datagen splits the sequence into contiguous halves, so time is the id within its half)
+//   (r)  keyed COUNT/SUM over random keys: each row's key drawn uniformly from 1..--keys (so keys
+//        repeat at random, not in turn), one subtask; also prints the workers' peak RSS and the
+//        aggregate's state in memory and in its RocksDB store at the end
+//   (r2) (r) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
 //   (j)  two-stream equi-join: two sources of --rows / 2 ids each, joined on id % --keys, so
 //        each side has --rows / 2 / --keys rows per key and each key emits that number squared
 //        (rows counts the input rows of both sides), RocksDB state for both sides, one subtask
@@ -51,10 +55,13 @@ ABSL_FLAG(std::string, cluster, "processes",
 ABSL_FLAG(int, state_cache_mb, -1,
           "the workers' --state-cache-mb (0: every change reaches RocksDB; -1: their default, a "
           "share of the managed memory)");
+ABSL_FLAG(int, managed_memory_mb, -1,
+          "the workers' --managed-memory-mb (-1: their default, a quarter of the memory)");
 ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead of starting one");
-ABSL_FLAG(std::string, scenarios, "a,b,c",
-          "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, j2, ij, "
-          "or all");
+ABSL_FLAG(
+    std::string, scenarios, "a,b,c",
+    "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, w2, j, j2, "
+    "ij, or all");
 ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
 ABSL_FLAG(std::string, mini_batch_latency, "1 s",
           "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
@@ -83,9 +90,11 @@ int main(int argc, char** argv) {
   const int rows = absl::GetFlag(FLAGS_rows);
   const int keys = absl::GetFlag(FLAGS_keys);
   const int cache_mb = absl::GetFlag(FLAGS_state_cache_mb);
-  if (rows <= 0 || keys <= 0 || cache_mb < -1) {
+  const int managed_mb = absl::GetFlag(FLAGS_managed_memory_mb);
+  if (rows <= 0 || keys <= 0 || cache_mb < -1 || managed_mb < -1) {
     std::fprintf(stderr,
-                 "eddy-bench: --rows and --keys must be positive, --state-cache-mb >= -1\n");
+                 "eddy-bench: --rows and --keys must be positive, --state-cache-mb and "
+                 "--managed-memory-mb >= -1\n");
     return 2;
   }
   const std::string kind = absl::GetFlag(FLAGS_cluster);
@@ -101,6 +110,7 @@ int main(int argc, char** argv) {
   if (address.empty() && kind == "embedded") {
     eddy::EmbeddedClusterOptions options{.workers = 2, .slots = 1};
     if (cache_mb >= 0) options.state_cache_bytes = static_cast<size_t>(cache_mb) << 20;
+    if (managed_mb >= 0) options.managed_memory_bytes = static_cast<size_t>(managed_mb) << 20;
     auto c = eddy::EmbeddedCluster::Start(options);
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
@@ -113,7 +123,9 @@ int main(int argc, char** argv) {
     const std::string bin_dir =
         std::filesystem::absolute(std::filesystem::path(argv[0])).parent_path().string();
     auto c = eddy::bench::LocalProcessCluster::Start(
-        bin_dir, 2, 1, {"--state-cache-mb", std::to_string(cache_mb)});
+        bin_dir, 2, 1,
+        {"--state-cache-mb", std::to_string(cache_mb), "--managed-memory-mb",
+         std::to_string(managed_mb)});
     if (!c.ok()) {
       std::fprintf(stderr, "eddy-bench: %s\n", std::string(c.status().message()).c_str());
       return 1;
@@ -131,6 +143,12 @@ int main(int argc, char** argv) {
       "', 'fields.id.kind' = 'sequence', "
       "'fields.id.start' = '1', 'fields.id.end' = '" +
       n + "')";
+  const std::string random_ddl =
+      "CREATE TEMPORARY TABLE rsrc (k BIGINT, v BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '1000000000000', 'number-of-rows' = '" +
+      n + "', 'fields.k.kind' = 'random', 'fields.k.min' = '1', 'fields.k.max' = '" +
+      std::to_string(keys) + "', 'fields.v.min' = '1', 'fields.v.max' = '1000')";
+  const std::string random_agg = "INSERT INTO agg SELECT k, COUNT(*), SUM(v) FROM rsrc GROUP BY k";
   const std::string agg = "INSERT INTO agg SELECT id % " + std::to_string(keys) +
                           ", COUNT(*), SUM(id) FROM src GROUP BY id % " + std::to_string(keys);
   // Event time: row id happens at id ms; the watermark trails by one second.
@@ -218,6 +236,8 @@ int main(int argc, char** argv) {
        2,
        agg,
        {"SET 'execution.checkpointing.interval' = '10 s'"}},
+      {"r", "(r) keyed COUNT/SUM, random keys", 1, random_agg, {}},
+      {"r2", "(r2) (r) across a gRPC shuffle, 2 workers", 2, random_agg, {}},
       {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg("events"), {}},
       {"w2", "(w2) (w) across a gRPC shuffle, 2 workers", 2, window_agg("events2"), {}},
       {"j", "(j) two-stream equi-join, RocksDB state", 1, join, {}},
@@ -238,15 +258,15 @@ int main(int argc, char** argv) {
     if (!found) {
       std::fprintf(
           stderr,
-          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, w, w2, j, "
-          "j2, ij, all)\n",
+          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, "
+          "w2, j, j2, ij, all)\n",
           id.c_str());
       return 2;
     }
   }
   for (const std::string& stmt :
-       {ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"), timed_side("ijl"),
-        timed_side("ijr"),
+       {ddl, random_ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"),
+        timed_side("ijl"), timed_side("ijr"),
         std::string("CREATE TEMPORARY TABLE joined (l BIGINT, r BIGINT) WITH ('connector' = "
                     "'blackhole')"),
         std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "
@@ -273,6 +293,7 @@ int main(int argc, char** argv) {
       set = client.Execute(stmt);
       if (!set.ok()) break;
     }
+    if (process_cluster) process_cluster->ResetPeakRss();
     const double cpu0 = cluster_cpu_seconds ? cluster_cpu_seconds() : 0;
     const auto t0 = std::chrono::steady_clock::now();
     auto submitted = set.ok() ? client.Execute(s.insert) : set;
@@ -294,7 +315,10 @@ int main(int argc, char** argv) {
     const double rate = rows / wall;
     // Across a shuffle: the rows the aggregate behind it read (partials with two phases).
     std::string shuffled;
+    int64_t state_in_memory = 0, state_in_store = 0;
     for (const auto& m : info->operators()) {
+      state_in_memory += m.state_bytes_in_memory();
+      state_in_store += m.state_bytes_in_store();
       if (s.parallelism > 1 && (m.description().rfind("GroupAggregate(", 0) == 0 ||
                                 m.description().rfind("WindowAggregate(", 0) == 0 ||
                                 m.description().rfind("GlobalGroupAggregate(", 0) == 0)) {
@@ -307,6 +331,13 @@ int main(int argc, char** argv) {
     } else {
       std::printf("%-54s %12d %10.2f %12.0f %18s   (%s)\n", s.name, rows, wall, rate, "n/a",
                   shuffled.empty() ? "" : shuffled.c_str() + 2);
+    }
+    if (s.id[0] == 'r') {
+      std::printf(
+          "%-54s peak RSS %.0f MiB (largest worker), state %.1f MiB in memory, %.1f MiB in "
+          "RocksDB\n",
+          "", process_cluster ? process_cluster->WorkerPeakRssBytes() / 1048576.0 : 0.0,
+          state_in_memory / 1048576.0, state_in_store / 1048576.0);
     }
     std::fflush(stdout);
   }

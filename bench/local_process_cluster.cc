@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -139,6 +140,28 @@ absl::Status LocalProcessCluster::Spawn(const std::vector<std::string>& argv,
   }
   pids_.push_back(pid);
   return absl::OkStatus();
+}
+
+size_t LocalProcessCluster::WorkerPeakRssBytes() const {
+  size_t peak = 0;
+  for (size_t i = 1; i < pids_.size(); ++i) {
+    if (pids_[i] <= 0) continue;
+    std::ifstream in("/proc/" + std::to_string(pids_[i]) + "/status");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("VmHWM:", 0) != 0) continue;
+      peak = std::max(peak, static_cast<size_t>(std::stoull(line.substr(6))) * 1024);
+    }
+  }
+  return peak;
+}
+
+void LocalProcessCluster::ResetPeakRss() {
+  for (size_t i = 1; i < pids_.size(); ++i) {
+    if (pids_[i] <= 0) continue;
+    std::ofstream out("/proc/" + std::to_string(pids_[i]) + "/clear_refs");
+    out << "5";
+  }
 }
 
 double LocalProcessCluster::CpuSeconds() const {

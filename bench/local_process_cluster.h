@@ -26,6 +26,10 @@ class LocalProcessCluster {
   const std::string& coordinator_address() const { return coordinator_address_; }
   // user + system CPU seconds of all processes so far (from /proc/<pid>/stat).
   double CpuSeconds() const;
+  // The largest peak resident set size (VmHWM) of the worker processes since the last
+  // ResetPeakRss (or their start), and the reset (Linux's /proc/<pid>/clear_refs).
+  size_t WorkerPeakRssBytes() const;
+  void ResetPeakRss();
   // Worker i's address (127.0.0.1:<port>, as SHOW WORKERS lists it) and the file its stdout and
   // stderr go to (what a print sink on it prints).
   std::string worker_address(int i) const { return worker_addresses_[i]; }

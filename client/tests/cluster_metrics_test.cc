@@ -81,6 +81,12 @@ TEST_F(ClusterMetricsTest, FinishedJobReportsRowsPerNodeSummedOverSubtasks) {
   EXPECT_EQ(agg->rows_out(), 10000);
   EXPECT_EQ(agg->subtasks(), 2);
   EXPECT_EQ(sink->rows_in(), 10000);
+  // The aggregate's ten keys stay in memory (COUNT over a BIGINT key: about 120 bytes each with
+  // the cache's bookkeeping); stateless nodes report none.
+  EXPECT_GE(agg->state_bytes_in_memory(), 10 * 100);
+  EXPECT_LE(agg->state_bytes_in_memory(), 10 * 200);
+  EXPECT_EQ(scan->state_bytes_in_memory(), 0);
+  EXPECT_EQ(scan->state_bytes_in_store(), 0);
 
   // The job's slots are free again.
   for (const auto& w : Workers()) EXPECT_EQ(w.free_slots(), w.slots()) << w.DebugString();

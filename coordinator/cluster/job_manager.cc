@@ -69,6 +69,8 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
       sum.set_rows_in(sum.rows_in() + m.rows_in());
       sum.set_rows_out(sum.rows_out() + m.rows_out());
       sum.set_late_rows_dropped(sum.late_rows_dropped() + m.late_rows_dropped());
+      sum.set_state_bytes_in_memory(sum.state_bytes_in_memory() + m.state_bytes_in_memory());
+      sum.set_state_bytes_in_store(sum.state_bytes_in_store() + m.state_bytes_in_store());
       sum.set_subtasks(sum.subtasks() + 1);
     }
   }

@@ -221,6 +221,7 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
     }
   }
   RETURN_IF_ERROR(table_->Commit());
+  memory_bytes_.store(table_->cache().bytes(), std::memory_order_relaxed);
   return Emit(out_);
 }
 

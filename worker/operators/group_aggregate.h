@@ -5,6 +5,7 @@
 // write batch), and one output batch is emitted.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -91,6 +92,10 @@ class GroupAggregateOperator : public Operator {
   // Writes every change held in the state cache to RocksDB (for checkpoints and tests).
   absl::Status FlushState();
 
+  uint64_t state_bytes_in_memory() const override {
+    return memory_bytes_.load(std::memory_order_relaxed);
+  }
+
   // Reads/writes made so far, for tests and metrics; null before Open.
   const KeyedStateTable* state_table() const { return table_.get(); }
 
@@ -135,6 +140,8 @@ class GroupAggregateOperator : public Operator {
   std::string value_buf_;
   std::vector<AggValue> scratch_;
   ChangelogBatch out_;
+
+  std::atomic<uint64_t> memory_bytes_{0};  // the state cache's, after each batch
 
   // Mini-batch buffer and when its first row arrived.
   ChangelogBatch pending_;

@@ -130,6 +130,9 @@ class Operator {
   // Rows an event-time operator dropped because they arrived after their windows fired; safe to
   // read from any thread.
   virtual uint64_t late_rows_dropped() const { return 0; }
+  // Bytes of keyed state the operator holds in memory (in front of its store). Called from other
+  // threads (metrics), so implementations read an atomic.
+  virtual uint64_t state_bytes_in_memory() const { return 0; }
 
   // Rows seen and emitted, for metrics and tests.
   uint64_t rows_in() const { return rows_in_; }

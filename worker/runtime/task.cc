@@ -67,8 +67,9 @@ struct Task::Node {
   int inputs_ended = 0;
   WatermarkCombiner watermarks;  // over the node's inputs
   bool source_ended = false;
-  KeyedStateBackend* store = nullptr;  // when state_id != 0, after Open
-  std::string store_name;              // in checkpoint paths: unique per store instance
+  // When state_id != 0, after Open; atomic: metrics read it from the heartbeat thread.
+  std::atomic<KeyedStateBackend*> store{nullptr};
+  std::string store_name;  // in checkpoint paths: unique per store instance
   std::atomic<uint64_t> rows_in{0};
   std::atomic<uint64_t> rows_out{0};
 };
@@ -198,7 +199,13 @@ void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetric
     m->set_rows_in(static_cast<int64_t>(node->rows_in.load(std::memory_order_relaxed)));
     m->set_rows_out(static_cast<int64_t>(node->rows_out.load(std::memory_order_relaxed)));
     m->set_subtasks(1);
-    if (node->op) m->set_late_rows_dropped(static_cast<int64_t>(node->op->late_rows_dropped()));
+    if (node->op) {
+      m->set_late_rows_dropped(static_cast<int64_t>(node->op->late_rows_dropped()));
+      m->set_state_bytes_in_memory(static_cast<int64_t>(node->op->state_bytes_in_memory()));
+    }
+    if (KeyedStateBackend* store = node->store.load(); store != nullptr) {
+      m->set_state_bytes_in_store(static_cast<int64_t>(store->ApproximateSizeBytes()));
+    }
   }
 }
 
@@ -479,7 +486,7 @@ absl::Status Task::PerformCheckpoint(int64_t n) {
         fs::remove_all(snapshot.local_root, ec);
       }
       const std::string dir = (fs::path(snapshot.local_root) / node.store_name).string();
-      s = node.store->Snapshot(dir);
+      s = node.store.load()->Snapshot(dir);
       if (s.ok()) {
         snapshot.stores.push_back(
             {static_cast<size_t>(snapshot.state.operators_size()), node.store_name, dir});
