@@ -47,17 +47,19 @@ size_t KeyedStateTable::AddRead(int key_group, std::string_view group_key) {
 absl::Status KeyedStateTable::ReadAll() {
   if (ttl_ms_ > 0) now_ms_ = backend_->NowMs();
   const size_t n = read_offsets_.size() - 1;
-  read_entries_.assign(n, StateCache::kNone);
   miss_keys_.clear();
   miss_reads_.clear();
+  read_keys_.clear();
   for (size_t i = 0; i < n; ++i) {
-    std::string_view key(read_arena_.data() + read_offsets_[i],
-                         read_offsets_[i + 1] - read_offsets_[i]);
-    read_entries_[i] = cache_.Find(key);
+    read_keys_.emplace_back(read_arena_.data() + read_offsets_[i],
+                            read_offsets_[i + 1] - read_offsets_[i]);
+  }
+  cache_.FindMany(read_keys_, &read_entries_);
+  for (size_t i = 0; i < n; ++i) {
     if (read_entries_[i] != StateCache::kNone) {
       ++stats_.cache_hits;
     } else {
-      miss_keys_.push_back(key);
+      miss_keys_.push_back(read_keys_[i]);
       miss_reads_.push_back(static_cast<uint32_t>(i));
     }
   }

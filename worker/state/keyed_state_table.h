@@ -92,6 +92,7 @@ class KeyedStateTable {
   // built in ReadAll, after the arena stops moving.
   std::string read_arena_;
   std::vector<uint32_t> read_offsets_{0};
+  std::vector<std::string_view> read_keys_;
   std::vector<uint32_t> read_entries_;  // cache entry of each read
   std::vector<std::string_view> miss_keys_;
   std::vector<uint32_t> miss_reads_;

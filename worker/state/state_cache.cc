@@ -5,8 +5,21 @@ namespace eddy {
 uint32_t StateCache::Find(std::string_view key) {
   auto it = index_.find(View(key));
   if (it == index_.end()) return kNone;
-  entries_[it->second].referenced = true;
+  At(it->second).referenced = true;
   return it->second;
+}
+
+void StateCache::FindMany(const std::vector<std::string_view>& keys, std::vector<uint32_t>* out) {
+  out->resize(keys.size());
+  for (std::string_view key : keys) index_.prefetch(View(key));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto it = index_.find(View(keys[i]));
+    (*out)[i] = it == index_.end() ? kNone : it->second;
+    if (it != index_.end()) __builtin_prefetch(&At(it->second), 1);
+  }
+  for (uint32_t e : *out) {
+    if (e != kNone) At(e).referenced = true;
+  }
 }
 
 uint32_t StateCache::Insert(std::string_view key, bool present, std::string_view value,
@@ -16,10 +29,10 @@ uint32_t StateCache::Insert(std::string_view key, bool present, std::string_view
     e = free_.back();
     free_.pop_back();
   } else {
-    e = static_cast<uint32_t>(entries_.size());
-    entries_.emplace_back();
+    e = entries_++;
+    if (e % kChunk == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
   }
-  Entry& x = entries_[e];
+  Entry& x = At(e);
   x.key.assign(key);
   if (present) {
     x.value.assign(value);
@@ -32,13 +45,13 @@ uint32_t StateCache::Insert(std::string_view key, bool present, std::string_view
   x.live = true;
   // A new entry waits one full turn of the hand before it can go.
   x.referenced = true;
-  index_.emplace(View(x.key), e);
+  index_.emplace(x.key, e);
   bytes_ += Cost(x);
   return e;
 }
 
 void StateCache::Set(uint32_t e, std::string_view value) {
-  Entry& x = entries_[e];
+  Entry& x = At(e);
   bytes_ -= Cost(x);
   x.value.assign(value);
   x.present = true;
@@ -47,7 +60,7 @@ void StateCache::Set(uint32_t e, std::string_view value) {
 }
 
 void StateCache::Remove(uint32_t e) {
-  Entry& x = entries_[e];
+  Entry& x = At(e);
   bytes_ -= Cost(x);
   x.value.clear();
   x.present = false;
@@ -57,7 +70,8 @@ void StateCache::Remove(uint32_t e) {
 }
 
 void StateCache::Clear() {
-  entries_.clear();
+  chunks_.clear();
+  entries_ = 0;
   free_.clear();
   index_.clear();
   hand_ = 0;
@@ -65,7 +79,7 @@ void StateCache::Clear() {
 }
 
 void StateCache::Drop(uint32_t e) {
-  Entry& x = entries_[e];
+  Entry& x = At(e);
   index_.erase(View(x.key));
   bytes_ -= Cost(x);
   x.live = false;

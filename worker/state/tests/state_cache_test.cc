@@ -30,6 +30,26 @@ std::vector<std::string> ShrinkTo(StateCache* cache) {
 
 size_t CostOf(size_t key, size_t value) { return key + value + StateCache::kEntryOverheadBytes; }
 
+TEST(StateCacheTest, FindManyFindsEveryCachedKeyAcrossChunksOfEntries) {
+  // Enough entries for several chunks of the entry storage; values stay where they were put.
+  StateCache cache(size_t{1} << 30);
+  std::vector<uint32_t> inserted;
+  for (int i = 0; i < 10000; ++i) {
+    const std::string k = "key-" + std::to_string(i);
+    inserted.push_back(cache.Insert(k, true, "value-" + std::to_string(i), true, false));
+  }
+  const std::string_view first_value = cache.entry(inserted[0]).value;
+  std::vector<std::string> owned = {"key-9999", "missing", "key-0", "key-4096", "key-0"};
+  std::vector<std::string_view> keys(owned.begin(), owned.end());
+  std::vector<uint32_t> found;
+  cache.FindMany(keys, &found);
+  EXPECT_THAT(found, ElementsAre(inserted[9999], StateCache::kNone, inserted[0], inserted[4096],
+                                 inserted[0]));
+  EXPECT_EQ(cache.entry(found[3]).value, "value-4096");
+  EXPECT_EQ(cache.entry(inserted[0]).value.data(), first_value.data());
+  EXPECT_EQ(cache.size(), 10000u);
+}
+
 TEST(StateCacheTest, EvictsEntriesUnusedSinceTheHandPassedAndWritesBackOnlyDirtyOnes) {
   // Room for two entries of a 1-byte key and a 1-byte value.
   StateCache cache(2 * CostOf(1, 1));
