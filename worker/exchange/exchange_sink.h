@@ -21,7 +21,7 @@
 
 namespace eddy {
 
-inline constexpr size_t kDefaultExchangeFlushRows = 1024;
+inline constexpr size_t kDefaultExchangeFlushRows = 4096;
 inline constexpr size_t kDefaultExchangeFlushBytes = 256 * 1024;
 inline constexpr std::chrono::milliseconds kDefaultExchangeBufferTimeout{100};
 
