@@ -92,6 +92,26 @@ TEST_F(ClusterMetricsTest, FinishedJobReportsRowsPerNodeSummedOverSubtasks) {
   for (const auto& w : Workers()) EXPECT_EQ(w.free_slots(), w.slots()) << w.DebugString();
 }
 
+TEST_F(ClusterMetricsTest, AJoinReportsTheStateItKeepsInMemory) {
+  Run("SET 'parallelism.default' = '1'");
+  for (const char* side : {"l", "r"}) {
+    Run(std::string("CREATE TEMPORARY TABLE ") + side +
+        " (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000', "
+        "'rows-per-second' = '100000000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+        "'fields.id.end' = '1000')");
+  }
+  Run("CREATE TEMPORARY TABLE pairs (a BIGINT, b BIGINT) WITH ('connector' = 'blackhole')");
+  std::string job = Submit("INSERT INTO pairs SELECT l.id, r.id FROM l JOIN r ON l.id = r.id");
+  auto info = client_->WaitJob(job, 30000);
+  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
+  const v1::OperatorMetrics* join = Find(*info, "Join");
+  ASSERT_NE(join, nullptr) << info->DebugString();
+  // Both sides' 1,000 rows each, one state value per (side, key).
+  EXPECT_GE(join->state_bytes_in_memory(), 2000 * 100);
+  EXPECT_LE(join->state_bytes_in_memory(), 2000 * 300);
+}
+
 // How many plan nodes of the job start with `prefix`.
 int CountNodes(const v1::JobInfo& job, const std::string& prefix) {
   int n = 0;

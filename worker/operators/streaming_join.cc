@@ -158,6 +158,7 @@ absl::Status StreamingJoinOperator::Process(int input, const ChangelogBatch& bat
 
   RETURN_IF_ERROR(WriteSlots());
   RETURN_IF_ERROR(table_->Commit());
+  memory_bytes_.store(table_->cache().bytes(), std::memory_order_relaxed);
   RETURN_IF_ERROR(Emit(out_));
   out_.Clear();
   return absl::OkStatus();

@@ -6,6 +6,7 @@
 // written once, and the output goes out in one batch (a few for a very large output).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -105,6 +106,10 @@ class StreamingJoinOperator : public Operator {
   // Writes every change held in the state cache to RocksDB (for checkpoints and tests).
   absl::Status FlushState();
 
+  uint64_t state_bytes_in_memory() const override {
+    return memory_bytes_.load(std::memory_order_relaxed);
+  }
+
   // Reads/writes made so far, for tests and metrics; null before Open.
   const KeyedStateTable* state_table() const { return table_.get(); }
 
@@ -181,6 +186,7 @@ class StreamingJoinOperator : public Operator {
   Side sides_[2];
   std::vector<DataType> output_types_;
   std::unique_ptr<KeyedStateTable> table_;
+  std::atomic<uint64_t> memory_bytes_{0};  // the state cache's, after each batch
   int max_parallelism_ = kMaxParallelism;
 
   // Per-batch scratch, reused.
