@@ -227,8 +227,26 @@ void Task::Run() {
       h->set_state_id(HandleId(*node));
       h->set_operator_state(snapshot.Encode());
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    final_state_ = std::move(final_state);
+    std::deque<int64_t> unanswered;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      final_state_ = final_state;
+      final_state_recorded_ = true;
+      unanswered.swap(triggers_);
+    }
+    // Triggers that came after the driver last looked: the final positions answer them, as the
+    // worker answers every later one (an unanswered trigger would keep its checkpoint pending
+    // until it times out, and the job's final checkpoint behind it).
+    if (env_.checkpoints != nullptr) {
+      for (int64_t id : unanswered) {
+        SubtaskSnapshot snapshot;
+        snapshot.job_id = job_id_;
+        snapshot.attempt = attempt_;
+        snapshot.checkpoint_id = id;
+        snapshot.state = final_state;
+        env_.checkpoints->Submit(std::move(snapshot));
+      }
+    }
   }
   CloseAll();
   finished_ = status.ok() && !cancelled_;
@@ -380,11 +398,13 @@ absl::Status Task::TickAll(std::chrono::steady_clock::time_point now) {
   return absl::OkStatus();
 }
 
-void Task::TriggerCheckpoint(int64_t checkpoint_id) {
+bool Task::TriggerCheckpoint(int64_t checkpoint_id) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (final_state_recorded_) return false;
   triggers_.push_back(checkpoint_id);
   wakeup_ = true;
   cv_.notify_all();
+  return true;
 }
 
 void Task::NotifyCheckpoint(int64_t checkpoint_id, bool completed) {

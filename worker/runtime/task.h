@@ -77,7 +77,12 @@ class Task {
   // while it awaits its final checkpoint: otherwise the barrier reaches it in-band); a
   // notification is forwarded to the operators (completed) or ends an alignment of that
   // checkpoint (aborted).
-  void TriggerCheckpoint(int64_t checkpoint_id);
+  //
+  // Returns false, queuing nothing, once the task has recorded its sources' final positions (it
+  // finished): the caller acknowledges with FinalSourceState() instead. A trigger queued before
+  // that moment but never acted on (it came after the driver's last look) is acknowledged with
+  // the final positions by the task itself, so no trigger is ever left unanswered.
+  bool TriggerCheckpoint(int64_t checkpoint_id);
   void NotifyCheckpoint(int64_t checkpoint_id, bool completed);
   // Once done() after finishing: the sources' final positions, what a checkpoint triggered after
   // the end acknowledges.
@@ -147,6 +152,7 @@ class Task {
   std::deque<int64_t> triggers_;                        // guarded by mu_
   std::deque<std::pair<int64_t, bool>> notifications_;  // guarded by mu_: id, completed
   v1::SubtaskStateHandle final_state_;                  // guarded by mu_
+  bool final_state_recorded_ = false;                   // guarded by mu_
 };
 
 }  // namespace eddy

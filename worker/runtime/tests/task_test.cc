@@ -4,9 +4,13 @@
 
 #include <filesystem>
 #include <future>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
+#include "worker/runtime/checkpoint_uploader.h"
 #include "worker/state/testing/temp_state_backend.h"
 
 namespace eddy {
@@ -100,6 +104,72 @@ TEST_F(TaskTest, BoundedDagFinishesAfterEndOfInputReachesEverySink) {
   ASSERT_TRUE(store.ok()) << store.status();
   EXPECT_EQ((*store)->stats().multiget_calls, 1u);
   EXPECT_EQ((*store)->stats().keys_read, 3u);
+}
+
+// Checkpoint triggers that race with the end of a source task: each one the task accepts is
+// acknowledged exactly once, by a snapshot while the sources run or with the final positions when
+// it came after the driver last looked (a short window, which some of the rounds hit); once the
+// final positions are recorded the task refuses triggers and the caller acknowledges with
+// FinalSourceState().
+TEST_F(TaskTest, EveryCheckpointTriggerASourceTaskAcceptsIsAcknowledgedAcrossItsEnd) {
+  const std::string job_dir =
+      (std::filesystem::temp_directory_path() / ("eddy-task-trigger-" + std::to_string(getpid())))
+          .string();
+  std::filesystem::create_directories(job_dir);
+  std::mutex mu;
+  std::multiset<int64_t> acked;
+  CheckpointUploader uploader(
+      [&](const v1::AcknowledgeCheckpointRequest& r) {
+        std::lock_guard<std::mutex> l(mu);
+        acked.insert(r.checkpoint_id());
+      },
+      [&](const v1::DeclineCheckpointRequest& r) {
+        ADD_FAILURE() << "declined " << r.checkpoint_id() << ": " << r.reason();
+      });
+  for (int round = 0; round < 20; ++round) {
+    v1::TaskDeployment d;
+    d.set_job_id("trigger-" + std::to_string(round));
+    d.set_attempt(1);
+    d.mutable_checkpointing()->set_enabled(true);
+    d.mutable_checkpointing()->set_exactly_once(true);
+    d.mutable_checkpointing()->set_job_dir(job_dir);
+    v1::PlanNode values = ValuesNode(1, 1000);
+    for (int b = 0; b < 100; ++b) {
+      *values.mutable_values()->add_batches() = values.values().batches(0);
+    }
+    *d.add_nodes() = values;
+    *d.add_nodes() = SinkNode(2, {1});
+    std::promise<std::pair<v1::TaskState, std::string>> done;
+    TaskEnvironment env = Env(&done);
+    env.checkpoints = &uploader;
+    auto task = Task::Create(d, std::move(env));
+    ASSERT_TRUE(task.ok()) << task.status();
+    {
+      std::lock_guard<std::mutex> l(mu);
+      acked.clear();
+    }
+    std::set<int64_t> accepted;
+    int64_t id = 0;
+    (*task)->Start();
+    while (!(*task)->done()) {
+      ++id;
+      if ((*task)->TriggerCheckpoint(id)) accepted.insert(id);
+      // Not faster than the task takes them: each accepted one is a snapshot.
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    EXPECT_EQ(done.get_future().get().first, v1::TASK_STATE_FINISHED);
+    (*task)->Join();
+    // Finished: the final positions are recorded, so a trigger is refused (and answered by the
+    // caller with them).
+    EXPECT_FALSE((*task)->TriggerCheckpoint(id + 1));
+    EXPECT_EQ((*task)->FinalSourceState().operators_size(), 1);
+    uploader.WaitIdle();
+    std::lock_guard<std::mutex> l(mu);
+    for (int64_t a : accepted)
+      EXPECT_EQ(acked.count(a), 1u) << "round " << round << ", trigger " << a;
+    EXPECT_EQ(acked.size(), accepted.size()) << "round " << round;
+  }
+  std::filesystem::remove_all(job_dir);
 }
 
 // A two-input Join node gets its left rows as input 0 and its right rows as input 1, whichever
