@@ -239,6 +239,7 @@ void Task::Run() {
     // until it times out, and the job's final checkpoint behind it).
     if (env_.checkpoints != nullptr) {
       for (int64_t id : unanswered) {
+        if (id <= last_checkpoint_) continue;  // already taken (a repeated trigger)
         SubtaskSnapshot snapshot;
         snapshot.job_id = job_id_;
         snapshot.attempt = attempt_;
