@@ -184,6 +184,30 @@ TEST_F(ClusterMetricsTest, WindowAggregateCountsTheLateRowsItDrops) {
   EXPECT_EQ(agg->rows_out(), 1000);        // 10-second windows over ids 0..9999 (as seconds)
 }
 
+TEST_F(ClusterMetricsTest, ARunningWindowAggregateReportsItsOpenWindowsInMemory) {
+  // One-day windows over ids as seconds: none fires while the test looks, 1,000 keys stay open.
+  Run("SET 'parallelism.default' = '1'");
+  Run("CREATE TEMPORARY TABLE slow (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 0), WATERMARK FOR ts AS "
+      "ts) WITH ('connector' = 'datagen', 'rows-per-second' = '2000', 'fields.id.kind' = "
+      "'sequence', 'fields.id.start' = '0', 'fields.id.end' = '1000000000')");
+  Run("CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole')");
+  std::string job = Submit(
+      "INSERT INTO hole SELECT id % 1000, COUNT(*) FROM TABLE(TUMBLE(TABLE slow, DESCRIPTOR(ts), "
+      "INTERVAL '1' DAY)) GROUP BY window_start, window_end, id % 1000");
+  int64_t in_memory = 0;
+  for (int i = 0; i < 300 && in_memory < 1000 * 10; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto info = client_->GetJob(job);
+    ASSERT_TRUE(info.ok()) << info.status();
+    const v1::OperatorMetrics* agg = Find(*info, "WindowAggregate");
+    if (agg != nullptr) in_memory = agg->state_bytes_in_memory();
+  }
+  // 1,000 open (window, key) accumulators of a few dozen bytes each.
+  EXPECT_GE(in_memory, 1000 * 10);
+  EXPECT_LE(in_memory, 1000 * 1000);
+  ASSERT_TRUE(client_->CancelJob(job).ok());
+}
+
 TEST_F(ClusterMetricsTest, CancelledJobLeavesNoSubtaskRunningAndFreesItsSlots) {
   Run("SET 'parallelism.default' = '4'");
   Run("CREATE TEMPORARY TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', "

@@ -77,6 +77,7 @@ absl::Status WindowAggregateOperator::Process(int input, const ChangelogBatch& b
   for (size_t begin = 0; begin < batch.num_rows(); begin += chunk) {
     RETURN_IF_ERROR(ProcessRows(batch, begin, std::min(batch.num_rows(), begin + chunk), per_row));
   }
+  reported_memory_bytes_.store(memory_bytes_, std::memory_order_relaxed);
   return absl::OkStatus();
 }
 
@@ -232,6 +233,7 @@ absl::Status WindowAggregateOperator::ProcessWatermark(const Watermark& watermar
   if (!watermark.idle && watermark.millis > watermark_) {
     watermark_ = watermark.millis;
     RETURN_IF_ERROR(FireUpTo(watermark_));
+    reported_memory_bytes_.store(memory_bytes_, std::memory_order_relaxed);
   }
   return EmitWatermark(watermark);
 }

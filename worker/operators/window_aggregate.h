@@ -75,6 +75,10 @@ class WindowAggregateOperator final : public Operator {
   // Open windows held in memory, and their approximate bytes.
   size_t memory_windows() const { return memory_windows_.size(); }
   size_t memory_bytes() const { return memory_bytes_; }
+  // The same, as of the last batch or watermark, for metrics (any thread).
+  uint64_t state_bytes_in_memory() const override {
+    return reported_memory_bytes_.load(std::memory_order_relaxed);
+  }
 
  private:
   struct Slot {
@@ -117,6 +121,7 @@ class WindowAggregateOperator final : public Operator {
   };
   std::map<int64_t, absl::flat_hash_map<std::string, MemoryEntry>> memory_windows_;
   size_t memory_bytes_ = 0;
+  std::atomic<uint64_t> reported_memory_bytes_{0};
   size_t memory_budget_ = 0;
   size_t entry_overhead_ = 0;
   std::atomic<uint64_t> late_rows_dropped_{0};  // read by metrics from other threads
