@@ -115,9 +115,9 @@ void KeyedStateTable::Stage(const StateCache::WriteBack& w) {
 }
 
 absl::Status KeyedStateTable::WriteStaged() {
-  // In key order: each insert into RocksDB's memtable skip list then starts from where the previous
-  // one ended instead of from the top (measured: the skip list's search was the largest cost of a
-  // 10M-key aggregate before).
+  // In key order: each insert into RocksDB's memtable skip list can then start from where the
+  // previous one ended instead of from the top (the skip list's search was among the largest costs
+  // of a 10M-key aggregate; what sorting saved was within this machine's run-to-run noise).
   std::sort(
       write_backs_.begin(), write_backs_.end(),
       [](const StateCache::WriteBack& a, const StateCache::WriteBack& b) { return a.key < b.key; });
