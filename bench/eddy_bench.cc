@@ -333,11 +333,13 @@ int main(int argc, char** argv) {
                   shuffled.empty() ? "" : shuffled.c_str() + 2);
     }
     if (s.id[0] == 'r') {
+      const std::string rss =
+          process_cluster ? std::to_string(process_cluster->WorkerPeakRssBytes() >> 20) + " MiB"
+                          : std::string("n/a");
       std::printf(
-          "%-54s peak RSS %.0f MiB (largest worker), state %.1f MiB in memory, %.1f MiB in "
+          "%-54s peak RSS %s (largest worker), state %.1f MiB in memory, %.1f MiB in "
           "RocksDB\n",
-          "", process_cluster ? process_cluster->WorkerPeakRssBytes() / 1048576.0 : 0.0,
-          state_in_memory / 1048576.0, state_in_store / 1048576.0);
+          "", rss.c_str(), state_in_memory / 1048576.0, state_in_store / 1048576.0);
     }
     std::fflush(stdout);
   }
