@@ -18,8 +18,6 @@ namespace {
 
 // Candidate pairs the condition is evaluated over at once, at most (unless one row alone has more).
 constexpr size_t kMaxPairsPerChunk = 16384;
-// Output rows gathered before they are emitted in the middle of a batch or an expiry.
-constexpr size_t kMaxOutputRows = 16384;
 // (side, join key) values one expiry round reads with one MultiGet, at most.
 constexpr size_t kMaxExpiryValues = 4096;
 // Names the operator in messages.
@@ -172,14 +170,14 @@ absl::Status IntervalJoinOperator::Process(int input, const ChangelogBatch& batc
       const uint8_t* matches =
           spec_.condition != nullptr ? match_.data() + pair_begin_[r - begin] : nullptr;
       ProcessRow(input, batch, r, matches);
-      RETURN_IF_ERROR(MaybeFlushOutput());
+      RETURN_IF_ERROR(EmitWhenFull(&out_, kMaxJoinOutputRows));
     }
     begin = end;
   }
 
   RETURN_IF_ERROR(WriteSlots(input));
   RETURN_IF_ERROR(table_->Commit());
-  return FlushOutput();
+  return EmitAndClear(&out_);
 }
 
 absl::Status IntervalJoinOperator::PrepareRows(int input, const ChangelogBatch& batch) {
@@ -506,7 +504,7 @@ absl::Status IntervalJoinOperator::ExpireUpTo(int64_t watermark) {
     }
     RETURN_IF_ERROR(table_->Commit());
   }
-  return FlushOutput();
+  return EmitAndClear(&out_);
 }
 
 void IntervalJoinOperator::EmitJoined(int input, const ChangelogBatch& batch, size_t row,
@@ -544,19 +542,7 @@ absl::Status IntervalJoinOperator::EmitRecordPadded(int side, std::string_view r
     out_.mutable_column(ot.column_offset + c).AppendNull();
   }
   out_.mutable_kinds().push_back(RowKind::kInsert);
-  return MaybeFlushOutput();
-}
-
-absl::Status IntervalJoinOperator::MaybeFlushOutput() {
-  if (out_.num_rows() < kMaxOutputRows) return absl::OkStatus();
-  return FlushOutput();
-}
-
-absl::Status IntervalJoinOperator::FlushOutput() {
-  if (out_.empty()) return absl::OkStatus();
-  absl::Status s = Emit(out_);
-  out_.Clear();
-  return s;
+  return EmitWhenFull(&out_, kMaxJoinOutputRows);
 }
 
 absl::Status IntervalJoinOperator::FlushState() {

@@ -207,8 +207,6 @@ class IntervalJoinOperator : public Operator {
                   const IntervalJoinRecord& rec);
   void EmitInputPadded(int input, const ChangelogBatch& batch, size_t row);
   absl::Status EmitRecordPadded(int side, std::string_view row);
-  absl::Status MaybeFlushOutput();
-  absl::Status FlushOutput();
 
   IntervalJoinSpec spec_;
   Side sides_[2];

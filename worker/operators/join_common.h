@@ -19,6 +19,9 @@
 
 namespace eddy {
 
+// A join emits its output batch once it holds this many rows (joins can multiply their input).
+inline constexpr size_t kMaxJoinOutputRows = 16384;
+
 // Key column types whose equal values have equal KeyEncoder bytes (the same type up to nullability,
 // VARCHAR length and TIMESTAMP precision; DECIMALs of one scale).
 bool SameKeyEncoding(const DataType& a, const DataType& b);

@@ -144,6 +144,16 @@ class Operator {
     rows_out_ += batch.num_rows();
     return output_->Emit(batch);
   }
+  // Emits `batch` (when it has rows) and clears it for reuse.
+  absl::Status EmitAndClear(ChangelogBatch* batch) {
+    absl::Status s = Emit(*batch);
+    batch->Clear();
+    return s;
+  }
+  // EmitAndClear once `batch` holds `max_rows` rows: bounds an output batch built row by row.
+  absl::Status EmitWhenFull(ChangelogBatch* batch, size_t max_rows) {
+    return batch->num_rows() < max_rows ? absl::OkStatus() : EmitAndClear(batch);
+  }
   void CountIn(const ChangelogBatch& batch) { rows_in_ += batch.num_rows(); }
   absl::Status EmitWatermark(const Watermark& watermark) {
     return output_->EmitWatermark(watermark);

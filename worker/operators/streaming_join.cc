@@ -14,8 +14,6 @@ namespace {
 
 // Candidate pairs the condition is evaluated over at once, at most (unless one row alone has more).
 constexpr size_t kMaxPairsPerChunk = 16384;
-// Output rows gathered before they are emitted in the middle of a batch.
-constexpr size_t kMaxOutputRows = 16384;
 // Names the operator in messages.
 constexpr char kOp[] = "StreamingJoin";
 
@@ -151,7 +149,7 @@ absl::Status StreamingJoinOperator::Process(int input, const ChangelogBatch& bat
           spec_.condition != nullptr ? match_.data() + pair_begin_[r - begin] : nullptr;
       RETURN_IF_ERROR(semi_or_anti() ? ProcessSemiAntiRow(input, batch, r, s, matches)
                                      : ProcessJoinRow(input, batch, r, s, matches));
-      RETURN_IF_ERROR(MaybeFlushOutput());
+      RETURN_IF_ERROR(EmitWhenFull(&out_, kMaxJoinOutputRows));
     }
     begin = end;
   }
@@ -509,13 +507,6 @@ void StreamingJoinOperator::EmitLeftRecord(RowKind kind, const JoinRecord& rec, 
     }
     out_.mutable_kinds().push_back(kind);
   }
-}
-
-absl::Status StreamingJoinOperator::MaybeFlushOutput() {
-  if (out_.num_rows() < kMaxOutputRows) return absl::OkStatus();
-  RETURN_IF_ERROR(Emit(out_));
-  out_.Clear();
-  return absl::OkStatus();
 }
 
 absl::Status StreamingJoinOperator::FlushState() {

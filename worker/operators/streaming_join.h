@@ -180,7 +180,6 @@ class StreamingJoinOperator : public Operator {
   void EmitOtherPadded(RowKind kind, int other, const JoinRecord& rec, int64_t times);
   void EmitLeftInput(RowKind kind, const ChangelogBatch& batch, size_t row);
   void EmitLeftRecord(RowKind kind, const JoinRecord& rec, int64_t times);
-  absl::Status MaybeFlushOutput();
 
   StreamingJoinSpec spec_;
   Side sides_[2];

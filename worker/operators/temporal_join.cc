@@ -17,8 +17,6 @@ namespace {
 
 // Left rows joined at once (condition evaluated over their pairs together), at most.
 constexpr size_t kMaxProbesPerChunk = 16384;
-// Output rows gathered before they are emitted in the middle of a batch or a watermark.
-constexpr size_t kMaxOutputRows = 16384;
 // (side, join key) values one timer round reads with one MultiGet, at most.
 constexpr size_t kMaxRoundValues = 4096;
 // Names the operator in messages.
@@ -300,7 +298,7 @@ absl::Status TemporalJoinOperator::ProcessLeft(const ChangelogBatch& batch) {
     begin = end;
   }
   RETURN_IF_ERROR(table_->Commit());
-  return FlushOutput();
+  return EmitAndClear(&out_);
 }
 
 absl::Status TemporalJoinOperator::ProcessRight(const ChangelogBatch& batch) {
@@ -469,7 +467,7 @@ absl::Status TemporalJoinOperator::JoinProbes(const std::vector<Column>& left) {
       }
     }
     out_.mutable_kinds().push_back(RowKind::kInsert);
-    RETURN_IF_ERROR(MaybeFlushOutput());
+    RETURN_IF_ERROR(EmitWhenFull(&out_, kMaxJoinOutputRows));
   }
   probes_.clear();
   for (Column& c : decoded_right_) c.Clear();
@@ -598,7 +596,7 @@ absl::Status TemporalJoinOperator::FireUpTo(int64_t watermark, bool prune) {
     RETURN_IF_ERROR(table_->Commit());
   }
   if (prune) RETURN_IF_ERROR(PruneDueVersions(watermark));
-  return FlushOutput();
+  return EmitAndClear(&out_);
 }
 
 absl::Status TemporalJoinOperator::PruneDueVersions(int64_t watermark) {
@@ -651,18 +649,6 @@ absl::Status TemporalJoinOperator::PruneDueVersions(int64_t watermark) {
     RETURN_IF_ERROR(table_->Commit());
   }
   return absl::OkStatus();
-}
-
-absl::Status TemporalJoinOperator::MaybeFlushOutput() {
-  if (out_.num_rows() < kMaxOutputRows) return absl::OkStatus();
-  return FlushOutput();
-}
-
-absl::Status TemporalJoinOperator::FlushOutput() {
-  if (out_.empty()) return absl::OkStatus();
-  absl::Status s = Emit(out_);
-  out_.Clear();
-  return s;
 }
 
 absl::Status TemporalJoinOperator::FlushState() {

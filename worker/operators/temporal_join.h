@@ -226,9 +226,6 @@ class TemporalJoinOperator : public Operator {
   absl::Status FireUpTo(int64_t watermark, bool prune);
   absl::Status PruneDueVersions(int64_t watermark);
 
-  absl::Status MaybeFlushOutput();
-  absl::Status FlushOutput();
-
   TemporalJoinSpec spec_;
   bool event_time_ = false;
   Side sides_[2];

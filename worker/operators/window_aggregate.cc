@@ -224,7 +224,7 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
     out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
     out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
     out_.mutable_kinds().push_back(RowKind::kInsert);
-    if (out_.num_rows() >= kOutputBatchRows) RETURN_IF_ERROR(FlushOutput());
+    RETURN_IF_ERROR(EmitWhenFull(&out_, kOutputBatchRows));
   }
   return absl::OkStatus();
 }
@@ -258,7 +258,7 @@ absl::Status WindowAggregateOperator::FireUpTo(int64_t watermark) {
       RETURN_IF_ERROR(Fire(node.key(), node.mapped()));
     }
   }
-  return FlushOutput();
+  return EmitAndClear(&out_);
 }
 
 absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_t>& key_groups) {
@@ -283,18 +283,10 @@ absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_
           out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
           out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
           out_.mutable_kinds().push_back(RowKind::kInsert);
-          if (out_.num_rows() >= kOutputBatchRows) return FlushOutput();
-          return absl::OkStatus();
+          return EmitWhenFull(&out_, kOutputBatchRows);
         }));
   }
   return absl::OkStatus();
-}
-
-absl::Status WindowAggregateOperator::FlushOutput() {
-  if (out_.empty()) return absl::OkStatus();
-  absl::Status s = Emit(out_);
-  out_.Clear();
-  return s;
 }
 
 namespace {

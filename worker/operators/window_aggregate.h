@@ -101,7 +101,6 @@ class WindowAggregateOperator final : public Operator {
   absl::Status FireFromMemory(int64_t end);
   absl::Status FireUpTo(int64_t watermark);
   absl::Status Fire(int64_t end, const std::vector<uint8_t>& key_groups);
-  absl::Status FlushOutput();
 
   WindowAggregateSpec spec_;
   std::vector<DataType> output_types_;
