@@ -111,8 +111,10 @@ TEST_F(JobLifecycleTest, KilledWorkerFailsItsJobWithAStatusNamingTheWorker) {
   auto jobs = cluster_->Eddy("SHOW JOBS;");
   EXPECT_NE(jobs.out.find("FAILED"), std::string::npos) << jobs.out;
   EXPECT_TRUE(jobs.out.find("disconnected before end-of-input") != std::string::npos ||
+              jobs.out.find("exchange channel") != std::string::npos ||
               jobs.out.find("was lost (no heartbeat for ") != std::string::npos)
       << jobs.out;
+  EXPECT_NE(jobs.out.find(victim_id + " at " + victim_host + ":"), std::string::npos) << jobs.out;
 
   // The survivors cancelled their subtasks; the lost worker is gone from the list.
   rows = WaitForWorkers([](const auto& r) { return r.size() == 2 && Running(r) == 0; },

@@ -86,6 +86,10 @@ grpc::Status ExchangeServiceImpl::Transfer(
         result = gate->EndOfInput(channel);
         ended = result.ok();
         break;
+      case v1::ExchangeFrame::kProducerFailed:
+        result = absl::AbortedError(absl::StrCat(
+            "exchange ", where, ": the producer failed: ", frame.producer_failed().reason()));
+        break;
       case v1::ExchangeFrame::kHeader:
       case v1::ExchangeFrame::FRAME_NOT_SET:
         result = absl::InvalidArgumentError(

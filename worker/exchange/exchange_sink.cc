@@ -164,4 +164,8 @@ absl::Status ExchangeSinkOperator::Close() {
   return absl::OkStatus();
 }
 
+void ExchangeSinkOperator::Abort(const absl::Status& cause) {
+  for (auto& channel : channels_) channel->Abort(cause);
+}
+
 }  // namespace eddy

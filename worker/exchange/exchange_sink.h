@@ -61,6 +61,7 @@ class ExchangeSinkOperator final : public Operator {
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   absl::Status ForwardBarrier(int64_t checkpoint_id) override;
   absl::Status Close() override;
+  void Abort(const absl::Status& cause) override;
 
   uint64_t rows_sent() const { return rows_sent_; }
   uint64_t batches_sent() const { return batches_sent_; }

@@ -44,14 +44,20 @@ absl::Status LocalOutputChannel::SendEndOfInput() {
 }
 
 void LocalOutputChannel::Close() {
+  Release(absl::StrCat("exchange ", target_.ToString(), ": producer ", target_.producer,
+                       " stopped before end-of-input"));
+}
+
+void LocalOutputChannel::Abort(const absl::Status& cause) {
+  Release(absl::StrCat("exchange ", target_.ToString(), ": producer ", target_.producer,
+                       " failed: ", cause.message()));
+}
+
+void LocalOutputChannel::Release(const std::string& why_unended) {
   if (closed_) return;
   closed_ = true;
   if (!gate_) return;
-  if (!ended_) {
-    gate_->Fail(target_.channel_index,
-                absl::AbortedError(absl::StrCat("exchange ", target_.ToString(), ": producer ",
-                                                target_.producer, " stopped before end-of-input")));
-  }
+  if (!ended_) gate_->Fail(target_.channel_index, absl::AbortedError(why_unended));
   gate_->Detach(target_.channel_index);
   gate_.reset();
 }

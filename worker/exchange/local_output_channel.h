@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/output_channel.h"
@@ -24,10 +25,13 @@ class LocalOutputChannel final : public OutputChannel {
   absl::Status SendWatermark(const Watermark& watermark) override;
   absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;
+  void Abort(const absl::Status& cause) override;
 
  private:
   // Finds and claims the gate on first use: the consumer may register after we are deployed.
   absl::Status Attach();
+  // Close() and Abort(): detaches, failing the consumer with `why_unended` before end-of-input.
+  void Release(const std::string& why_unended);
 
   ExchangeRegistry* registry_;
   ChannelTarget target_;

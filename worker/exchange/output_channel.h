@@ -44,6 +44,9 @@ class OutputChannel {
   // Releases the channel. Without a prior SendEndOfInput the consumer learns that its producer
   // failed. Idempotent.
   virtual void Close() = 0;
+  // Releases the channel after the producer task failed with `cause`: the consumer fails with it
+  // (best effort: a consumer already gone learns nothing). Idempotent, like Close().
+  virtual void Abort(const absl::Status& cause) = 0;
 };
 
 }  // namespace eddy

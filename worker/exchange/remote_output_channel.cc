@@ -12,6 +12,8 @@ namespace {
 // How often a waiting sender re-checks its cancellation flag.
 constexpr auto kCancelPollInterval = std::chrono::milliseconds(5);
 constexpr auto kConnectPollInterval = std::chrono::milliseconds(50);
+// How long a failing producer waits for its consumer to take the reason before it cancels the call.
+constexpr auto kAbortDeliveryWait = std::chrono::milliseconds(500);
 
 }  // namespace
 
@@ -162,6 +164,18 @@ absl::Status RemoteOutputChannel::SendEndOfInput() {
 void RemoteOutputChannel::Close() {
   if (stream_ && !finished_) FinishCall(/*cancel=*/true).IgnoreError();
   finished_ = true;
+}
+
+void RemoteOutputChannel::Abort(const absl::Status& cause) {
+  if (stream_ && !finished_ && !ended_) {
+    // Tell the consumer why, then give it a moment to take it before the call is cancelled.
+    frame_.mutable_producer_failed()->set_reason(std::string(cause.message()));
+    if (stream_->Write(frame_) && stream_->WritesDone()) {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, kAbortDeliveryWait, [this] { return reader_done_; });
+    }
+  }
+  Close();
 }
 
 int RemoteOutputChannel::credits() {

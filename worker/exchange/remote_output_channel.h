@@ -36,6 +36,7 @@ class RemoteOutputChannel final : public OutputChannel {
   absl::Status SendWatermark(const Watermark& watermark) override;
   absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;
+  void Abort(const absl::Status& cause) override;
 
   // Credits granted and not used yet (tests).
   int credits();

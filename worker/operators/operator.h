@@ -101,6 +101,9 @@ class Operator {
   // Releases resources held in memory; called once, also after failures. Keyed state stays in the
   // store (the worker drops it when the job ends).
   virtual absl::Status Close() { return absl::OkStatus(); }
+  // The task failed with `cause`; called before Close(). An operator whose output leaves the task
+  // (an exchange sink) passes the cause on, so consumers fail naming the first cause.
+  virtual void Abort(const absl::Status& cause) {}
 
   // --- checkpoint hooks (see the call order above) ---
 

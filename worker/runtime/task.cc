@@ -249,6 +249,11 @@ void Task::Run() {
       }
     }
   }
+  if (!status.ok() && !cancelled_) {
+    for (auto& node : nodes_) {
+      if (node->op) node->op->Abort(status);
+    }
+  }
   CloseAll();
   finished_ = status.ok() && !cancelled_;
   done_ = true;

@@ -147,6 +147,24 @@ TEST(LocalOutputChannelTest, CancellingUnblocksAWaitingSend) {
       << st.status();
 }
 
+TEST(LocalOutputChannelTest, AFailedProducerFailsItsConsumerWithTheCause) {
+  ExchangeRegistry registry;
+  auto gate = std::make_shared<InputGate>("g", 1, 1, TestTypes());
+  auto reg = registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  LocalOutputChannel ch(&registry, Target(0, 1), nullptr);
+  ASSERT_TRUE(ch.Send(SeqBatch(0, 0, 1)).ok());
+  ch.Abort(absl::UnavailableError("worker-7 at 10.0.0.7:1 was lost"));
+  ch.Close();  // idempotent: the cause stays
+  ChangelogBatch b;
+  absl::StatusOr<SourceState> st = gate->Poll(&b);
+  while (st.ok()) st = gate->Poll(&b);
+  EXPECT_NE(st.status().message().find("producer job j task 0 subtask 0 failed: worker-7 at "
+                                       "10.0.0.7:1 was lost"),
+            std::string::npos)
+      << st.status();
+}
+
 TEST(ExchangeRegistryTest, AwaitTimesOutForAGateThatNeverComes) {
   ExchangeRegistry registry(std::chrono::milliseconds(100));
   auto start = std::chrono::steady_clock::now();

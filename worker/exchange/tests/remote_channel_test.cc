@@ -185,6 +185,28 @@ TEST(RemoteOutputChannelTest, CancellingUnblocksASendWaitingForCredit) {
       << st.status();
 }
 
+TEST(RemoteOutputChannelTest, AFailedProducerFailsItsConsumerWithTheCause) {
+  TestWorker w;
+  auto gate = std::make_shared<InputGate>("g", 1, 1, TestTypes());
+  auto reg = w.registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  RemoteOutputChannel ch(Target(w.address, 0, 0, 1), nullptr);
+  ASSERT_TRUE(ch.Send(SeqBatch(0, 0, 10)).ok());
+  ch.Abort(absl::UnavailableError("worker-7 at 10.0.0.7:1 was lost"));
+  ChangelogBatch b;
+  absl::StatusOr<SourceState> st;
+  for (int i = 0; i < 200; ++i) {
+    st = gate->Poll(&b);
+    if (!st.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.status().message().find("the producer failed: worker-7 at 10.0.0.7:1 was lost"),
+            std::string::npos)
+      << st.status();
+  EXPECT_EQ(st.status().message().find("disconnected"), std::string::npos) << st.status();
+}
+
 TEST(RemoteOutputChannelTest, MalformedFramesAreRejectedNamingTheChannel) {
   TestWorker w;
   auto gate = std::make_shared<InputGate>("g", 2, 2, TestTypes());
