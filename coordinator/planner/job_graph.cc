@@ -50,11 +50,14 @@ class Splitter {
         return Place(node, NewStage(default_parallelism_));
       case v1::PlanNode::kGroupAggregate:
       case v1::PlanNode::kWindowAggregate:
-      case v1::PlanNode::kGlobalGroupAggregate: {  // a LocalGroupAggregate chains (default)
-        const auto& keys = node.has_group_aggregate() ? node.group_aggregate().group_keys()
-                           : node.has_window_aggregate()
-                               ? node.window_aggregate().group_keys()
-                               : node.global_group_aggregate().group_keys();
+      case v1::PlanNode::kGlobalGroupAggregate:  // a LocalGroupAggregate chains (default)
+      case v1::PlanNode::kRank:
+      case v1::PlanNode::kDeduplicate: {
+        const auto& keys = node.has_group_aggregate()    ? node.group_aggregate().group_keys()
+                           : node.has_window_aggregate() ? node.window_aggregate().group_keys()
+                           : node.has_rank()             ? node.rank().partition_keys()
+                           : node.has_deduplicate()      ? node.deduplicate().keys()
+                                                    : node.global_group_aggregate().group_keys();
         const bool global = keys.empty();
         const int p = global ? 1 : default_parallelism_;
         const int input_stage = stage_of_[node.inputs(0)];

@@ -516,6 +516,9 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kTemporalJoin:
       RETURN_IF_ERROR(RequireStateId(node));
       return BuildTemporalJoin(node, input_types);
+    case v1::PlanNode::kRank:
+    case v1::PlanNode::kDeduplicate:
+      return absl::UnimplementedError("this worker has no Top-N or deduplicate operator");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
