@@ -70,6 +70,7 @@ enum class LiteralKind {
 };
 
 struct Query;
+struct OverClause;
 
 struct Expr {
   ExprKind kind = ExprKind::kLiteral;
@@ -97,8 +98,25 @@ struct Expr {
       interval_unit;  // SECOND, MINUTE, HOUR, DAY, MONTH, YEAR (upper-case), "DAY TO SECOND"..
 
   std::unique_ptr<Query> subquery;
+
+  // kFunction followed by OVER (...): an analytic function such as ROW_NUMBER() over a window.
+  std::unique_ptr<OverClause> over;
 };
 using ExprPtr = std::unique_ptr<Expr>;
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // NULLS FIRST / NULLS LAST as written; unset: the default
+  SourcePos pos;
+};
+
+// OVER (PARTITION BY .. ORDER BY ..) of an analytic function.
+struct OverClause {
+  SourcePos pos;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+};
 
 // ---------------------------------------------------------------- queries
 
@@ -138,11 +156,6 @@ struct TableRef {
   std::string join_type;  // INNER, LEFT, RIGHT, FULL, CROSS
   std::unique_ptr<TableRef> left, right;
   ExprPtr join_condition;
-};
-
-struct OrderItem {
-  ExprPtr expr;
-  bool descending = false;
 };
 
 // One SELECT block, or a VALUES list, or a UNION ALL of queries.

@@ -22,6 +22,24 @@ std::string JoinExprs(const std::vector<ExprPtr>& exprs, size_t from = 0) {
   return absl::StrJoin(parts, ", ");
 }
 
+std::string OrderItems(const std::vector<OrderItem>& order_by) {
+  std::vector<std::string> items;
+  for (const OrderItem& item : order_by) {
+    std::string text = DebugString(*item.expr);
+    if (item.descending) text += " DESC";
+    if (item.nulls_first) text += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    items.push_back(std::move(text));
+  }
+  return absl::StrJoin(items, ", ");
+}
+
+std::string Over(const OverClause& over) {
+  std::vector<std::string> parts;
+  if (!over.partition_by.empty()) parts.push_back("PARTITION BY " + JoinExprs(over.partition_by));
+  if (!over.order_by.empty()) parts.push_back("ORDER BY " + OrderItems(over.order_by));
+  return absl::StrCat(" OVER (", absl::StrJoin(parts, " "), ")");
+}
+
 std::string Literal(const Expr& e) {
   switch (e.literal_kind) {
     case LiteralKind::kNull:
@@ -95,7 +113,7 @@ std::string DebugString(const Expr& e) {
                           DebugString(e.cast_type), ")");
     case ExprKind::kFunction:
       return absl::StrCat(e.name.ToString(), "(", e.distinct ? "DISTINCT " : "", JoinExprs(e.args),
-                          ")");
+                          ")", e.over ? Over(*e.over) : "");
     case ExprKind::kInterval:
       return absl::StrCat("INTERVAL ", Quote(e.text), " ", e.interval_unit);
     case ExprKind::kSubquery:
@@ -175,13 +193,7 @@ std::string DebugString(const Query& q) {
       break;
     }
   }
-  if (!q.order_by.empty()) {
-    std::vector<std::string> items;
-    for (const OrderItem& item : q.order_by) {
-      items.push_back(DebugString(*item.expr) + (item.descending ? " DESC" : ""));
-    }
-    absl::StrAppend(&out, " ORDER BY ", absl::StrJoin(items, ", "));
-  }
+  if (!q.order_by.empty()) absl::StrAppend(&out, " ORDER BY ", OrderItems(q.order_by));
   if (q.limit) absl::StrAppend(&out, " LIMIT ", *q.limit);
   return out;
 }

@@ -327,8 +327,36 @@ absl::StatusOr<ExprPtr> Parser::ParseFunctionCall(QualifiedName name) {
     }
     RETURN_IF_ERROR(ExpectSymbol(")"));
   }
-  if (PeekKeyword("OVER")) return ErrorAt(Peek(), "OVER windows are not supported yet");
+  if (PeekKeyword("OVER")) {
+    ASSIGN_OR_RETURN(call->over, ParseOverClause());
+  }
   return call;
+}
+
+absl::StatusOr<std::unique_ptr<OverClause>> Parser::ParseOverClause() {
+  auto over = std::make_unique<OverClause>();
+  over->pos = Advance().pos;  // OVER
+  if (!PeekSymbol("(")) return ErrorAt(Peek(), "named windows (OVER w) are not supported yet");
+  Advance();
+  if (AcceptKeyword("PARTITION")) {
+    RETURN_IF_ERROR(ExpectKeyword("BY"));
+    do {
+      ASSIGN_OR_RETURN(ExprPtr key, ParseExpr());
+      over->partition_by.push_back(std::move(key));
+    } while (AcceptSymbol(","));
+  }
+  if (AcceptKeyword("ORDER")) {
+    RETURN_IF_ERROR(ExpectKeyword("BY"));
+    do {
+      ASSIGN_OR_RETURN(OrderItem item, ParseOrderItem());
+      over->order_by.push_back(std::move(item));
+    } while (AcceptSymbol(","));
+  }
+  if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) {
+    return ErrorAt(Peek(), "OVER window frames (ROWS/RANGE) are not supported yet");
+  }
+  RETURN_IF_ERROR(ExpectSymbol(")"));
+  return over;
 }
 
 absl::StatusOr<ExprPtr> Parser::ParseCast() {

@@ -55,13 +55,7 @@ absl::Status Parser::ParseOrderByAndLimit(Query& query) {
       return ErrorAt(order, "a query cannot have two ORDER BY clauses");
     }
     do {
-      OrderItem item;
-      ASSIGN_OR_RETURN(item.expr, ParseExpr());
-      if (AcceptKeyword("DESC")) {
-        item.descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
+      ASSIGN_OR_RETURN(OrderItem item, ParseOrderItem());
       query.order_by.push_back(std::move(item));
     } while (AcceptSymbol(","));
   }
@@ -71,6 +65,27 @@ absl::Status Parser::ParseOrderByAndLimit(Query& query) {
     ASSIGN_OR_RETURN(query.limit, ParseIntegerLiteral());
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<OrderItem> Parser::ParseOrderItem() {
+  OrderItem item;
+  item.pos = Peek().pos;
+  ASSIGN_OR_RETURN(item.expr, ParseExpr());
+  if (AcceptKeyword("DESC")) {
+    item.descending = true;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  if (AcceptKeyword("NULLS")) {
+    if (AcceptKeyword("FIRST")) {
+      item.nulls_first = true;
+    } else if (AcceptKeyword("LAST")) {
+      item.nulls_first = false;
+    } else {
+      return ErrorExpected("'FIRST' or 'LAST'");
+    }
+  }
+  return item;
 }
 
 absl::StatusOr<QueryPtr> Parser::ParseSelect() {

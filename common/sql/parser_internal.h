@@ -99,6 +99,10 @@ class Parser {
   absl::StatusOr<SelectItem> ParseSelectItem();
   bool PeekQualifiedStar() const;
   absl::Status ParseOrderByAndLimit(Query& query);
+  // One ORDER BY item: expr [ASC|DESC] [NULLS FIRST|LAST].
+  absl::StatusOr<OrderItem> ParseOrderItem();
+  // OVER (...) after an analytic function call; the OVER keyword is next.
+  absl::StatusOr<std::unique_ptr<OverClause>> ParseOverClause();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseFromList();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseJoinedTable();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseTablePrimary();

@@ -84,6 +84,23 @@ const char* LegacyWindowProperty(const sql::Expr& e);
 // WindowAggregate (plus a projection back to the aggregate's column order); others stay.
 LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& aggregate);
 
+// binder_over.cc: ROW_NUMBER() OVER (...) in a select list. The OVER call in `e` (or in one of its
+// sub-expressions), or null.
+const sql::Expr* FindOverCall(const sql::Expr& e);
+// The select list's OVER call bound: `node` ranked (a Rank node, logical_plan.h, appending the row
+// number at `column`) for `call`, which the select list then reads as that column.
+struct BoundOver {
+  LogicalNodePtr node;
+  const sql::Expr* call = nullptr;
+  int column = -1;
+};
+// `items`: the select list's expressions (null for `*` columns); `input` the scope over `node`;
+// `names`: the select list's output names, one per item. Nullopt when no item has an OVER call.
+absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::Expr*>& items,
+                                                  const std::vector<std::string>& names,
+                                                  const LogicalNodePtr& node,
+                                                  const ExprScope& input);
+
 // binder_subquery.cc: whether some conjunct of `where` is a subquery predicate.
 bool HasWhereSubquery(const sql::Expr& where);
 

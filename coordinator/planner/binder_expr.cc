@@ -109,7 +109,7 @@ absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope)
 }  // namespace
 
 bool IsAggregateCall(const sql::Expr& e) {
-  return e.kind == sql::ExprKind::kFunction && e.name.parts.size() == 1 &&
+  return e.kind == sql::ExprKind::kFunction && e.over == nullptr && e.name.parts.size() == 1 &&
          IsBuiltinAggregate(e.name.parts[0]);
 }
 
@@ -267,6 +267,11 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
       return MakeCast(std::move(a), to, e.try_cast);
     }
     case sql::ExprKind::kFunction:
+      if (e.over) {
+        return ValidationErrorAt(
+            e.pos, absl::StrCat("OVER windows are not allowed in ",
+                                scope.clause.empty() ? "this context" : scope.clause));
+      }
       return BindFunction(e, scope);
     case sql::ExprKind::kInterval:
       return BindIntervalLiteral(e);

@@ -323,9 +323,32 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   for (const auto& item : items) names.push_back(item.name);
   names = UniquifyNames(std::move(names));
 
+  std::vector<const sql::Expr*> item_exprs;
+  for (const auto& item : items) item_exprs.push_back(item.expr);
+  if (aggregating) {
+    for (const sql::Expr* e : item_exprs) {
+      if (const sql::Expr* over = e ? FindOverCall(*e) : nullptr) {
+        return ValidationErrorAt(over->pos,
+                                 "OVER windows in an aggregating SELECT are not supported yet; "
+                                 "aggregate in a subquery first");
+      }
+    }
+  }
+
   if (!aggregating) {
     ExprScope select = input;
     select.clause = "this context without GROUP BY";
+    // ROW_NUMBER() OVER (...): the rows are ranked first, the call reads the row number.
+    ASSIGN_OR_RETURN(std::optional<BoundOver> over, BindOver(item_exprs, names, node, input));
+    if (over) {
+      node = over->node;
+      select.hook = [&over, outer = input.hook](const sql::Expr& e) -> absl::StatusOr<ExprPtr> {
+        if (&e == over->call) {
+          return MakeColumnRef(over->column, over->node->schema.fields[over->column].type);
+        }
+        return outer ? outer(e) : ExprPtr();
+      };
+    }
     std::vector<ExprPtr> exprs;
     for (const auto& item : items) {
       if (item.expr == nullptr) {

@@ -62,6 +62,16 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         n->mode = m;
         break;
       }
+      case LogicalKind::kRank: {
+        // Any change, as Flink infers for Rank and for an event-time Deduplicate: rows enter and
+        // leave the top N, and rows move within it.
+        ChangelogMode m;
+        m.update_after = true;
+        m.update_before = n->requires_update_before;
+        m.del = true;
+        n->mode = m;
+        break;
+      }
       case LogicalKind::kAggregate: {
         ChangelogMode m;
         m.update_after = true;
@@ -93,13 +103,14 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kJoin:  // requires UB of its inputs (below) and produces UB itself
-      break;                  // an aggregate produces UB itself; sources have no updates
+    case LogicalKind::kRank:
+      break;  // an aggregate produces UB itself; sources have no updates
   }
 }
 
 // The node that originates the updates reaching `n` (for error messages).
 const LogicalNode* UpdateOrigin(const LogicalNode& n) {
-  if (n.kind == LogicalKind::kAggregate) return &n;
+  if (n.kind == LogicalKind::kAggregate || n.kind == LogicalKind::kRank) return &n;
   if (n.kind == LogicalKind::kJoin && n.input(0).mode.IsInsertOnly() &&
       n.input(1).mode.IsInsertOnly()) {
     return &n;  // an outer or anti join of append-only inputs
@@ -122,6 +133,8 @@ std::string Digest(const LogicalNode& n) {
       return WindowAggregateDigest(n);
     case LogicalKind::kUnion:
       return UnionDigest(n);
+    case LogicalKind::kRank:
+      return RankDigest(n);
     case LogicalKind::kTableScan:
     case LogicalKind::kValues:
     case LogicalKind::kProject:
@@ -199,6 +212,16 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kJoin:
       return std::nullopt;
+    case LogicalKind::kRank: {
+      // One row per partition and row number; with one rank only, one row per partition.
+      std::vector<int> key = n.rank.partition_keys;
+      if (n.rank.output_rank_number) {
+        key.push_back(static_cast<int>(n.schema.size()) - 1);
+      } else if (n.rank.rank_end != 1 || key.empty()) {
+        return std::nullopt;
+      }
+      return key;
+    }
   }
   return std::nullopt;  // not reached: every kind is a case above
 }
@@ -221,6 +244,8 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
         (n->kind == LogicalKind::kFilter && n->input().mode.HasUpdates())) {
       RequireUpdateBefore(n->inputs[0].get());
     }
+    // A Top-N over updates keeps every row and must remove the exact old row of an update.
+    if (n->kind == LogicalKind::kRank) RequireUpdateBefore(n->inputs[0].get());
     // A join keeps each side's rows and must retract the exact old row of an update.
     if (n->kind == LogicalKind::kJoin && !n->temporal) {
       RequireUpdateBefore(n->inputs[0].get());

@@ -34,6 +34,8 @@ bool SkipProject(const LogicalNode& n, LogicalKind parent) {
 const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
   // INSERT's projection onto the sink's columns: Calcite adds none when no cast is needed.
   if (parent == LogicalKind::kSink && IsIdentityProject(*in)) in = &in->input();
+  // A select list's ROW_NUMBER() is an OVER expression of its projection in Calcite's tree.
+  if (parent == LogicalKind::kProject && in->kind == LogicalKind::kRank) in = &in->input();
   while (SkipProject(*in, parent)) in = &in->input();
   return in;
 }
@@ -44,6 +46,23 @@ std::string AggCall(const LogicalAggCall& c) {
                       c.arg, ")");
 }
 
+// Calcite's RexOver: ROW_NUMBER() OVER (PARTITION BY $1 ORDER BY $3 DESC NULLS LAST).
+std::string RankOver(const RankSpec& r) {
+  std::vector<std::string> parts;
+  if (!r.partition_keys.empty()) {
+    std::vector<std::string> keys;
+    for (int k : r.partition_keys) keys.push_back(absl::StrCat("$", k));
+    parts.push_back("PARTITION BY " + absl::StrJoin(keys, ", "));
+  }
+  std::vector<std::string> order;
+  for (const SortKey& k : r.order_keys) {
+    order.push_back(absl::StrCat("$", k.column, k.descending ? " DESC" : "",
+                                 k.nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+  }
+  parts.push_back("ORDER BY " + absl::StrJoin(order, ", "));
+  return absl::StrCat("ROW_NUMBER() OVER (", absl::StrJoin(parts, " "), ")");
+}
+
 std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
   switch (n.kind) {
     case LogicalKind::kTableScan:
@@ -52,8 +71,15 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       return absl::StrCat("LogicalValues(tuples=", ValuesTuples(n), ")");
     case LogicalKind::kProject: {
       std::vector<std::string> items;
+      const bool over_rank = n.input().kind == LogicalKind::kRank;
+      const int number = static_cast<int>(n.input().schema.size()) - 1;
       for (size_t i = 0; i < n.projections.size(); ++i) {
-        items.push_back(absl::StrCat(n.schema.fields[i].name, "=[", Rex(*n.projections[i]), "]"));
+        const Expr& p = *n.projections[i];
+        const std::string rex = over_rank && n.input().rank.output_rank_number &&
+                                        p.kind == ExprKind::kColumn && p.column == number
+                                    ? RankOver(n.input().rank)
+                                    : Rex(p);
+        items.push_back(absl::StrCat(n.schema.fields[i].name, "=[", rex, "]"));
       }
       return absl::StrCat("LogicalProject(", absl::StrJoin(items, ", "), ")");
     }
@@ -93,6 +119,8 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
                           "], joinType=[", JoinTypeName(n.join_type), "]",
                           n.temporal ? absl::StrCat(", period=[$", n.temporal->left_time, "]") : "",
                           ")");
+    case LogicalKind::kRank:
+      return absl::StrCat("LogicalRank(", RankOver(n.rank), ")");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

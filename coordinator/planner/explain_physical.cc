@@ -23,7 +23,8 @@ class Builder {
         n.op_case() == v1::PlanNode::kGroupAggregate ||
         n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
         n.op_case() == v1::PlanNode::kWindowAggregate || n.op_case() == v1::PlanNode::kJoin ||
-        n.op_case() == v1::PlanNode::kIntervalJoin || n.op_case() == v1::PlanNode::kTemporalJoin;
+        n.op_case() == v1::PlanNode::kIntervalJoin || n.op_case() == v1::PlanNode::kTemporalJoin ||
+        n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -35,9 +36,10 @@ class Builder {
   }
 
  private:
-  // Flink shuffles by the group keys before a GroupAggregate and by each side's join keys before
-  // a Join (a join without keys: everything to one subtask, `single`); one Exchange per distinct
-  // (input, distribution), so two aggregates with the same keys over one input share it.
+  // Flink shuffles by the group keys before a GroupAggregate, by the partition keys before a Rank
+  // or Deduplicate, and by each side's join keys before a Join (a join without keys: everything to
+  // one subtask, `single`); one Exchange per distinct (input, distribution), so two aggregates with
+  // the same keys over one input share it.
   const ExplainNode* Exchange(const v1::PlanNode& consumer, int slot) {
     const int input = consumer.inputs(slot);
     const v1::Schema& in = plan_.nodes[input].output_schema();
@@ -51,6 +53,8 @@ class Builder {
                                                     : consumer.interval_join().right_keys())
         : consumer.has_temporal_join() ? (slot == 0 ? consumer.temporal_join().left_keys()
                                                     : consumer.temporal_join().right_keys())
+        : consumer.has_rank()          ? consumer.rank().partition_keys()
+        : consumer.has_deduplicate()   ? consumer.deduplicate().keys()
                                        : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";

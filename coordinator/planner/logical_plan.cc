@@ -150,6 +150,25 @@ LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type
   return n;
 }
 
+LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& row_number_name) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kRank;
+  n->schema = input->schema;
+  if (rank.output_rank_number) {
+    n->schema.fields.push_back({row_number_name, DataType::BigInt().WithNullable(false)});
+  }
+  n->rank = std::move(rank);
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
+bool IsDeduplicate(const LogicalNode& rank) {
+  return rank.kind == LogicalKind::kRank && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
+         !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
+         IsRowtimeColumn(rank.input(), rank.rank.order_keys[0].column) &&
+         rank.input().mode.IsInsertOnly();
+}
+
 bool IsIntervalJoin(const LogicalNode& join) {
   return join.kind == LogicalKind::kJoin && join.time_bounds.has_value() &&
          join.input(0).mode.IsInsertOnly() && join.input(1).mode.IsInsertOnly();
@@ -215,6 +234,7 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
+    case LogicalKind::kRank:  // an updating result: its times are no longer attributes
       return false;
     case LogicalKind::kJoin: {
       // An interval join keeps both sides' time attributes (it holds its watermark back), a
@@ -266,6 +286,8 @@ std::string LogicalNodeName(LogicalKind kind) {
       return "LogicalWindowAggregate";
     case LogicalKind::kJoin:
       return "LogicalJoin";
+    case LogicalKind::kRank:
+      return "LogicalRank";
   }
   return "Logical?";
 }

@@ -51,6 +51,7 @@ enum class LogicalKind {
   kWindowTableFunction,  // TUMBLE/HOP/CUMULATE(TABLE t, DESCRIPTOR(ts), ...): t + window columns
   kWindowAggregate,      // GROUP BY window_start, window_end, keys over a window TVF
   kJoin,                 // inputs[0] (left) JOIN inputs[1] (right) ON condition
+  kRank,                 // ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..), bounded by a filter
 };
 
 // Flink's join types; kSemi and kAnti (IN / EXISTS and their negations) output the left side only.
@@ -71,6 +72,24 @@ struct WindowSpec {
   int time_column = -1;  // the rowtime column of the input
 };
 std::string WindowKindName(WindowSpec::Kind kind);  // TUMBLE, HOP, CUMULATE
+
+// One ORDER BY item over an input column; nulls_first resolved (Flink: NULL is the lowest value).
+struct SortKey {
+  int column = -1;
+  bool descending = false;
+  bool nulls_first = true;
+};
+
+// ROW_NUMBER() OVER (PARTITION BY partition_keys ORDER BY order_keys), the rows numbered
+// rank_start..rank_end kept (a Top-N). The binder leaves the range open (rank_end -1); a filter on
+// the row number with constant bounds closes it (PushDownFilters).
+struct RankSpec {
+  std::vector<int> partition_keys;
+  std::vector<SortKey> order_keys;
+  int64_t rank_start = 1;
+  int64_t rank_end = -1;           // -1: not bounded yet
+  bool output_rank_number = true;  // the row number is the last output column
+};
 
 struct LogicalAggCall {
   AggKind kind = AggKind::kCountStar;
@@ -142,6 +161,9 @@ struct LogicalNode {
     std::vector<int> right_primary_key;
   };
   std::optional<Temporal> temporal;
+  // kRank: the schema is the input's, then the row number (BIGINT NOT NULL) when
+  // rank.output_rank_number.
+  RankSpec rank;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -170,6 +192,14 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
 LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,
                         std::vector<std::string> names);
 
+// `row_number_name`: the name of the row-number column.
+LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& row_number_name);
+
+// rank_range.cc: when `conjunct` compares column `number` (a row number) with an integer
+// constant (=, <, <=, >, >=, either side), narrows [*start, *end] (*end -1: unbounded) to it and
+// returns true.
+bool NarrowRankRange(const Expr& conjunct, int number, int64_t* start, int64_t* end);
+
 // rule_interval_join.cc: the time bounds `join`'s condition sets between a rowtime attribute of
 // each side (lower and upper), with the remaining conjuncts in *rest when given; nullopt if none.
 std::optional<LogicalNode::TimeBounds> FindTimeBounds(const LogicalNode& join,
@@ -177,6 +207,11 @@ std::optional<LogicalNode::TimeBounds> FindTimeBounds(const LogicalNode& join,
 
 // Whether `join` runs as an interval join: time bounds over append-only inputs.
 bool IsIntervalJoin(const LogicalNode& join);
+
+// Whether a Rank runs as a Deduplicate: the first or last row per partition by event time
+// (ROW_NUMBER ordered by one rowtime attribute, rank 1 only, the number not output) over an
+// append-only input. Flink's StreamPhysicalDeduplicateRule.
+bool IsDeduplicate(const LogicalNode& rank);
 
 // Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
 // unchanged through projections, filters, unions and window TVFs' window_time).

@@ -7,6 +7,8 @@
 //                               for conditions on group keys below aggregates, and into joins
 //                               (a WHERE over an inner join joins its condition; conjuncts of one
 //                               side go to that side's input)
+//   rule_rank_number.cc         a Top-N's row number that its filter fixes (rn = 1) is read as a
+//                               literal, so its column can go
 //   rule_reorder_joins.cc       inner-join trees rebuilt smallest input first (when enabled)
 //   rule_extract_join_keys.cc   a join's equi conjuncts become its keys, the rest its residual
 //                               condition
@@ -34,6 +36,7 @@ absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> ReplaceConstantRankNumbers(const LogicalRoots& roots);
 // Only with 'table.optimizer.join-reorder-enabled' = 'true'.
 absl::StatusOr<LogicalRoots> ReorderJoins(const LogicalRoots& roots, const ConfigMap& config);
 absl::StatusOr<LogicalRoots> ExtractJoinKeys(const LogicalRoots& roots);

@@ -291,6 +291,15 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
+    case LogicalKind::kRank: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(RankDigest(n));
+      RETURN_IF_ERROR(FillRank(n, p));
+      id = p->id();
+      break;
+    }
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {
@@ -329,6 +338,43 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   }
   ids_[root.get()] = id;
   return id;
+}
+
+absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) const {
+  const RankSpec& r = n.rank;
+  if (r.rank_end < 0) {
+    return ValidationError(
+        "ROW_NUMBER() OVER (...) runs only as a Top-N: filter its result with a constant upper "
+        "bound in an enclosing query, e.g. WHERE row_num <= 10");
+  }
+  if (r.rank_end < r.rank_start) {
+    return ValidationError(absl::StrCat("the filter on ROW_NUMBER() leaves no rows (rank ",
+                                        r.rank_start, " to ", r.rank_end, ")"));
+  }
+  if (IsDeduplicate(n)) {
+    v1::Deduplicate* d = p->mutable_deduplicate();
+    for (int k : r.partition_keys) d->add_keys(k);
+    d->set_time_column(r.order_keys[0].column);
+    d->set_keep_last_row(r.order_keys[0].descending);
+    d->set_generate_update_before(n.mode.update_before);
+    d->set_state_ttl_ms(state_ttl_ms_);
+    return absl::OkStatus();
+  }
+  v1::Rank* rank = p->mutable_rank();
+  for (int k : r.partition_keys) rank->add_partition_keys(k);
+  for (const SortKey& k : r.order_keys) {
+    v1::SortField* f = rank->add_order_by();
+    f->set_column(k.column);
+    f->set_descending(k.descending);
+    f->set_nulls_first(k.nulls_first);
+  }
+  rank->set_rank_start(r.rank_start);
+  rank->set_rank_end(r.rank_end);
+  rank->set_output_rank_number(r.output_rank_number);
+  rank->set_strategy(n.input().mode.IsInsertOnly() ? v1::Rank::APPEND_FAST : v1::Rank::RETRACT);
+  rank->set_generate_update_before(n.mode.update_before);
+  rank->set_state_ttl_ms(state_ttl_ms_);
+  return absl::OkStatus();
 }
 
 void PhysicalPlanner::FillAggregate(const LogicalNode& n, v1::GroupAggregate* agg) const {

@@ -72,6 +72,9 @@ class PhysicalPlanner {
   absl::Status FillJoin(const LogicalNode& n, v1::Join* join) const;
   absl::Status FillIntervalJoin(const LogicalNode& n, v1::IntervalJoin* join) const;
   absl::Status FillTemporalJoin(const LogicalNode& n, v1::TemporalJoin* join) const;
+  // A Rank as a Top-N or, when it is one (IsDeduplicate), a Deduplicate; an error for a row number
+  // no filter bounds.
+  absl::Status FillRank(const LogicalNode& n, v1::PlanNode* p) const;
   void FillAggregate(const LogicalNode& aggregate, v1::GroupAggregate* out) const;
   // LocalGroupAggregate over `input`, then GlobalGroupAggregate; returns the global's id.
   int TranslateTwoPhase(const LogicalNode& aggregate, int input, const PartialLayout& layout);

@@ -143,6 +143,29 @@ std::string AggregateDigest(const LogicalNode& agg) {
   return absl::StrCat(s, "select=[", absl::StrJoin(select, ", "), "])");
 }
 
+std::string RankDigest(const LogicalNode& rank) {
+  const std::vector<std::string> in = rank.input().schema.Names();
+  const RankSpec& r = rank.rank;
+  std::vector<std::string> keys;
+  for (int k : r.partition_keys) keys.push_back(in[k]);
+  if (IsDeduplicate(rank)) {
+    return absl::StrCat("Deduplicate(keep=[", r.order_keys[0].descending ? "LastRow" : "FirstRow",
+                        "], key=[", absl::StrJoin(keys, ", "), "], order=[ROWTIME])");
+  }
+  std::vector<std::string> order;
+  for (const SortKey& k : r.order_keys) {
+    std::string item = absl::StrCat(in[k.column], k.descending ? " DESC" : " ASC");
+    if (k.nulls_first != !k.descending) item += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    order.push_back(std::move(item));
+  }
+  return absl::StrCat("Rank(strategy=[",
+                      rank.input().mode.IsInsertOnly() ? "AppendFastStrategy" : "RetractStrategy",
+                      "], rankType=[ROW_NUMBER], rankRange=[rankStart=", r.rank_start,
+                      ", rankEnd=", r.rank_end, "], partitionBy=[", absl::StrJoin(keys, ", "),
+                      "], orderBy=[", absl::StrJoin(order, ", "), "], select=[",
+                      absl::StrJoin(rank.schema.Names(), ", "), "])");
+}
+
 std::string UnionDigest(const LogicalNode& u) {
   return absl::StrCat("Union(all=[true], union=[", absl::StrJoin(u.schema.Names(), ", "), "])");
 }

@@ -44,6 +44,10 @@ std::string IntervalJoinDigest(const LogicalNode& join);
 // TemporalJoin(joinType=[InnerJoin], where=[AND(=(currency, currency0),
 // __TEMPORAL_JOIN_CONDITION(order_time, update_time, ...))], select=[...]), as Flink prints it.
 std::string TemporalJoinDigest(const LogicalNode& join);
+// Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=3],
+// partitionBy=[k], orderBy=[v DESC], select=[k, v, w0$o0]); or, for a Rank that runs as one,
+// Deduplicate(keep=[FirstRow], key=[k], order=[ROWTIME]).
+std::string RankDigest(const LogicalNode& rank);
 std::string SinkDigest(const LogicalNode& sink);
 // `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
 std::string MiniBatchAssignerDigest(int64_t interval_ms);

@@ -160,6 +160,24 @@ class ColumnPruner {
         mapping = combined;
         return j;
       }
+      case LogicalKind::kRank: {
+        const std::vector<int>& in = InputMapping(original, 0);
+        const size_t n_in = original.input().schema.size();
+        const bool keep_number = original.rank.output_rank_number && used[n_in];
+        if (IsIdentity(in) && keep_number == original.rank.output_rank_number) return n;
+        RankSpec spec = n->rank;
+        for (int& k : spec.partition_keys) k = in[k];
+        for (SortKey& k : spec.order_keys) k.column = in[k.column];
+        spec.output_rank_number = keep_number;
+        const std::string number_name =
+            original.rank.output_rank_number ? original.schema.fields[n_in].name : "";
+        LogicalNodePtr r = MakeRank(n->inputs[0], std::move(spec), number_name);
+        mapping = in;
+        if (original.rank.output_rank_number) {
+          mapping.push_back(keep_number ? static_cast<int>(r->schema.size()) - 1 : -1);
+        }
+        return r;
+      }
       // These keep every column of their inputs.
       case LogicalKind::kValues:
       case LogicalKind::kUnion:
@@ -248,6 +266,14 @@ class ColumnPruner {
             }
           }
         }
+        return;
+      }
+      case LogicalKind::kRank: {
+        // The rank reads its keys; other columns pass through when used.
+        ColumnSet& in = Used(*n.inputs[0]);
+        for (size_t c = 0; c < in.size(); ++c) in[c] = in[c] || used[c];
+        for (int k : n.rank.partition_keys) in[k] = true;
+        for (const SortKey& k : n.rank.order_keys) in[k.column] = true;
         return;
       }
       case LogicalKind::kTableScan:

@@ -4,10 +4,13 @@
 // their results). Into a join: a conjunct that reads one side only goes below the join to that side
 // where the join type allows it (never to the side an outer join pads), and over an inner join the
 // conjuncts that read both sides become part of its condition (a comma join with a WHERE equality
-// becomes an equi-join). The same for a join's own ON condition: a conjunct of one side moves to
+// becomes an equi-join). Into a Top-N (Rank): conjuncts bounding the row number by constants set
+// its rank range, conjuncts on its partition keys go below it (they drop whole partitions). The
+// same for a join's own ON condition: a conjunct of one side moves to
 // that side's input when that side is not preserved (an inner join's either side, a left join's
 // right side). A node with several consumers is never pushed into, since the others need all its
 // rows.
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
@@ -54,6 +57,8 @@ class FilterPusher {
           return PushIntoAggregate(condition, input);
         case LogicalKind::kJoin:
           return PushIntoJoin(condition, input);
+        case LogicalKind::kRank:
+          return PushIntoRank(condition, input);
         case LogicalKind::kTableScan:
         case LogicalKind::kValues:
         case LogicalKind::kFilter:
@@ -83,6 +88,40 @@ class FilterPusher {
       ASSIGN_OR_RETURN(ExprPtr below, MakeConjunction(on_keys));
       ASSIGN_OR_RETURN(LogicalNodePtr input, Push(RemapColumns(below, to_input), agg->inputs[0]));
       out = WithInputs(agg, {std::move(input)});
+    }
+    if (rest.empty()) return out;
+    ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));
+    return Filter(out, std::move(above));
+  }
+
+  absl::StatusOr<LogicalNodePtr> PushIntoRank(const ExprPtr& condition,
+                                              const LogicalNodePtr& rank) {
+    const int inputs = static_cast<int>(rank->inputs[0]->schema.size());
+    const int number = rank->rank.output_rank_number ? inputs : -1;
+    RankSpec spec = rank->rank;
+    std::vector<ExprPtr> below, rest;
+    bool bounded = false;
+    for (const ExprPtr& c : Conjuncts(condition)) {
+      if (number >= 0 && NarrowRankRange(*c, number, &spec.rank_start, &spec.rank_end)) {
+        bounded = true;
+      } else if (OnlyReferences(*c, [&](int col) {
+                   return std::find(spec.partition_keys.begin(), spec.partition_keys.end(), col) !=
+                          spec.partition_keys.end();
+                 })) {
+        below.push_back(c);
+      } else {
+        rest.push_back(c);
+      }
+    }
+    LogicalNodePtr out = rank;
+    if (bounded || !below.empty()) {
+      auto r = std::make_shared<LogicalNode>(*rank);
+      r->rank = spec;
+      if (!below.empty()) {
+        ASSIGN_OR_RETURN(ExprPtr c, MakeConjunction(below));
+        ASSIGN_OR_RETURN(r->inputs[0], Push(std::move(c), rank->inputs[0]));
+      }
+      out = std::move(r);
     }
     if (rest.empty()) return out;
     ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));

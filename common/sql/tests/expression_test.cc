@@ -249,8 +249,18 @@ TEST(Expression, Errors) {
             "'DISTINCT FROM' but found '1'");
   EXPECT_EQ(Expr("x BETWEEN 1 OR 2"),
             "ERROR: SQL parse error at line 1, column 13: expected 'AND' but found 'OR'");
-  EXPECT_EQ(Expr("SUM(x) OVER (PARTITION BY y)"),
-            "ERROR: SQL parse error at line 1, column 8: OVER windows are not supported yet");
+  EXPECT_EQ(Expr("ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC, c NULLS FIRST)"),
+            "ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC, c NULLS FIRST)");
+  EXPECT_EQ(Expr("ROW_NUMBER() OVER (ORDER BY ts)"), "ROW_NUMBER() OVER (ORDER BY ts)");
+  EXPECT_EQ(Expr("SUM(x) OVER (PARTITION BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)"),
+            "ERROR: SQL parse error at line 1, column 29: OVER window frames (ROWS/RANGE) are not "
+            "supported yet");
+  EXPECT_EQ(Expr("ROW_NUMBER() OVER w"),
+            "ERROR: SQL parse error at line 1, column 19: named windows (OVER w) are not supported "
+            "yet");
+  EXPECT_EQ(
+      Expr("ROW_NUMBER() OVER (ORDER BY ts NULLS MIDDLE)"),
+      "ERROR: SQL parse error at line 1, column 38: expected 'FIRST' or 'LAST' but found 'MIDDLE'");
 }
 
 TEST(Expression, DeepNestingIsAnErrorNotACrash) {
