@@ -13,7 +13,8 @@
 namespace eddy {
 namespace {
 
-// The output batch is emitted once it holds this many rows (one input row can move rank_end rows).
+// The output batch is emitted once it holds this many rows (one input row can move rank_end rows,
+// so a batch may be emitted while a row is applied).
 constexpr size_t kMaxRankOutputRows = 16384;
 
 }  // namespace
@@ -103,7 +104,6 @@ absl::Status RankOperator::Process(int input, const ChangelogBatch& batch) {
     const std::string_view row(encodings_.data() + e.row_begin, e.row_end - e.row_begin);
     RETURN_IF_ERROR(IsAccumulate(batch.kind(r)) ? Accumulate(s.rows, sort_key, row)
                                                 : Retract(s.rows, sort_key, row));
-    RETURN_IF_ERROR(EmitWhenFull(&out_, kMaxRankOutputRows));
   }
 
   WriteSlots();
@@ -244,7 +244,7 @@ absl::Status RankOperator::EmitRow(RowKind kind, std::string_view row, int64_t r
   RETURN_IF_ERROR(row_.AppendToColumns(row, std::span<Column>(columns.data(), n)));
   if (spec_.output_rank_number) columns[n].Append<int64_t>(rank);
   out_.mutable_kinds().push_back(kind);
-  return absl::OkStatus();
+  return EmitWhenFull(&out_, kMaxRankOutputRows);
 }
 
 void RankOperator::WriteSlots() {

@@ -139,7 +139,8 @@ class RankOperator : public Operator {
   absl::Status Accumulate(RankRecordList& rows, std::string_view sort_key, std::string_view row);
   absl::Status Retract(RankRecordList& rows, std::string_view sort_key, std::string_view row);
   void WriteSlots();
-  // Appends `row` (KeyEncoder bytes) with `kind`, and `rank` when numbered output is on.
+  // Appends `row` (KeyEncoder bytes) with `kind`, and `rank` when numbered output is on; emits the
+  // output batch once full.
   absl::Status EmitRow(RowKind kind, std::string_view row, int64_t rank);
 
   RankSpec spec_;

@@ -64,6 +64,7 @@ size_t RankRecordList::UpperBound(std::string_view sort_key) const {
 }
 
 int64_t RankRecordList::RankOf(size_t index, int64_t limit) const {
+  if (index == records_.size()) return std::min(rows_, limit) + 1;  // after the last row
   int64_t before = 0;
   for (size_t i = 0; i < index; ++i) {
     before += records_[i].count;
