@@ -8,11 +8,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -600,6 +603,87 @@ TEST_F(RankTest, AppendOnlyStateStaysBounded) {
     EXPECT_EQ(rank->op->rows_in(), 10000u);
     EXPECT_EQ(StoredRows(*rank, "a"), 3);
     EXPECT_EQ(*backend_->CountKeys(rank->op->state_table()->state_id()), 1u);
+  }
+}
+
+// Random input for every combination of strategy, row number, rank range, direction and cache:
+// after each batch, the changelog applied to a table (every retraction must find its row) holds
+// exactly the rows ranked rank_start..rank_end of each partition's live rows, sorted by score with
+// ties in arrival order, and with the row number their ranks.
+TEST_F(RankTest, RandomizedChangelogMaterializesTheTopN) {
+  std::mt19937_64 rng(7);
+  for (RankStrategy strategy : {RankStrategy::kAppendFast, RankStrategy::kRetract}) {
+    for (bool number : {false, true}) {
+      for (int64_t start : {1, 2}) {
+        for (int64_t end : {1, 3}) {
+          if (end < start) continue;
+          for (bool descending : {false, true}) {
+            for (size_t cache : {size_t{0}, size_t{1} << 20}) {
+              const bool retract = strategy == RankStrategy::kRetract;
+              SCOPED_TRACE(absl::StrCat("retract ", retract, " number ", number, " ranks ", start,
+                                        "..", end, " desc ", descending, " cache ", cache));
+              RankSpec spec = Spec(strategy, end, number, descending);
+              spec.rank_start = start;
+              auto rank = Make(spec, cache);
+              // Live input rows per partition, in arrival order (id, score).
+              std::map<std::string, std::vector<std::pair<std::string, int64_t>>> live;
+              std::multiset<std::string> table;  // the changelog applied: "[p, id, score(, rank)]"
+              for (int batch = 0; batch < 60; ++batch) {
+                std::vector<Row> rows;
+                const int n = 1 + static_cast<int>(rng() % 8);
+                for (int i = 0; i < n; ++i) {
+                  const std::string p = rng() % 2 == 0 ? "a" : "b";
+                  auto& rows_of_p = live[p];
+                  if (retract && !rows_of_p.empty() && rng() % 3 == 0) {
+                    // Retract a live row (the first equal copy goes), as -D or as an update.
+                    const auto victim = rows_of_p[rng() % rows_of_p.size()];
+                    const bool update = rng() % 2 == 0;
+                    rows.push_back(
+                        R(update ? kUB : kD, p.c_str(), victim.first.c_str(), victim.second));
+                    rows_of_p.erase(std::find(rows_of_p.begin(), rows_of_p.end(), victim));
+                    if (update) {
+                      const int64_t score = static_cast<int64_t>(rng() % 6);
+                      rows.push_back(R(kUA, p.c_str(), victim.first.c_str(), score));
+                      rows_of_p.emplace_back(victim.first, score);
+                    }
+                  } else {
+                    const std::string id(1, static_cast<char>('u' + rng() % 3));
+                    const int64_t score = static_cast<int64_t>(rng() % 6);
+                    rows.push_back(R(kI, p.c_str(), id.c_str(), score));
+                    rows_of_p.emplace_back(id, score);
+                  }
+                }
+                for (const std::string& out : rank->Feed(rows)) {
+                  const std::string row = out.substr(2);
+                  if (out[0] == '+') {
+                    table.insert(row);
+                  } else {
+                    auto it = table.find(row);
+                    ASSERT_NE(it, table.end()) << "retraction of a row not in the result: " << out;
+                    table.erase(it);
+                  }
+                }
+                std::multiset<std::string> expected;
+                for (const auto& [p, rows_of_p] : live) {
+                  std::vector<std::pair<std::string, int64_t>> sorted = rows_of_p;
+                  std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& x, const auto& y) {
+                    return descending ? x.second > y.second : x.second < y.second;
+                  });
+                  for (int64_t r = start; r <= end && r <= static_cast<int64_t>(sorted.size());
+                       ++r) {
+                    const auto& [id, score] = sorted[r - 1];
+                    expected.insert(number
+                                        ? absl::StrCat("[", p, ", ", id, ", ", score, ", ", r, "]")
+                                        : absl::StrCat("[", p, ", ", id, ", ", score, "]"));
+                  }
+                }
+                ASSERT_EQ(table, expected) << "after batch " << batch;
+              }
+            }
+          }
+        }
+      }
+    }
   }
 }
 
