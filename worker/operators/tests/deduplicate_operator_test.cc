@@ -276,6 +276,25 @@ TEST_F(DedupTest, RestoresFromASnapshotOfItsStore) {
   }
 }
 
+// After SnapshotState the store holds everything: a fresh instance opened on the same store (a task
+// restarted on its worker) goes on where the closed one stopped.
+TEST_F(DedupTest, AFreshInstanceOnTheSameStoreGoesOn) {
+  for (size_t cache : {size_t{0}, size_t{1} << 20}) {
+    SCOPED_TRACE(cache);
+    auto d = Make(Spec(/*keep_last_row=*/false), cache);
+    const uint32_t state_id = d->op->state_table()->state_id();
+    EXPECT_THAT(d->Feed({R("a", 1, 100), R("a", 2, 50)}),
+                ElementsAre("+I[a, 1, 100]", "-U[a, 1, 100]", "+U[a, 2, 50]"));
+    OperatorSnapshot snapshot;
+    ASSERT_TRUE(d->op->SnapshotState(1, &snapshot).ok());
+    ASSERT_TRUE(d->op->Close().ok());
+    auto fresh = Make(Spec(/*keep_last_row=*/false), cache, backend_.get(), state_id);
+    ASSERT_TRUE(fresh->op->RestoreState(snapshot).ok());
+    EXPECT_THAT(fresh->Feed({R("a", 3, 60), R("a", 4, 40)}),
+                ElementsAre("-U[a, 2, 50]", "+U[a, 4, 40]"));
+  }
+}
+
 TEST_F(DedupTest, WatermarksPassThrough) {
   auto d = Make(Spec(/*keep_last_row=*/true));
   ASSERT_TRUE(d->op->ProcessWatermark({1000, false}).ok());

@@ -585,6 +585,25 @@ TEST_F(RankTest, RestoresFromASnapshotOfItsStore) {
   }
 }
 
+// After SnapshotState the store holds everything: a fresh instance opened on the same store (a task
+// restarted on its worker) goes on where the closed one stopped.
+TEST_F(RankTest, AFreshInstanceOnTheSameStoreGoesOn) {
+  for (size_t cache : {size_t{0}, size_t{1} << 20}) {
+    SCOPED_TRACE(cache);
+    auto rank = Make(Spec(RankStrategy::kRetract, 2, false), cache);
+    const uint32_t state_id = rank->op->state_table()->state_id();
+    EXPECT_THAT(rank->Feed({R(kI, "a", "x", 10), R(kI, "a", "y", 20), R(kI, "a", "z", 5)}),
+                ElementsAre("+I[a, x, 10]", "+I[a, y, 20]"));
+    OperatorSnapshot snapshot;
+    ASSERT_TRUE(rank->op->SnapshotState(1, &snapshot).ok());
+    ASSERT_TRUE(rank->op->Close().ok());
+    auto fresh = Make(Spec(RankStrategy::kRetract, 2, false), cache, backend_.get(), state_id);
+    ASSERT_TRUE(fresh->op->RestoreState(snapshot).ok());
+    // y (rank 1) leaves: z (rank 3) comes in.
+    EXPECT_THAT(fresh->Feed(R(kD, "a", "y", 20)), ElementsAre("-D[a, y, 20]", "+I[a, z, 5]"));
+  }
+}
+
 // An append-only partition keeps only its Top-N in state, however many rows arrive.
 TEST_F(RankTest, AppendOnlyStateStaysBounded) {
   for (bool number : {false, true}) {
