@@ -78,7 +78,7 @@ struct RankSpec {
 // APPEND_FAST accepts only +I rows (anything else is an error) and keeps the top rank_end rows of
 // a partition: a row enters when the partition has fewer than rank_end rows or when its sort key
 // comes strictly before the last kept row's; a row that does not enter changes nothing. (Flink's
-// buffer may also keep rows past rank_end, those sharing the sort key that straddles it; in an
+// buffer may also keep rows past rank_end, those with the sort key of rank rank_end + 1; in an
 // insert-only input a row never moves up, so they could never be emitted.) RETRACT keeps every row
 // (+I/+U accumulate, -U/-D retract), equal consecutive rows as one record with a count.
 //
