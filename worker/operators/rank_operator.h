@@ -37,7 +37,7 @@ struct RankSpec {
   // Input columns; empty: one partition (key group 0; the planner runs it at parallelism 1).
   std::vector<int> partition_keys;
   // Empty: every row ties, ranked by arrival.
-  std::vector<SortField> order_by;
+  std::vector<SortKeyField> order_by;
   int64_t rank_start = 1;  // 1-based, inclusive
   int64_t rank_end = 1;    // inclusive, >= rank_start
   // Appends the row number as a BIGINT NOT NULL column.

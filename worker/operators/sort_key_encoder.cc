@@ -55,8 +55,8 @@ int64_t IntegerValue(const Column& col, size_t row) {
 
 absl::StatusOr<SortKeyEncoder> SortKeyEncoder::Create(const char* op,
                                                       const std::vector<DataType>& input_types,
-                                                      std::vector<SortField> fields) {
-  for (const SortField& f : fields) {
+                                                      std::vector<SortKeyField> fields) {
+  for (const SortKeyField& f : fields) {
     if (f.column < 0 || static_cast<size_t>(f.column) >= input_types.size()) {
       return absl::InvalidArgumentError(absl::StrCat(op, ": ORDER BY column ", f.column,
                                                      " out of range for an input with ",
@@ -67,7 +67,7 @@ absl::StatusOr<SortKeyEncoder> SortKeyEncoder::Create(const char* op,
 }
 
 void SortKeyEncoder::Encode(const ChangelogBatch& batch, size_t row, std::string* out) const {
-  for (const SortField& f : fields_) {
+  for (const SortKeyField& f : fields_) {
     const Column& col = batch.column(f.column);
     if (col.IsNull(row) || col.type().id == TypeId::kNull) {
       out->push_back(f.nulls_first ? kNullFirst : kNullLast);

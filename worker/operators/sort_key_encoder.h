@@ -28,7 +28,7 @@
 namespace eddy {
 
 // One ORDER BY item: an input column and its direction.
-struct SortField {
+struct SortKeyField {
   int column = 0;
   bool descending = false;
   bool nulls_first = false;
@@ -40,17 +40,17 @@ class SortKeyEncoder {
   // `fields` index into `input_types`; InvalidArgument naming `op` if one is out of range.
   static absl::StatusOr<SortKeyEncoder> Create(const char* op,
                                                const std::vector<DataType>& input_types,
-                                               std::vector<SortField> fields);
+                                               std::vector<SortKeyField> fields);
 
-  const std::vector<SortField>& fields() const { return fields_; }
+  const std::vector<SortKeyField>& fields() const { return fields_; }
 
   // Appends the sort key of `row` to `out`.
   void Encode(const ChangelogBatch& batch, size_t row, std::string* out) const;
 
  private:
-  explicit SortKeyEncoder(std::vector<SortField> fields) : fields_(std::move(fields)) {}
+  explicit SortKeyEncoder(std::vector<SortKeyField> fields) : fields_(std::move(fields)) {}
 
-  std::vector<SortField> fields_;
+  std::vector<SortKeyField> fields_;
 };
 
 }  // namespace eddy

@@ -387,7 +387,7 @@ absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<
   spec.input_types = in;
   spec.partition_keys.assign(rank.partition_keys().begin(), rank.partition_keys().end());
   for (const v1::SortField& f : rank.order_by()) {
-    spec.order_by.push_back(SortField{
+    spec.order_by.push_back(SortKeyField{
         .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
   }
   spec.rank_start = rank.rank_start();

@@ -68,7 +68,7 @@ RankSpec Spec(RankStrategy strategy, int64_t rank_end, bool number, bool descend
   RankSpec spec;
   spec.input_types = kTypes;
   spec.partition_keys = {0};
-  spec.order_by = {SortField{.column = 2, .descending = descending, .nulls_first = false}};
+  spec.order_by = {SortKeyField{.column = 2, .descending = descending, .nulls_first = false}};
   spec.rank_start = 1;
   spec.rank_end = rank_end;
   spec.output_rank_number = number;
@@ -303,7 +303,7 @@ TEST_F(RankTest, AscendingWithNullSortKeys) {
 // Two ORDER BY fields: score DESC, then id ASC.
 TEST_F(RankTest, SeveralSortFields) {
   RankSpec spec = Spec(RankStrategy::kAppendFast, 2, true);
-  spec.order_by.push_back(SortField{.column = 1, .descending = false, .nulls_first = false});
+  spec.order_by.push_back(SortKeyField{.column = 1, .descending = false, .nulls_first = false});
   auto rank = Make(spec);
   EXPECT_THAT(rank->Feed(R(kI, "a", "m", 10)), ElementsAre("+I[a, m, 10, 1]"));
   EXPECT_THAT(rank->Feed(R(kI, "a", "b", 10)),
@@ -732,7 +732,7 @@ TEST(RankSortKeyTest, BytesFollowTheOrderByOrder) {
   auto key = [](const DataType& type, const Value& v, bool descending, bool nulls_first) {
     auto encoder = SortKeyEncoder::Create(
         "test", {type},
-        {SortField{.column = 0, .descending = descending, .nulls_first = nulls_first}});
+        {SortKeyField{.column = 0, .descending = descending, .nulls_first = nulls_first}});
     EXPECT_TRUE(encoder.ok());
     ChangelogBatch b({type});
     b.AppendValues({v}, kI);
