@@ -183,8 +183,9 @@ absl::Status RankOperator::Accumulate(RankRecordList& rows, std::string_view sor
       for (int64_t r = p; r <= std::min(n, end); ++r) {
         const std::string_view old = rows.RecordAt(c).row;
         if (in_range(r)) {
-          if (spec_.generate_update_before)
+          if (spec_.generate_update_before) {
             RETURN_IF_ERROR(EmitRow(RowKind::kUpdateBefore, old, r));
+          }
           RETURN_IF_ERROR(EmitRow(RowKind::kUpdateAfter, now, r));
         }
         now = old;
@@ -218,14 +219,16 @@ absl::Status RankOperator::Retract(RankRecordList& rows, std::string_view sort_k
         const std::string_view old = rows.RecordAt(c).row;
         rows.Advance(&c, 1);  // S[r + 1], moving up to r
         if (in_range(r)) {
-          if (spec_.generate_update_before)
+          if (spec_.generate_update_before) {
             RETURN_IF_ERROR(EmitRow(RowKind::kUpdateBefore, old, r));
+          }
           RETURN_IF_ERROR(EmitRow(RowKind::kUpdateAfter, rows.RecordAt(c).row, r));
         }
       }
       // The last row moved up: its old rank is empty now.
-      if (n <= end && in_range(n))
+      if (n <= end && in_range(n)) {
         RETURN_IF_ERROR(EmitRow(RowKind::kDelete, rows.RecordAt(c).row, n));
+      }
     } else {
       RETURN_IF_ERROR(EmitRow(RowKind::kDelete, rows.RecordAt(c).row, q));
       if (n > end) {
