@@ -17,10 +17,12 @@
 #include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
+#include "worker/operators/deduplicate_operator.h"
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/interval_join.h"
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
+#include "worker/operators/rank_operator.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/operators/temporal_join.h"
 #include "worker/operators/union_operator.h"
@@ -350,6 +352,80 @@ absl::StatusOr<BuiltNode> BuildTemporalJoin(const v1::PlanNode& node,
   return JoinNode(node, std::move(op), "TemporalJoin", "temporal join");
 }
 
+// "(INT, STRING NOT NULL)", for messages.
+std::string TypeList(const std::vector<DataType>& types) {
+  std::string s = "(";
+  for (size_t i = 0; i < types.size(); ++i) {
+    absl::StrAppend(&s, i > 0 ? ", " : "", types[i].ToString());
+  }
+  return s + ")";
+}
+
+// `op` as the node's operator, once the planner's schema is what it emits (nullability aside);
+// the error names the node kind `name` and both row types.
+template <typename KeyedOperator>
+absl::StatusOr<BuiltNode> CheckedNode(const v1::PlanNode& node, std::unique_ptr<KeyedOperator> op,
+                                      const char* name) {
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  const std::vector<DataType>& emitted = op->output_types();
+  bool same = declared.size() == emitted.size();
+  for (size_t i = 0; same && i < declared.size(); ++i) same = declared[i].SameAs(emitted[i]);
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": output schema ", TypeList(declared),
+                                                   " differs from the rows it emits ",
+                                                   TypeList(emitted)));
+  }
+  BuiltNode built;
+  built.op = std::move(op);
+  return built;
+}
+
+absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<DataType>& in) {
+  const v1::Rank& rank = node.rank();
+  RankSpec spec;
+  spec.input_types = in;
+  spec.partition_keys.assign(rank.partition_keys().begin(), rank.partition_keys().end());
+  for (const v1::SortField& f : rank.order_by()) {
+    spec.order_by.push_back(SortKeyField{
+        .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
+  }
+  spec.rank_start = rank.rank_start();
+  spec.rank_end = rank.rank_end();
+  spec.output_rank_number = rank.output_rank_number();
+  switch (rank.strategy()) {
+    case v1::Rank::APPEND_FAST:
+      spec.strategy = RankStrategy::kAppendFast;
+      break;
+    case v1::Rank::RETRACT:
+      spec.strategy = RankStrategy::kRetract;
+      break;
+    default:
+      return absl::InvalidArgumentError("Rank: unspecified or unknown strategy");
+  }
+  spec.generate_update_before = rank.generate_update_before();
+  spec.state_ttl_ms = rank.state_ttl_ms();
+  // Create checks the partition and ORDER BY columns, the rank range (1 <= rank_start <= rank_end)
+  // and the TTL.
+  ASSIGN_OR_RETURN(auto op, RankOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "Rank");
+}
+
+absl::StatusOr<BuiltNode> BuildDeduplicate(const v1::PlanNode& node,
+                                           const std::vector<DataType>& in) {
+  const v1::Deduplicate& dedup = node.deduplicate();
+  DeduplicateSpec spec;
+  spec.input_types = in;
+  spec.keys.assign(dedup.keys().begin(), dedup.keys().end());
+  spec.time_column = dedup.time_column();
+  spec.keep_last_row = dedup.keep_last_row();
+  spec.generate_update_before = dedup.generate_update_before();
+  spec.state_ttl_ms = dedup.state_ttl_ms();
+  // Create checks the key columns, the time column (a TIMESTAMP(3) input column) and the TTL.
+  ASSIGN_OR_RETURN(auto op, DeduplicateOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "Deduplicate");
+}
+
 absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
   const auto& sink = node.sink();
   BuiltNode built;
@@ -516,9 +592,16 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     case v1::PlanNode::kTemporalJoin:
       RETURN_IF_ERROR(RequireStateId(node));
       return BuildTemporalJoin(node, input_types);
-    case v1::PlanNode::kRank:
-    case v1::PlanNode::kDeduplicate:
-      return absl::UnimplementedError("this worker has no Top-N or deduplicate operator");
+    case v1::PlanNode::kRank: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildRank(node, in);
+    }
+    case v1::PlanNode::kDeduplicate: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildDeduplicate(node, in);
+    }
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
