@@ -19,169 +19,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "tests/integration/differential_test_base.h"
 #include "tests/integration/process_cluster.h"
+#include "tests/integration/sqlite_oracle.h"
 
 namespace eddy::testing {
 namespace {
 
-using Row = std::vector<std::optional<int>>;
-using Multiset = std::map<std::string, int>;  // row text ("1, null, 3") -> count
-
-std::string Cell(const std::optional<int>& v) { return v ? std::to_string(*v) : "null"; }
-
-std::string RowText(const Row& row) {
-  std::vector<std::string> cells;
-  for (const auto& v : row) cells.push_back(Cell(v));
-  return absl::StrJoin(cells, ", ");
-}
-
-// Replays print-sink lines (`+I[..]`, `-U[..]`, `+U[..]`, `-D[..]`, any `N> ` prefix) into a
-// multiset; a retraction of a row that is not there is recorded in `errors`.
-Multiset ReplayMultiset(const std::string& printed, std::vector<std::string>* errors) {
-  Multiset rows;
-  for (absl::string_view line : absl::StrSplit(printed, '\n')) {
-    size_t open = line.find('[');
-    if (open < 2 || line.empty() || line.back() != ']') continue;
-    const absl::string_view kind = line.substr(open - 2, 2);
-    const std::string row(line.substr(open + 1, line.size() - open - 2));
-    if (kind == "+I" || kind == "+U") {
-      ++rows[row];
-    } else if (kind == "-U" || kind == "-D") {
-      auto it = rows.find(row);
-      if (it == rows.end()) {
-        errors->push_back(absl::StrCat("retraction of an absent row: ", line));
-        continue;
-      }
-      if (--it->second == 0) rows.erase(it);
-    }
-  }
-  return rows;
-}
-
-struct Table {
-  std::string name;
-  std::vector<std::string> columns;
-  std::vector<Row> rows;
-};
-
-Table RandomTable(const std::string& name, const std::vector<std::string>& columns, int n,
-                  std::mt19937_64& rng) {
-  Table t{name, columns, {}};
-  std::uniform_int_distribution<int> key(0, 7), value(0, 20), null_draw(0, 9);
-  for (int i = 0; i < n; ++i) {
-    Row row;
-    row.push_back(null_draw(rng) == 0 ? std::nullopt : std::optional<int>(key(rng)));
-    for (size_t c = 1; c < columns.size(); ++c) {
-      row.push_back(null_draw(rng) == 0 ? std::nullopt : std::optional<int>(value(rng)));
-    }
-    t.rows.push_back(std::move(row));
-  }
-  return t;
-}
-
-// `CREATE TEMPORARY VIEW name AS SELECT * FROM (VALUES ...) AS t(cols)` for Eddy.
-std::string EddyView(const Table& t) {
-  std::vector<std::string> tuples;
-  for (const Row& row : t.rows) {
-    std::vector<std::string> cells;
-    for (const auto& v : row) cells.push_back(v ? std::to_string(*v) : "CAST(NULL AS INT)");
-    tuples.push_back("(" + absl::StrJoin(cells, ", ") + ")");
-  }
-  return absl::StrCat("CREATE TEMPORARY VIEW ", t.name, " AS SELECT * FROM (VALUES ",
-                      absl::StrJoin(tuples, ", "), ") AS t(", absl::StrJoin(t.columns, ", "), ");");
-}
-
-class Sqlite {
- public:
-  Sqlite() { sqlite3_open(":memory:", &db_); }
-  ~Sqlite() { sqlite3_close(db_); }
-
-  void Load(const Table& t) {
-    Exec(absl::StrCat("CREATE TABLE ", t.name, " (", absl::StrJoin(t.columns, " INTEGER, "),
-                      " INTEGER);"));
-    for (const Row& row : t.rows) {
-      std::vector<std::string> cells;
-      for (const auto& v : row) cells.push_back(v ? std::to_string(*v) : "NULL");
-      Exec(absl::StrCat("INSERT INTO ", t.name, " VALUES (", absl::StrJoin(cells, ", "), ");"));
-    }
-  }
-
-  Multiset Query(const std::string& sql) {
-    Multiset out;
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-      ADD_FAILURE() << "sqlite: " << sqlite3_errmsg(db_) << " in " << sql;
-      return out;
-    }
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-      Row row;
-      for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-        row.push_back(sqlite3_column_type(stmt, c) == SQLITE_NULL
-                          ? std::nullopt
-                          : std::optional<int>(sqlite3_column_int(stmt, c)));
-      }
-      ++out[RowText(row)];
-    }
-    sqlite3_finalize(stmt);
-    return out;
-  }
-
- private:
-  void Exec(const std::string& sql) {
-    char* err = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-      ADD_FAILURE() << "sqlite: " << (err ? err : "?") << " in " << sql;
-      sqlite3_free(err);
-    }
-  }
-  sqlite3* db_ = nullptr;
-};
-
-class JoinDifferentialTest : public ::testing::Test {
+class JoinDifferentialTest : public DifferentialTest {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new std::string(FreshTestDir("joins"));
-    cluster_ = new ProcessCluster(*dir_, ClusterOptions{.workers = 2, .slots_per_worker = 4});
-  }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    std::filesystem::remove_all(*dir_);
-    delete dir_;
-  }
-  void SetUp() override {
-    ASSERT_TRUE(cluster_->ok()) << cluster_->error();
-    uint64_t seed = std::random_device{}();
-    if (const char* s = std::getenv("EDDY_TEST_SEED")) seed = std::strtoull(s, nullptr, 10);
-    std::cout << "EDDY_TEST_SEED=" << seed << std::endl;
-    rng_.seed(seed);
-  }
-
-  // Runs `query` (a SELECT with `columns` output columns) into a print sink at `parallelism` and
-  // returns the replayed final rows.
-  Multiset RunEddy(const std::string& views, const std::string& query, int columns,
-                   int parallelism) {
-    std::vector<size_t> offsets;
-    for (int i = 0; i < cluster_->workers(); ++i) {
-      offsets.push_back(cluster_->WorkerStdout(i).size());
-    }
-    std::vector<std::string> defs;
-    for (int c = 0; c < columns; ++c) defs.push_back(absl::StrCat("c", c, " INT"));
-    const std::string sink = absl::StrCat("out_", ++runs_);
-    auto r = cluster_->Eddy(
-        absl::StrCat("SET 'table.dml-sync' = 'true';", "SET 'parallelism.default' = '", parallelism,
-                     "';", views, "CREATE TEMPORARY TABLE ", sink, " (", absl::StrJoin(defs, ", "),
-                     ") WITH ('connector' = 'print');", "INSERT INTO ", sink, " ", query, ";"));
-    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-    std::string printed;
-    for (int i = 0; i < cluster_->workers(); ++i) {
-      printed += cluster_->WorkerStdout(i).substr(offsets[i]);
-    }
-    std::vector<std::string> errors;
-    Multiset rows = ReplayMultiset(printed, &errors);
-    for (size_t i = 0; i < errors.size() && i < 5; ++i) ADD_FAILURE() << errors[i];
-    return rows;
-  }
-
   // Checks `eddy_query` at parallelism 1 and 4 against `sqlite_query` over fresh random tables;
   // `settings` (SET statements) run first.
   void Check(const std::string& eddy_query, const std::string& sqlite_query, int columns,
@@ -198,15 +44,7 @@ class JoinDifferentialTest : public ::testing::Test {
           << "parallelism " << p << ": " << eddy_query;
     }
   }
-
-  std::mt19937_64 rng_;
-  int runs_ = 0;
-  static std::string* dir_;
-  static ProcessCluster* cluster_;
 };
-
-std::string* JoinDifferentialTest::dir_ = nullptr;
-ProcessCluster* JoinDifferentialTest::cluster_ = nullptr;
 
 TEST_F(JoinDifferentialTest, InnerJoin) {
   const std::string q = "SELECT a.k, a.x, b.k, b.y FROM a JOIN b ON a.k = b.k";
