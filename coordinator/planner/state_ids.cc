@@ -13,6 +13,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kTemporalJoin:
     case v1::PlanNode::kRank:
     case v1::PlanNode::kDeduplicate:
+    case v1::PlanNode::kOverAggregate:
       return true;
     case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
     case v1::PlanNode::kValues:

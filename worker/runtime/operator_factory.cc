@@ -602,6 +602,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildDeduplicate(node, in);
     }
+    case v1::PlanNode::kOverAggregate:
+      return absl::UnimplementedError("this worker has no OVER aggregate operator");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
