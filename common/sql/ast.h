@@ -111,11 +111,31 @@ struct OrderItem {
   SourcePos pos;
 };
 
-// OVER (PARTITION BY .. ORDER BY ..) of an analytic function.
+// One end of a ROWS/RANGE frame: UNBOUNDED PRECEDING, `offset` PRECEDING, CURRENT ROW, `offset`
+// FOLLOWING or UNBOUNDED FOLLOWING.
+struct FrameBound {
+  enum class Kind {
+    kUnboundedPreceding,
+    kPreceding,
+    kCurrentRow,
+    kFollowing,
+    kUnboundedFollowing
+  } kind = Kind::kCurrentRow;
+  ExprPtr offset;  // kPreceding / kFollowing: a row count or an INTERVAL
+  SourcePos pos;
+};
+
+// OVER (PARTITION BY .. ORDER BY .. [frame]) of an analytic function, or OVER w naming a window of
+// the query's WINDOW clause (then only `window_name` is set).
 struct OverClause {
   SourcePos pos;
+  std::string window_name;
   std::vector<ExprPtr> partition_by;
   std::vector<OrderItem> order_by;
+  bool has_frame = false;
+  bool rows = false;  // ROWS (a row count) or RANGE (a value range)
+  FrameBound frame_start;
+  FrameBound frame_end;  // CURRENT ROW when the frame names one bound only
 };
 
 // ---------------------------------------------------------------- queries
@@ -170,6 +190,8 @@ struct Query {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;
+  // WINDOW name AS (...), in order.
+  std::vector<std::pair<std::string, std::unique_ptr<OverClause>>> windows;
 
   // kValues: rows of expressions
   std::vector<std::vector<ExprPtr>> values_rows;

@@ -33,10 +33,31 @@ std::string OrderItems(const std::vector<OrderItem>& order_by) {
   return absl::StrJoin(items, ", ");
 }
 
+std::string Bound(const FrameBound& b) {
+  switch (b.kind) {
+    case FrameBound::Kind::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBound::Kind::kPreceding:
+      return DebugString(*b.offset) + " PRECEDING";
+    case FrameBound::Kind::kCurrentRow:
+      return "CURRENT ROW";
+    case FrameBound::Kind::kFollowing:
+      return DebugString(*b.offset) + " FOLLOWING";
+    case FrameBound::Kind::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+
 std::string Over(const OverClause& over) {
+  if (!over.window_name.empty()) return " OVER " + over.window_name;
   std::vector<std::string> parts;
   if (!over.partition_by.empty()) parts.push_back("PARTITION BY " + JoinExprs(over.partition_by));
   if (!over.order_by.empty()) parts.push_back("ORDER BY " + OrderItems(over.order_by));
+  if (over.has_frame) {
+    parts.push_back(absl::StrCat(over.rows ? "ROWS" : "RANGE", " BETWEEN ", Bound(over.frame_start),
+                                 " AND ", Bound(over.frame_end)));
+  }
   return absl::StrCat(" OVER (", absl::StrJoin(parts, " "), ")");
 }
 
@@ -176,6 +197,11 @@ std::string DebugString(const Query& q) {
       if (q.where) absl::StrAppend(&out, " WHERE ", DebugString(*q.where));
       if (!q.group_by.empty()) absl::StrAppend(&out, " GROUP BY ", JoinExprs(q.group_by));
       if (q.having) absl::StrAppend(&out, " HAVING ", DebugString(*q.having));
+      for (size_t i = 0; i < q.windows.size(); ++i) {
+        // Over() prints " OVER (...)": keep the parenthesized part.
+        absl::StrAppend(&out, i == 0 ? " WINDOW " : ", ", q.windows[i].first, " AS",
+                        Over(*q.windows[i].second).substr(5));
+      }
       break;
     }
     case Query::Kind::kValues: {

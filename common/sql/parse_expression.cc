@@ -336,8 +336,18 @@ absl::StatusOr<ExprPtr> Parser::ParseFunctionCall(QualifiedName name) {
 absl::StatusOr<std::unique_ptr<OverClause>> Parser::ParseOverClause() {
   auto over = std::make_unique<OverClause>();
   over->pos = Advance().pos;  // OVER
-  if (!PeekSymbol("(")) return ErrorAt(Peek(), "named windows (OVER w) are not supported yet");
-  Advance();
+  if (!PeekSymbol("(")) {
+    ASSIGN_OR_RETURN(QualifiedName name, ParseQualifiedName());
+    if (name.parts.size() != 1) return ErrorAt(Peek(), "expected a window name");
+    over->window_name = name.parts[0];
+    return over;
+  }
+  RETURN_IF_ERROR(ParseWindowSpec(over.get()));
+  return over;
+}
+
+absl::Status Parser::ParseWindowSpec(OverClause* over) {
+  RETURN_IF_ERROR(ExpectSymbol("("));
   if (AcceptKeyword("PARTITION")) {
     RETURN_IF_ERROR(ExpectKeyword("BY"));
     do {
@@ -353,10 +363,47 @@ absl::StatusOr<std::unique_ptr<OverClause>> Parser::ParseOverClause() {
     } while (AcceptSymbol(","));
   }
   if (PeekKeyword("ROWS") || PeekKeyword("RANGE")) {
-    return ErrorAt(Peek(), "OVER window frames (ROWS/RANGE) are not supported yet");
+    over->has_frame = true;
+    over->rows = Advance().upper == "ROWS";
+    if (AcceptKeyword("BETWEEN")) {
+      ASSIGN_OR_RETURN(over->frame_start, ParseFrameBound());
+      RETURN_IF_ERROR(ExpectKeyword("AND"));
+      ASSIGN_OR_RETURN(over->frame_end, ParseFrameBound());
+    } else {
+      ASSIGN_OR_RETURN(over->frame_start, ParseFrameBound());
+      over->frame_end.pos = over->frame_start.pos;
+    }
   }
-  RETURN_IF_ERROR(ExpectSymbol(")"));
-  return over;
+  return ExpectSymbol(")");
+}
+
+absl::StatusOr<FrameBound> Parser::ParseFrameBound() {
+  FrameBound bound;
+  bound.pos = Peek().pos;
+  if (AcceptKeyword("UNBOUNDED")) {
+    if (AcceptKeyword("PRECEDING")) {
+      bound.kind = FrameBound::Kind::kUnboundedPreceding;
+    } else if (AcceptKeyword("FOLLOWING")) {
+      bound.kind = FrameBound::Kind::kUnboundedFollowing;
+    } else {
+      return ErrorExpected("'PRECEDING' or 'FOLLOWING'");
+    }
+    return bound;
+  }
+  if (AcceptKeyword("CURRENT")) {
+    RETURN_IF_ERROR(ExpectKeyword("ROW"));
+    bound.kind = FrameBound::Kind::kCurrentRow;
+    return bound;
+  }
+  ASSIGN_OR_RETURN(bound.offset, ParsePrimary());
+  if (AcceptKeyword("PRECEDING")) {
+    bound.kind = FrameBound::Kind::kPreceding;
+  } else if (AcceptKeyword("FOLLOWING")) {
+    bound.kind = FrameBound::Kind::kFollowing;
+  } else {
+    return ErrorExpected("'PRECEDING' or 'FOLLOWING'");
+  }
+  return bound;
 }
 
 absl::StatusOr<ExprPtr> Parser::ParseCast() {

@@ -118,6 +118,17 @@ absl::StatusOr<QueryPtr> Parser::ParseSelect() {
   if (AcceptKeyword("HAVING")) {
     ASSIGN_OR_RETURN(query->having, ParseExpr());
   }
+  if (AcceptKeyword("WINDOW")) {
+    do {
+      ASSIGN_OR_RETURN(QualifiedName name, ParseQualifiedName());
+      if (name.parts.size() != 1) return ErrorAt(Peek(), "expected a window name");
+      RETURN_IF_ERROR(ExpectKeyword("AS"));
+      auto spec = std::make_unique<OverClause>();
+      spec->pos = Peek().pos;
+      RETURN_IF_ERROR(ParseWindowSpec(spec.get()));
+      query->windows.emplace_back(name.parts[0], std::move(spec));
+    } while (AcceptSymbol(","));
+  }
   return query;
 }
 

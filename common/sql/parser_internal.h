@@ -103,6 +103,9 @@ class Parser {
   absl::StatusOr<OrderItem> ParseOrderItem();
   // OVER (...) after an analytic function call; the OVER keyword is next.
   absl::StatusOr<std::unique_ptr<OverClause>> ParseOverClause();
+  // The parenthesized window specification of OVER (...) or WINDOW w AS (...); '(' is next.
+  absl::Status ParseWindowSpec(OverClause* over);
+  absl::StatusOr<FrameBound> ParseFrameBound();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseFromList();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseJoinedTable();
   absl::StatusOr<std::unique_ptr<TableRef>> ParseTablePrimary();

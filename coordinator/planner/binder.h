@@ -84,20 +84,23 @@ const char* LegacyWindowProperty(const sql::Expr& e);
 // WindowAggregate (plus a projection back to the aggregate's column order); others stay.
 LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& aggregate);
 
-// binder_over.cc: ROW_NUMBER() OVER (...) in a select list. The OVER call in `e` (or in one of its
-// sub-expressions), or null.
+// binder_over.cc: window functions in a select list (ROW_NUMBER() or aggregates OVER (...)). The
+// OVER call in `e` (or in one of its sub-expressions), or null.
 const sql::Expr* FindOverCall(const sql::Expr& e);
-// The select list's OVER call bound: `node` ranked (a Rank node, logical_plan.h, appending the row
-// number at `column`) for `call`, which the select list then reads as that column.
+// The select list's OVER calls bound: `node` ranked (a Rank node, appending the row number) or
+// aggregated over a window (an OverAggregate node, appending one column per distinct call), and
+// the column each call reads.
 struct BoundOver {
   LogicalNodePtr node;
-  const sql::Expr* call = nullptr;
-  int column = -1;
+  std::map<const sql::Expr*, int> columns;
 };
-// `items`: the select list's expressions (null for `*` columns); `input` the scope over `node`;
-// `names`: the select list's output names, one per item. Nullopt when no item has an OVER call.
+using NamedWindows = std::vector<std::pair<std::string, std::unique_ptr<sql::OverClause>>>;
+// `items`: the select list's expressions (null for `*` columns); `names` its output names, one per
+// item; `windows` the query's WINDOW clause; `input` the scope over `node`. Nullopt when no item
+// has an OVER call.
 absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::Expr*>& items,
                                                   const std::vector<std::string>& names,
+                                                  const NamedWindows& windows,
                                                   const LogicalNodePtr& node,
                                                   const ExprScope& input);
 

@@ -1,7 +1,10 @@
-// Binding of a ranking window function in a select list: ROW_NUMBER() OVER (PARTITION BY ..
-// ORDER BY ..). The block's rows go through a Rank node that appends the row number, which the call
-// then reads. Only a filter bounding the row number by constants makes it runnable (a Top-N: see
-// PushDownFilters); RANK, DENSE_RANK and OVER aggregations are refused here, with their position.
+// Binding of window functions in a select list. ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..):
+// the block's rows go through a Rank node that appends the row number, which the call then reads;
+// only a filter bounding the row number by constants makes it runnable (a Top-N: see
+// PushDownFilters). Aggregates OVER one window (inline or named in the WINDOW clause) ordered by an
+// event-time attribute, with a frame that ends at the current row: an OverAggregate node appends
+// one column per distinct call. RANK, DENSE_RANK and what Flink's streaming mode refuses are
+// validation errors with their position.
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/planner_errors.h"
@@ -17,14 +21,14 @@
 namespace eddy::planner {
 namespace {
 
-absl::Status CheckRankingCall(const sql::Expr& call) {
+absl::Status CheckRankingCall(const sql::Expr& call, const sql::OverClause& window) {
   const std::string name =
       call.name.parts.empty() ? "" : absl::AsciiStrToUpper(call.name.parts.back());
   if (name == "ROW_NUMBER") {
     if (!call.args.empty()) {
       return ValidationErrorAt(call.pos, "ROW_NUMBER() takes no arguments");
     }
-    if (call.over->order_by.empty()) {
+    if (window.order_by.empty()) {
       return ValidationErrorAt(call.over->pos, "ROW_NUMBER() OVER needs an ORDER BY");
     }
     return absl::OkStatus();
@@ -35,14 +39,14 @@ absl::Status CheckRankingCall(const sql::Expr& call) {
                                           "() OVER is not supported yet: a streaming Top-N ranks "
                                           "with ROW_NUMBER()"));
   }
+  return ValidationErrorAt(call.pos, absl::StrCat("'", name, "' is not a window function"));
+}
+
+bool IsOverAggregateCall(const sql::Expr& call) {
   sql::Expr plain;
   plain.kind = sql::ExprKind::kFunction;
   plain.name = call.name;
-  if (IsAggregateCall(plain)) {
-    return ValidationErrorAt(call.pos, absl::StrCat("OVER aggregations (", name,
-                                                    "(...) OVER ...) are not supported yet"));
-  }
-  return ValidationErrorAt(call.pos, absl::StrCat("'", name, "' is not a window function"));
+  return IsAggregateCall(plain);
 }
 
 // Binds `e` over `input`; a column reference gives its column, another expression is appended to
@@ -80,40 +84,68 @@ const sql::Expr* FindOverCall(const sql::Expr& e) {
   return calls.empty() ? nullptr : calls.front();
 }
 
-absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::Expr*>& items,
-                                                  const std::vector<std::string>& names,
-                                                  const LogicalNodePtr& node,
-                                                  const ExprScope& input) {
-  std::vector<const sql::Expr*> calls;
-  std::string row_number_name = "w0$o0";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i] == nullptr) continue;
-    const size_t before = calls.size();
-    CollectOverCalls(*items[i], &calls);
-    if (calls.size() == before + 1 && calls.back() == items[i] && i < names.size()) {
-      row_number_name = names[i];
+namespace {
+
+// The window a call's OVER names: its own specification, or the WINDOW clause's `w` for OVER w.
+absl::StatusOr<const sql::OverClause*> WindowOf(const sql::Expr& call,
+                                                const NamedWindows& windows) {
+  const sql::OverClause& over = *call.over;
+  if (over.window_name.empty()) return &over;
+  for (const auto& [name, spec] : windows) {
+    if (absl::AsciiStrToUpper(name) == absl::AsciiStrToUpper(over.window_name)) return spec.get();
+  }
+  return ValidationErrorAt(over.pos, absl::StrCat("window '", over.window_name, "' not found"));
+}
+
+// The bound pieces a rank or an OVER aggregate needs, with the non-column expressions they read
+// computed below them.
+class OverInputs {
+ public:
+  OverInputs(const LogicalNodePtr& node, const ExprScope& input)
+      : node_(node), width_(static_cast<int>(node->schema.size())), scope_(input) {
+    scope_.clause = "an OVER clause";
+  }
+
+  absl::StatusOr<int> Column(const sql::Expr& e) {
+    return KeyColumn(e, scope_, width_, &extra_, &extra_names_);
+  }
+  absl::StatusOr<ExprPtr> Bind(const sql::Expr& e) { return BindExpr(e, scope_); }
+
+  // `node` with the extra expressions appended (itself when there are none).
+  LogicalNodePtr Input() {
+    if (extra_.empty()) return node_;
+    std::vector<ExprPtr> projections;
+    std::vector<std::string> names = node_->schema.Names();
+    for (int c = 0; c < width_; ++c) {
+      projections.push_back(MakeColumnRef(c, node_->schema.fields[c].type));
     }
+    for (auto& e : extra_) projections.push_back(std::move(e));
+    names.insert(names.end(), extra_names_.begin(), extra_names_.end());
+    extra_.clear();
+    return MakeProject(node_, std::move(projections), std::move(names));
   }
-  if (calls.empty()) return std::nullopt;
-  for (const sql::Expr* call : calls) RETURN_IF_ERROR(CheckRankingCall(*call));
-  if (calls.size() > 1) {
-    return ValidationErrorAt(calls[1]->pos,
-                             "only one ROW_NUMBER() OVER per SELECT is supported; rank in a "
-                             "subquery first");
-  }
-  const sql::Expr& call = *calls[0];
-  const int n = static_cast<int>(node->schema.size());
-  ExprScope scope = input;
-  scope.clause = "an OVER clause";
-  std::vector<ExprPtr> extra;
-  std::vector<std::string> extra_names;
+
+ private:
+  LogicalNodePtr node_;
+  int width_;
+  ExprScope scope_;
+  std::vector<ExprPtr> extra_;
+  std::vector<std::string> extra_names_;
+};
+
+absl::StatusOr<std::optional<BoundOver>> BindRowNumber(const sql::Expr& call,
+                                                       const sql::OverClause& window,
+                                                       const std::string& row_number_name,
+                                                       const LogicalNodePtr& node,
+                                                       const ExprScope& input) {
+  OverInputs in(node, input);
   RankSpec rank;
-  for (const auto& p : call.over->partition_by) {
-    ASSIGN_OR_RETURN(int column, KeyColumn(*p, scope, n, &extra, &extra_names));
+  for (const auto& p : window.partition_by) {
+    ASSIGN_OR_RETURN(int column, in.Column(*p));
     rank.partition_keys.push_back(column);
   }
-  for (const sql::OrderItem& item : call.over->order_by) {
-    ASSIGN_OR_RETURN(int column, KeyColumn(*item.expr, scope, n, &extra, &extra_names));
+  for (const sql::OrderItem& item : window.order_by) {
+    ASSIGN_OR_RETURN(int column, in.Column(*item.expr));
     SortKey key;
     key.column = column;
     key.descending = item.descending;
@@ -121,22 +153,180 @@ absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::E
     key.nulls_first = item.nulls_first.value_or(!item.descending);
     rank.order_keys.push_back(key);
   }
-  LogicalNodePtr ranked = node;
-  if (!extra.empty()) {
-    std::vector<ExprPtr> projections;
-    std::vector<std::string> projection_names = node->schema.Names();
-    for (int c = 0; c < n; ++c) {
-      projections.push_back(MakeColumnRef(c, node->schema.fields[c].type));
-    }
-    for (auto& e : extra) projections.push_back(std::move(e));
-    projection_names.insert(projection_names.end(), extra_names.begin(), extra_names.end());
-    ranked = MakeProject(ranked, std::move(projections), std::move(projection_names));
+  if (window.has_frame) {
+    return ValidationErrorAt(window.frame_start.pos, "ROW_NUMBER() OVER takes no ROWS/RANGE frame");
   }
   BoundOver out;
-  out.call = &call;
-  out.node = MakeRank(std::move(ranked), std::move(rank), row_number_name);
-  out.column = static_cast<int>(out.node->schema.size()) - 1;
+  out.node = MakeRank(in.Input(), std::move(rank), row_number_name);
+  out.columns[&call] = static_cast<int>(out.node->schema.size()) - 1;
   return out;
+}
+
+// The frame's start as OverSpec.preceding: rows (ROWS) or milliseconds (RANGE), -1 unbounded.
+absl::StatusOr<int64_t> FramePreceding(const sql::OverClause& w, OverInputs* in) {
+  using Kind = sql::FrameBound::Kind;
+  if (!w.has_frame) return -1;  // RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+  if (w.frame_end.kind != Kind::kCurrentRow) {
+    return ValidationErrorAt(w.frame_end.pos,
+                             "OVER windows that end elsewhere than at the current row are not "
+                             "supported in streaming mode (the frame must end with CURRENT ROW)");
+  }
+  switch (w.frame_start.kind) {
+    case Kind::kUnboundedPreceding:
+      return -1;
+    case Kind::kCurrentRow:
+      return 0;
+    case Kind::kFollowing:
+    case Kind::kUnboundedFollowing:
+      return ValidationErrorAt(w.frame_start.pos,
+                               "an OVER window frame cannot start after the current row");
+    case Kind::kPreceding:
+      break;
+  }
+  ASSIGN_OR_RETURN(ExprPtr offset, in->Bind(*w.frame_start.offset));
+  if (offset->kind != ExprKind::kLiteral || !offset->literal.is_int() ||
+      offset->literal.int_value() < 0) {
+    return ValidationErrorAt(w.frame_start.pos,
+                             w.rows ? "ROWS ... PRECEDING needs a constant non-negative row count"
+                                    : "RANGE ... PRECEDING needs a constant INTERVAL (e.g. "
+                                      "INTERVAL '1' HOUR)");
+  }
+  const bool interval = offset->type.id == TypeId::kInterval;
+  if (w.rows == interval) {
+    return ValidationErrorAt(w.frame_start.pos,
+                             w.rows ? "ROWS ... PRECEDING counts rows: use an integer, or RANGE "
+                                      "for an INTERVAL"
+                                    : "RANGE ... PRECEDING over a time attribute needs an "
+                                      "INTERVAL (e.g. INTERVAL '1' HOUR); ROWS counts rows");
+  }
+  return offset->literal.int_value();
+}
+
+absl::StatusOr<std::optional<BoundOver>> BindOverAggregates(
+    const std::vector<const sql::Expr*>& calls, const std::vector<const sql::OverClause*>& specs,
+    const std::vector<std::string>& call_names, const LogicalNodePtr& node,
+    const ExprScope& input) {
+  OverInputs in(node, input);
+  // Every call must use the same window: compare the bound keys, order and frame.
+  OverSpec spec;
+  std::vector<LogicalAggCall> aggs;
+  BoundOver out;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const sql::Expr& call = *calls[i];
+    const sql::OverClause& w = *specs[i];
+    OverSpec mine;
+    for (const auto& p : w.partition_by) {
+      ASSIGN_OR_RETURN(int column, in.Column(*p));
+      mine.partition_keys.push_back(column);
+    }
+    if (w.order_by.size() != 1 || w.order_by[0].descending) {
+      return ValidationErrorAt(w.order_by.empty() ? w.pos : w.order_by[0].pos,
+                               "OVER windows' ordering in stream mode must be defined on a time "
+                               "attribute, ascending (ORDER BY one event-time column)");
+    }
+    ASSIGN_OR_RETURN(mine.time_column, in.Column(*w.order_by[0].expr));
+    if (mine.time_column >= static_cast<int>(node->schema.size()) ||
+        !IsRowtimeColumn(*node, mine.time_column)) {
+      return ValidationErrorAt(w.order_by[0].pos,
+                               "OVER windows' ordering in stream mode must be defined on a time "
+                               "attribute, ascending (ORDER BY one event-time column)");
+    }
+    mine.rows = w.has_frame && w.rows;
+    ASSIGN_OR_RETURN(mine.preceding, FramePreceding(w, &in));
+    if (i == 0) {
+      spec = mine;
+    } else if (mine.partition_keys != spec.partition_keys || mine.time_column != spec.time_column ||
+               mine.rows != spec.rows || mine.preceding != spec.preceding) {
+      return ValidationErrorAt(call.pos,
+                               "Over Agg: Unsupported use of OVER windows. All aggregates must be "
+                               "computed on the same window.");
+    }
+    // The call itself, over the input (its argument computed below when it is an expression).
+    const std::string name = absl::AsciiStrToUpper(call.name.parts.back());
+    if (call.distinct) {
+      return ValidationErrorAt(call.pos, "DISTINCT in OVER aggregations is not supported yet");
+    }
+    const bool star = call.args.size() == 1 && call.args[0]->kind == sql::ExprKind::kStar;
+    if (!star && call.args.size() != 1) {
+      return ValidationErrorAt(call.pos, absl::StrCat("Invalid number of arguments to function '",
+                                                      name, "': ", call.args.size()));
+    }
+    auto kind = ParseAggKind(name, star);
+    if (!kind.ok()) return AsValidationError(call.pos, kind.status());
+    LogicalAggCall agg;
+    agg.kind = *kind;
+    DataType arg_type = DataType::BigInt();
+    if (!star) {
+      if (ContainsAggregate(*call.args[0]) || FindOverCall(*call.args[0]) != nullptr) {
+        return ValidationErrorAt(call.args[0]->pos, "aggregate function calls cannot be nested");
+      }
+      ASSIGN_OR_RETURN(ExprPtr arg, in.Bind(*call.args[0]));
+      arg_type = arg->type;
+      if (arg_type.id == TypeId::kNull) {
+        return ValidationErrorAt(call.args[0]->pos,
+                                 absl::StrCat("cannot apply '", name, "' to an untyped NULL"));
+      }
+      ASSIGN_OR_RETURN(agg.arg, in.Column(*call.args[0]));
+      agg.arg_type = arg_type;
+    }
+    auto result = AggResultType(agg.kind, arg_type);
+    if (!result.ok()) return AsValidationError(call.pos, result.status());
+    agg.result_type = *result;
+    int index = -1;
+    for (size_t a = 0; a < aggs.size() && index < 0; ++a) {
+      if (aggs[a].kind == agg.kind && aggs[a].arg == agg.arg) index = static_cast<int>(a);
+    }
+    if (index < 0) {
+      index = static_cast<int>(aggs.size());
+      aggs.push_back(agg);
+      names.push_back(call_names[i]);
+    }
+    out.columns[&call] = index;  // made absolute below
+  }
+  LogicalNodePtr below = in.Input();
+  const int width = static_cast<int>(below->schema.size());
+  out.node = MakeOverAggregate(std::move(below), std::move(spec), std::move(aggs), names);
+  for (auto& [call, column] : out.columns) column += width;
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::Expr*>& items,
+                                                  const std::vector<std::string>& names,
+                                                  const NamedWindows& windows,
+                                                  const LogicalNodePtr& node,
+                                                  const ExprScope& input) {
+  std::vector<const sql::Expr*> calls;
+  std::vector<std::string> call_names;  // the select alias of an item that is just the call
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i] == nullptr) continue;
+    const size_t before = calls.size();
+    CollectOverCalls(*items[i], &calls);
+    for (size_t c = before; c < calls.size(); ++c) {
+      call_names.push_back(calls[c] == items[i] && i < names.size()
+                               ? names[i]
+                               : absl::StrCat("w0$o", call_names.size()));
+    }
+  }
+  if (calls.empty()) return std::nullopt;
+  std::vector<const sql::OverClause*> specs;
+  bool ranking = false;
+  for (const sql::Expr* call : calls) {
+    ASSIGN_OR_RETURN(const sql::OverClause* w, WindowOf(*call, windows));
+    specs.push_back(w);
+    if (IsOverAggregateCall(*call)) continue;
+    RETURN_IF_ERROR(CheckRankingCall(*call, *w));
+    ranking = true;
+  }
+  if (!ranking) return BindOverAggregates(calls, specs, call_names, node, input);
+  if (calls.size() > 1) {
+    return ValidationErrorAt(calls[1]->pos,
+                             "only one window function per SELECT is supported with ROW_NUMBER(); "
+                             "rank in a subquery first");
+  }
+  return BindRowNumber(*calls[0], *specs[0], call_names[0], node, input);
 }
 
 }  // namespace eddy::planner

@@ -338,13 +338,15 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   if (!aggregating) {
     ExprScope select = input;
     select.clause = "this context without GROUP BY";
-    // ROW_NUMBER() OVER (...): the rows are ranked first, the call reads the row number.
-    ASSIGN_OR_RETURN(std::optional<BoundOver> over, BindOver(item_exprs, names, node, input));
+    // Window functions: the rows are ranked or aggregated over the window first, and each call
+    // reads its column.
+    ASSIGN_OR_RETURN(std::optional<BoundOver> over,
+                     BindOver(item_exprs, names, q.windows, node, input));
     if (over) {
       node = over->node;
       select.hook = [&over, outer = input.hook](const sql::Expr& e) -> absl::StatusOr<ExprPtr> {
-        if (&e == over->call) {
-          return MakeColumnRef(over->column, over->node->schema.fields[over->column].type);
+        if (auto it = over->columns.find(&e); it != over->columns.end()) {
+          return MakeColumnRef(it->second, over->node->schema.fields[it->second].type);
         }
         return outer ? outer(e) : ExprPtr();
       };

@@ -28,6 +28,7 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
       case LogicalKind::kTableScan:
       case LogicalKind::kValues:
       case LogicalKind::kWindowAggregate:  // a fired window is final: +I only
+      case LogicalKind::kOverAggregate:    // each row once, when the watermark passes it
         n->mode = ChangelogMode::InsertOnly();
         break;
       case LogicalKind::kProject:
@@ -104,6 +105,7 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kJoin:  // requires UB of its inputs (below) and produces UB itself
     case LogicalKind::kRank:
+    case LogicalKind::kOverAggregate:
       break;  // an aggregate produces UB itself; sources have no updates
   }
 }
@@ -135,6 +137,8 @@ std::string Digest(const LogicalNode& n) {
       return UnionDigest(n);
     case LogicalKind::kRank:
       return RankDigest(n);
+    case LogicalKind::kOverAggregate:
+      return OverAggregateDigest(n);
     case LogicalKind::kTableScan:
     case LogicalKind::kValues:
     case LogicalKind::kProject:
@@ -211,6 +215,7 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kJoin:
+    case LogicalKind::kOverAggregate:
       return std::nullopt;
     case LogicalKind::kRank: {
       // One row per partition and row number; with one rank only, one row per partition.
@@ -258,13 +263,15 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
           Digest(*UpdateOrigin(n->input(0)))));
     }
     // Windows are defined on event time; an update would have to retract a fired window.
-    if ((n->kind == LogicalKind::kWindowAggregate ||
-         n->kind == LogicalKind::kWindowTableFunction) &&
+    if ((n->kind == LogicalKind::kWindowAggregate || n->kind == LogicalKind::kWindowTableFunction ||
+         n->kind == LogicalKind::kOverAggregate) &&
         !n->input().mode.IsInsertOnly()) {
-      return ValidationError(absl::StrCat(
-          n->kind == LogicalKind::kWindowAggregate ? "WindowAggregate" : "WindowTableFunction",
-          " doesn't support consuming update changes which is produced by node ",
-          Digest(*UpdateOrigin(n->input()))));
+      return ValidationError(
+          absl::StrCat(n->kind == LogicalKind::kWindowAggregate ? "WindowAggregate"
+                       : n->kind == LogicalKind::kOverAggregate ? "OverAggregate"
+                                                                : "WindowTableFunction",
+                       " doesn't support consuming update changes which is produced by node ",
+                       Digest(*UpdateOrigin(n->input()))));
     }
     if (n->kind == LogicalKind::kSink) {
       absl::Status s = SinkRequirements(n);

@@ -34,8 +34,11 @@ bool SkipProject(const LogicalNode& n, LogicalKind parent) {
 const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
   // INSERT's projection onto the sink's columns: Calcite adds none when no cast is needed.
   if (parent == LogicalKind::kSink && IsIdentityProject(*in)) in = &in->input();
-  // A select list's ROW_NUMBER() is an OVER expression of its projection in Calcite's tree.
-  if (parent == LogicalKind::kProject && in->kind == LogicalKind::kRank) in = &in->input();
+  // A select list's window functions are OVER expressions of its projection in Calcite's tree.
+  if (parent == LogicalKind::kProject &&
+      (in->kind == LogicalKind::kRank || in->kind == LogicalKind::kOverAggregate)) {
+    in = &in->input();
+  }
   while (SkipProject(*in, parent)) in = &in->input();
   return in;
 }
@@ -63,6 +66,21 @@ std::string RankOver(const RankSpec& r) {
   return absl::StrCat("ROW_NUMBER() OVER (", absl::StrJoin(parts, " "), ")");
 }
 
+// SUM($2) OVER (PARTITION BY $0 ORDER BY $1 NULLS FIRST RANGE BETWEEN 3600000 PRECEDING AND
+// CURRENT ROW), for call `c` of an OverAggregate.
+std::string AggOver(const LogicalNode& over, size_t c) {
+  const OverSpec& w = over.over;
+  std::vector<std::string> keys;
+  for (int k : w.partition_keys) keys.push_back(absl::StrCat("$", k));
+  const std::string start = w.preceding < 0    ? "UNBOUNDED PRECEDING"
+                            : w.preceding == 0 ? "CURRENT ROW"
+                                               : absl::StrCat(w.preceding, " PRECEDING");
+  return absl::StrCat(AggCall(over.calls[c]), " OVER (",
+                      keys.empty() ? "" : "PARTITION BY " + absl::StrJoin(keys, ", ") + " ",
+                      "ORDER BY $", w.time_column, " NULLS FIRST ", w.rows ? "ROWS" : "RANGE",
+                      " BETWEEN ", start, " AND CURRENT ROW)");
+}
+
 std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
   switch (n.kind) {
     case LogicalKind::kTableScan:
@@ -75,10 +93,17 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       const int number = static_cast<int>(n.input().schema.size()) - 1;
       for (size_t i = 0; i < n.projections.size(); ++i) {
         const Expr& p = *n.projections[i];
-        const std::string rex = over_rank && n.input().rank.output_rank_number &&
-                                        p.kind == ExprKind::kColumn && p.column == number
-                                    ? RankOver(n.input().rank)
-                                    : Rex(p);
+        const LogicalNode& in = n.input();
+        const int width = static_cast<int>(
+            in.kind == LogicalKind::kOverAggregate ? in.input().schema.size() : in.schema.size());
+        std::string rex = Rex(p);
+        if (over_rank && in.rank.output_rank_number && p.kind == ExprKind::kColumn &&
+            p.column == number) {
+          rex = RankOver(in.rank);
+        } else if (in.kind == LogicalKind::kOverAggregate && p.kind == ExprKind::kColumn &&
+                   p.column >= width) {
+          rex = AggOver(in, p.column - width);
+        }
         items.push_back(absl::StrCat(n.schema.fields[i].name, "=[", rex, "]"));
       }
       return absl::StrCat("LogicalProject(", absl::StrJoin(items, ", "), ")");
@@ -121,6 +146,11 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
                           ")");
     case LogicalKind::kRank:
       return absl::StrCat("LogicalRank(", RankOver(n.rank), ")");
+    case LogicalKind::kOverAggregate: {
+      std::vector<std::string> calls;
+      for (size_t c = 0; c < n.calls.size(); ++c) calls.push_back(AggOver(n, c));
+      return absl::StrCat("LogicalOverAggregate(", absl::StrJoin(calls, ", "), ")");
+    }
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

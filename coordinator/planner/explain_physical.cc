@@ -24,7 +24,8 @@ class Builder {
         n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
         n.op_case() == v1::PlanNode::kWindowAggregate || n.op_case() == v1::PlanNode::kJoin ||
         n.op_case() == v1::PlanNode::kIntervalJoin || n.op_case() == v1::PlanNode::kTemporalJoin ||
-        n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate;
+        n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate ||
+        n.op_case() == v1::PlanNode::kOverAggregate;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -49,13 +50,14 @@ class Builder {
         : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
         : consumer.has_join()
             ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())
-        : consumer.has_interval_join() ? (slot == 0 ? consumer.interval_join().left_keys()
-                                                    : consumer.interval_join().right_keys())
-        : consumer.has_temporal_join() ? (slot == 0 ? consumer.temporal_join().left_keys()
-                                                    : consumer.temporal_join().right_keys())
-        : consumer.has_rank()          ? consumer.rank().partition_keys()
-        : consumer.has_deduplicate()   ? consumer.deduplicate().keys()
-                                       : consumer.global_group_aggregate().group_keys();
+        : consumer.has_interval_join()  ? (slot == 0 ? consumer.interval_join().left_keys()
+                                                     : consumer.interval_join().right_keys())
+        : consumer.has_temporal_join()  ? (slot == 0 ? consumer.temporal_join().left_keys()
+                                                     : consumer.temporal_join().right_keys())
+        : consumer.has_rank()           ? consumer.rank().partition_keys()
+        : consumer.has_deduplicate()    ? consumer.deduplicate().keys()
+        : consumer.has_over_aggregate() ? consumer.over_aggregate().partition_keys()
+                                        : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

@@ -162,6 +162,22 @@ LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& 
   return n;
 }
 
+LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
+                                 std::vector<LogicalAggCall> calls,
+                                 const std::vector<std::string>& names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kOverAggregate;
+  n->schema = input->schema;
+  for (size_t c = 0; c < calls.size(); ++c) {
+    n->schema.fields.push_back(
+        {c < names.size() ? names[c] : "w0$o" + std::to_string(c), calls[c].result_type});
+  }
+  n->over = std::move(over);
+  n->calls = std::move(calls);
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
 bool IsDeduplicate(const LogicalNode& rank) {
   return rank.kind == LogicalKind::kRank && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
          !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
@@ -236,6 +252,9 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kRank:  // an updating result: its times are no longer attributes
       return false;
+    case LogicalKind::kOverAggregate:  // each input row once, in time order
+      return column < static_cast<int>(n.input().schema.size()) &&
+             IsRowtimeColumn(n.input(), column);
     case LogicalKind::kJoin: {
       // An interval join keeps both sides' time attributes (it holds its watermark back), a
       // temporal join the left side's; a regular join's output times are no longer attributes
@@ -288,6 +307,8 @@ std::string LogicalNodeName(LogicalKind kind) {
       return "LogicalJoin";
     case LogicalKind::kRank:
       return "LogicalRank";
+    case LogicalKind::kOverAggregate:
+      return "LogicalOverAggregate";
   }
   return "Logical?";
 }

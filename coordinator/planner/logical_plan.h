@@ -52,6 +52,7 @@ enum class LogicalKind {
   kWindowAggregate,      // GROUP BY window_start, window_end, keys over a window TVF
   kJoin,                 // inputs[0] (left) JOIN inputs[1] (right) ON condition
   kRank,                 // ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..), bounded by a filter
+  kOverAggregate,        // aggregates OVER (PARTITION BY .. ORDER BY rowtime ROWS|RANGE ..)
 };
 
 // Flink's join types; kSemi and kAnti (IN / EXISTS and their negations) output the left side only.
@@ -89,6 +90,16 @@ struct RankSpec {
   int64_t rank_start = 1;
   int64_t rank_end = -1;           // -1: not bounded yet
   bool output_rank_number = true;  // the row number is the last output column
+};
+
+// The window of OVER aggregates: per partition, ordered by an event-time attribute, a frame that
+// ends at the current row and starts `preceding` rows (ROWS) or milliseconds (RANGE) before it
+// (-1: UNBOUNDED PRECEDING).
+struct OverSpec {
+  std::vector<int> partition_keys;
+  int time_column = -1;
+  bool rows = false;
+  int64_t preceding = -1;
 };
 
 struct LogicalAggCall {
@@ -164,6 +175,9 @@ struct LogicalNode {
   // kRank: the schema is the input's, then the row number (BIGINT NOT NULL) when
   // rank.output_rank_number.
   RankSpec rank;
+  // kOverAggregate: `over` and `calls` (over the input); the schema is the input's then one column
+  // per call.
+  OverSpec over;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -194,6 +208,11 @@ LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type
 
 // `row_number_name`: the name of the row-number column.
 LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& row_number_name);
+
+// `names`: one per call.
+LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
+                                 std::vector<LogicalAggCall> calls,
+                                 const std::vector<std::string>& names);
 
 // rank_range.cc: when `conjunct` compares column `number` (a row number) with an integer
 // constant (=, <, <=, >, >=, either side), narrows [*start, *end] (*end -1: unbounded) to it and

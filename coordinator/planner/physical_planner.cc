@@ -300,6 +300,21 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
+    case LogicalKind::kOverAggregate: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(OverAggregateDigest(n));
+      v1::OverAggregate* o = p->mutable_over_aggregate();
+      for (int k : n.over.partition_keys) o->add_partition_keys(k);
+      o->set_time_column(n.over.time_column);
+      o->set_frame(n.over.rows ? v1::OverAggregate::ROWS : v1::OverAggregate::RANGE);
+      o->set_preceding(n.over.preceding);
+      FillCalls(n.calls, o->mutable_calls());
+      o->set_state_ttl_ms(state_ttl_ms_);
+      id = p->id();
+      break;
+    }
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {

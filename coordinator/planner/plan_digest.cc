@@ -166,6 +166,30 @@ std::string RankDigest(const LogicalNode& rank) {
                       absl::StrJoin(rank.schema.Names(), ", "), "])");
 }
 
+std::string OverAggregateDigest(const LogicalNode& over) {
+  const std::vector<std::string> in = over.input().schema.Names();
+  const std::vector<std::string> out = over.schema.Names();
+  const OverSpec& w = over.over;
+  std::vector<std::string> keys;
+  for (int k : w.partition_keys) keys.push_back(in[k]);
+  std::vector<std::string> select = in;
+  for (size_t c = 0; c < over.calls.size(); ++c) {
+    const LogicalAggCall& call = over.calls[c];
+    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(",
+                                  call.kind == AggKind::kCountStar ? "*" : in[call.arg], ") AS ",
+                                  out[in.size() + c]));
+  }
+  std::string s = "OverAggregate(";
+  if (!keys.empty()) absl::StrAppend(&s, "partitionBy=[", absl::StrJoin(keys, ", "), "], ");
+  return absl::StrCat(s, "orderBy=[", in[w.time_column], " ASC], window=[ ",
+                      w.rows ? "ROWS" : "RANG", " BETWEEN ",
+                      w.preceding < 0    ? std::string("UNBOUNDED")
+                      : w.preceding == 0 ? std::string("CURRENT ROW")
+                                         : std::to_string(w.preceding),
+                      w.preceding == 0 ? "" : " PRECEDING", " AND CURRENT ROW], select=[",
+                      absl::StrJoin(select, ", "), "])");
+}
+
 std::string UnionDigest(const LogicalNode& u) {
   return absl::StrCat("Union(all=[true], union=[", absl::StrJoin(u.schema.Names(), ", "), "])");
 }

@@ -48,6 +48,9 @@ std::string TemporalJoinDigest(const LogicalNode& join);
 // partitionBy=[k], orderBy=[v DESC], select=[k, v, w0$o0]); or, for a Rank that runs as one,
 // Deduplicate(keep=[FirstRow], key=[k], order=[ROWTIME]).
 std::string RankDigest(const LogicalNode& rank);
+// OverAggregate(partitionBy=[k], orderBy=[ts ASC], window=[ RANG BETWEEN 3600000 PRECEDING AND
+// CURRENT ROW], select=[k, ts, v, SUM(v) AS w0$o0]), Flink's spelling ("RANG" included).
+std::string OverAggregateDigest(const LogicalNode& over);
 std::string SinkDigest(const LogicalNode& sink);
 // `MiniBatchAssigner(interval=[1000ms], mode=[ProcTime])`.
 std::string MiniBatchAssignerDigest(int64_t interval_ms);

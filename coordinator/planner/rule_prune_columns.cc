@@ -178,6 +178,28 @@ class ColumnPruner {
         }
         return r;
       }
+      case LogicalKind::kOverAggregate: {
+        // Every call stays (its column is cheap next to the state it shares with the others).
+        const std::vector<int>& in = InputMapping(original, 0);
+        if (IsIdentity(in)) return n;
+        OverSpec spec = n->over;
+        for (int& k : spec.partition_keys) k = in[k];
+        spec.time_column = in[spec.time_column];
+        std::vector<LogicalAggCall> calls = n->calls;
+        for (LogicalAggCall& c : calls) {
+          if (c.arg >= 0) c.arg = in[c.arg];
+        }
+        std::vector<std::string> names;
+        const size_t n_in = original.input().schema.size();
+        for (size_t c = 0; c < calls.size(); ++c)
+          names.push_back(original.schema.fields[n_in + c].name);
+        LogicalNodePtr o =
+            MakeOverAggregate(n->inputs[0], std::move(spec), std::move(calls), names);
+        const int width = static_cast<int>(n->inputs[0]->schema.size());
+        mapping = in;
+        for (size_t c = 0; c < n->calls.size(); ++c) mapping.push_back(width + static_cast<int>(c));
+        return o;
+      }
       // These keep every column of their inputs.
       case LogicalKind::kValues:
       case LogicalKind::kUnion:
@@ -274,6 +296,16 @@ class ColumnPruner {
         for (size_t c = 0; c < in.size(); ++c) in[c] = in[c] || used[c];
         for (int k : n.rank.partition_keys) in[k] = true;
         for (const SortKey& k : n.rank.order_keys) in[k.column] = true;
+        return;
+      }
+      case LogicalKind::kOverAggregate: {
+        ColumnSet& in = Used(*n.inputs[0]);
+        for (size_t c = 0; c < in.size(); ++c) in[c] = in[c] || used[c];
+        for (int k : n.over.partition_keys) in[k] = true;
+        in[n.over.time_column] = true;
+        for (const LogicalAggCall& c : n.calls) {
+          if (c.arg >= 0) in[c.arg] = true;
+        }
         return;
       }
       case LogicalKind::kTableScan:

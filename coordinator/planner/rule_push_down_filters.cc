@@ -4,12 +4,12 @@
 // their results). Into a join: a conjunct that reads one side only goes below the join to that side
 // where the join type allows it (never to the side an outer join pads), and over an inner join the
 // conjuncts that read both sides become part of its condition (a comma join with a WHERE equality
-// becomes an equi-join). Into a Top-N (Rank): conjuncts bounding the row number by constants set
-// its rank range, conjuncts on its partition keys go below it (they drop whole partitions). The
-// same for a join's own ON condition: a conjunct of one side moves to
+// becomes an equi-join). The same for a join's own ON condition: a conjunct of one side moves to
 // that side's input when that side is not preserved (an inner join's either side, a left join's
-// right side). A node with several consumers is never pushed into, since the others need all its
-// rows.
+// right side). Into a Top-N (Rank): conjuncts bounding the row number by constants set its rank
+// range; conjuncts on the partition keys of a Rank or an OVER aggregate go below it (they drop
+// whole partitions). A node with several consumers is never pushed into, since the others need all
+// its rows.
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
@@ -59,6 +59,8 @@ class FilterPusher {
           return PushIntoJoin(condition, input);
         case LogicalKind::kRank:
           return PushIntoRank(condition, input);
+        case LogicalKind::kOverAggregate:
+          return PushIntoOverAggregate(condition, input);
         case LogicalKind::kTableScan:
         case LogicalKind::kValues:
         case LogicalKind::kFilter:
@@ -122,6 +124,29 @@ class FilterPusher {
         ASSIGN_OR_RETURN(r->inputs[0], Push(std::move(c), rank->inputs[0]));
       }
       out = std::move(r);
+    }
+    if (rest.empty()) return out;
+    ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));
+    return Filter(out, std::move(above));
+  }
+
+  // Conjuncts on the partition keys drop whole partitions: they go below; the rest stays above.
+  absl::StatusOr<LogicalNodePtr> PushIntoOverAggregate(const ExprPtr& condition,
+                                                       const LogicalNodePtr& over) {
+    const std::vector<int>& keys = over->over.partition_keys;
+    std::vector<ExprPtr> below, rest;
+    for (const ExprPtr& c : Conjuncts(condition)) {
+      (OnlyReferences(
+           *c, [&](int col) { return std::find(keys.begin(), keys.end(), col) != keys.end(); })
+           ? below
+           : rest)
+          .push_back(c);
+    }
+    LogicalNodePtr out = over;
+    if (!below.empty()) {
+      ASSIGN_OR_RETURN(ExprPtr c, MakeConjunction(below));
+      ASSIGN_OR_RETURN(LogicalNodePtr input, Push(std::move(c), over->inputs[0]));
+      out = WithInputs(over, {std::move(input)});
     }
     if (rest.empty()) return out;
     ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));

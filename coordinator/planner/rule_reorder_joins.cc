@@ -43,6 +43,7 @@ double EstimatedRows(const LogicalNode& n) {
     case LogicalKind::kWindowAggregate:
       return EstimatedRows(n.input()) / 10;
     case LogicalKind::kRank:  // at most N rows per partition: unknown, taken as its input
+    case LogicalKind::kOverAggregate:
     case LogicalKind::kProject:
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:

@@ -23,6 +23,7 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
     }
     case LogicalKind::kFilter:
     case LogicalKind::kWatermarkAssigner:
+    case LogicalKind::kOverAggregate:  // each input row once, columns appended
       return UniqueKey(n.input());
     case LogicalKind::kProject: {
       std::optional<std::vector<int>> in = UniqueKey(n.input());

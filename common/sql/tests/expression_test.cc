@@ -252,12 +252,19 @@ TEST(Expression, Errors) {
   EXPECT_EQ(Expr("ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC, c NULLS FIRST)"),
             "ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC, c NULLS FIRST)");
   EXPECT_EQ(Expr("ROW_NUMBER() OVER (ORDER BY ts)"), "ROW_NUMBER() OVER (ORDER BY ts)");
-  EXPECT_EQ(Expr("SUM(x) OVER (PARTITION BY y ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)"),
-            "ERROR: SQL parse error at line 1, column 29: OVER window frames (ROWS/RANGE) are not "
-            "supported yet");
-  EXPECT_EQ(Expr("ROW_NUMBER() OVER w"),
-            "ERROR: SQL parse error at line 1, column 19: named windows (OVER w) are not supported "
-            "yet");
+  EXPECT_EQ(Expr("SUM(x) OVER (PARTITION BY y ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT "
+                 "ROW)"),
+            "SUM(x) OVER (PARTITION BY y ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)");
+  EXPECT_EQ(Expr("SUM(x) OVER (ORDER BY ts RANGE INTERVAL '1' HOUR PRECEDING)"),
+            "SUM(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)");
+  EXPECT_EQ(
+      Expr("COUNT(*) OVER (ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED "
+           "FOLLOWING)"),
+      "COUNT(*) OVER (ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)");
+  EXPECT_EQ(Expr("AVG(x) OVER w"), "AVG(x) OVER w");
+  EXPECT_EQ(Expr("SUM(x) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED AND CURRENT ROW)"),
+            "ERROR: SQL parse error at line 1, column 49: expected 'PRECEDING' or 'FOLLOWING' but "
+            "found 'AND'");
   EXPECT_EQ(
       Expr("ROW_NUMBER() OVER (ORDER BY ts NULLS MIDDLE)"),
       "ERROR: SQL parse error at line 1, column 38: expected 'FIRST' or 'LAST' but found 'MIDDLE'");

@@ -43,6 +43,10 @@ TEST(Query, SelectClauses) {
   EXPECT_EQ(Query("select distinct a from t where a > 1 group by a, b having count(*) > 2"),
             "SELECT DISTINCT a FROM t WHERE (a > 1) GROUP BY a, b HAVING (count(*) > 2)");
   EXPECT_EQ(Query("SELECT ALL a FROM t"), "SELECT a FROM t");
+  EXPECT_EQ(Query("SELECT SUM(a) OVER w, MAX(a) OVER w FROM t WINDOW w AS (PARTITION BY b ORDER BY "
+                  "ts ROWS 2 PRECEDING)"),
+            "SELECT SUM(a) OVER w, MAX(a) OVER w FROM t WINDOW w AS (PARTITION BY b ORDER BY ts "
+            "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)");
   EXPECT_EQ(Query("SELECT 1"), "SELECT 1");
   EXPECT_EQ(Query("SELECT *, t.*, db.t.* FROM db.t"), "SELECT *, t.*, db.t.* FROM db.t");
   EXPECT_EQ(Query("SELECT a AS `the a`, b bb, c AS value FROM t"),
