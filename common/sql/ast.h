@@ -202,6 +202,7 @@ struct Query {
   // Applies to the whole query (after UNION ALL when present).
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;
+  std::optional<int64_t> offset;  // LIMIT n OFFSET m
 };
 using QueryPtr = std::unique_ptr<Query>;
 

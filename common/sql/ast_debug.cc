@@ -221,6 +221,7 @@ std::string DebugString(const Query& q) {
   }
   if (!q.order_by.empty()) absl::StrAppend(&out, " ORDER BY ", OrderItems(q.order_by));
   if (q.limit) absl::StrAppend(&out, " LIMIT ", *q.limit);
+  if (q.offset) absl::StrAppend(&out, " OFFSET ", *q.offset);
   return out;
 }
 

@@ -63,6 +63,9 @@ absl::Status Parser::ParseOrderByAndLimit(Query& query) {
     const Token& limit = Advance();
     if (query.limit.has_value()) return ErrorAt(limit, "a query cannot have two LIMIT clauses");
     ASSIGN_OR_RETURN(query.limit, ParseIntegerLiteral());
+    if (AcceptKeyword("OFFSET")) {
+      ASSIGN_OR_RETURN(query.offset, ParseIntegerLiteral());
+    }
   }
   return absl::OkStatus();
 }

@@ -48,6 +48,8 @@ struct ExprScope {
 // plan_query.cc: a LIMIT on the outermost query needs an append-only result (`limited` is the
 // query's root after changelog-mode inference). Shared by SELECT and EXPLAIN.
 absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& limited);
+// Whether the outermost query's LIMIT is the client's (no ORDER BY, no OFFSET).
+bool ClientAppliesLimit(const sql::Query& query);
 
 // binder_expr.cc
 absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope);
@@ -124,7 +126,17 @@ class Binder {
   absl::StatusOr<LogicalNodePtr> BindInsert(const sql::Insert& insert);
 
  private:
-  absl::StatusOr<BoundRelation> BindSelect(const sql::Query& q);  // binder_select.cc
+  // The query without its ORDER BY / LIMIT / OFFSET.
+  absl::StatusOr<BoundRelation> BindQueryBody(const sql::Query& q);
+  // binder_order_limit.cc: ORDER BY ... LIMIT n [OFFSET m] becomes a Top-N of the whole result
+  // (Flink's SortLimit), LIMIT alone the first n rows (Flink's Limit); with `client_limit` (the
+  // outermost query of a SELECT) a plain LIMIT is left to the client, which stops the job.
+  absl::StatusOr<BoundRelation> BindOrderAndLimit(const sql::Query& q, BoundRelation body,
+                                                  bool client_limit);
+  // binder_select.cc. `hidden_items`: expressions appended to the select list as hidden columns
+  // (ORDER BY expressions over the FROM clause that the select list does not show).
+  absl::StatusOr<BoundRelation> BindSelect(const sql::Query& q,
+                                           const std::vector<const sql::Expr*>& hidden_items = {});
   absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc

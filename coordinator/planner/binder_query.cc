@@ -38,17 +38,16 @@ std::vector<std::string> UniquifyNames(std::vector<std::string> names) {
 }
 
 absl::StatusOr<BoundRelation> Binder::BindQuery(const sql::Query& q) {
-  if (q.limit.has_value()) {
-    return ValidationErrorAt(q.pos, "LIMIT is only supported on the outermost query of a SELECT");
-  }
-  return BindOutermostQuery(q);
+  ASSIGN_OR_RETURN(BoundRelation body, BindQueryBody(q));
+  return BindOrderAndLimit(q, std::move(body), /*client_limit=*/false);
 }
 
 absl::StatusOr<BoundRelation> Binder::BindOutermostQuery(const sql::Query& q) {
-  if (!q.order_by.empty()) {
-    return ValidationErrorAt(q.order_by.front().expr ? q.order_by.front().expr->pos : q.pos,
-                             "ORDER BY is not supported in streaming queries yet");
-  }
+  ASSIGN_OR_RETURN(BoundRelation body, BindQueryBody(q));
+  return BindOrderAndLimit(q, std::move(body), /*client_limit=*/true);
+}
+
+absl::StatusOr<BoundRelation> Binder::BindQueryBody(const sql::Query& q) {
   switch (q.kind) {
     case sql::Query::Kind::kSelect:
       return BindSelect(q);

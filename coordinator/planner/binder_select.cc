@@ -211,6 +211,11 @@ class AggregateScope {
   std::vector<LogicalAggCall> calls_;
 };
 
+// The last `n` columns are not named by identifiers or `*` (ORDER BY's hidden sort columns).
+void HideLast(size_t n, std::vector<ScopeColumn>* columns) {
+  for (size_t i = columns->size() - n; i < columns->size(); ++i) (*columns)[i].hidden = true;
+}
+
 // SELECT DISTINCT: group by every column, no calls.
 LogicalNodePtr Distinct(LogicalNodePtr in) {
   std::vector<int> keys;
@@ -251,7 +256,12 @@ absl::StatusOr<BoundRelation> BindConstantSelect(const sql::Query& q) {
 
 }  // namespace
 
-absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
+absl::StatusOr<BoundRelation> Binder::BindSelect(
+    const sql::Query& q, const std::vector<const sql::Expr*>& hidden_items) {
+  if (!hidden_items.empty() && q.distinct) {
+    return ValidationErrorAt(hidden_items[0]->pos,
+                             "ORDER BY expression not in the select list of a SELECT DISTINCT");
+  }
   if (q.from == nullptr) {
     ASSIGN_OR_RETURN(BoundRelation r, BindConstantSelect(q));
     if (q.distinct) r.node = Distinct(r.node);
@@ -304,6 +314,9 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
     input.schema = &in.node->schema;
   }
   ASSIGN_OR_RETURN(std::vector<SelectColumn> items, ExpandSelectList(q, in));
+  for (size_t i = 0; i < hidden_items.size(); ++i) {
+    items.push_back({hidden_items[i], -1, absl::StrCat("$sort", i), hidden_items[i]->pos});
+  }
   // Identifiers take the declared spelling of the column they name.
   for (auto& item : items) {
     if (item.expr && item.expr->kind == sql::ExprKind::kIdentifier && !q.select_list.empty()) {
@@ -364,6 +377,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
     out.node = MakeProject(node, std::move(exprs), names);
     if (q.distinct) out.node = Distinct(out.node);
     out.columns = UnqualifiedColumns(out.node->schema);
+    HideLast(hidden_items.size(), &out.columns);
     return out;
   }
 
@@ -433,6 +447,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q) {
   out.node = MakeProject(top, std::move(select_exprs), names);
   if (q.distinct) out.node = Distinct(out.node);
   out.columns = UnqualifiedColumns(out.node->schema);
+  HideLast(hidden_items.size(), &out.columns);
   return out;
 }
 

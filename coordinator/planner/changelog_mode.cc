@@ -64,6 +64,11 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         break;
       }
       case LogicalKind::kRank: {
+        // The first rows of an append-only input (LIMIT without ORDER BY) are final.
+        if (n->rank.origin == RankSpec::Origin::kLimit && n->input().mode.IsInsertOnly()) {
+          n->mode = ChangelogMode::InsertOnly();
+          break;
+        }
         // Any change, as Flink infers for Rank and for an event-time Deduplicate: rows enter and
         // leave the top N, and rows move within it.
         ChangelogMode m;
@@ -112,7 +117,10 @@ void RequireUpdateBefore(LogicalNode* n) {
 
 // The node that originates the updates reaching `n` (for error messages).
 const LogicalNode* UpdateOrigin(const LogicalNode& n) {
-  if (n.kind == LogicalKind::kAggregate || n.kind == LogicalKind::kRank) return &n;
+  if (n.kind == LogicalKind::kAggregate ||
+      (n.kind == LogicalKind::kRank && n.input().mode.IsInsertOnly())) {
+    return &n;
+  }
   if (n.kind == LogicalKind::kJoin && n.input(0).mode.IsInsertOnly() &&
       n.input(1).mode.IsInsertOnly()) {
     return &n;  // an outer or anti join of append-only inputs

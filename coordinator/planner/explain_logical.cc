@@ -36,7 +36,8 @@ const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
   if (parent == LogicalKind::kSink && IsIdentityProject(*in)) in = &in->input();
   // A select list's window functions are OVER expressions of its projection in Calcite's tree.
   if (parent == LogicalKind::kProject &&
-      (in->kind == LogicalKind::kRank || in->kind == LogicalKind::kOverAggregate)) {
+      ((in->kind == LogicalKind::kRank && in->rank.origin == RankSpec::Origin::kRowNumber) ||
+       in->kind == LogicalKind::kOverAggregate)) {
     in = &in->input();
   }
   while (SkipProject(*in, parent)) in = &in->input();
@@ -144,8 +145,26 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
                           "], joinType=[", JoinTypeName(n.join_type), "]",
                           n.temporal ? absl::StrCat(", period=[$", n.temporal->left_time, "]") : "",
                           ")");
-    case LogicalKind::kRank:
-      return absl::StrCat("LogicalRank(", RankOver(n.rank), ")");
+    case LogicalKind::kRank: {
+      if (n.rank.origin == RankSpec::Origin::kRowNumber) {
+        return absl::StrCat("LogicalRank(", RankOver(n.rank), ")");
+      }
+      // Calcite's LogicalSort; a direction prints its null order where it differs from Calcite's
+      // default (ASC NULLS LAST, DESC NULLS FIRST), which Flink's NULL-is-lowest always does.
+      std::vector<std::string> items;
+      for (size_t i = 0; i < n.rank.order_keys.size(); ++i) {
+        const SortKey& k = n.rank.order_keys[i];
+        const bool calcite_default = k.nulls_first == k.descending;
+        items.push_back(absl::StrCat("sort", i, "=[$", k.column, "]"));
+        items.push_back(absl::StrCat(
+            "dir", i, "=[", k.descending ? "DESC" : "ASC",
+            calcite_default ? "" : (k.nulls_first ? "-nulls-first" : "-nulls-last"), "]"));
+      }
+      if (n.rank.rank_start > 1)
+        items.push_back(absl::StrCat("offset=[", n.rank.rank_start - 1, "]"));
+      items.push_back(absl::StrCat("fetch=[", n.rank.rank_end - n.rank.rank_start + 1, "]"));
+      return absl::StrCat("LogicalSort(", absl::StrJoin(items, ", "), ")");
+    }
     case LogicalKind::kOverAggregate: {
       std::vector<std::string> calls;
       for (size_t c = 0; c < n.calls.size(); ++c) calls.push_back(AggOver(n, c));

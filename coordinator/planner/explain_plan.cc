@@ -70,7 +70,9 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   // A SELECT's outermost LIMIT (validated as PlanQuery does) heads each section as Flink shows it.
   const sql::Query* query =
       explain.target->kind == sql::StatementKind::kQuery ? explain.target->query.get() : nullptr;
-  const std::optional<int64_t> limit = query ? query->limit : std::nullopt;
+  // The client's LIMIT (a plain one on the outermost query); others are part of the plan.
+  const std::optional<int64_t> limit =
+      query && planner::ClientAppliesLimit(*query) ? query->limit : std::nullopt;
 
   planner::ExplainGraph graph;
   auto with_limit = [&](std::vector<const planner::ExplainNode*> trees, const std::string& name,

@@ -179,8 +179,9 @@ LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
 }
 
 bool IsDeduplicate(const LogicalNode& rank) {
-  return rank.kind == LogicalKind::kRank && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
-         !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
+  return rank.kind == LogicalKind::kRank && rank.rank.origin == RankSpec::Origin::kRowNumber &&
+         rank.rank.rank_start == 1 && rank.rank.rank_end == 1 && !rank.rank.output_rank_number &&
+         rank.rank.order_keys.size() == 1 &&
          IsRowtimeColumn(rank.input(), rank.rank.order_keys[0].column) &&
          rank.input().mode.IsInsertOnly();
 }

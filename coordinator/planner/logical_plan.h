@@ -85,6 +85,9 @@ struct SortKey {
 // rank_start..rank_end kept (a Top-N). The binder leaves the range open (rank_end -1); a filter on
 // the row number with constant bounds closes it (PushDownFilters).
 struct RankSpec {
+  // What the query said: ROW_NUMBER() OVER (...), ORDER BY ... LIMIT (Flink's SortLimit: no
+  // partition, no row number), or LIMIT alone (Flink's Limit: no order, the first rows).
+  enum class Origin { kRowNumber, kSortLimit, kLimit } origin = Origin::kRowNumber;
   std::vector<int> partition_keys;
   std::vector<SortKey> order_keys;
   int64_t rank_start = 1;

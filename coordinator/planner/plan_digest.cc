@@ -158,12 +158,23 @@ std::string RankDigest(const LogicalNode& rank) {
     if (k.nulls_first != !k.descending) item += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
     order.push_back(std::move(item));
   }
-  return absl::StrCat("Rank(strategy=[",
-                      rank.input().mode.IsInsertOnly() ? "AppendFastStrategy" : "RetractStrategy",
-                      "], rankType=[ROW_NUMBER], rankRange=[rankStart=", r.rank_start,
-                      ", rankEnd=", r.rank_end, "], partitionBy=[", absl::StrJoin(keys, ", "),
-                      "], orderBy=[", absl::StrJoin(order, ", "), "], select=[",
-                      absl::StrJoin(rank.schema.Names(), ", "), "])");
+  const std::string strategy =
+      rank.input().mode.IsInsertOnly() ? "AppendFastStrategy" : "RetractStrategy";
+  switch (r.origin) {
+    case RankSpec::Origin::kSortLimit:
+      return absl::StrCat("SortLimit(orderBy=[", absl::StrJoin(order, ", "), "], offset=[",
+                          r.rank_start - 1, "], fetch=[", r.rank_end - r.rank_start + 1,
+                          "], strategy=[", strategy, "])");
+    case RankSpec::Origin::kLimit:
+      return absl::StrCat("Limit(offset=[", r.rank_start - 1, "], fetch=[",
+                          r.rank_end - r.rank_start + 1, "])");
+    case RankSpec::Origin::kRowNumber:
+      break;
+  }
+  return absl::StrCat(
+      "Rank(strategy=[", strategy, "], rankType=[ROW_NUMBER], rankRange=[rankStart=", r.rank_start,
+      ", rankEnd=", r.rank_end, "], partitionBy=[", absl::StrJoin(keys, ", "), "], orderBy=[",
+      absl::StrJoin(order, ", "), "], select=[", absl::StrJoin(rank.schema.Names(), ", "), "])");
 }
 
 std::string OverAggregateDigest(const LogicalNode& over) {

@@ -1,7 +1,8 @@
 // PlanQuery: a bare SELECT becomes a job like an INSERT into an internal collect sink (accepts
 // every change and needs UPDATE_BEFORE, as print does) at parallelism 1; the worker running it
-// buffers the rows for the client. A LIMIT on the outermost query of an append-only result is
-// the client's: it stops the job once that many rows arrived.
+// buffers the rows for the client. A plain LIMIT on the outermost query of an append-only result is
+// the client's: it stops the job once that many rows arrived (with ORDER BY or OFFSET it is part of
+// the plan, binder_order_limit.cc).
 #include <memory>
 #include <utility>
 
@@ -17,8 +18,12 @@
 namespace eddy {
 namespace planner {
 
+bool ClientAppliesLimit(const sql::Query& query) {
+  return query.limit.has_value() && query.order_by.empty() && !query.offset.has_value();
+}
+
 absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& limited) {
-  if (query.limit.has_value() && !limited.mode.IsInsertOnly()) {
+  if (ClientAppliesLimit(query) && !limited.mode.IsInsertOnly()) {
     return ValidationErrorAt(
         query.pos,
         "LIMIT over an updating result (an aggregate without windows) is not supported "
@@ -48,7 +53,7 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   out.job.name = "collect";
   out.job.nodes = std::move(plan.nodes);
   out.job.bounded = plan.bounded;
-  out.limit = query.limit;
+  if (planner::ClientAppliesLimit(query)) out.limit = query.limit;
   return out;
 }
 

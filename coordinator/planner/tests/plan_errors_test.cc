@@ -81,11 +81,14 @@ TEST_F(ErrorsTest, Grouping) {
 
 TEST_F(ErrorsTest, UnsupportedClauses) {
   EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words ORDER BY word"),
-            "Validation error at line 1, column 52: ORDER BY is not supported in streaming queries "
-            "yet");
-  EXPECT_NE(PlanError("INSERT INTO out SELECT word, n FROM words LIMIT 3")
-                .find("LIMIT is only supported on the outermost query of a SELECT"),
-            std::string::npos);
+            "Validation error at line 1, column 52: Sort on a non-time-attribute field is not "
+            "supported.");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words ORDER BY 3 LIMIT 1"),
+            "Validation error at line 1, column 52: ORDER BY position 3 is not in the select list "
+            "(1 to 2)");
+  EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words LIMIT 0"),
+            "Validation error at line 1, column 17: LIMIT needs at least one row and OFFSET "
+            "cannot be negative");
   EXPECT_EQ(PlanError("INSERT INTO out SELECT a.word, a.n FROM words AS a JOIN words AS b"),
             "Validation error at line 1, column 41: INNER JOIN needs an ON condition");
   EXPECT_EQ(PlanError("INSERT INTO out SELECT word, n FROM words WHERE n > 1 OR word IN (SELECT "
