@@ -3,6 +3,8 @@
 #include "worker/operators/over_aggregate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <span>
 #include <utility>
 
@@ -35,6 +37,13 @@ int64_t WrapAdd(int64_t a, int64_t b) {
 }
 int64_t WrapSub(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+// Java's (long) cast of a double: truncates toward zero, saturates, NaN is 0.
+int64_t JavaLong(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
 }
 
 }  // namespace
@@ -200,9 +209,8 @@ absl::Status OverAggregateOperator::Process(int input, const ChangelogBatch& bat
         // The cleanup timer, as Flink registers it.
         const int64_t min_cleanup = WrapAdd(WrapAdd(info.time, spec_.preceding), 1);
         if (!state.cleanup_time.has_value() || *state.cleanup_time < min_cleanup) {
-          const int64_t cleanup = WrapAdd(
-              WrapAdd(info.time, static_cast<int64_t>(static_cast<double>(spec_.preceding) * 1.5)),
-              1);
+          const int64_t cleanup =
+              WrapAdd(WrapAdd(info.time, JavaLong(static_cast<double>(spec_.preceding) * 1.5)), 1);
           // Timers of one partition and time are one timer.
           if (state.cleanup_timers.empty() || state.cleanup_timers.back() < cleanup) {
             state.cleanup_timers.push_back(cleanup);
