@@ -417,6 +417,23 @@ TEST_F(OverAggregateTest, CountOfAColumnSkipsNullsAsSumAvgMinAndMaxDo) {
                           "+I[a, 5000, 2, 2, 2, 9, 4, 2, 7]"));               // {7, 2}: AVG 9/2
 }
 
+// DISTINCT calls count a value once while any copy of it is in the frame.
+TEST_F(OverAggregateTest, DistinctCallsInABoundedFrame) {
+  AggregateCall count_distinct = Agg(AggKind::kCount);
+  count_distinct.distinct = true;
+  AggregateCall sum_distinct = Agg(AggKind::kSum);
+  sum_distinct.distinct = true;
+  auto o = Make(Spec(OverFrame::kRows, 2, {count_distinct, sum_distinct}));
+  o->Feed({Row("a", 1000, 5), Row("a", 2000, 5), Row("a", 3000, 3), Row("a", 4000, 5),
+           Row("a", 5000, 3), Row("a", 6000, 1)});
+  EXPECT_THAT(o->Finish(), ElementsAre("+I[a, 1000, 5, 1, 5]",    // {5}
+                                       "+I[a, 2000, 5, 1, 5]",    // {5, 5}
+                                       "+I[a, 3000, 3, 2, 8]",    // {5, 5, 3}
+                                       "+I[a, 4000, 5, 2, 8]",    // {5, 3, 5}
+                                       "+I[a, 5000, 3, 2, 8]",    // {3, 5, 3}
+                                       "+I[a, 6000, 1, 3, 9]"));  // {5, 3, 1}
+}
+
 TEST_F(OverAggregateTest, SeveralPartitionsInABatchAreEachReadOnce) {
   auto o = Make(Spec(OverFrame::kRange, 1000, CountSum()));
   const KeyedStateTable::Stats before = o->op->state_table()->stats();
