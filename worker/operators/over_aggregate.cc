@@ -30,6 +30,7 @@ constexpr size_t kTimerOverhead = 64;
 constexpr char kWatermarkEntry[] = "watermark";
 // The timers, as EncodeJoinTimer (join_common.h) lists them (side 0).
 constexpr char kTimersEntry[] = "timers";
+constexpr char kRetentionTimersEntry[] = "retention_timers";
 
 // Java's long arithmetic: wraps instead of overflowing.
 int64_t WrapAdd(int64_t a, int64_t b) {
@@ -69,6 +70,7 @@ absl::StatusOr<std::unique_ptr<OverAggregateOperator>> OverAggregateOperator::Cr
                                                    spec.time_column, " is ", t.ToString(),
                                                    ", not a TIMESTAMP(3) rowtime"));
   }
+  if (spec.state_ttl_ms < 0) return absl::InvalidArgumentError("OverAggregate: negative state TTL");
   if (spec.preceding < kUnboundedPreceding) {
     return absl::InvalidArgumentError(
         absl::StrCat("OverAggregate: preceding ", spec.preceding,
@@ -108,6 +110,7 @@ absl::Status OverAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("OverAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  backend_ = ctx.state;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes);
   return absl::OkStatus();
@@ -119,6 +122,7 @@ OverAggregateOperator::Slot* OverAggregateOperator::AcquireSlot() {
   s->found = false;
   s->dirty = false;
   s->old_timer.reset();
+  s->old_retention.reset();
   return s;
 }
 
@@ -168,15 +172,14 @@ absl::Status OverAggregateOperator::Process(int input, const ChangelogBatch& bat
     RowInfo& info = rows_[r];
     info = RowInfo{};
     info.time = time.Get<int64_t>(r);
-    if (!bounded() && info.time <= watermark_) {
-      info.late = true;
-      ++late;
-      continue;
-    }
+    info.late = !bounded() && info.time <= watermark_;
+    if (info.late) ++late;
+    // A late row still refreshes its partition's retention timer.
+    if (info.late && !retention()) continue;
     info.key_begin = static_cast<uint32_t>(encodings_.size());
     partition_.Encode(batch, r, &encodings_);
     info.key_end = info.row_begin = static_cast<uint32_t>(encodings_.size());
-    row_.Encode(batch, r, &encodings_);
+    if (!info.late) row_.Encode(batch, r, &encodings_);
     info.row_end = static_cast<uint32_t>(encodings_.size());
   }
 
@@ -185,7 +188,7 @@ absl::Status OverAggregateOperator::Process(int input, const ChangelogBatch& bat
   slot_of_key_.Reset(n);
   for (size_t r = 0; r < n; ++r) {
     RowInfo& info = rows_[r];
-    if (info.late) continue;
+    if (info.late && !retention()) continue;
     info.slot = SlotFor(
         std::string_view(encodings_.data() + info.key_begin, info.key_end - info.key_begin));
   }
@@ -193,11 +196,14 @@ absl::Status OverAggregateOperator::Process(int input, const ChangelogBatch& bat
     RETURN_IF_ERROR(ReadSlots());
 
     // 3. Rows in input order join their partition's waiting rows.
+    const int64_t now = retention() ? backend_->NowMs() : 0;
     for (size_t r = 0; r < n; ++r) {
       const RowInfo& info = rows_[r];
-      if (info.late) continue;
+      if (info.late && !retention()) continue;
       Slot& s = *slots_[info.slot];
       OverPartitionState& state = s.state;
+      if (retention()) RegisterRetention(s, now);
+      if (info.late) continue;
       if (bounded() && info.time <= state.last_fired) {
         ++late;
         continue;
@@ -249,6 +255,7 @@ absl::Status OverAggregateOperator::ReadSlots() {
       s->state.Reset();
     }
     s->old_timer = DueTime(s->state);
+    s->old_retention = s->state.retention_time;
   }
   return absl::OkStatus();
 }
@@ -268,20 +275,30 @@ std::optional<int64_t> OverAggregateOperator::DueTime(const OverPartitionState& 
   return due;
 }
 
-void OverAggregateOperator::MoveTimer(const Slot& s, std::optional<int64_t> new_time) {
-  if (s.old_timer == new_time) return;
+void OverAggregateOperator::MoveTimer(std::set<Timer>& timers, const Slot& s,
+                                      std::optional<int64_t> old_time,
+                                      std::optional<int64_t> new_time) {
+  if (old_time == new_time) return;
   Timer t;
   t.key_group = s.key_group;
   t.key.assign(s.key);
-  if (s.old_timer.has_value()) {
-    t.time = *s.old_timer;
-    if (timers_.erase(t) > 0) timer_bytes_ -= std::min(timer_bytes_, t.key.size() + kTimerOverhead);
+  if (old_time.has_value()) {
+    t.time = *old_time;
+    if (timers.erase(t) > 0) timer_bytes_ -= std::min(timer_bytes_, t.key.size() + kTimerOverhead);
   }
   if (new_time.has_value()) {
     t.time = *new_time;
     timer_bytes_ += t.key.size() + kTimerOverhead;
-    timers_.insert(std::move(t));
+    timers.insert(std::move(t));
   }
+}
+
+void OverAggregateOperator::RegisterRetention(Slot& s, int64_t now) const {
+  const int64_t ttl = spec_.state_ttl_ms;
+  std::optional<int64_t>& current = s.state.retention_time;
+  if (current.has_value() && WrapAdd(now, ttl) <= *current) return;
+  current = WrapAdd(now, ttl * 3 / 2);
+  s.dirty = true;
 }
 
 void OverAggregateOperator::WriteSlots() {
@@ -303,7 +320,8 @@ void OverAggregateOperator::WriteSlots() {
       } else if (s.found) {
         table_->Erase(s.read);
       }
-      MoveTimer(s, DueTime(s.state));
+      MoveTimer(timers_, s, s.old_timer, DueTime(s.state));
+      MoveTimer(retention_timers_, s, s.old_retention, s.state.retention_time);
     }
     begin = end;
   }
@@ -346,6 +364,7 @@ absl::Status OverAggregateOperator::FireUpTo(int64_t watermark) {
       s->key_group = t.key_group;
     }
     RETURN_IF_ERROR(ReadSlots());
+    const int64_t now = retention() ? backend_->NowMs() : 0;
     for (size_t i = 0; i < used_slots_; ++i) {
       Slot& s = *slots_[i];
       if (!s.found) {
@@ -355,11 +374,60 @@ absl::Status OverAggregateOperator::FireUpTo(int64_t watermark) {
       // The timer was popped: the partition has none until WriteSlots sets the next one.
       s.old_timer.reset();
       RETURN_IF_ERROR(FirePartition(s, watermark));
+      if (retention()) RegisterRetention(s, now);
     }
     WriteSlots();
     RETURN_IF_ERROR(table_->Commit());
   }
   return EmitAndClear(&out_);
+}
+
+absl::Status OverAggregateOperator::OnTick(std::chrono::steady_clock::time_point) {
+  if (table_ == nullptr || !retention() || retention_timers_.empty()) return absl::OkStatus();
+  RETURN_IF_ERROR(ExpireIdlePartitions(backend_->NowMs()));
+  ReportMemory();
+  return absl::OkStatus();
+}
+
+absl::Status OverAggregateOperator::ExpireIdlePartitions(int64_t now) {
+  while (!retention_timers_.empty() && retention_timers_.begin()->time <= now) {
+    // A round: the earliest due partitions, read at once.
+    due_.clear();
+    while (!retention_timers_.empty() && retention_timers_.begin()->time <= now &&
+           due_.size() < kMaxRoundValues) {
+      Timer t = std::move(retention_timers_.extract(retention_timers_.begin()).value());
+      timer_bytes_ -= std::min(timer_bytes_, t.key.size() + kTimerOverhead);
+      due_.push_back(std::move(t));
+    }
+    used_slots_ = 0;
+    for (const Timer& t : due_) {
+      Slot* s = AcquireSlot();
+      s->key = t.key;
+      s->key_group = t.key_group;
+    }
+    RETURN_IF_ERROR(ReadSlots());
+    for (size_t i = 0; i < used_slots_; ++i) {
+      Slot& s = *slots_[i];
+      if (!s.found) {
+        return absl::InternalError(absl::StrCat("OverAggregate: a retention timer at ",
+                                                due_[i].time, " has no state for its partition"));
+      }
+      // The timer was popped: the partition has none until WriteSlots sets the next one.
+      s.old_retention.reset();
+      s.dirty = true;
+      const size_t waiting =
+          s.state.rows().size() - (bounded() ? s.state.FirstAfter(s.state.last_fired) : 0);
+      if (waiting > 0) {
+        // Rows wait for a watermark (the input stalled): the state stays, the timer moves on.
+        RegisterRetention(s, now);
+      } else {
+        s.state.Reset();
+      }
+    }
+    WriteSlots();
+    RETURN_IF_ERROR(table_->Commit());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status OverAggregateOperator::FirePartition(Slot& s, int64_t watermark) {
@@ -508,6 +576,9 @@ absl::Status OverAggregateOperator::SnapshotState(int64_t checkpoint_id, Operato
   std::string timers;
   for (const Timer& t : timers_) EncodeJoinTimer(t, &timers);
   out->Put(kTimersEntry, std::move(timers));
+  std::string retention_timers;
+  for (const Timer& t : retention_timers_) EncodeJoinTimer(t, &retention_timers);
+  out->Put(kRetentionTimersEntry, std::move(retention_timers));
   return absl::OkStatus();
 }
 
@@ -517,21 +588,26 @@ absl::Status OverAggregateOperator::RestoreState(const OperatorSnapshot& snapsho
       "OverAggregate: the snapshot is malformed or was taken at another max parallelism");
   ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
   std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
-  if (!watermark || !timers) return malformed;
-  std::set<Timer> restored;
+  std::optional<std::string_view> retention_timers = snapshot.Get(kRetentionTimersEntry);
+  if (!watermark || !timers || !retention_timers) return malformed;
   size_t bytes = 0;
   bool sides_ok = true;
-  if (!DecodeJoinTimers(*timers, max_parallelism_,
-                        [&](JoinTimer t) {
-                          sides_ok = sides_ok && t.side == 0;
-                          bytes += t.key.size() + kTimerOverhead;
-                          restored.insert(Timer{std::move(t)});
-                        }) ||
-      !sides_ok) {
+  auto decode = [&](std::string_view encoded, std::set<Timer>* out) {
+    return DecodeJoinTimers(encoded, max_parallelism_,
+                            [&](JoinTimer t) {
+                              sides_ok = sides_ok && t.side == 0;
+                              bytes += t.key.size() + kTimerOverhead;
+                              out->insert(Timer{std::move(t)});
+                            }) &&
+           sides_ok;
+  };
+  std::set<Timer> restored, restored_retention;
+  if (!decode(*timers, &restored) || !decode(*retention_timers, &restored_retention)) {
     return malformed;
   }
   watermark_ = *watermark;
   timers_ = std::move(restored);
+  retention_timers_ = std::move(restored_retention);
   timer_bytes_ = bytes;
   ReportMemory();
   return absl::OkStatus();
@@ -542,6 +618,7 @@ absl::Status OverAggregateOperator::Close() {
   // ends. A second call (Close after a failure) is a no-op.
   table_.reset();
   timers_.clear();
+  retention_timers_.clear();
   timer_bytes_ = 0;
   out_.Clear();
   decoded_.Clear();

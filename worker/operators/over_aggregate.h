@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,6 +51,10 @@ struct OverAggregateSpec {
   int64_t preceding = kUnboundedPreceding;
   // COUNT(*), COUNT, SUM, AVG, MIN, MAX (DISTINCT too) over input columns.
   std::vector<AggregateCall> calls;
+  // table.exec.state.ttl: Flink's idle-state retention of ROWS and unbounded frames (see below);
+  // a bounded RANGE frame ignores it, as Flink's does. 0 (or 1): off. Time comes from the state
+  // backend's clock.
+  int64_t state_ttl_ms = 0;
 };
 
 // Output schema: the input columns, then one column per call (its result type). Every row is +I.
@@ -84,13 +89,20 @@ struct OverAggregateSpec {
 //     and the p rows before it. State keeps the last p + 1 fired rows, the accumulators and the
 //     last-fired time; nothing else expires (Flink's ROWS function has no event-time cleanup).
 //
+// State retention (state_ttl_ms = T > 1; ROWS frames and unbounded RANGE only), as Flink's
+// cleanup timers: every input row of a partition (late ones too) and every firing of its timers
+// sets its retention timer to now + T * 3 / 2 unless it is already after now + T. When the timer
+// fires (checked on the driver's ticks): a partition with rows waiting for the watermark keeps its
+// state and its timer moves to now + T * 3 / 2; any other partition's state is dropped (rows,
+// accumulators, last-fired time), so that its next row starts from nothing. Nothing is emitted.
+//
 // State: one value per partition: key = state_key.h prefix (key group = KeyGroupOf of the
 // partition key's KeyEncoder bytes, as the hash partitioner computes it, or 0 for the empty key) +
 // those bytes; value = OverPartitionState (rows as KeyEncoder bytes over all input columns,
 // accumulators as AggregateFunctions::Serialize). Timers: an in-memory ordered set with one entry
 // per partition that has something due, at its earliest waiting row's time (unbounded: not below
-// 0) or earliest cleanup timer, whichever comes first; SnapshotState records it with the
-// watermark, RestoreState takes them back.
+// 0) or earliest cleanup timer, whichever comes first, and one of the retention timers (processing
+// time); SnapshotState records both with the watermark, RestoreState takes them back.
 class OverAggregateOperator : public Operator {
  public:
   // Validates the spec (columns, the time column's type, the frame, the calls).
@@ -106,6 +118,8 @@ class OverAggregateOperator : public Operator {
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   // End of input: every waiting row fires (as Flink's final watermark).
   absl::Status Finish() override;
+  // With state retention: fires the retention timers due on the state backend's clock.
+  absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
   // Writes the state cache back to the store and records the watermark and the timers; emits
   // nothing.
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
@@ -129,6 +143,8 @@ class OverAggregateOperator : public Operator {
   const KeyedStateTable* state_table() const { return table_.get(); }
   // Partitions with a timer (rows waiting, or a cleanup timer).
   size_t pending_timers() const { return timers_.size(); }
+  // Partitions with a retention timer.
+  size_t retention_timers() const { return retention_timers_.size(); }
   int64_t current_watermark() const { return watermark_; }
 
  private:
@@ -140,7 +156,8 @@ class OverAggregateOperator : public Operator {
     size_t read = 0;
     bool found = false;
     bool dirty = false;
-    std::optional<int64_t> old_timer;  // the partition's timer as read (none once popped)
+    std::optional<int64_t> old_timer;      // the partition's timer as read (none once popped)
+    std::optional<int64_t> old_retention;  // its retention timer as read (none once popped)
     OverPartitionState state;
     GroupAccumulators acc;  // decoded when the partition fires
     std::string acc_bytes;  // its encoding after firing
@@ -169,6 +186,8 @@ class OverAggregateOperator : public Operator {
 
   bool bounded() const { return spec_.preceding != kUnboundedPreceding; }
   bool rows_frame() const { return spec_.frame == OverFrame::kRows; }
+  // Flink's idle-state retention applies (ROWS or unbounded frames, a TTL above 1 ms).
+  bool retention() const { return spec_.state_ttl_ms > 1 && (rows_frame() || !bounded()); }
 
   Slot* AcquireSlot();
   uint32_t SlotFor(std::string_view key);
@@ -178,7 +197,14 @@ class OverAggregateOperator : public Operator {
   void WriteSlots();
   // When the partition's next timer is due; none when nothing is.
   std::optional<int64_t> DueTime(const OverPartitionState& state) const;
-  void MoveTimer(const Slot& s, std::optional<int64_t> new_time);
+  // Replaces the timer of `s` at `old_time` in `timers` by one at `new_time` (either may be
+  // absent).
+  void MoveTimer(std::set<Timer>& timers, const Slot& s, std::optional<int64_t> old_time,
+                 std::optional<int64_t> new_time);
+  // Flink's registration of a retention timer at processing time `now`.
+  void RegisterRetention(Slot& s, int64_t now) const;
+  // Fires the retention timers at or before `now`.
+  absl::Status ExpireIdlePartitions(int64_t now);
   // Fires every timer at or below `watermark`.
   absl::Status FireUpTo(int64_t watermark);
   // Fires one partition's timers at or below `watermark`, emitting its rows.
@@ -197,11 +223,13 @@ class OverAggregateOperator : public Operator {
   AggregateFunctions functions_;
   std::vector<DataType> output_types_;
   std::unique_ptr<KeyedStateTable> table_;
+  KeyedStateBackend* backend_ = nullptr;  // its clock is the retention's processing time
   int max_parallelism_ = kMaxParallelism;
 
   int64_t watermark_ = kMinWatermark;
   std::set<Timer> timers_;
-  size_t timer_bytes_ = 0;  // approximate memory of timers_
+  std::set<Timer> retention_timers_;  // processing time
+  size_t timer_bytes_ = 0;            // approximate memory of timers_
   std::atomic<uint64_t> late_rows_dropped_{0};
   std::atomic<uint64_t> memory_bytes_{0};
 

@@ -18,6 +18,7 @@ void OverPartitionState::Reset() {
   last_fired = 0;
   cleanup_time.reset();
   cleanup_timers.clear();
+  retention_time.reset();
   acc_ = {};
   rows_.clear();
 }
@@ -33,6 +34,9 @@ absl::Status OverPartitionState::Decode(std::string_view value) {
   // Every timer and row takes at least one byte: a bound on what a corrupt count could reserve.
   if (!in.ok() || timers > value.size()) return Corrupt("bad timer count");
   for (uint64_t i = 0; i < timers && in.ok(); ++i) cleanup_timers.push_back(in.Signed());
+  const uint8_t has_retention = in.Byte();
+  if (!in.ok() || has_retention > 1) return Corrupt("bad retention flag");
+  if (has_retention == 1) retention_time = in.Signed();
   acc_ = in.String();
   const uint64_t n = in.Varint();
   if (!in.ok() || n > value.size()) return Corrupt("bad row count");
@@ -56,6 +60,8 @@ void OverPartitionState::Encode(std::string* out) const {
   if (cleanup_time.has_value()) agg_codec::PutSigned(*cleanup_time, out);
   agg_codec::PutVarint(cleanup_timers.size(), out);
   for (int64_t t : cleanup_timers) agg_codec::PutSigned(t, out);
+  out->push_back(static_cast<char>(retention_time.has_value() ? 1 : 0));
+  if (retention_time.has_value()) agg_codec::PutSigned(*retention_time, out);
   agg_codec::PutString(acc_, out);
   agg_codec::PutVarint(rows_.size(), out);
   int64_t previous = 0;
@@ -68,7 +74,7 @@ void OverPartitionState::Encode(std::string* out) const {
 
 bool OverPartitionState::empty() const {
   return rows_.empty() && acc_.empty() && last_fired == 0 && !cleanup_time.has_value() &&
-         cleanup_timers.empty();
+         cleanup_timers.empty() && !retention_time.has_value();
 }
 
 void OverPartitionState::AddRow(int64_t time, std::string_view row) {

@@ -1,8 +1,8 @@
 // What an OVER aggregate keeps for one partition, and its encoding as one keyed state value: the
 // partition's rows (those waiting for the watermark and, for bounded frames, the fired ones later
-// frames still need), its serialized accumulators, and the bookkeeping of Flink's event-time
-// timers that OverAggregateOperator replays (the time of the last timer fired, the cleanup time
-// and the cleanup timers of a bounded RANGE frame).
+// frames still need), its serialized accumulators, and the bookkeeping of Flink's timers that
+// OverAggregateOperator replays (the time of the last timer fired, the cleanup time and the cleanup
+// timers of a bounded RANGE frame, the processing-time retention timer).
 //
 // Rows are kept in time order, rows with equal times in arrival order. A decoded state holds views:
 // into the value it was decoded from and into the input batch's encodings; both must outlive it.
@@ -27,11 +27,12 @@ struct OverRow {
 class OverPartitionState {
  public:
   // Value layout: zigzag varint last_fired, one byte (1: a cleanup time follows), [zigzag varint
-  // cleanup time], varint count of cleanup timers then each as a zigzag varint (ascending),
-  // varint length + accumulator bytes, varint row count, then per row in time order: varint
-  // (time - previous row's time, the first's from 0, two's complement), varint length + row bytes.
+  // cleanup time], varint count of cleanup timers then each as a zigzag varint (ascending), one
+  // byte (1: a retention time follows), [zigzag varint retention time], varint length +
+  // accumulator bytes, varint row count, then per row in time order: varint (time - previous
+  // row's time, the first's from 0, two's complement), varint length + row bytes.
 
-  // Empties the state (keeping buffers): no rows, no accumulators, last_fired 0, no cleanup.
+  // Empties the state (keeping buffers): no rows, no accumulators, last_fired 0, no timers.
   void Reset();
   // Replaces the contents with those of `value` (views into it). DataLoss when malformed.
   absl::Status Decode(std::string_view value);
@@ -61,6 +62,9 @@ class OverPartitionState {
   // Bounded RANGE: cleanup timers registered and not fired yet, ascending (the last one is
   // cleanup_time; earlier ones were superseded but still fire).
   std::vector<int64_t> cleanup_timers;
+  // With state retention (table.exec.state.ttl): when, in the state backend's processing time, the
+  // partition's retention timer fires.
+  std::optional<int64_t> retention_time;
 
  private:
   std::string_view acc_;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -646,6 +647,120 @@ TEST_F(OverAggregateTest, FreshInstanceOnTheSameStoreGoesOnFromTheCheckpoint) {
   EXPECT_EQ(again->op->late_rows_dropped(), 1u);  // 1500 <= the restored watermark 2000
   EXPECT_THAT(again->Watermark(3000),
               ElementsAre("+I[a, 2500, 4, 3, 7]", "+I[a, 3000, 3, 4, 10]", "W3000"));
+}
+
+// --- State retention (table.exec.state.ttl) on an injected clock.
+
+class OverAggregateRetentionTest : public OverAggregateTest {
+ protected:
+  void SetUp() override {
+    OverAggregateTest::SetUp();
+    StateBackendOptions options;
+    options.now_ms = [this] { return now_ms_.load(); };
+    auto b = KeyedStateBackend::Open(dir_ + "/clocked", options);
+    ASSERT_TRUE(b.ok()) << b.status();
+    clocked_ = std::move(b).value();
+  }
+  void TearDown() override {
+    clocked_.reset();
+    OverAggregateTest::TearDown();
+  }
+  std::unique_ptr<Over> MakeWithTtl(OverFrame frame, int64_t preceding, int64_t ttl_ms,
+                                    uint32_t state_id = 0) {
+    OverAggregateSpec spec = Spec(frame, preceding, CountSum());
+    spec.state_ttl_ms = ttl_ms;
+    return Make(std::move(spec), 0, clocked_.get(), state_id);
+  }
+  void Tick(Over& o) {
+    absl::Status s = o.op->OnTick(std::chrono::steady_clock::now());
+    EXPECT_TRUE(s.ok()) << s;
+  }
+  // Keys of the operator's state in the clocked store.
+  uint64_t Keys(Over& o) { return StoredKeys(o, clocked_.get()); }
+
+  std::atomic<int64_t> now_ms_{1000000};
+  std::unique_ptr<KeyedStateBackend> clocked_;
+};
+
+// Flink's cleanup timer: at now + 1.5 T after a row or a firing (moved only when it would come
+// before now + T); a partition without waiting rows is then dropped, last-fired time included.
+TEST_F(OverAggregateRetentionTest, IdlePartitionsAreDroppedAndStartOver) {
+  auto o = MakeWithTtl(OverFrame::kRows, 1, 1000);
+  o->Feed({Row("a", 1000, 1), Row("a", 2000, 2)});  // a's timer at 1001500
+  EXPECT_THAT(o->Watermark(2000),
+              ElementsAre("+I[a, 1000, 1, 1, 1]", "+I[a, 2000, 2, 2, 3]", "W2000"));
+  EXPECT_EQ(o->op->retention_timers(), 1u);
+  now_ms_ += 1499;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 1u);
+  o->Feed({Row("b", 3000, 5)});  // b's timer at 1002999
+  EXPECT_THAT(o->Watermark(3000), ElementsAre("+I[b, 3000, 5, 1, 5]", "W3000"));
+  now_ms_ += 1;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 1u);  // a is gone, b stays
+  EXPECT_EQ(o->op->retention_timers(), 1u);
+  // a forgot its last-fired time (2000): a row at 1500 is not late, and its frame is new.
+  o->Feed({Row("a", 1500, 7)});
+  EXPECT_EQ(o->op->late_rows_dropped(), 0u);
+  EXPECT_THAT(o->Watermark(3100), ElementsAre("+I[a, 1500, 7, 1, 7]", "W3100"));
+}
+
+TEST_F(OverAggregateRetentionTest, PartitionsWithWaitingRowsAreKept) {
+  auto o = MakeWithTtl(OverFrame::kRows, kUnboundedPreceding, 1000);
+  o->Feed({Row("c", 5000, 1)});
+  now_ms_ += 2000;
+  Tick(*o);  // the timer fired, but a row waits for the watermark: it moves to now + 1500
+  EXPECT_EQ(Keys(*o), 1u);
+  EXPECT_EQ(o->op->retention_timers(), 1u);
+  EXPECT_THAT(o->Watermark(5000), ElementsAre("+I[c, 5000, 1, 1, 1]", "W5000"));
+  now_ms_ += 1500;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 0u);
+  EXPECT_EQ(o->op->retention_timers(), 0u);
+}
+
+// Flink registers the cleanup timer before its late check: a late row keeps its partition alive.
+// The retention timers are part of a checkpoint.
+TEST_F(OverAggregateRetentionTest, LateRowsRefreshTheTimerWhichSurvivesARestore) {
+  auto o = MakeWithTtl(OverFrame::kRows, kUnboundedPreceding, 1000);
+  const uint32_t state_id = o->op->state_table()->state_id();
+  o->Feed({Row("a", 1000, 1)});  // timer at 1001500
+  EXPECT_THAT(o->Watermark(1000), ElementsAre("+I[a, 1000, 1, 1, 1]", "W1000"));
+  now_ms_ += 600;
+  o->Feed({Row("a", 900, 9)});  // late; 1000600 + 1000 > 1001500: the timer moves to 1002100
+  EXPECT_EQ(o->op->late_rows_dropped(), 1u);
+  OperatorSnapshot snapshot;
+  ASSERT_TRUE(o->op->SnapshotState(1, &snapshot).ok());
+  ASSERT_TRUE(o->op->Close().ok());
+  o = MakeWithTtl(OverFrame::kRows, kUnboundedPreceding, 1000, state_id);
+  ASSERT_TRUE(o->op->RestoreState(snapshot).ok());
+  EXPECT_EQ(o->op->retention_timers(), 1u);
+  now_ms_ = 1001500;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 1u);
+  now_ms_ = 1002100;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 0u);
+  // The accumulators went with it.
+  o->Feed({Row("a", 2000, 3)});
+  EXPECT_THAT(o->Watermark(2000), ElementsAre("+I[a, 2000, 3, 1, 3]", "W2000"));
+}
+
+// Flink's bounded RANGE function has no retention: its own cleanup timer bounds the state.
+TEST_F(OverAggregateRetentionTest, BoundedRangeIgnoresTheTtl) {
+  auto o = MakeWithTtl(OverFrame::kRange, 1000, 1000);
+  o->Feed({Row("a", 1000, 1)});
+  EXPECT_THAT(o->Watermark(1000), ElementsAre("+I[a, 1000, 1, 1, 1]", "W1000"));
+  EXPECT_EQ(o->op->retention_timers(), 0u);
+  now_ms_ += 100000;
+  Tick(*o);
+  EXPECT_EQ(Keys(*o), 1u);
+  EXPECT_FALSE(OverAggregateOperator::Create([] {
+                 OverAggregateSpec spec = Spec(OverFrame::kRows, 1, CountSum());
+                 spec.state_ttl_ms = -1;
+                 return spec;
+               }())
+                   .ok());
 }
 
 // --- Randomized: rows that are never late, several partitions, random batches, watermarks and a
