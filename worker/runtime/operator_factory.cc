@@ -445,11 +445,7 @@ absl::StatusOr<BuiltNode> BuildOverAggregate(const v1::PlanNode& node,
       return absl::InvalidArgumentError("OverAggregate: unspecified or unknown frame");
   }
   spec.preceding = over.preceding();
-  if (over.state_ttl_ms() != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("OverAggregate: state TTL (table.exec.state.ttl, ", over.state_ttl_ms(),
-                     " ms) is not supported by OVER aggregates; set it to 0"));
-  }
+  spec.state_ttl_ms = over.state_ttl_ms();
   // The calls as a GroupAggregate's, without group keys (the partition keys are checked by Create).
   const google::protobuf::RepeatedField<int32_t> no_keys;
   std::vector<int> unused_keys;
@@ -459,7 +455,7 @@ absl::StatusOr<BuiltNode> BuildOverAggregate(const v1::PlanNode& node,
     return absl::InvalidArgumentError(absl::StrCat("OverAggregate: ", calls.message()));
   }
   // Create checks the partition and time columns (a TIMESTAMP(3) input column), the preceding
-  // bound and the calls (kinds, argument and result types).
+  // bound, the TTL and the calls (kinds, argument and result types).
   ASSIGN_OR_RETURN(auto op, OverAggregateOperator::Create(std::move(spec)));
   return CheckedNode(node, std::move(op), "OverAggregate");
 }

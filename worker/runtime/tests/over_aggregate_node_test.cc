@@ -49,6 +49,7 @@ v1::PlanNode OverNode() {
   o->set_preceding(1);
   AddCall(o, "COUNT", -1, DataType::BigInt().WithNullable(false));
   AddCall(o, "SUM", 1, DataType::BigInt());
+  o->set_state_ttl_ms(60000);
   return n;
 }
 
@@ -76,6 +77,7 @@ TEST(OverAggregateNodeTest, BuildsTheOperatorFromTheNode) {
   EXPECT_EQ(op->spec().time_column, 2);
   EXPECT_EQ(op->spec().frame, OverFrame::kRows);
   EXPECT_EQ(op->spec().preceding, 1);
+  EXPECT_EQ(op->spec().state_ttl_ms, 60000);
   ASSERT_EQ(op->spec().calls.size(), 2u);
   EXPECT_EQ(op->spec().calls[0].kind, AggKind::kCountStar);
   EXPECT_EQ(op->spec().calls[1].kind, AggKind::kSum);
@@ -163,8 +165,8 @@ TEST(OverAggregateNodeTest, RejectsMalformedNodes) {
   ExpectRejected(n, "result type DOUBLE, expected BIGINT");
 
   n = OverNode();
-  n.mutable_over_aggregate()->set_state_ttl_ms(60000);
-  ExpectRejected(n, "OverAggregate: state TTL (table.exec.state.ttl, 60000 ms) is not supported");
+  n.mutable_over_aggregate()->set_state_ttl_ms(-1);
+  ExpectRejected(n, "OverAggregate: negative state TTL");
 
   // The planner's schema must be what the operator emits: the input columns, then the calls.
   n = OverNode();
