@@ -62,7 +62,9 @@ struct OverAggregateSpec {
 // The input must be insert-only (+I rows; anything else is an error). A row is kept in state until
 // the watermark passes its time, then emitted once with the aggregates over its frame appended.
 // A partition's rows are emitted in time order, rows with equal times in arrival order; every row
-// a watermark fires is emitted before the watermark is passed on. Finish fires every waiting row.
+// a watermark fires is emitted before the watermark is passed on. A watermark fires partition by
+// partition, in the order of their earliest due timers (Flink interleaves partitions by time; only
+// the order within a partition is defined). Finish fires every waiting row.
 // Per frame, as Flink (W is the operator's watermark, p the `preceding` value):
 //
 // UNBOUNDED PRECEDING. A row with time <= W is late: dropped and counted (late_rows_dropped). A
@@ -99,10 +101,11 @@ struct OverAggregateSpec {
 // State: one value per partition: key = state_key.h prefix (key group = KeyGroupOf of the
 // partition key's KeyEncoder bytes, as the hash partitioner computes it, or 0 for the empty key) +
 // those bytes; value = OverPartitionState (rows as KeyEncoder bytes over all input columns,
-// accumulators as AggregateFunctions::Serialize). Timers: an in-memory ordered set with one entry
-// per partition that has something due, at its earliest waiting row's time (unbounded: not below
-// 0) or earliest cleanup timer, whichever comes first, and one of the retention timers (processing
-// time); SnapshotState records both with the watermark, RestoreState takes them back.
+// accumulators as AggregateFunctions::Serialize). Timers: two in-memory ordered sets with one
+// entry per partition: event time, for a partition with something due, at its earliest waiting
+// row's time (unbounded: not below 0) or earliest cleanup timer, whichever comes first; processing
+// time, at its retention timer (with retention). SnapshotState records both with the watermark,
+// RestoreState takes them back.
 class OverAggregateOperator : public Operator {
  public:
   // Validates the spec (columns, the time column's type, the frame, the calls).
