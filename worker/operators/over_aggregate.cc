@@ -15,8 +15,6 @@
 namespace eddy {
 namespace {
 
-// Names the operator in messages.
-constexpr char kOp[] = "OverAggregate";
 // Output rows per emitted batch, at most.
 constexpr size_t kOutputBatchRows = 4096;
 // Partitions one timer round reads with one MultiGet, at most.
@@ -297,7 +295,8 @@ void OverAggregateOperator::RegisterRetention(Slot& s, int64_t now) const {
   const int64_t ttl = spec_.state_ttl_ms;
   std::optional<int64_t>& current = s.state.retention_time;
   if (current.has_value() && WrapAdd(now, ttl) <= *current) return;
-  current = WrapAdd(now, ttl * 3 / 2);
+  // Java's long arithmetic (max retention = T * 3 / 2).
+  current = WrapAdd(now, static_cast<int64_t>(static_cast<uint64_t>(ttl) * 3) / 2);
   s.dirty = true;
 }
 
