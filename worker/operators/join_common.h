@@ -47,8 +47,9 @@ absl::Status CheckJoinCondition(const char* op, const Expr& condition,
 absl::Status CheckJoinInput(const char* op, int input, const ChangelogBatch& batch,
                             size_t left_columns, size_t right_columns);
 
-// A timer of a join operator that waits for the watermark (interval and temporal joins): at
-// `time` the state value of (side, key group, join key) is due. Each operator orders its timers.
+// A timer of an operator that waits for the watermark (interval and temporal joins; the OVER
+// aggregate, with side 0 and the partition key): at `time` the state value of (side, key group,
+// join key) is due. Each operator orders its timers.
 struct JoinTimer {
   int64_t time = 0;
   uint8_t side = 0;  // 0 left, 1 right

@@ -22,6 +22,7 @@
 #include "worker/operators/interval_join.h"
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
+#include "worker/operators/over_aggregate.h"
 #include "worker/operators/rank_operator.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/operators/temporal_join.h"
@@ -426,6 +427,39 @@ absl::StatusOr<BuiltNode> BuildDeduplicate(const v1::PlanNode& node,
   return CheckedNode(node, std::move(op), "Deduplicate");
 }
 
+absl::StatusOr<BuiltNode> BuildOverAggregate(const v1::PlanNode& node,
+                                             const std::vector<DataType>& in) {
+  const v1::OverAggregate& over = node.over_aggregate();
+  OverAggregateSpec spec;
+  spec.input_types = in;
+  spec.partition_keys.assign(over.partition_keys().begin(), over.partition_keys().end());
+  spec.time_column = over.time_column();
+  switch (over.frame()) {
+    case v1::OverAggregate::ROWS:
+      spec.frame = OverFrame::kRows;
+      break;
+    case v1::OverAggregate::RANGE:
+      spec.frame = OverFrame::kRange;
+      break;
+    default:
+      return absl::InvalidArgumentError("OverAggregate: unspecified or unknown frame");
+  }
+  spec.preceding = over.preceding();
+  spec.state_ttl_ms = over.state_ttl_ms();
+  // The calls as a GroupAggregate's, without group keys (the partition keys are checked by Create).
+  const google::protobuf::RepeatedField<int32_t> no_keys;
+  std::vector<int> unused_keys;
+  absl::Status calls =
+      ReadKeysAndCalls(no_keys, over.calls(), in, /*merging=*/false, &unused_keys, &spec.calls);
+  if (!calls.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("OverAggregate: ", calls.message()));
+  }
+  // Create checks the partition and time columns (a TIMESTAMP(3) input column), the preceding
+  // bound, the TTL and the calls (kinds, argument and result types).
+  ASSIGN_OR_RETURN(auto op, OverAggregateOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "OverAggregate");
+}
+
 absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
   const auto& sink = node.sink();
   BuiltNode built;
@@ -602,8 +636,11 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildDeduplicate(node, in);
     }
-    case v1::PlanNode::kOverAggregate:
-      return absl::UnimplementedError("this worker has no OVER aggregate operator");
+    case v1::PlanNode::kOverAggregate: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildOverAggregate(node, in);
+    }
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
