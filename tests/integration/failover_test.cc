@@ -622,5 +622,27 @@ TEST_F(FailoverTest, ACheckpointedDeduplicationKeepsTheLastRowOfEachKeyExactlyOn
   EXPECT_EQ(table.rows, expected);
 }
 
+TEST_F(FailoverTest, ACheckpointedOverAggregateEmitsEveryRowOnceWithItsRunningCount) {
+  // Each id is emitted once, when the watermark passes it, with the number of ids of its key up to
+  // it: waiting rows, accumulators and timers must all survive the kill for that to hold.
+  constexpr int64_t kRows = 24000;
+  const RunResult printed = RunSelectAcrossAKill(
+      "over", std::string(kCheckpointedAndRestarted) + "SET 'pipeline.name' = 'over';" +
+                  TimedSequence(kRows) +
+                  "SELECT id % 10 AS k, id, COUNT(*) OVER (PARTITION BY id % 10 ORDER BY ts) AS c "
+                  "FROM seq;");
+  ASSERT_EQ(printed.exit_code, 0) << printed.err << cluster_->CoordinatorLog();
+  const ChangelogTable table = ReplayChangelog(PrintedChanges(printed.out), 2);
+  EXPECT_EQ(table.errors, std::vector<std::string>{});
+  std::map<std::string, std::string> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    const int64_t k = id % 10;
+    const std::string key = std::to_string(k) + ", " + std::to_string(id);
+    expected[key] = key + ", " + std::to_string(k == 0 ? id / 10 : (id - k) / 10 + 1);
+  }
+  EXPECT_EQ(table.rows, expected);
+  EXPECT_EQ(table.messages, kRows);
+}
+
 }  // namespace
 }  // namespace eddy::testing
