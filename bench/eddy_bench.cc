@@ -24,6 +24,12 @@
 //   (ij) event-time interval join: two sources of --rows / 2 ids each, row id at id ms, joined
 //        on id % 1000 with the right row at most one second before the left one (two matches
 //        per left row); state bounded by the watermark, one subtask
+//   (t)  Top-3 per key by value (ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) <= 3) over
+//        random keys (--keys) and values, with the row number: an updating result, one subtask
+//   (t2) (t) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
+//   (d)  deduplication keeping each key's last row by event time (one row per ms, key id % --keys)
+//   (o)  OVER aggregation: SUM over the 10 preceding rows of each key (id % --keys) by event time,
+//        one row per millisecond; rows wait in state for the watermark, one subtask
 // --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
@@ -61,7 +67,7 @@ ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead 
 ABSL_FLAG(
     std::string, scenarios, "a,b,c",
     "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, w2, j, j2, "
-    "ij, or all");
+    "ij, t, t2, d, o, or all");
 ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
 ABSL_FLAG(std::string, mini_batch_latency, "1 s",
           "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
@@ -195,6 +201,16 @@ int main(int argc, char** argv) {
            ", DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, id % " +
            std::to_string(keys);
   };
+  const std::string top_n =
+      "INSERT INTO topn SELECT k, v, rn FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER "
+      "BY v DESC) AS rn FROM rsrc) WHERE rn <= 3";
+  const std::string dedup =
+      "INSERT INTO dedup SELECT k, id FROM (SELECT id % " + std::to_string(keys) +
+      " AS k, id, ROW_NUMBER() OVER (PARTITION BY id % " + std::to_string(keys) +
+      " ORDER BY ts DESC) AS rn FROM events) WHERE rn = 1";
+  const std::string over = "INSERT INTO over_out SELECT id % " + std::to_string(keys) +
+                           ", id, SUM(id) OVER (PARTITION BY id % " + std::to_string(keys) +
+                           " ORDER BY ts ROWS BETWEEN 10 PRECEDING AND CURRENT ROW) FROM events";
   const std::vector<std::string> mini_batch = {
       "SET 'table.exec.mini-batch.enabled' = 'true'",
       "SET 'table.exec.mini-batch.allow-latency' = '" + absl::GetFlag(FLAGS_mini_batch_latency) +
@@ -243,6 +259,10 @@ int main(int argc, char** argv) {
       {"j", "(j) two-stream equi-join, RocksDB state", 1, join, {}},
       {"j2", "(j2) (j) across a gRPC shuffle, 2 workers", 2, join, {}},
       {"ij", "(ij) event-time interval join, RocksDB state", 1, interval_join, {}},
+      {"t", "(t) Top-3 per key, random keys, RocksDB state", 1, top_n, {}},
+      {"t2", "(t2) (t) across a gRPC shuffle, 2 workers", 2, top_n, {}},
+      {"d", "(d) deduplication, last row per key, event time", 1, dedup, {}},
+      {"o", "(o) OVER SUM of 10 preceding rows, event time", 1, over, {}},
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
@@ -259,7 +279,7 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, "
-          "w2, j, j2, ij, all)\n",
+          "w2, j, j2, ij, t, t2, d, o, all)\n",
           id.c_str());
       return 2;
     }
@@ -272,6 +292,12 @@ int main(int argc, char** argv) {
         std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "
                     "WITH ('connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE topn (k BIGINT, v BIGINT, rn BIGINT) WITH ("
+                    "'connector' = 'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE dedup (k BIGINT, id BIGINT) WITH ('connector' = "
+                    "'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE over_out (k BIGINT, id BIGINT, s BIGINT) WITH ("
+                    "'connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE agg (k BIGINT, c BIGINT, s BIGINT) WITH "
                     "('connector' = 'blackhole')")}) {
     if (auto r = client.Execute(stmt); !r.ok()) {

@@ -53,13 +53,18 @@ class Splitter {
       case v1::PlanNode::kGlobalGroupAggregate:  // a LocalGroupAggregate chains (default)
       case v1::PlanNode::kRank:
       case v1::PlanNode::kDeduplicate:
-      case v1::PlanNode::kOverAggregate: {
+      case v1::PlanNode::kOverAggregate:
+      case v1::PlanNode::kWindowRank:
+      case v1::PlanNode::kSessionWindowAggregate: {
         const auto& keys = node.has_group_aggregate()    ? node.group_aggregate().group_keys()
                            : node.has_window_aggregate() ? node.window_aggregate().group_keys()
                            : node.has_rank()             ? node.rank().partition_keys()
                            : node.has_deduplicate()      ? node.deduplicate().keys()
                            : node.has_over_aggregate()   ? node.over_aggregate().partition_keys()
-                                                       : node.global_group_aggregate().group_keys();
+                           : node.has_window_rank()      ? node.window_rank().partition_keys()
+                           : node.has_session_window_aggregate()
+                               ? node.session_window_aggregate().group_keys()
+                               : node.global_group_aggregate().group_keys();
         const bool global = keys.empty();
         const int p = global ? 1 : default_parallelism_;
         const int input_stage = stage_of_[node.inputs(0)];

@@ -641,6 +641,10 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildOverAggregate(node, in);
     }
+    case v1::PlanNode::kWindowRank:
+      return absl::UnimplementedError("this worker has no window Top-N operator");
+    case v1::PlanNode::kSessionWindowAggregate:
+      return absl::UnimplementedError("this worker has no session window operator");
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
