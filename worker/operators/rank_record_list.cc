@@ -63,6 +63,13 @@ size_t RankRecordList::UpperBound(std::string_view sort_key) const {
   return static_cast<size_t>(it - records_.begin());
 }
 
+size_t RankRecordList::LowerBound(std::string_view sort_key) const {
+  auto it =
+      std::lower_bound(records_.begin(), records_.end(), sort_key,
+                       [](const RankRecord& r, std::string_view key) { return r.sort_key < key; });
+  return static_cast<size_t>(it - records_.begin());
+}
+
 int64_t RankRecordList::RankOf(size_t index, int64_t limit) const {
   if (index == records_.size()) return std::min(rows_, limit) + 1;  // after the last row
   int64_t before = 0;
@@ -88,6 +95,10 @@ void RankRecordList::Insert(size_t index, std::string_view sort_key, std::string
   ++rows_;
   if (index > 0 && records_[index - 1].row == row) {
     ++records_[index - 1].count;
+    return;
+  }
+  if (index < records_.size() && records_[index].row == row) {
+    ++records_[index].count;
     return;
   }
   records_.insert(records_.begin() + static_cast<std::ptrdiff_t>(index),

@@ -51,6 +51,9 @@ class RankRecordList {
 
   // The index of the first record whose sort key is above `sort_key`: where a new row goes.
   size_t UpperBound(std::string_view sort_key) const;
+  // The index of the first record whose sort key is not below `sort_key`: where a new row goes
+  // when it ranks before its ties (the later arrival first).
+  size_t LowerBound(std::string_view sort_key) const;
   // The 1-based rank of the first row of record `index` (rows() + 1 for index == size()); counting
   // stops above `limit`, returning limit + 1 for any rank beyond it.
   int64_t RankOf(size_t index, int64_t limit) const;
@@ -58,7 +61,8 @@ class RankRecordList {
   size_t Find(std::string_view sort_key, std::string_view row) const;
 
   // Inserts one copy of `row` (with `sort_key`) before record `index`, which must be
-  // UpperBound(sort_key).
+  // UpperBound(sort_key) or LowerBound(sort_key); an equal row in the record before or at `index`
+  // gets one more copy instead.
   void Insert(size_t index, std::string_view sort_key, std::string_view row);
   // Removes one copy of record `index`'s row.
   void RemoveOne(size_t index);
