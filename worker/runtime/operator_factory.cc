@@ -29,6 +29,7 @@
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
+#include "worker/operators/window_rank_operator.h"
 #include "worker/operators/window_table_function.h"
 
 namespace eddy {
@@ -412,6 +413,28 @@ absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<
   return CheckedNode(node, std::move(op), "Rank");
 }
 
+absl::StatusOr<BuiltNode> BuildWindowRank(const v1::PlanNode& node,
+                                          const std::vector<DataType>& in) {
+  const v1::WindowRank& rank = node.window_rank();
+  WindowRankSpec spec;
+  spec.input_types = in;
+  spec.partition_keys.assign(rank.partition_keys().begin(), rank.partition_keys().end());
+  for (const v1::SortField& f : rank.order_by()) {
+    spec.order_by.push_back(SortKeyField{
+        .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
+  }
+  spec.rank_start = rank.rank_start();
+  spec.rank_end = rank.rank_end();
+  spec.output_rank_number = rank.output_rank_number();
+  spec.window_start_column = rank.window_start_column();
+  spec.window_end_column = rank.window_end_column();
+  spec.later_ties_first = rank.later_ties_first();
+  // Create checks the partition, ORDER BY and window columns (TIMESTAMP(3) input columns) and the
+  // rank range (1 <= rank_start <= rank_end).
+  ASSIGN_OR_RETURN(auto op, WindowRankOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "WindowRank");
+}
+
 absl::StatusOr<BuiltNode> BuildDeduplicate(const v1::PlanNode& node,
                                            const std::vector<DataType>& in) {
   const v1::Deduplicate& dedup = node.deduplicate();
@@ -641,8 +664,11 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildOverAggregate(node, in);
     }
-    case v1::PlanNode::kWindowRank:
-      return absl::UnimplementedError("this worker has no window Top-N operator");
+    case v1::PlanNode::kWindowRank: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildWindowRank(node, in);
+    }
     case v1::PlanNode::kSessionWindowAggregate:
       return absl::UnimplementedError("this worker has no session window operator");
     case v1::PlanNode::OP_NOT_SET:
