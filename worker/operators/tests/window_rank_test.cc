@@ -23,6 +23,7 @@
 #include "worker/operators/testing/collecting_output.h"
 #include "worker/operators/window_rank_operator.h"
 #include "worker/state/keyed_state_backend.h"
+#include "worker/state/state_resources.h"
 
 namespace eddy {
 namespace {
@@ -435,6 +436,41 @@ TEST_F(WindowRankTest, RestoredInstanceFiresExactlyTheRest) {
   OperatorSnapshot bad;
   bad.Put("watermark", "short");
   EXPECT_EQ(op->RestoreState(bad).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A checkpoint is the recorded state plus a snapshot of the store: an instance restored from both
+// fires the windows pending at the checkpoint with the rows they had then, not later ones.
+TEST_F(WindowRankTest, RestoresFromACheckpointOfItsStoreWithoutLaterRows) {
+  CollectingOutput out;
+  auto op = Make(Spec(1, 2, /*numbered=*/true), &out);
+  ASSERT_TRUE(op->Process(0, Batch({{"a", "x", 1, 0}, {"a", "y", 2, 1}, {"a", "z", 3, 1}})).ok());
+  ASSERT_TRUE(op->ProcessWatermark({9999, false}).ok());  // fires W0
+  ASSERT_EQ(out.rows.size(), 1u);
+  OperatorSnapshot snapshot;
+  ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
+  ASSERT_TRUE(backend_->Snapshot(dir_ + "/chk-1").ok());
+  // After the checkpoint: a row that outranks both in W1, and a new window.
+  ASSERT_TRUE(op->Process(0, Batch({{"a", "after", 9, 1}, {"a", "after", 9, 2}})).ok());
+
+  auto restored = KeyedStateBackend::OpenFromSnapshot(dir_ + "/chk-1", dir_ + "/restored",
+                                                      std::make_shared<SharedStateResources>());
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  auto made = WindowRankOperator::Create(Spec(1, 2, /*numbered=*/true));
+  ASSERT_TRUE(made.ok());
+  std::unique_ptr<WindowRankOperator> op2 = std::move(made).value();
+  OperatorContext ctx;
+  ctx.state_id = kStateId;
+  ctx.state = restored->get();
+  ASSERT_TRUE(op2->Open(ctx).ok());
+  CollectingOutput again;
+  op2->set_output(&again);
+  ASSERT_TRUE(op2->RestoreState(snapshot).ok());
+  EXPECT_EQ(op2->pending_windows(), 1u);
+  ASSERT_TRUE(op2->Finish().ok());
+  EXPECT_THAT(again.rows, ElementsAre(Out("a", "z", "3", kW1, 1), Out("a", "y", "2", kW1, 2)));
+  EXPECT_EQ(*(*restored)->CountKeys(kStateId), 0u);
+  op2.reset();
+  restored->reset();
 }
 
 TEST_F(WindowRankTest, RejectsUpdatesAndNullWindows) {
