@@ -167,6 +167,7 @@ struct TableRef {
   std::vector<ExprPtr> function_args;
   std::unique_ptr<TableRef> table_arg;
   std::vector<std::string> descriptor_cols;
+  std::vector<std::string> table_arg_partition_by;  // TABLE t PARTITION BY k (or (k1, k2))
   bool lateral = false;  // LATERAL TABLE(fn(args)): a table function correlated with the left input
 
   // kTable: `FOR SYSTEM_TIME AS OF expr` (the right side of a temporal join); null otherwise.

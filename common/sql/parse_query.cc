@@ -297,6 +297,15 @@ absl::Status Parser::ParseTableFunctionArgs(TableRef& ref) {
       table->pos = Peek().pos;
       ASSIGN_OR_RETURN(table->name, ParseQualifiedName());
       ref.table_arg = std::move(table);
+      if (AcceptKeyword("PARTITION")) {
+        RETURN_IF_ERROR(ExpectKeyword("BY"));
+        if (PeekSymbol("(")) {
+          ASSIGN_OR_RETURN(ref.table_arg_partition_by, ParseIdentifierList());
+        } else {
+          ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+          ref.table_arg_partition_by.push_back(std::move(column));
+        }
+      }
     } else if (PeekKeyword("DESCRIPTOR") && PeekSymbol("(", 1)) {
       Advance();
       ASSIGN_OR_RETURN(std::vector<std::string> columns, ParseIdentifierList());

@@ -2,6 +2,7 @@
 // legacy GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) with TUMBLE_START/_END, and the rewrite
 // of an aggregate grouped by window_start and window_end over a window TVF into a WindowAggregate
 // (as Flink's window aggregation: append-only results when the watermark passes the window end).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@ std::optional<WindowSpec::Kind> WindowKindOf(const std::string& upper) {
   if (upper == "TUMBLE") return WindowSpec::Kind::kTumble;
   if (upper == "HOP") return WindowSpec::Kind::kHop;
   if (upper == "CUMULATE") return WindowSpec::Kind::kCumulate;
+  if (upper == "SESSION") return WindowSpec::Kind::kSession;
   return std::nullopt;
 }
 
@@ -49,6 +51,16 @@ absl::StatusOr<int64_t> IntervalArg(const sql::Expr& arg, const std::string& fn,
 absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::string& fn,
                                           const std::vector<const sql::Expr*>& args,
                                           const sql::SourcePos& pos) {
+  if (kind == WindowSpec::Kind::kSession) {
+    if (args.size() != 1) {
+      return ValidationErrorAt(pos, absl::StrCat(fn, " takes the session gap, got ", args.size(),
+                                                 " interval arguments"));
+    }
+    WindowSpec w;
+    w.kind = kind;
+    ASSIGN_OR_RETURN(w.gap_ms, IntervalArg(*args[0], fn, "gap"));
+    return w;
+  }
   const size_t sizes = kind == WindowSpec::Kind::kTumble ? 1 : 2;
   if (args.size() != sizes && args.size() != sizes + 1) {
     return ValidationErrorAt(
@@ -102,7 +114,7 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
   if (!kind) {
     return ValidationErrorAt(ref.pos, absl::StrCat("table function '", ref.name.ToString(),
                                                    "' is not supported; window table functions "
-                                                   "are TUMBLE, HOP and CUMULATE"));
+                                                   "are TUMBLE, HOP, CUMULATE and SESSION"));
   }
   if (ref.table_arg == nullptr || ref.descriptor_cols.size() != 1) {
     return ValidationErrorAt(ref.pos, absl::StrCat(fn,
@@ -121,6 +133,20 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
   for (const auto& a : ref.function_args) args.push_back(a.get());
   ASSIGN_OR_RETURN(WindowSpec window, WindowFromArgs(*kind, fn, args, ref.pos));
   window.time_column = *column;
+  if (!ref.table_arg_partition_by.empty() && *kind != WindowSpec::Kind::kSession) {
+    return ValidationErrorAt(ref.pos, absl::StrCat("PARTITION BY in the TABLE argument is "
+                                                   "supported for SESSION windows only, not ",
+                                                   fn));
+  }
+  for (const std::string& name : ref.table_arg_partition_by) {
+    std::optional<int> key = in.node->schema.FindField(name);
+    if (!key) {
+      return ValidationErrorAt(ref.pos,
+                               absl::StrCat("column '", name, "' of PARTITION BY not found in ",
+                                            ref.table_arg->name.ToString()));
+    }
+    window.partition_keys.push_back(*key);
+  }
   BoundRelation out;
   out.node =
       MakeWindowTableFunction(in.node, window, {"window_start", "window_end", "window_time"});
@@ -140,8 +166,7 @@ std::optional<LegacyWindow> FindLegacyWindow(const sql::Query& q) {
     const sql::Expr* g = q.group_by[i].get();
     if (g == nullptr || g->kind != sql::ExprKind::kFunction || g->name.parts.size() != 1) continue;
     const std::string fn = absl::AsciiStrToUpper(g->name.parts[0]);
-    if (fn == "SESSION") return LegacyWindow{i, fn};  // reported as unsupported by the caller
-    if (fn == "TUMBLE" || fn == "HOP") return LegacyWindow{i, fn};
+    if (fn == "TUMBLE" || fn == "HOP" || fn == "SESSION") return LegacyWindow{i, fn};
   }
   return std::nullopt;
 }
@@ -149,9 +174,6 @@ std::optional<LegacyWindow> FindLegacyWindow(const sql::Query& q) {
 absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const sql::Query& q,
                                                BoundRelation in) {
   const sql::Expr& call = *q.group_by[legacy.group_by_index];
-  if (legacy.function == "SESSION") {
-    return ValidationErrorAt(call.pos, "SESSION windows are not supported yet");
-  }
   if (call.args.empty() || call.args[0] == nullptr) {
     return ValidationErrorAt(call.pos, absl::StrCat(legacy.function, " needs a time column"));
   }
@@ -172,6 +194,7 @@ absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const
   ASSIGN_OR_RETURN(WindowSpec window,
                    WindowFromArgs(*WindowKindOf(legacy.function), legacy.function, args, call.pos));
   window.time_column = time->column;
+  window.partition_by_group_keys = window.kind == WindowSpec::Kind::kSession;
   BoundRelation out;
   out.node = MakeWindowTableFunction(in.node, window,
                                      {kLegacyWindowStart, kLegacyWindowEnd, kLegacyWindowTime});
@@ -185,9 +208,11 @@ absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const
 const char* LegacyWindowProperty(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || e.name.parts.size() != 1) return nullptr;
   const std::string fn = absl::AsciiStrToUpper(e.name.parts[0]);
-  if (fn == "TUMBLE_START" || fn == "HOP_START") return kLegacyWindowStart;
-  if (fn == "TUMBLE_END" || fn == "HOP_END") return kLegacyWindowEnd;
-  if (fn == "TUMBLE_ROWTIME" || fn == "HOP_ROWTIME") return kLegacyWindowTime;
+  if (fn == "TUMBLE_START" || fn == "HOP_START" || fn == "SESSION_START") return kLegacyWindowStart;
+  if (fn == "TUMBLE_END" || fn == "HOP_END" || fn == "SESSION_END") return kLegacyWindowEnd;
+  if (fn == "TUMBLE_ROWTIME" || fn == "HOP_ROWTIME" || fn == "SESSION_ROWTIME") {
+    return kLegacyWindowTime;
+  }
   return nullptr;
 }
 
@@ -245,6 +270,21 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
     names.push_back(pre.schema.fields[i].name);
   }
   WindowSpec window = tvf.window;
+  if (window.kind == WindowSpec::Kind::kSession) {
+    // Sessions are formed per group key: the TVF's PARTITION BY columns must be the group keys.
+    std::vector<int> keys_in;  // the group keys as TVF input columns
+    for (int k : agg->group_keys) {
+      if (role[k] != 0) continue;
+      const Expr& e = *pre.projections[k];
+      if (e.kind != ExprKind::kColumn) return agg;
+      keys_in.push_back(e.column);
+    }
+    std::vector<int> partition = window.partition_keys;
+    std::sort(keys_in.begin(), keys_in.end());
+    std::sort(partition.begin(), partition.end());
+    if (!window.partition_by_group_keys && keys_in != partition) return agg;
+    window.partition_keys.clear();  // the window aggregate's group keys from here on
+  }
   const Field& time = base->schema.fields[window.time_column];
   window.time_column = static_cast<int>(exprs.size());
   exprs.push_back(MakeColumnRef(tvf.window.time_column, time.type));

@@ -65,7 +65,9 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
       }
       case LogicalKind::kRank: {
         // The first rows of an append-only input (LIMIT without ORDER BY) are final.
-        if (n->rank.origin == RankSpec::Origin::kLimit && n->input().mode.IsInsertOnly()) {
+        // So is a window Top-N: each window's top rows come out once, when the window closes.
+        if ((n->rank.origin == RankSpec::Origin::kLimit && n->input().mode.IsInsertOnly()) ||
+            IsWindowRank(*n)) {
           n->mode = ChangelogMode::InsertOnly();
           break;
         }

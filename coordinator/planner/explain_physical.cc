@@ -25,7 +25,9 @@ class Builder {
         n.op_case() == v1::PlanNode::kWindowAggregate || n.op_case() == v1::PlanNode::kJoin ||
         n.op_case() == v1::PlanNode::kIntervalJoin || n.op_case() == v1::PlanNode::kTemporalJoin ||
         n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate ||
-        n.op_case() == v1::PlanNode::kOverAggregate;
+        n.op_case() == v1::PlanNode::kOverAggregate ||
+        n.op_case() == v1::PlanNode::kSessionWindowAggregate ||
+        n.op_case() == v1::PlanNode::kWindowRank;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -57,7 +59,9 @@ class Builder {
         : consumer.has_rank()           ? consumer.rank().partition_keys()
         : consumer.has_deduplicate()    ? consumer.deduplicate().keys()
         : consumer.has_over_aggregate() ? consumer.over_aggregate().partition_keys()
-                                        : consumer.global_group_aggregate().group_keys();
+        : consumer.has_session_window_aggregate() ? consumer.session_window_aggregate().group_keys()
+        : consumer.has_window_rank()              ? consumer.window_rank().partition_keys()
+                                                  : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);

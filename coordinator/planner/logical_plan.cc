@@ -178,10 +178,69 @@ LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
   return n;
 }
 
+std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
+  switch (n.kind) {
+    case LogicalKind::kWindowTableFunction: {
+      if (n.window.kind == WindowSpec::Kind::kSession) return std::nullopt;
+      const int n_in = static_cast<int>(n.input().schema.size());
+      if (column == n_in || column == n_in + 1) return WindowBound{&n, column == n_in};
+      return std::nullopt;
+    }
+    case LogicalKind::kWindowAggregate: {
+      const int width = static_cast<int>(n.schema.size());
+      if (column == width - 2 || column == width - 1) return WindowBound{&n, column == width - 2};
+      return std::nullopt;
+    }
+    case LogicalKind::kProject: {
+      const Expr& e = *n.projections[column];
+      if (e.kind != ExprKind::kColumn) return std::nullopt;
+      return FindWindowBound(n.input(), e.column);
+    }
+    case LogicalKind::kFilter:
+    case LogicalKind::kWatermarkAssigner:
+      return FindWindowBound(n.input(), column);
+    case LogicalKind::kTableScan:
+    case LogicalKind::kValues:
+    case LogicalKind::kAggregate:
+    case LogicalKind::kUnion:
+    case LogicalKind::kSink:
+    case LogicalKind::kJoin:
+    case LogicalKind::kRank:
+    case LogicalKind::kOverAggregate:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool IsWindowRank(const LogicalNode& rank, int* window_start, int* window_end) {
+  if (rank.kind != LogicalKind::kRank || rank.rank.origin != RankSpec::Origin::kRowNumber ||
+      !rank.input().mode.IsInsertOnly()) {
+    return false;
+  }
+  int start = -1, end = -1;
+  const LogicalNode* origin = nullptr;
+  for (int k : rank.rank.partition_keys) {
+    std::optional<WindowBound> b = FindWindowBound(rank.input(), k);
+    if (!b || (origin != nullptr && b->origin != origin)) continue;
+    origin = b->origin;
+    (b->is_start ? start : end) = k;
+  }
+  if (start < 0 || end < 0) return false;
+  if (window_start) *window_start = start;
+  if (window_end) *window_end = end;
+  return true;
+}
+
+bool IsWindowDeduplicate(const LogicalNode& rank) {
+  return IsWindowRank(rank) && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
+         !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
+         IsRowtimeColumn(rank.input(), rank.rank.order_keys[0].column);
+}
+
 bool IsDeduplicate(const LogicalNode& rank) {
   return rank.kind == LogicalKind::kRank && rank.rank.origin == RankSpec::Origin::kRowNumber &&
-         rank.rank.rank_start == 1 && rank.rank.rank_end == 1 && !rank.rank.output_rank_number &&
-         rank.rank.order_keys.size() == 1 &&
+         !IsWindowRank(rank) && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
+         !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
          IsRowtimeColumn(rank.input(), rank.rank.order_keys[0].column) &&
          rank.input().mode.IsInsertOnly();
 }
@@ -278,6 +337,8 @@ std::string WindowKindName(WindowSpec::Kind kind) {
       return "HOP";
     case WindowSpec::Kind::kCumulate:
       return "CUMULATE";
+    case WindowSpec::Kind::kSession:
+      return "SESSION";
   }
   return "?";
 }

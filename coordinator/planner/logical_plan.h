@@ -65,14 +65,19 @@ std::string JoinTypeDigest(JoinType type);
 // A window TVF's shape (times in ms). TUMBLE: size; HOP: size and slide; CUMULATE: size (the max
 // size) and step. `offset` shifts window starts (Flink's optional offset argument).
 struct WindowSpec {
-  enum class Kind { kTumble, kHop, kCumulate } kind = Kind::kTumble;
+  enum class Kind { kTumble, kHop, kCumulate, kSession } kind = Kind::kTumble;
   int64_t size_ms = 0;
   int64_t slide_ms = 0;  // HOP
   int64_t step_ms = 0;   // CUMULATE
   int64_t offset_ms = 0;
   int time_column = -1;  // the rowtime column of the input
+  // SESSION: the gap, and the columns that partition sessions (the TVF's PARTITION BY, input
+  // columns; a legacy GROUP BY SESSION partitions by its other group keys instead).
+  int64_t gap_ms = 0;
+  std::vector<int> partition_keys;
+  bool partition_by_group_keys = false;
 };
-std::string WindowKindName(WindowSpec::Kind kind);  // TUMBLE, HOP, CUMULATE
+std::string WindowKindName(WindowSpec::Kind kind);  // TUMBLE, HOP, CUMULATE, SESSION
 
 // One ORDER BY item over an input column; nulls_first resolved (Flink: NULL is the lowest value).
 struct SortKey {
@@ -234,6 +239,22 @@ bool IsIntervalJoin(const LogicalNode& join);
 // (ROW_NUMBER ordered by one rowtime attribute, rank 1 only, the number not output) over an
 // append-only input. Flink's StreamPhysicalDeduplicateRule.
 bool IsDeduplicate(const LogicalNode& rank);
+
+// A column that is the window_start or window_end of a window TVF or a window aggregate (kept
+// unchanged through projections and filters): which window, and which bound.
+struct WindowBound {
+  const LogicalNode* origin = nullptr;  // the WindowTableFunction or WindowAggregate
+  bool is_start = false;
+};
+std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column);
+
+// A Rank that runs as a window Top-N (Flink's WindowRank): ROW_NUMBER() partitioned by the
+// window_start and window_end of one window (and other keys) over an append-only input. Sets the
+// two columns when given.
+bool IsWindowRank(const LogicalNode& rank, int* window_start = nullptr, int* window_end = nullptr);
+// A window Top-N that is a window deduplication (Flink's WindowDeduplicate): rank 1 only, no row
+// number, ordered by one event-time attribute.
+bool IsWindowDeduplicate(const LogicalNode& rank);
 
 // Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
 // unchanged through projections, filters, unions and window TVFs' window_time).

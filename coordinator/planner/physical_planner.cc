@@ -151,6 +151,9 @@ void FillWindow(const WindowSpec& window, v1::Window* out) {
     case WindowSpec::Kind::kCumulate:
       out->set_kind(v1::Window::CUMULATE);
       break;
+    case WindowSpec::Kind::kSession:  // planned as a SessionWindowAggregate, never a v1::Window
+      out->set_kind(v1::Window::KIND_UNSPECIFIED);
+      break;
   }
   out->set_size_ms(window.size_ms);
   out->set_slide_ms(window.slide_ms);
@@ -256,6 +259,15 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(WindowAggregateDigest(n));
+      if (n.window.kind == WindowSpec::Kind::kSession) {
+        v1::SessionWindowAggregate* s = p->mutable_session_window_aggregate();
+        for (int k : n.group_keys) s->add_group_keys(k);
+        FillCalls(n.calls, s->mutable_calls());
+        s->set_time_column(n.window.time_column);
+        s->set_gap_ms(n.window.gap_ms);
+        id = p->id();
+        break;
+      }
       v1::WindowAggregate* w = p->mutable_window_aggregate();
       FillWindow(n.window, w->mutable_window());
       for (int k : n.group_keys) w->add_group_keys(k);
@@ -264,6 +276,11 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       break;
     }
     case LogicalKind::kWindowTableFunction: {
+      if (n.window.kind == WindowSpec::Kind::kSession) {
+        return ValidationError(
+            "a SESSION window is supported in a window aggregation only: GROUP BY window_start, "
+            "window_end and exactly the columns of its PARTITION BY");
+      }
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
@@ -365,6 +382,27 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
   if (r.rank_end < r.rank_start) {
     return ValidationError(absl::StrCat("the filter on ROW_NUMBER() leaves no rows (rank ",
                                         r.rank_start, " to ", r.rank_end, ")"));
+  }
+  int window_start = -1, window_end = -1;
+  if (IsWindowRank(n, &window_start, &window_end)) {
+    v1::WindowRank* w = p->mutable_window_rank();
+    for (int k : r.partition_keys) {
+      if (k != window_start && k != window_end) w->add_partition_keys(k);
+    }
+    for (const SortKey& k : r.order_keys) {
+      v1::SortField* f = w->add_order_by();
+      f->set_column(k.column);
+      f->set_descending(k.descending);
+      f->set_nulls_first(k.nulls_first);
+    }
+    w->set_rank_start(r.rank_start);
+    w->set_rank_end(r.rank_end);
+    w->set_output_rank_number(r.output_rank_number);
+    w->set_window_start_column(window_start);
+    w->set_window_end_column(window_end);
+    // Keep-last window deduplication replaces its row with one at least as late (Flink).
+    w->set_later_ties_first(IsWindowDeduplicate(n) && r.order_keys[0].descending);
+    return absl::OkStatus();
   }
   if (IsDeduplicate(n)) {
     v1::Deduplicate* d = p->mutable_deduplicate();

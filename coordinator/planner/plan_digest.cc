@@ -99,6 +99,9 @@ std::string WindowDigest(const WindowSpec& w, const std::string& time_column) {
       absl::StrAppend(&s, "max_size=[", FormatDurationMs(w.size_ms), "], step=[",
                       FormatDurationMs(w.step_ms), "]");
       break;
+    case WindowSpec::Kind::kSession:
+      absl::StrAppend(&s, "gap=[", FormatDurationMs(w.gap_ms), "]");
+      break;
   }
   if (w.offset_ms != 0) absl::StrAppend(&s, ", offset=[", FormatDurationMs(w.offset_ms), "]");
   return s + ")";
@@ -148,6 +151,50 @@ std::string RankDigest(const LogicalNode& rank) {
   const RankSpec& r = rank.rank;
   std::vector<std::string> keys;
   for (int k : r.partition_keys) keys.push_back(in[k]);
+  int window_start = -1, window_end = -1;
+  if (IsWindowRank(rank, &window_start, &window_end)) {
+    const WindowBound bound = *FindWindowBound(rank.input(), window_start);
+    std::string window = WindowKindName(bound.origin->window.kind);
+    const WindowSpec& w = bound.origin->window;
+    absl::StrAppend(&window, "(win_start=[", in[window_start], "], win_end=[", in[window_end],
+                    "], ");
+    switch (w.kind) {
+      case WindowSpec::Kind::kTumble:
+        absl::StrAppend(&window, "size=[", FormatDurationMs(w.size_ms), "]");
+        break;
+      case WindowSpec::Kind::kHop:
+        absl::StrAppend(&window, "size=[", FormatDurationMs(w.size_ms), "], slide=[",
+                        FormatDurationMs(w.slide_ms), "]");
+        break;
+      case WindowSpec::Kind::kCumulate:
+        absl::StrAppend(&window, "max_size=[", FormatDurationMs(w.size_ms), "], step=[",
+                        FormatDurationMs(w.step_ms), "]");
+        break;
+      case WindowSpec::Kind::kSession:
+        absl::StrAppend(&window, "gap=[", FormatDurationMs(w.gap_ms), "]");
+        break;
+    }
+    window += ")";
+    std::vector<std::string> others;
+    for (int k : r.partition_keys) {
+      if (k != window_start && k != window_end) others.push_back(in[k]);
+    }
+    if (IsWindowDeduplicate(rank)) {
+      return absl::StrCat("WindowDeduplicate(window=[", window, "], keep=[",
+                          r.order_keys[0].descending ? "LastRow" : "FirstRow", "], partitionKeys=[",
+                          absl::StrJoin(others, ", "), "], orderKey=[", in[r.order_keys[0].column],
+                          "], order=[ROWTIME])");
+    }
+    std::vector<std::string> order;
+    for (const SortKey& k : r.order_keys) {
+      order.push_back(absl::StrCat(in[k.column], k.descending ? " DESC" : " ASC"));
+    }
+    return absl::StrCat("WindowRank(window=[", window,
+                        "], rankType=[ROW_NUMBER], rankRange=[rankStart=", r.rank_start,
+                        ", rankEnd=", r.rank_end, "], partitionBy=[", absl::StrJoin(others, ", "),
+                        "], orderBy=[", absl::StrJoin(order, ", "), "], select=[",
+                        absl::StrJoin(rank.schema.Names(), ", "), "])");
+  }
   if (IsDeduplicate(rank)) {
     return absl::StrCat("Deduplicate(keep=[", r.order_keys[0].descending ? "LastRow" : "FirstRow",
                         "], key=[", absl::StrJoin(keys, ", "), "], order=[ROWTIME])");
