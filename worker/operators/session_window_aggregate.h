@@ -55,6 +55,7 @@ class SessionWindowAggregateOperator final : public Operator {
   static absl::StatusOr<std::unique_ptr<SessionWindowAggregateOperator>> Create(
       SessionWindowAggregateSpec spec);
 
+  const SessionWindowAggregateSpec& spec() const { return spec_; }
   // Group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL).
   const std::vector<DataType>& output_types() const { return output_types_; }
 
