@@ -236,6 +236,11 @@ void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& 
     }
     if (accumulate ? n != 1 : n != 0) return;
   }
+  ApplyValue(p, a, iv, dv, sv, accumulate);
+}
+
+void AggregateFunctions::ApplyValue(const Plan& p, Accumulator* a, int64_t iv, double dv,
+                                    std::string_view sv, bool accumulate) {
   const int64_t step = accumulate ? 1 : -1;
   switch (p.mode) {
     case Mode::kCountStar:
@@ -382,6 +387,70 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
         }
         break;
     }
+  }
+}
+
+void AggregateFunctions::MergeAccumulators(GroupAccumulators* into,
+                                           const GroupAccumulators& from) const {
+  into->row_count += from.row_count;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    const Plan& p = plans_[i];
+    Accumulator* a = &into->accs[i];
+    const Accumulator& b = from.accs[i];
+    if (!p.distinct) {
+      MergeOne(p, a, b);
+      continue;
+    }
+    // DISTINCT: the value sets add up; a value new to `into` reaches its aggregate once.
+    switch (p.value_class) {
+      case ValueClass::kInt:
+        for (const auto& [v, n] : b.distinct_ints.entries()) {
+          if (a->distinct_ints.AddCopies(v, n) == 0) ApplyValue(p, a, v, 0, {}, true);
+        }
+        break;
+      case ValueClass::kDouble:
+        for (const auto& [v, n] : b.distinct_doubles.entries()) {
+          if (a->distinct_doubles.AddCopies(v, n) == 0) ApplyValue(p, a, 0, v, {}, true);
+        }
+        break;
+      case ValueClass::kString:
+        for (const auto& [v, n] : b.distinct_strings.entries()) {
+          if (a->distinct_strings.AddCopies(v, n) == 0) ApplyValue(p, a, 0, 0, v, true);
+        }
+        break;
+    }
+  }
+}
+
+void AggregateFunctions::MergeOne(const Plan& p, Accumulator* a, const Accumulator& b) {
+  switch (p.mode) {
+    case Mode::kCountStar:
+    case Mode::kCount:
+      a->count += b.count;
+      break;
+    case Mode::kSumInt:
+    case Mode::kAvgInt:
+    case Mode::kAvgDecimal:
+      a->count += b.count;
+      a->isum += b.isum;
+      break;
+    case Mode::kSumFloat:
+      a->count += b.count;
+      a->dsum = static_cast<double>(static_cast<float>(a->dsum) + static_cast<float>(b.dsum));
+      break;
+    case Mode::kSumDouble:
+    case Mode::kAvgDouble:
+      a->count += b.count;
+      a->dsum += b.dsum;
+      break;
+    case Mode::kMinMaxInsertOnly:
+      if (b.has_extreme) ApplyValue(p, a, b.ext_i, b.ext_d, b.ext_s, /*accumulate=*/true);
+      break;
+    case Mode::kMinMaxRetract:
+      for (const auto& [v, n] : b.ints.entries()) a->ints.AddCopies(v, n);
+      for (const auto& [v, n] : b.doubles.entries()) a->doubles.AddCopies(v, n);
+      for (const auto& [v, n] : b.strings.entries()) a->strings.AddCopies(v, n);
+      break;
   }
 }
 

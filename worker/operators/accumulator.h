@@ -80,6 +80,10 @@ class AggregateFunctions {
   void Update(GroupAccumulators* g, const ChangelogBatch& batch, size_t row, bool accumulate) const;
   // Current results, one per call.
   void GetValues(const GroupAccumulators& g, std::vector<AggValue>* out) const;
+  // Folds `from` into `into` as if `into` had also accumulated every row `from` did (merging
+  // windows): counts and sums add, MIN/MAX keep the extreme, a DISTINCT call takes only the values
+  // `into` had not seen yet.
+  void MergeAccumulators(GroupAccumulators* into, const GroupAccumulators& from) const;
   static bool Equal(const std::vector<AggValue>& a, const std::vector<AggValue>& b);
   // Appends call `i`'s value to a column of its result type.
   void AppendValue(size_t i, const AggValue& v, Column* col) const;
@@ -136,6 +140,12 @@ class AggregateFunctions {
 
   static void UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
                         bool accumulate);
+  // Accumulates or retracts one non-NULL argument value (in the field of the plan's value class),
+  // past DISTINCT filtering.
+  static void ApplyValue(const Plan& p, Accumulator* a, int64_t iv, double dv, std::string_view sv,
+                         bool accumulate);
+  // MergeAccumulators for one call without DISTINCT.
+  static void MergeOne(const Plan& p, Accumulator* into, const Accumulator& from);
   // The plan of call `i` (mode from its kind and argument type); checks the result type.
   static absl::StatusOr<Plan> PlanCall(const AggregateCall& c, size_t i, bool retractions_possible);
 

@@ -46,6 +46,19 @@ class ValueMultiset {
     entries_.emplace(it, T(v), 1);
     return 1;
   }
+  // Adds `n` (> 0) copies; returns the value's count before (0: the value is new).
+  int64_t AddCopies(V v, int64_t n) {
+    auto it = LowerBound(v);
+    if (it != entries_.end() && Equal(it->first, v)) {
+      const int64_t before = it->second;
+      it->second += n;
+      return before;
+    }
+    entries_.emplace(it, T(v), n);
+    return 0;
+  }
+  // The (value, count) pairs in value order.
+  const std::vector<std::pair<T, int64_t>>& entries() const { return entries_; }
   // Returns the count after removing one; -1 if the value was absent (nothing changes).
   int64_t Remove(V v) {
     auto it = LowerBound(v);

@@ -24,6 +24,7 @@
 #include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/over_aggregate.h"
 #include "worker/operators/rank_operator.h"
+#include "worker/operators/session_window_aggregate.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/operators/temporal_join.h"
 #include "worker/operators/union_operator.h"
@@ -435,6 +436,26 @@ absl::StatusOr<BuiltNode> BuildWindowRank(const v1::PlanNode& node,
   return CheckedNode(node, std::move(op), "WindowRank");
 }
 
+absl::StatusOr<BuiltNode> BuildSessionWindowAggregate(const v1::PlanNode& node,
+                                                      const std::vector<DataType>& in) {
+  const v1::SessionWindowAggregate& session = node.session_window_aggregate();
+  SessionWindowAggregateSpec spec;
+  spec.input_types = in;
+  absl::Status keys_and_calls =
+      ReadKeysAndCalls(session.group_keys(), session.calls(), in, /*merging=*/false,
+                       &spec.group_keys, &spec.aggregates);
+  if (!keys_and_calls.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SessionWindowAggregate: ", keys_and_calls.message()));
+  }
+  spec.time_column = session.time_column();
+  spec.gap_ms = session.gap_ms();
+  // Create checks the gap (> 0), the time column (a TIMESTAMP input column) and the calls (kinds,
+  // argument and result types).
+  ASSIGN_OR_RETURN(auto op, SessionWindowAggregateOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "SessionWindowAggregate");
+}
+
 absl::StatusOr<BuiltNode> BuildDeduplicate(const v1::PlanNode& node,
                                            const std::vector<DataType>& in) {
   const v1::Deduplicate& dedup = node.deduplicate();
@@ -669,8 +690,11 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildWindowRank(node, in);
     }
-    case v1::PlanNode::kSessionWindowAggregate:
-      return absl::UnimplementedError("this worker has no session window operator");
+    case v1::PlanNode::kSessionWindowAggregate: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildSessionWindowAggregate(node, in);
+    }
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
