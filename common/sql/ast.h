@@ -99,6 +99,8 @@ struct Expr {
 
   std::unique_ptr<Query> subquery;
 
+  // kFunction followed by FILTER (WHERE cond): an aggregate over the rows where cond holds.
+  std::unique_ptr<Expr> filter;
   // kFunction followed by OVER (...): an analytic function such as ROW_NUMBER() over a window.
   std::unique_ptr<OverClause> over;
 };

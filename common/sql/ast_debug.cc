@@ -134,7 +134,8 @@ std::string DebugString(const Expr& e) {
                           DebugString(e.cast_type), ")");
     case ExprKind::kFunction:
       return absl::StrCat(e.name.ToString(), "(", e.distinct ? "DISTINCT " : "", JoinExprs(e.args),
-                          ")", e.over ? Over(*e.over) : "");
+                          ")", e.filter ? " FILTER (WHERE " + DebugString(*e.filter) + ")" : "",
+                          e.over ? Over(*e.over) : "");
     case ExprKind::kInterval:
       return absl::StrCat("INTERVAL ", Quote(e.text), " ", e.interval_unit);
     case ExprKind::kSubquery:

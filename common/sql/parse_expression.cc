@@ -327,6 +327,13 @@ absl::StatusOr<ExprPtr> Parser::ParseFunctionCall(QualifiedName name) {
     }
     RETURN_IF_ERROR(ExpectSymbol(")"));
   }
+  if (PeekKeyword("FILTER") && PeekSymbol("(", 1)) {
+    Advance();
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("WHERE"));
+    ASSIGN_OR_RETURN(call->filter, ParseExpr());
+    RETURN_IF_ERROR(ExpectSymbol(")"));
+  }
   if (PeekKeyword("OVER")) {
     ASSIGN_OR_RETURN(call->over, ParseOverClause());
   }

@@ -96,6 +96,11 @@ absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope)
                                                  "not in ",
                                                  absl::AsciiStrToUpper(name)));
   }
+  if (e.filter) {
+    return ValidationErrorAt(e.filter->pos,
+                             absl::StrCat("FILTER is only allowed in aggregate functions, not in ",
+                                          absl::AsciiStrToUpper(name)));
+  }
   for (const auto& a : e.args) {
     if (a && a->kind == sql::ExprKind::kStar) {
       return ValidationErrorAt(a->pos, absl::StrCat("'*' is not allowed as an argument of ",

@@ -247,6 +247,10 @@ absl::StatusOr<std::optional<BoundOver>> BindOverAggregates(
     if (call.distinct) {
       return ValidationErrorAt(call.pos, "DISTINCT in OVER aggregations is not supported yet");
     }
+    if (call.filter) {
+      return ValidationErrorAt(call.filter->pos,
+                               "FILTER in OVER aggregations is not supported yet");
+    }
     const bool star = call.args.size() == 1 && call.args[0]->kind == sql::ExprKind::kStar;
     if (!star && call.args.size() != 1) {
       return ValidationErrorAt(call.pos, absl::StrCat("Invalid number of arguments to function '",

@@ -13,6 +13,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/evaluator.h"
+#include "common/expr/function_registry.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/logical_rewrite.h"
@@ -155,10 +156,31 @@ class AggregateScope {
         return ValidationErrorAt(a->pos, "aggregate function calls cannot be nested");
       }
     }
-    const bool star = e.args.size() == 1 && e.args[0] && e.args[0]->kind == sql::ExprKind::kStar;
-    if (!star && e.args.size() != 1) {
+    // FILTER (WHERE cond): the call aggregates CASE WHEN cond THEN arg END, which every aggregate
+    // skips where it is NULL; COUNT(*) counts CASE WHEN cond THEN 1 END.
+    ExprPtr filter;
+    if (e.filter) {
+      if (ContainsAggregate(*e.filter)) {
+        return ValidationErrorAt(e.filter->pos,
+                                 "aggregate functions are not allowed in a FILTER clause");
+      }
+      ExprScope filter_scope = input_;
+      filter_scope.clause = "a FILTER clause";
+      ASSIGN_OR_RETURN(filter, BindExpr(*e.filter, filter_scope));
+      RETURN_IF_ERROR(RequireBoolean(*filter, e.filter->pos, "FILTER clause"));
+    }
+    const bool star_arg =
+        e.args.size() == 1 && e.args[0] && e.args[0]->kind == sql::ExprKind::kStar;
+    const bool star = star_arg && filter == nullptr;
+    if (!star_arg && e.args.size() != 1) {
       return ValidationErrorAt(e.pos, absl::StrCat("Invalid number of arguments to function '",
                                                    name, "': ", e.args.size()));
+    }
+    if (auto as_written = ParseAggKind(name, star_arg); !as_written.ok()) {
+      return AsValidationError(e.pos, as_written.status());  // e.g. SUM(*)
+    }
+    if (star_arg && e.distinct) {
+      return ValidationErrorAt(e.pos, "COUNT(DISTINCT *) is not supported");
     }
     auto kind = ParseAggKind(name, star);
     if (!kind.ok()) return AsValidationError(e.pos, kind.status());
@@ -173,7 +195,17 @@ class AggregateScope {
     } else {
       ExprScope arg_scope = input_;
       arg_scope.clause = "an aggregate argument";
-      ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*e.args[0], arg_scope));
+      ExprPtr arg;
+      if (star_arg) {
+        arg = MakeLiteral(Value::Int(1), DataType::Int().WithNullable(false));
+      } else {
+        ASSIGN_OR_RETURN(arg, BindExpr(*e.args[0], arg_scope));
+      }
+      if (filter) {
+        auto filtered = MakeCall("CASE", {filter, arg});
+        if (!filtered.ok()) return AsValidationError(e.pos, filtered.status());
+        arg = *std::move(filtered);
+      }
       if (arg->type.id == TypeId::kNull) {
         return ValidationErrorAt(e.args[0]->pos,
                                  absl::StrCat("cannot apply '", name, "' to an untyped NULL"));

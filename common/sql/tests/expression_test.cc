@@ -262,6 +262,10 @@ TEST(Expression, Errors) {
            "FOLLOWING)"),
       "COUNT(*) OVER (ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)");
   EXPECT_EQ(Expr("AVG(x) OVER w"), "AVG(x) OVER w");
+  EXPECT_EQ(Expr("COUNT(DISTINCT x) FILTER (WHERE y > 1)"),
+            "COUNT(DISTINCT x) FILTER (WHERE (y > 1))");
+  EXPECT_EQ(Expr("COUNT(*) FILTER (y > 1)"),
+            "ERROR: SQL parse error at line 1, column 18: expected 'WHERE' but found 'y'");
   EXPECT_EQ(Expr("SUM(x) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED AND CURRENT ROW)"),
             "ERROR: SQL parse error at line 1, column 49: expected 'PRECEDING' or 'FOLLOWING' but "
             "found 'AND'");
