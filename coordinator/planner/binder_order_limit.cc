@@ -2,8 +2,10 @@
 // [OFFSET m] is a Top-N of the whole result without a row number (a Rank of origin kSortLimit,
 // ranks m+1..m+n, one subtask); LIMIT n [OFFSET m] alone keeps the first rows in arrival order (a
 // Rank of origin kLimit, no sort key). ORDER BY items are output columns by name, by ordinal
-// (`ORDER BY 2`) or expressions over them. ORDER BY without LIMIT is refused with Flink's message
-// (a sort on an event-time attribute, Flink's temporal sort, is not supported yet).
+// (`ORDER BY 2`), expressions over them, or (in a SELECT block) expressions over its FROM clause,
+// carried as hidden select items up to the sort and dropped after it. ORDER BY without LIMIT is
+// refused with Flink's message (a sort on an event-time attribute, Flink's temporal sort, is not
+// supported yet).
 #include <cstdlib>
 #include <optional>
 #include <utility>
