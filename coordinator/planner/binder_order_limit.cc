@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
+#include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -97,20 +98,8 @@ absl::StatusOr<BoundRelation> Binder::BindOrderAndLimit(const sql::Query& q, Bou
   }
   rank.rank_start = offset + 1;
   rank.rank_end = offset + *q.limit;
-  LogicalNodePtr input = body.node;
-  if (!extra.empty()) {
-    std::vector<ExprPtr> projections;
-    std::vector<std::string> names = input->schema.Names();
-    for (int c = 0; c < bound_width; ++c) {
-      projections.push_back(MakeColumnRef(c, input->schema.fields[c].type));
-    }
-    for (size_t i = 0; i < extra.size(); ++i) {
-      names.push_back(absl::StrCat("$", bound_width + i));
-      projections.push_back(std::move(extra[i]));
-    }
-    input = MakeProject(input, std::move(projections), std::move(names));
-  }
-  LogicalNodePtr sorted = MakeRank(input, std::move(rank), "");
+  LogicalNodePtr sorted =
+      MakeRank(WithExtraColumns(body.node, std::move(extra)), std::move(rank), "");
   if (static_cast<int>(sorted->schema.size()) > width) {
     // The sort columns are not part of the result.
     std::vector<ExprPtr> projections;

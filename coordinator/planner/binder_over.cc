@@ -16,6 +16,7 @@
 #include "common/expr/aggregate_signature.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
+#include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -52,13 +53,12 @@ bool IsOverAggregateCall(const sql::Expr& call) {
 // Binds `e` over `input`; a column reference gives its column, another expression is appended to
 // `*extra` (computed before the rank) and gives the column it will have.
 absl::StatusOr<int> KeyColumn(const sql::Expr& e, const ExprScope& input, int input_columns,
-                              std::vector<ExprPtr>* extra, std::vector<std::string>* extra_names) {
+                              std::vector<ExprPtr>* extra) {
   ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input));
   if (bound->kind == ExprKind::kColumn) return bound->column;
   for (size_t i = 0; i < extra->size(); ++i) {
     if (ExprEquals(*(*extra)[i], *bound)) return input_columns + static_cast<int>(i);
   }
-  extra_names->push_back(absl::StrCat("$", input_columns + extra->size()));
   extra->push_back(std::move(bound));
   return input_columns + static_cast<int>(extra->size()) - 1;
 }
@@ -106,31 +106,17 @@ class OverInputs {
     scope_.clause = "an OVER clause";
   }
 
-  absl::StatusOr<int> Column(const sql::Expr& e) {
-    return KeyColumn(e, scope_, width_, &extra_, &extra_names_);
-  }
+  absl::StatusOr<int> Column(const sql::Expr& e) { return KeyColumn(e, scope_, width_, &extra_); }
   absl::StatusOr<ExprPtr> Bind(const sql::Expr& e) { return BindExpr(e, scope_); }
 
   // `node` with the extra expressions appended (itself when there are none).
-  LogicalNodePtr Input() {
-    if (extra_.empty()) return node_;
-    std::vector<ExprPtr> projections;
-    std::vector<std::string> names = node_->schema.Names();
-    for (int c = 0; c < width_; ++c) {
-      projections.push_back(MakeColumnRef(c, node_->schema.fields[c].type));
-    }
-    for (auto& e : extra_) projections.push_back(std::move(e));
-    names.insert(names.end(), extra_names_.begin(), extra_names_.end());
-    extra_.clear();
-    return MakeProject(node_, std::move(projections), std::move(names));
-  }
+  LogicalNodePtr Input() { return WithExtraColumns(node_, std::exchange(extra_, {})); }
 
  private:
   LogicalNodePtr node_;
   int width_;
   ExprScope scope_;
   std::vector<ExprPtr> extra_;
-  std::vector<std::string> extra_names_;
 };
 
 absl::StatusOr<std::optional<BoundOver>> BindRowNumber(const sql::Expr& call,

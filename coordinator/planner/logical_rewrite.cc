@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/function_registry.h"
 
@@ -16,6 +17,21 @@ LogicalNodePtr WithInputs(const LogicalNodePtr& n, std::vector<LogicalNodePtr> i
     copy->schema = copy->inputs.front()->schema;
   }
   return copy;
+}
+
+LogicalNodePtr WithExtraColumns(const LogicalNodePtr& node, std::vector<ExprPtr> extra) {
+  if (extra.empty()) return node;
+  const size_t width = node->schema.size();
+  std::vector<ExprPtr> projections;
+  std::vector<std::string> names = node->schema.Names();
+  for (size_t c = 0; c < width; ++c) {
+    projections.push_back(MakeColumnRef(static_cast<int>(c), node->schema.fields[c].type));
+  }
+  for (size_t i = 0; i < extra.size(); ++i) {
+    names.push_back(absl::StrCat("$", width + i));
+    projections.push_back(std::move(extra[i]));
+  }
+  return MakeProject(node, std::move(projections), std::move(names));
 }
 
 namespace {

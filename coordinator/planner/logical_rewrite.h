@@ -16,6 +16,10 @@ namespace eddy::planner {
 // takes its new input's schema).
 LogicalNodePtr WithInputs(const LogicalNodePtr& n, std::vector<LogicalNodePtr> inputs);
 
+// `node`'s columns followed by `extra` (expressions over them, e.g. sort or partition keys computed
+// before a Rank), each extra column named `$<position>`; `node` itself when `extra` is empty.
+LogicalNodePtr WithExtraColumns(const LogicalNodePtr& node, std::vector<ExprPtr> extra);
+
 // Rebuilds every node reachable from `roots`, inputs first: `rewrite` gets the original node and
 // the node over its rewritten inputs (WithInputs), and returns what replaces the original. Each
 // node is rewritten once.

@@ -372,6 +372,20 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   return id;
 }
 
+namespace {
+
+void FillOrderBy(const std::vector<SortKey>& keys,
+                 google::protobuf::RepeatedPtrField<v1::SortField>* out) {
+  for (const SortKey& k : keys) {
+    v1::SortField* f = out->Add();
+    f->set_column(k.column);
+    f->set_descending(k.descending);
+    f->set_nulls_first(k.nulls_first);
+  }
+}
+
+}  // namespace
+
 absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) const {
   const RankSpec& r = n.rank;
   if (r.rank_end < 0) {
@@ -389,12 +403,7 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
     for (int k : r.partition_keys) {
       if (k != window_start && k != window_end) w->add_partition_keys(k);
     }
-    for (const SortKey& k : r.order_keys) {
-      v1::SortField* f = w->add_order_by();
-      f->set_column(k.column);
-      f->set_descending(k.descending);
-      f->set_nulls_first(k.nulls_first);
-    }
+    FillOrderBy(r.order_keys, w->mutable_order_by());
     w->set_rank_start(r.rank_start);
     w->set_rank_end(r.rank_end);
     w->set_output_rank_number(r.output_rank_number);
@@ -415,12 +424,7 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
   }
   v1::Rank* rank = p->mutable_rank();
   for (int k : r.partition_keys) rank->add_partition_keys(k);
-  for (const SortKey& k : r.order_keys) {
-    v1::SortField* f = rank->add_order_by();
-    f->set_column(k.column);
-    f->set_descending(k.descending);
-    f->set_nulls_first(k.nulls_first);
-  }
+  FillOrderBy(r.order_keys, rank->mutable_order_by());
   rank->set_rank_start(r.rank_start);
   rank->set_rank_end(r.rank_end);
   rank->set_output_rank_number(r.output_rank_number);

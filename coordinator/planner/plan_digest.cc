@@ -85,24 +85,30 @@ std::string WatermarkAssignerDigest(const LogicalNode& n) {
                       ExprToString(*n.watermark, in), "])");
 }
 
-std::string WindowDigest(const WindowSpec& w, const std::string& time_column) {
-  std::string s = absl::StrCat(WindowKindName(w.kind), "(time_col=[", time_column, "], ");
+namespace {
+
+// The window's sizes as Flink prints them: size=[..], slide=[..], max_size/step, gap.
+std::string WindowSizes(const WindowSpec& w) {
   switch (w.kind) {
     case WindowSpec::Kind::kTumble:
-      absl::StrAppend(&s, "size=[", FormatDurationMs(w.size_ms), "]");
-      break;
+      return absl::StrCat("size=[", FormatDurationMs(w.size_ms), "]");
     case WindowSpec::Kind::kHop:
-      absl::StrAppend(&s, "size=[", FormatDurationMs(w.size_ms), "], slide=[",
-                      FormatDurationMs(w.slide_ms), "]");
-      break;
+      return absl::StrCat("size=[", FormatDurationMs(w.size_ms), "], slide=[",
+                          FormatDurationMs(w.slide_ms), "]");
     case WindowSpec::Kind::kCumulate:
-      absl::StrAppend(&s, "max_size=[", FormatDurationMs(w.size_ms), "], step=[",
-                      FormatDurationMs(w.step_ms), "]");
-      break;
+      return absl::StrCat("max_size=[", FormatDurationMs(w.size_ms), "], step=[",
+                          FormatDurationMs(w.step_ms), "]");
     case WindowSpec::Kind::kSession:
-      absl::StrAppend(&s, "gap=[", FormatDurationMs(w.gap_ms), "]");
-      break;
+      return absl::StrCat("gap=[", FormatDurationMs(w.gap_ms), "]");
   }
+  return "";
+}
+
+}  // namespace
+
+std::string WindowDigest(const WindowSpec& w, const std::string& time_column) {
+  std::string s =
+      absl::StrCat(WindowKindName(w.kind), "(time_col=[", time_column, "], ", WindowSizes(w));
   if (w.offset_ms != 0) absl::StrAppend(&s, ", offset=[", FormatDurationMs(w.offset_ms), "]");
   return s + ")";
 }
@@ -154,27 +160,10 @@ std::string RankDigest(const LogicalNode& rank) {
   int window_start = -1, window_end = -1;
   if (IsWindowRank(rank, &window_start, &window_end)) {
     const WindowBound bound = *FindWindowBound(rank.input(), window_start);
-    std::string window = WindowKindName(bound.origin->window.kind);
     const WindowSpec& w = bound.origin->window;
-    absl::StrAppend(&window, "(win_start=[", in[window_start], "], win_end=[", in[window_end],
-                    "], ");
-    switch (w.kind) {
-      case WindowSpec::Kind::kTumble:
-        absl::StrAppend(&window, "size=[", FormatDurationMs(w.size_ms), "]");
-        break;
-      case WindowSpec::Kind::kHop:
-        absl::StrAppend(&window, "size=[", FormatDurationMs(w.size_ms), "], slide=[",
-                        FormatDurationMs(w.slide_ms), "]");
-        break;
-      case WindowSpec::Kind::kCumulate:
-        absl::StrAppend(&window, "max_size=[", FormatDurationMs(w.size_ms), "], step=[",
-                        FormatDurationMs(w.step_ms), "]");
-        break;
-      case WindowSpec::Kind::kSession:
-        absl::StrAppend(&window, "gap=[", FormatDurationMs(w.gap_ms), "]");
-        break;
-    }
-    window += ")";
+    const std::string window =
+        absl::StrCat(WindowKindName(w.kind), "(win_start=[", in[window_start], "], win_end=[",
+                     in[window_end], "], ", WindowSizes(w), ")");
     std::vector<std::string> others;
     for (int k : r.partition_keys) {
       if (k != window_start && k != window_end) others.push_back(in[k]);

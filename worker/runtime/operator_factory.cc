@@ -384,15 +384,23 @@ absl::StatusOr<BuiltNode> CheckedNode(const v1::PlanNode& node, std::unique_ptr<
   return built;
 }
 
+// A Rank's or WindowRank's ORDER BY items.
+std::vector<SortKeyField> SortKeyFieldsFromProto(
+    const google::protobuf::RepeatedPtrField<v1::SortField>& order_by) {
+  std::vector<SortKeyField> fields;
+  for (const v1::SortField& f : order_by) {
+    fields.push_back(SortKeyField{
+        .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
+  }
+  return fields;
+}
+
 absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<DataType>& in) {
   const v1::Rank& rank = node.rank();
   RankSpec spec;
   spec.input_types = in;
   spec.partition_keys.assign(rank.partition_keys().begin(), rank.partition_keys().end());
-  for (const v1::SortField& f : rank.order_by()) {
-    spec.order_by.push_back(SortKeyField{
-        .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
-  }
+  spec.order_by = SortKeyFieldsFromProto(rank.order_by());
   spec.rank_start = rank.rank_start();
   spec.rank_end = rank.rank_end();
   spec.output_rank_number = rank.output_rank_number();
@@ -420,10 +428,7 @@ absl::StatusOr<BuiltNode> BuildWindowRank(const v1::PlanNode& node,
   WindowRankSpec spec;
   spec.input_types = in;
   spec.partition_keys.assign(rank.partition_keys().begin(), rank.partition_keys().end());
-  for (const v1::SortField& f : rank.order_by()) {
-    spec.order_by.push_back(SortKeyField{
-        .column = f.column(), .descending = f.descending(), .nulls_first = f.nulls_first()});
-  }
+  spec.order_by = SortKeyFieldsFromProto(rank.order_by());
   spec.rank_start = rank.rank_start();
   spec.rank_end = rank.rank_end();
   spec.output_rank_number = rank.output_rank_number();
