@@ -11,6 +11,7 @@
 #include "worker/operators/deduplicate_operator.h"
 #include "worker/operators/rank_operator.h"
 #include "worker/runtime/operator_factory.h"
+#include "worker/runtime/tests/node_test_util.h"
 
 namespace eddy {
 namespace {
@@ -72,12 +73,7 @@ absl::StatusOr<BuiltNode> Build(const v1::PlanNode& n,
 
 void ExpectRejected(const v1::PlanNode& n, const std::string& what,
                     std::vector<std::vector<DataType>> inputs = {kInput}) {
-  auto built = Build(n, std::move(inputs));
-  ASSERT_FALSE(built.ok()) << what;
-  EXPECT_EQ(built.status().code(), absl::StatusCode::kInvalidArgument) << built.status();
-  const std::string name = absl::StrCat("plan node 7 (", n.description(), ")");
-  EXPECT_NE(built.status().message().find(name), std::string::npos) << built.status();
-  EXPECT_NE(built.status().message().find(what), std::string::npos) << built.status();
+  testing::ExpectNodeRejected(n, what, inputs);
 }
 
 TEST(RankNodeTest, BuildsTheRankOperatorFromTheNode) {

@@ -9,6 +9,7 @@
 #include "common/types/type_proto.h"
 #include "worker/operators/window_rank_operator.h"
 #include "worker/runtime/operator_factory.h"
+#include "worker/runtime/tests/node_test_util.h"
 
 namespace eddy {
 namespace {
@@ -52,12 +53,7 @@ absl::StatusOr<BuiltNode> Build(const v1::PlanNode& n,
 
 void ExpectRejected(const v1::PlanNode& n, const std::string& what,
                     std::vector<std::vector<DataType>> inputs = {kInput}) {
-  auto built = Build(n, std::move(inputs));
-  ASSERT_FALSE(built.ok()) << what;
-  EXPECT_EQ(built.status().code(), absl::StatusCode::kInvalidArgument) << built.status();
-  const std::string name = absl::StrCat("plan node 7 (", n.description(), ")");
-  EXPECT_NE(built.status().message().find(name), std::string::npos) << built.status();
-  EXPECT_NE(built.status().message().find(what), std::string::npos) << built.status();
+  testing::ExpectNodeRejected(n, what, inputs);
 }
 
 TEST(WindowRankNodeTest, BuildsTheWindowRankOperatorFromTheNode) {
