@@ -124,18 +124,7 @@ absl::Status Binder::BindTemporal(const sql::TableRef& versioned, const BoundRel
         "FOR SYSTEM_TIME AS OF must name an event-time attribute (a WATERMARK FOR column) of the "
         "left table; processing-time temporal joins need PROCTIME(), which is not supported yet");
   }
-  const CatalogTable* table = nullptr;
-  for (const LogicalNode* n = right.node.get(); n != nullptr;
-       n = n->inputs.empty() ? nullptr : n->inputs[0].get()) {
-    if (n->kind == LogicalKind::kTableScan) table = n->table.get();
-  }
   const std::string name = versioned.name.ToString();
-  if (table == nullptr || table->primary_key.empty()) {
-    return ValidationErrorAt(versioned.pos,
-                             absl::StrCat("Temporal Table Join requires primary key in versioned "
-                                          "table, but no primary key can be found ('",
-                                          name, "')"));
-  }
   int right_time = -1;
   for (size_t c = 0; c < right.node->schema.size() && right_time < 0; ++c) {
     if (IsRowtimeColumn(*right.node, static_cast<int>(c))) right_time = static_cast<int>(c);
@@ -147,14 +136,12 @@ absl::Status Binder::BindTemporal(const sql::TableRef& versioned, const BoundRel
                                           "row time attribute can be found ('",
                                           name, "')"));
   }
+  // The primary key is resolved after filter push-down (ResolveTemporalKeys): a versioned view's
+  // key comes from its deduplication, whose rank the view's filter fixes.
   LogicalNode::Temporal t;
   t.left_time = period->column;
   t.right_time = right_time;
-  for (const std::string& column : table->primary_key) {
-    std::optional<int> c = right.node->schema.FindField(column);
-    if (!c) return ValidationErrorAt(versioned.pos, "the versioned table's key is not readable");
-    t.right_primary_key.push_back(*c);
-  }
+  t.versioned_name = name;
   join->temporal = std::move(t);
   return absl::OkStatus();
 }

@@ -310,8 +310,8 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
-    case LogicalKind::kRank:  // an updating result: its times are no longer attributes
       return false;
+    case LogicalKind::kRank:           // the input's rows: their times stay attributes, as in Flink
     case LogicalKind::kOverAggregate:  // each input row once, in time order
       return column < static_cast<int>(n.input().schema.size()) &&
              IsRowtimeColumn(n.input(), column);

@@ -173,11 +173,14 @@ struct LogicalNode {
   std::optional<TimeBounds> time_bounds;
   // A temporal join (`JOIN versioned FOR SYSTEM_TIME AS OF left.time`): each left row joins the
   // right row version valid at its left_time; right_time is the versioned table's rowtime
-  // attribute and right_primary_key its PRIMARY KEY (right input columns).
+  // attribute and right_primary_key its primary key (right input columns): the table's PRIMARY KEY
+  // or the unique key of a versioned view (a deduplication), set by ResolveTemporalKeys once
+  // filter push-down has fixed the ranks. `versioned_name` is the table's name as written.
   struct Temporal {
     int left_time = -1;
     int right_time = -1;
     std::vector<int> right_primary_key;
+    std::string versioned_name;
   };
   std::optional<Temporal> temporal;
   // kRank: the schema is the input's, then the row number (BIGINT NOT NULL) when

@@ -11,6 +11,7 @@ absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
   ASSIGN_OR_RETURN(plan, SimplifyFilters(plan));
   ASSIGN_OR_RETURN(plan, PushDownFilters(plan));
   ASSIGN_OR_RETURN(plan, ReplaceConstantRankNumbers(plan));
+  ASSIGN_OR_RETURN(plan, ResolveTemporalKeys(plan));
   ASSIGN_OR_RETURN(plan, ReorderJoins(plan, config));
   ASSIGN_OR_RETURN(plan, ExtractJoinKeys(plan));
   ASSIGN_OR_RETURN(plan, ExtractIntervalBounds(plan));

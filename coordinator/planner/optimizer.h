@@ -9,6 +9,7 @@
 //                               side go to that side's input)
 //   rule_rank_number.cc         a Top-N's row number that its filter fixes (rn = 1) is read as a
 //                               literal, so its column can go
+//   rule_temporal_keys.cc       a temporal join's versioned side is keyed by its unique key
 //   rule_reorder_joins.cc       inner-join trees rebuilt smallest input first (when enabled)
 //   rule_extract_join_keys.cc   a join's equi conjuncts become its keys, the rest its residual
 //                               condition
@@ -37,6 +38,7 @@ absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> ReplaceConstantRankNumbers(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> ResolveTemporalKeys(const LogicalRoots& roots);
 // Only with 'table.optimizer.join-reorder-enabled' = 'true'.
 absl::StatusOr<LogicalRoots> ReorderJoins(const LogicalRoots& roots, const ConfigMap& config);
 absl::StatusOr<LogicalRoots> ExtractJoinKeys(const LogicalRoots& roots);

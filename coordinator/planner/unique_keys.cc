@@ -58,11 +58,11 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
       // One row per partition and row number; with rank 1 only, one row per partition. Otherwise
       // a subset of the input's rows.
       std::vector<int> key = n.rank.partition_keys;
+      if (n.rank.rank_end == 1 && !key.empty()) return key;
       if (n.rank.output_rank_number) {
         key.push_back(static_cast<int>(n.schema.size()) - 1);
         return key;
       }
-      if (n.rank.rank_end == 1 && !key.empty()) return key;
       return UniqueKey(n.input());
     }
     case LogicalKind::kValues:

@@ -428,32 +428,51 @@ TEST_F(FailoverTest, ACheckpointedIntervalJoinRestoresItsRowsAndTimersAndEmitsEv
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
+// Orders with id 1..rows at id ms (3000 a second) and versions of key k = 1..rows starting at k ms
+// (2000 a second, so orders wait for the watermark), as `versions`: with a PRIMARY KEY, or (when
+// `as_view`) a log without one and a versioned view over it that keeps the last row per key. Each
+// order joins its own key's version into the file sink `files` at `out`.
+std::string TemporalJoinSql(int64_t rows, const std::string& out, bool as_view) {
+  const std::string n = std::to_string(rows);
+  const std::string versions_ddl =
+      " (k BIGINT, vts AS TO_TIMESTAMP_LTZ(k, 3), WATERMARK FOR vts AS vts" +
+      std::string(as_view ? "" : ", PRIMARY KEY (k) NOT ENFORCED") +
+      ") WITH ('connector' = 'datagen', 'rows-per-second' = '2000', 'fields.k.kind' = "
+      "'sequence', 'fields.k.start' = '1', 'fields.k.end' = '" +
+      n + "');";
+  return "CREATE TEMPORARY TABLE orders (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR "
+         "ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '3000', 'fields.id.kind' = "
+         "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
+         n + "');" +
+         (as_view ? "CREATE TEMPORARY TABLE version_log" + versions_ddl +
+                        "CREATE TEMPORARY VIEW versions AS SELECT k, vts FROM (SELECT *, "
+                        "ROW_NUMBER() OVER (PARTITION BY k ORDER BY vts DESC) AS rn FROM "
+                        "version_log) WHERE rn = 1;"
+                  : "CREATE TEMPORARY TABLE versions" + versions_ddl) +
+         "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = "
+         "'filesystem', 'path' = '" +
+         out +
+         "', 'format' = 'csv');"
+         "INSERT INTO files SELECT o.id, v.k * 2 FROM orders AS o JOIN versions FOR SYSTEM_TIME "
+         "AS OF o.ts AS v ON o.id = v.k;";
+}
+
 TEST_F(FailoverTest, ACheckpointedTemporalJoinRestoresWaitingRowsAndVersionsAndEmitsEachOnce) {
-  // Order id at id ms joins the version of key id (which starts at id ms) of a versioned table
-  // fed more slowly: orders wait in state for the watermark, versions are pruned behind it, and
-  // both must survive the kill.
+  // Orders wait in state for the watermark, versions are pruned behind it, and both must survive
+  // the kill.
   constexpr int64_t kRows = 20000;
   const std::string out = files_ + "/temporal";
-  const std::string n = std::to_string(kRows);
-  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
-      std::string(kCheckpointedAndRestarted) +
-      "CREATE TEMPORARY TABLE orders (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id, 3), WATERMARK FOR ts "
-      "AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '3000', 'fields.id.kind' = "
-      "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '" +
-      n +
-      "');"
-      "CREATE TEMPORARY TABLE versions (k BIGINT, vts AS TO_TIMESTAMP_LTZ(k, 3), WATERMARK FOR "
-      "vts AS vts, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '2000', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', "
-      "'fields.k.end' = '" +
-      n +
-      "');"
-      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
-      "'path' = '" +
-      out +
-      "', 'format' = 'csv');"
-      "INSERT INTO files SELECT o.id, v.k * 2 FROM orders AS o JOIN versions FOR SYSTEM_TIME AS "
-      "OF o.ts AS v ON o.id = v.k;"));
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(std::string(kCheckpointedAndRestarted) +
+                                                       TemporalJoinSql(kRows, out, false)));
+  ExpectEveryIdOnce(PublishedIds(out), kRows);
+}
+
+TEST_F(FailoverTest, ATemporalJoinAgainstAVersionedViewRestoresTheDeduplicationToo) {
+  // The versioned side is a deduplication whose state is restored along with the join's.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/temporal_view";
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(std::string(kCheckpointedAndRestarted) +
+                                                       TemporalJoinSql(kRows, out, true)));
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
