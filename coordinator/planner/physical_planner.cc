@@ -102,16 +102,18 @@ void FillDatagen(const LogicalNode& scan, v1::DatagenSource* out) {
 }
 
 // The filesystem source of `scan`: the table's options (the coordinator resolves 'path' before
-// deploying), every table column (a CSV line holds them all) and the ones read.
+// deploying), every physical column (a CSV line holds them all) and the ones read.
 void FillFilesystem(const LogicalNode& scan, v1::FilesystemSource* out) {
   const CatalogTable& table = *scan.table;
   out->set_table_name(table.path.ToString());
   for (const auto& [k, v] : table.options) {
     if (k != "connector") (*out->mutable_options())[k] = v;
   }
-  SchemaToProto(table.schema, out->mutable_file_schema());
+  // A line holds the physical columns only; computed columns are computed above the scan.
+  const Schema physical = table.PhysicalSchema();
+  SchemaToProto(physical, out->mutable_file_schema());
   if (scan.scan_columns.empty()) {
-    for (size_t c = 0; c < table.schema.size(); ++c) out->add_columns(static_cast<int>(c));
+    for (size_t c = 0; c < physical.size(); ++c) out->add_columns(static_cast<int>(c));
   }
   for (int c : scan.scan_columns) out->add_columns(c);
 }
