@@ -1,6 +1,6 @@
-// Time functions: CURRENT_TIMESTAMP / LOCALTIMESTAMP / NOW() (the wall clock, UTC, once per batch),
-// CURRENT_DATE, TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when it does not parse,
-// as Flink).
+// Time functions: CURRENT_TIMESTAMP / LOCALTIMESTAMP / NOW() / PROCTIME() (the wall clock, UTC,
+// once per batch), CURRENT_DATE, TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when
+// it does not parse, as Flink).
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -37,7 +37,7 @@ absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_
   if (f == "CURRENT_DATE") {
     return Constant<int32_t>(call, static_cast<int32_t>(NowMillis() / 86400000), n);
   }
-  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW") {
+  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW" || f == "PROCTIME") {
     return Constant<int64_t>(call, NowMillis(), n);
   }
   if (f == "TO_TIMESTAMP_LTZ") {

@@ -218,10 +218,12 @@ bool CoerceAll(std::vector<ExprPtr>& args, const DataType& t, size_t from = 0) {
   return true;
 }
 
-// CURRENT_TIMESTAMP and friends (TIMESTAMP(3); Eddy has no TIMESTAMP_LTZ, times are UTC),
+// CURRENT_TIMESTAMP and friends, PROCTIME() (TIMESTAMP(3); Eddy has no TIMESTAMP_LTZ, times are
+// UTC),
 // TO_TIMESTAMP_LTZ(epoch, 0 | 3), TO_TIMESTAMP(string).
 absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprPtr> args) {
-  if (fn == "CURRENT_DATE" || fn == "CURRENT_TIMESTAMP" || fn == "LOCALTIMESTAMP" || fn == "NOW") {
+  if (fn == "CURRENT_DATE" || fn == "CURRENT_TIMESTAMP" || fn == "LOCALTIMESTAMP" || fn == "NOW" ||
+      fn == "PROCTIME") {
     if (!args.empty()) return WrongArgCount(fn, args.size());
     DataType t = fn == "CURRENT_DATE" ? DataType::Date() : DataType::Timestamp(3);
     return NewCall(fn, std::move(args), t.WithNullable(false));

@@ -118,29 +118,37 @@ absl::Status Binder::BindTemporal(const sql::TableRef& versioned, const BoundRel
   left_scope.schema = &left.node->schema;
   left_scope.clause = "FOR SYSTEM_TIME AS OF";
   ASSIGN_OR_RETURN(ExprPtr period, BindExpr(*versioned.system_time, left_scope));
-  if (period->kind != ExprKind::kColumn || !IsRowtimeColumn(*left.node, period->column)) {
+  const TimeAttribute period_kind = period->kind == ExprKind::kColumn
+                                        ? TimeAttributeOf(*left.node, period->column)
+                                        : TimeAttribute::kNone;
+  if (period_kind == TimeAttribute::kNone) {
     return ValidationErrorAt(
         versioned.system_time->pos,
-        "FOR SYSTEM_TIME AS OF must name an event-time attribute (a WATERMARK FOR column) of the "
-        "left table; processing-time temporal joins need PROCTIME(), which is not supported yet");
+        "FOR SYSTEM_TIME AS OF must name a time attribute of the left table: "
+        "an event-time attribute (a WATERMARK FOR column) or a processing-time "
+        "attribute (a PROCTIME() column)");
   }
   const std::string name = versioned.name.ToString();
+  // Processing time joins the versioned table's latest row: no time attribute needed there.
   int right_time = -1;
-  for (size_t c = 0; c < right.node->schema.size() && right_time < 0; ++c) {
-    if (IsRowtimeColumn(*right.node, static_cast<int>(c))) right_time = static_cast<int>(c);
-  }
-  if (right_time < 0) {
-    return ValidationErrorAt(versioned.pos,
-                             absl::StrCat("Event-Time Temporal Table Join requires both primary "
-                                          "key and row time attribute in versioned table, but no "
-                                          "row time attribute can be found ('",
-                                          name, "')"));
+  if (period_kind == TimeAttribute::kRowtime) {
+    for (size_t c = 0; c < right.node->schema.size() && right_time < 0; ++c) {
+      if (IsRowtimeColumn(*right.node, static_cast<int>(c))) right_time = static_cast<int>(c);
+    }
+    if (right_time < 0) {
+      return ValidationErrorAt(versioned.pos,
+                               absl::StrCat("Event-Time Temporal Table Join requires both primary "
+                                            "key and row time attribute in versioned table, but "
+                                            "no row time attribute can be found ('",
+                                            name, "')"));
+    }
   }
   // The primary key is resolved after filter push-down (ResolveTemporalKeys): a versioned view's
   // key comes from its deduplication, whose rank the view's filter fixes.
   LogicalNode::Temporal t;
   t.left_time = period->column;
   t.right_time = right_time;
+  t.proctime = period_kind == TimeAttribute::kProctime;
   t.versioned_name = name;
   join->temporal = std::move(t);
   return absl::OkStatus();

@@ -85,10 +85,10 @@ absl::StatusOr<BoundRelation> Binder::BindOrderAndLimit(const sql::Query& q, Bou
     const SortKey& first = rank.order_keys.front();
     const sql::SourcePos& pos = q.order_by.front().pos;
     if (first.column < bound_width && !first.descending &&
-        IsRowtimeColumn(*body.node, first.column)) {
+        TimeAttributeOf(*body.node, first.column) != TimeAttribute::kNone) {
       return ValidationErrorAt(pos,
-                               "ORDER BY an event-time attribute without LIMIT (a temporal sort) "
-                               "is not supported yet");
+                               "ORDER BY a time attribute without LIMIT (a temporal sort) is not "
+                               "supported yet");
     }
     return ValidationErrorAt(pos, "Sort on a non-time-attribute field is not supported.");
   }

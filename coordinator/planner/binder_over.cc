@@ -207,16 +207,18 @@ absl::StatusOr<std::optional<BoundOver>> BindOverAggregates(
       mine.partition_keys.push_back(column);
     }
     if (w.order_by.size() != 1 || w.order_by[0].descending) {
-      return ValidationErrorAt(w.order_by.empty() ? w.pos : w.order_by[0].pos,
-                               "OVER windows' ordering in stream mode must be defined on a time "
-                               "attribute, ascending (ORDER BY one event-time column)");
+      return ValidationErrorAt(
+          w.order_by.empty() ? w.pos : w.order_by[0].pos,
+          "OVER windows' ordering in stream mode must be defined on a time "
+          "attribute, ascending (ORDER BY one event-time or PROCTIME() column)");
     }
     ASSIGN_OR_RETURN(mine.time_column, in.Column(*w.order_by[0].expr));
     if (mine.time_column >= static_cast<int>(node->schema.size()) ||
-        !IsRowtimeColumn(*node, mine.time_column)) {
-      return ValidationErrorAt(w.order_by[0].pos,
-                               "OVER windows' ordering in stream mode must be defined on a time "
-                               "attribute, ascending (ORDER BY one event-time column)");
+        TimeAttributeOf(*node, mine.time_column) == TimeAttribute::kNone) {
+      return ValidationErrorAt(
+          w.order_by[0].pos,
+          "OVER windows' ordering in stream mode must be defined on a time "
+          "attribute, ascending (ORDER BY one event-time or PROCTIME() column)");
     }
     mine.rows = w.has_frame && w.rows;
     ASSIGN_OR_RETURN(mine.preceding, FramePreceding(w, &in));

@@ -93,13 +93,14 @@ absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::stri
   return w;
 }
 
-absl::Status RequireRowtime(const LogicalNode& input, int column, const std::string& name,
-                            const std::string& fn, const sql::SourcePos& pos) {
-  if (IsRowtimeColumn(input, column)) return absl::OkStatus();
+absl::Status RequireTimeAttribute(const LogicalNode& input, int column, const std::string& name,
+                                  const std::string& fn, const sql::SourcePos& pos) {
+  if (TimeAttributeOf(input, column) != TimeAttribute::kNone) return absl::OkStatus();
   return ValidationErrorAt(
       pos, absl::StrCat("the time column '", name, "' of ", fn,
-                        " must be an event-time attribute: a column with WATERMARK FOR in its "
-                        "table's DDL, selected unchanged"));
+                        " must be a time attribute: a column with WATERMARK FOR in its table's "
+                        "DDL (event time) or a PROCTIME() column (processing time), selected "
+                        "unchanged"));
 }
 
 bool IsColumn(const Expr& e, int column) {
@@ -128,7 +129,7 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
         ref.pos, absl::StrCat("column '", ref.descriptor_cols[0], "' of DESCRIPTOR not found in ",
                               ref.table_arg->name.ToString()));
   }
-  RETURN_IF_ERROR(RequireRowtime(*in.node, *column, ref.descriptor_cols[0], fn, ref.pos));
+  RETURN_IF_ERROR(RequireTimeAttribute(*in.node, *column, ref.descriptor_cols[0], fn, ref.pos));
   std::vector<const sql::Expr*> args;
   for (const auto& a : ref.function_args) args.push_back(a.get());
   ASSIGN_OR_RETURN(WindowSpec window, WindowFromArgs(*kind, fn, args, ref.pos));
@@ -188,7 +189,7 @@ absl::StatusOr<BoundRelation> BindLegacyWindow(const LegacyWindow& legacy, const
         call.args[0]->pos,
         absl::StrCat("the first argument of ", legacy.function, " must be a time column"));
   }
-  RETURN_IF_ERROR(RequireRowtime(*in.node, time->column, name, legacy.function, call.pos));
+  RETURN_IF_ERROR(RequireTimeAttribute(*in.node, time->column, name, legacy.function, call.pos));
   std::vector<const sql::Expr*> args;
   for (size_t i = 1; i < call.args.size(); ++i) args.push_back(call.args[i].get());
   ASSIGN_OR_RETURN(WindowSpec window,
@@ -210,7 +211,8 @@ const char* LegacyWindowProperty(const sql::Expr& e) {
   const std::string fn = absl::AsciiStrToUpper(e.name.parts[0]);
   if (fn == "TUMBLE_START" || fn == "HOP_START" || fn == "SESSION_START") return kLegacyWindowStart;
   if (fn == "TUMBLE_END" || fn == "HOP_END" || fn == "SESSION_END") return kLegacyWindowEnd;
-  if (fn == "TUMBLE_ROWTIME" || fn == "HOP_ROWTIME" || fn == "SESSION_ROWTIME") {
+  if (fn == "TUMBLE_ROWTIME" || fn == "HOP_ROWTIME" || fn == "SESSION_ROWTIME" ||
+      fn == "TUMBLE_PROCTIME" || fn == "HOP_PROCTIME" || fn == "SESSION_PROCTIME") {
     return kLegacyWindowTime;
   }
   return nullptr;

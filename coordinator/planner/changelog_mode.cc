@@ -71,12 +71,21 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
           n->mode = ChangelogMode::InsertOnly();
           break;
         }
+        // A processing-time deduplication sees rows in arrival order: keeping the first row is
+        // append-only, keeping the last one updates it and never deletes (Flink's
+        // ProcTimeDeduplicate functions).
+        const bool proctime_dedup =
+            IsDeduplicate(*n) && IsProctimeColumn(n->input(), n->rank.order_keys[0].column);
+        if (proctime_dedup && !n->rank.order_keys[0].descending) {
+          n->mode = ChangelogMode::InsertOnly();
+          break;
+        }
         // Any change, as Flink infers for Rank and for an event-time Deduplicate: rows enter and
         // leave the top N, and rows move within it.
         ChangelogMode m;
         m.update_after = true;
         m.update_before = n->requires_update_before;
-        m.del = true;
+        m.del = !proctime_dedup;
         n->mode = m;
         break;
       }

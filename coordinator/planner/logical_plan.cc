@@ -241,7 +241,7 @@ bool IsDeduplicate(const LogicalNode& rank) {
   return rank.kind == LogicalKind::kRank && rank.rank.origin == RankSpec::Origin::kRowNumber &&
          !IsWindowRank(rank) && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
          !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
-         IsRowtimeColumn(rank.input(), rank.rank.order_keys[0].column) &&
+         TimeAttributeOf(rank.input(), rank.rank.order_keys[0].column) != TimeAttribute::kNone &&
          rank.input().mode.IsInsertOnly();
 }
 
@@ -286,47 +286,64 @@ std::string JoinTypeDigest(JoinType type) {
   return "?";
 }
 
-bool IsRowtimeColumn(const LogicalNode& n, int column) {
+TimeAttribute TimeAttributeOf(const LogicalNode& n, int column) {
   switch (n.kind) {
     case LogicalKind::kWatermarkAssigner:
-      return column == n.rowtime || IsRowtimeColumn(n.input(), column);
+      return column == n.rowtime ? TimeAttribute::kRowtime : TimeAttributeOf(n.input(), column);
     case LogicalKind::kFilter:
-      return IsRowtimeColumn(n.input(), column);
+      return TimeAttributeOf(n.input(), column);
     case LogicalKind::kProject: {
       const Expr& e = *n.projections[column];
-      return e.kind == ExprKind::kColumn && IsRowtimeColumn(n.input(), e.column);
+      if (e.kind == ExprKind::kCall && e.function == "PROCTIME") return TimeAttribute::kProctime;
+      return e.kind == ExprKind::kColumn ? TimeAttributeOf(n.input(), e.column)
+                                         : TimeAttribute::kNone;
     }
-    case LogicalKind::kUnion:
+    case LogicalKind::kUnion: {
+      const TimeAttribute first = TimeAttributeOf(*n.inputs[0], column);
       for (const auto& in : n.inputs) {
-        if (!IsRowtimeColumn(*in, column)) return false;
+        if (TimeAttributeOf(*in, column) != first) return TimeAttribute::kNone;
       }
-      return true;
+      return first;
+    }
     case LogicalKind::kWindowTableFunction:
-      if (column == static_cast<int>(n.schema.size()) - 1) return true;  // window_time
-      return column < static_cast<int>(n.input().schema.size()) &&
-             IsRowtimeColumn(n.input(), column);
+      // window_time is a time attribute of the window's kind.
+      if (column == static_cast<int>(n.schema.size()) - 1) {
+        return TimeAttributeOf(n.input(), n.window.time_column);
+      }
+      return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
+                                                                : TimeAttribute::kNone;
     case LogicalKind::kTableScan:
     case LogicalKind::kValues:
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
     case LogicalKind::kWindowAggregate:
-      return false;
+      return TimeAttribute::kNone;
     case LogicalKind::kRank:           // the input's rows: their times stay attributes, as in Flink
     case LogicalKind::kOverAggregate:  // each input row once, in time order
-      return column < static_cast<int>(n.input().schema.size()) &&
-             IsRowtimeColumn(n.input(), column);
+      return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
+                                                                : TimeAttribute::kNone;
     case LogicalKind::kJoin: {
       // An interval join keeps both sides' time attributes (it holds its watermark back), a
       // temporal join the left side's; a regular join's output times are no longer attributes
       // (Flink). Before the optimizer marks it, an interval join is known by its condition.
       const int nl = static_cast<int>(n.input(0).schema.size());
-      if (n.temporal) return column < nl && IsRowtimeColumn(n.input(0), column);
-      if (!n.time_bounds && !FindTimeBounds(n)) return false;
-      return column < nl ? IsRowtimeColumn(n.input(0), column)
-                         : IsRowtimeColumn(n.input(1), column - nl);
+      if (n.temporal) {
+        return column < nl ? TimeAttributeOf(n.input(0), column) : TimeAttribute::kNone;
+      }
+      if (!n.time_bounds && !FindTimeBounds(n)) return TimeAttribute::kNone;
+      return column < nl ? TimeAttributeOf(n.input(0), column)
+                         : TimeAttributeOf(n.input(1), column - nl);
     }
   }
-  return false;  // not reached: every kind is a case above
+  return TimeAttribute::kNone;  // not reached: every kind is a case above
+}
+
+bool IsRowtimeColumn(const LogicalNode& n, int column) {
+  return TimeAttributeOf(n, column) == TimeAttribute::kRowtime;
+}
+
+bool IsProctimeColumn(const LogicalNode& n, int column) {
+  return TimeAttributeOf(n, column) == TimeAttribute::kProctime;
 }
 
 std::string WindowKindName(WindowSpec::Kind kind) {

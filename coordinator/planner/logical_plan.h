@@ -175,10 +175,13 @@ struct LogicalNode {
   // right row version valid at its left_time; right_time is the versioned table's rowtime
   // attribute and right_primary_key its primary key (right input columns): the table's PRIMARY KEY
   // or the unique key of a versioned view (a deduplication), set by ResolveTemporalKeys once
-  // filter push-down has fixed the ranks. `versioned_name` is the table's name as written.
+  // filter push-down has fixed the ranks. `versioned_name` is the table's name as written. A
+  // processing-time join (`proctime`: left_time is a PROCTIME() column) joins each left row with
+  // the key's latest row when it arrives; its right_time is -1.
   struct Temporal {
     int left_time = -1;
     int right_time = -1;
+    bool proctime = false;
     std::vector<int> right_primary_key;
     std::string versioned_name;
   };
@@ -259,9 +262,15 @@ bool IsWindowRank(const LogicalNode& rank, int* window_start = nullptr, int* win
 // number, ordered by one event-time attribute.
 bool IsWindowDeduplicate(const LogicalNode& rank);
 
-// Whether column `column` of `n` is an event-time attribute (a table's WATERMARK FOR column, kept
-// unchanged through projections, filters, unions and window TVFs' window_time).
+// What kind of time attribute column `column` of `n` is: an event-time attribute (a table's
+// WATERMARK FOR column) or a processing-time attribute (a `PROCTIME()` column, computed or
+// selected), kept unchanged through projections, filters, unions, Top-N, OVER aggregations,
+// interval joins, a temporal join's left side and window TVFs (whose window_time is of the
+// window's kind); kNone for any other column.
+enum class TimeAttribute { kNone, kRowtime, kProctime };
+TimeAttribute TimeAttributeOf(const LogicalNode& n, int column);
 bool IsRowtimeColumn(const LogicalNode& n, int column);
+bool IsProctimeColumn(const LogicalNode& n, int column);
 
 // Name of the node in EXPLAIN's abstract syntax tree: LogicalTableScan, LogicalProject, ...
 std::string LogicalNodeName(LogicalKind kind);

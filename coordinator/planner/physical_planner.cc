@@ -26,6 +26,11 @@
 namespace eddy::planner {
 namespace {
 
+// Marks `p` as running in processing time, with the time column of each input (-1: none).
+void SetProcessingTime(v1::PlanNode* p, const std::vector<int>& time_columns) {
+  for (int c : time_columns) p->mutable_processing_time()->add_time_columns(c);
+}
+
 // Rows per ValuesSource batch.
 constexpr size_t kValuesBatchRows = 1024;
 constexpr double kDefaultRowsPerSecond = 10000;
@@ -261,6 +266,9 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(WindowAggregateDigest(n));
+      if (IsProctimeColumn(n.input(), n.window.time_column)) {
+        SetProcessingTime(p, {n.window.time_column});
+      }
       if (n.window.kind == WindowSpec::Kind::kSession) {
         v1::SessionWindowAggregate* s = p->mutable_session_window_aggregate();
         for (int k : n.group_keys) s->add_group_keys(k);
@@ -302,6 +310,9 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         RETURN_IF_ERROR(FillTemporalJoin(n, p->mutable_temporal_join()));
       } else if (IsIntervalJoin(n)) {
         p->set_description(IntervalJoinDigest(n));
+        if (IsProctimeColumn(n.input(0), n.time_bounds->left_time)) {
+          SetProcessingTime(p, {n.time_bounds->left_time, n.time_bounds->right_time});
+        }
         RETURN_IF_ERROR(FillIntervalJoin(n, p->mutable_interval_join()));
       } else {
         p->set_description(JoinDigest(n));
@@ -324,6 +335,9 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(OverAggregateDigest(n));
+      if (IsProctimeColumn(n.input(), n.over.time_column)) {
+        SetProcessingTime(p, {n.over.time_column});
+      }
       v1::OverAggregate* o = p->mutable_over_aggregate();
       for (int k : n.over.partition_keys) o->add_partition_keys(k);
       o->set_time_column(n.over.time_column);
@@ -413,12 +427,18 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
     w->set_window_end_column(window_end);
     // Keep-last window deduplication replaces its row with one at least as late (Flink).
     w->set_later_ties_first(IsWindowDeduplicate(n) && r.order_keys[0].descending);
+    // Windows of processing time close by the wall clock.
+    const LogicalNode& origin = *FindWindowBound(n.input(), window_start)->origin;
+    if (IsProctimeColumn(origin.input(), origin.window.time_column)) SetProcessingTime(p, {-1});
     return absl::OkStatus();
   }
   if (IsDeduplicate(n)) {
     v1::Deduplicate* d = p->mutable_deduplicate();
     for (int k : r.partition_keys) d->add_keys(k);
     d->set_time_column(r.order_keys[0].column);
+    if (IsProctimeColumn(n.input(), r.order_keys[0].column)) {
+      SetProcessingTime(p, {r.order_keys[0].column});
+    }
     d->set_keep_last_row(r.order_keys[0].descending);
     d->set_generate_update_before(n.mode.update_before);
     d->set_state_ttl_ms(state_ttl_ms_);
@@ -532,8 +552,9 @@ absl::Status PhysicalPlanner::FillTemporalJoin(const LogicalNode& n, v1::Tempora
   if (n.condition) condition.push_back(n.condition);
   ASSIGN_OR_RETURN(ExprPtr all, MakeConjunction(condition));
   if (all) ExprToProto(*all, join->mutable_condition());
-  join->set_left_time(t.left_time);
-  join->set_right_time(t.right_time);
+  // Processing time: both -1, each left row joins the key's latest row.
+  join->set_left_time(t.proctime ? -1 : t.left_time);
+  join->set_right_time(t.proctime ? -1 : t.right_time);
   return absl::OkStatus();
 }
 

@@ -87,6 +87,12 @@ std::string WatermarkAssignerDigest(const LogicalNode& n) {
 
 namespace {
 
+// How a deduplication orders its rows, as Flink prints it: by an event-time or a processing-time
+// attribute.
+std::string TimeOrderName(const LogicalNode& input, int column) {
+  return IsProctimeColumn(input, column) ? "PROCTIME" : "ROWTIME";
+}
+
 // The window's sizes as Flink prints them: size=[..], slide=[..], max_size/step, gap.
 std::string WindowSizes(const WindowSpec& w) {
   switch (w.kind) {
@@ -172,7 +178,7 @@ std::string RankDigest(const LogicalNode& rank) {
       return absl::StrCat("WindowDeduplicate(window=[", window, "], keep=[",
                           r.order_keys[0].descending ? "LastRow" : "FirstRow", "], partitionKeys=[",
                           absl::StrJoin(others, ", "), "], orderKey=[", in[r.order_keys[0].column],
-                          "], order=[ROWTIME])");
+                          "], order=[", TimeOrderName(rank.input(), r.order_keys[0].column), "])");
     }
     std::vector<std::string> order;
     for (const SortKey& k : r.order_keys) {
@@ -186,7 +192,8 @@ std::string RankDigest(const LogicalNode& rank) {
   }
   if (IsDeduplicate(rank)) {
     return absl::StrCat("Deduplicate(keep=[", r.order_keys[0].descending ? "LastRow" : "FirstRow",
-                        "], key=[", absl::StrJoin(keys, ", "), "], order=[ROWTIME])");
+                        "], key=[", absl::StrJoin(keys, ", "), "], order=[",
+                        TimeOrderName(rank.input(), r.order_keys[0].column), "])");
   }
   std::vector<std::string> order;
   for (const SortKey& k : r.order_keys) {
@@ -283,11 +290,12 @@ std::string JoinWhere(const LogicalNode& join) {
 
 std::string IntervalJoinDigest(const LogicalNode& join) {
   const LogicalNode::TimeBounds& b = *join.time_bounds;
-  return absl::StrCat("IntervalJoin(joinType=[", JoinTypeDigest(join.join_type),
-                      "], windowBounds=[isRowTime=true, leftLowerBound=", b.lower_ms,
-                      ", leftUpperBound=", b.upper_ms, ", leftTimeIndex=", b.left_time,
-                      ", rightTimeIndex=", b.right_time, "], where=[", JoinWhere(join),
-                      "], select=[", absl::StrJoin(join.schema.Names(), ", "), "])");
+  return absl::StrCat(
+      "IntervalJoin(joinType=[", JoinTypeDigest(join.join_type), "], windowBounds=[isRowTime=",
+      IsProctimeColumn(join.input(0), b.left_time) ? "false" : "true",
+      ", leftLowerBound=", b.lower_ms, ", leftUpperBound=", b.upper_ms,
+      ", leftTimeIndex=", b.left_time, ", rightTimeIndex=", b.right_time, "], where=[",
+      JoinWhere(join), "], select=[", absl::StrJoin(join.schema.Names(), ", "), "])");
 }
 
 std::string TemporalJoinDigest(const LogicalNode& join) {
@@ -300,7 +308,8 @@ std::string TemporalJoinDigest(const LogicalNode& join) {
   for (int k : join.right_keys) right_keys.push_back(names[nl + k]);
   std::string where = JoinWhere(join);
   const std::string temporal =
-      absl::StrCat("__TEMPORAL_JOIN_CONDITION(", names[t.left_time], ", ", names[nl + t.right_time],
+      absl::StrCat("__TEMPORAL_JOIN_CONDITION(", names[t.left_time],
+                   t.proctime ? "" : absl::StrCat(", ", names[nl + t.right_time]),
                    ", __TEMPORAL_JOIN_CONDITION_PRIMARY_KEY(", absl::StrJoin(pk, ", "),
                    "), __TEMPORAL_JOIN_LEFT_KEY(", absl::StrJoin(left_keys, ", "),
                    "), __TEMPORAL_JOIN_RIGHT_KEY(", absl::StrJoin(right_keys, ", "), "))");

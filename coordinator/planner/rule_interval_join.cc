@@ -1,11 +1,11 @@
 // Interval joins: a join (inner or outer) whose residual condition bounds the distance between a
-// rowtime attribute of each side, e.g. `b.ts BETWEEN a.ts - INTERVAL '1' HOUR AND a.ts`, keeps
-// those bounds as time bounds (lower <= left time - right time <= upper) instead of a condition
-// it evaluates, as Flink's planner extracts its interval join's window bounds. A bound conjunct has
-// the form `x op y` with op one of < <= > >= and x, y each a rowtime column of one side plus or
-// minus constant intervals; both a lower and an upper bound are needed. The physical planner runs
-// such a join as an IntervalJoin when both inputs are append-only (else as a regular join with the
-// bounds back in its condition).
+// time attribute of each side (both event time or both processing time), e.g. `b.ts BETWEEN a.ts
+// - INTERVAL '1' HOUR AND a.ts`, keeps those bounds as time bounds (lower <= left time - right
+// time <= upper) instead of a condition it evaluates, as Flink's planner extracts its interval
+// join's window bounds. A bound conjunct has the form `x op y` with op one of < <= > >= and x, y
+// each a time column of one side plus or minus constant intervals; both a lower and an upper bound
+// are needed. The physical planner runs such a join as an IntervalJoin when both inputs are
+// append-only (else as a regular join with the bounds back in its condition).
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -101,11 +101,13 @@ std::optional<LogicalNode::TimeBounds> FindTimeBounds(const LogicalNode& join, E
   const int nl = static_cast<int>(left.schema.size());
   const int nr = static_cast<int>(right.schema.size());
   const std::vector<ExprPtr> conjuncts = Conjuncts(join.condition);
-  // Try each pair of rowtime columns that some conjunct compares.
+  // Try each pair of time attributes of one kind (both event time or both processing time) that
+  // some conjunct compares.
   for (int lt = 0; lt < nl; ++lt) {
-    if (!IsRowtimeColumn(left, lt)) continue;
+    const TimeAttribute kind = TimeAttributeOf(left, lt);
+    if (kind == TimeAttribute::kNone) continue;
     for (int rt = 0; rt < nr; ++rt) {
-      if (!IsRowtimeColumn(right, rt)) continue;
+      if (TimeAttributeOf(right, rt) != kind) continue;
       std::optional<int64_t> lower, upper;
       std::vector<ExprPtr> bounds, rest;
       for (const ExprPtr& c : conjuncts) {

@@ -147,7 +147,9 @@ class ColumnPruner {
         if (n->temporal) {
           j->temporal = n->temporal;
           j->temporal->left_time = lm[n->temporal->left_time];
-          j->temporal->right_time = rm[n->temporal->right_time];
+          if (n->temporal->right_time >= 0) {
+            j->temporal->right_time = rm[n->temporal->right_time];
+          }
           for (int& c : j->temporal->right_primary_key) c = rm[c];
         }
         if (n->time_bounds) {
@@ -272,7 +274,7 @@ class ColumnPruner {
         }
         if (n.temporal) {
           left[n.temporal->left_time] = true;
-          right[n.temporal->right_time] = true;
+          if (n.temporal->right_time >= 0) right[n.temporal->right_time] = true;
           for (int c : n.temporal->right_primary_key) right[c] = true;
         }
         if (n.condition || n.time_bounds) {

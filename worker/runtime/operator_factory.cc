@@ -23,6 +23,7 @@
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
 #include "worker/operators/over_aggregate.h"
+#include "worker/operators/processing_time_operator.h"
 #include "worker/operators/rank_operator.h"
 #include "worker/operators/session_window_aggregate.h"
 #include "worker/operators/streaming_join.h"
@@ -706,6 +707,59 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
   return absl::InvalidArgumentError("node has no operator");
 }
 
+// A node with processing_time runs its operator in processing time (ProcessingTimeOperator).
+absl::Status WrapInProcessingTime(const v1::PlanNode& node,
+                                  const std::vector<std::vector<DataType>>& input_types,
+                                  BuiltNode* built) {
+  switch (node.op_case()) {
+    case v1::PlanNode::kWindowAggregate:
+    case v1::PlanNode::kSessionWindowAggregate:
+    case v1::PlanNode::kOverAggregate:
+    case v1::PlanNode::kIntervalJoin:
+    case v1::PlanNode::kDeduplicate:
+    case v1::PlanNode::kWindowRank:
+      break;
+    case v1::PlanNode::kValues:
+    case v1::PlanNode::kDatagen:
+    case v1::PlanNode::kCalc:
+    case v1::PlanNode::kGroupAggregate:
+    case v1::PlanNode::kUnionAll:
+    case v1::PlanNode::kSink:
+    case v1::PlanNode::kExchangeSink:
+    case v1::PlanNode::kExchangeSource:
+    case v1::PlanNode::kWatermarkAssigner:
+    case v1::PlanNode::kWindowTableFunction:
+    case v1::PlanNode::kFilesystemSource:
+    case v1::PlanNode::kMiniBatchAssigner:
+    case v1::PlanNode::kLocalGroupAggregate:
+    case v1::PlanNode::kGlobalGroupAggregate:
+    case v1::PlanNode::kJoin:
+    case v1::PlanNode::kTemporalJoin:
+    case v1::PlanNode::kRank:
+    case v1::PlanNode::OP_NOT_SET:
+      return absl::InvalidArgumentError("this node cannot run in processing time");
+  }
+  const auto& columns = node.processing_time().time_columns();
+  if (columns.size() != static_cast<int>(input_types.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("processing time names ", columns.size(),
+                                                   " time columns for ", input_types.size(),
+                                                   " inputs"));
+  }
+  std::vector<int> time_columns;
+  for (int i = 0; i < columns.size(); ++i) {
+    const int c = columns[i];
+    if (c != -1 && (c < 0 || c >= static_cast<int>(input_types[i].size()) ||
+                    input_types[i][c].id != TypeId::kTimestamp)) {
+      return absl::InvalidArgumentError(absl::StrCat("processing time column ", c, " of input ", i,
+                                                     " is not a TIMESTAMP column"));
+    }
+    time_columns.push_back(c);
+  }
+  built->op =
+      std::make_unique<ProcessingTimeOperator>(std::move(built->op), std::move(time_columns));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
@@ -713,6 +767,10 @@ absl::StatusOr<BuiltNode> BuildNode(const v1::PlanNode& node,
                                     const NodeBuildContext& ctx) {
   auto built = BuildOne(node, input_types, ctx);
   if (!built.ok()) return NodeError(node, built.status());
+  if (node.has_processing_time()) {
+    absl::Status s = WrapInProcessingTime(node, input_types, &*built);
+    if (!s.ok()) return NodeError(node, s);
+  }
   return built;
 }
 
