@@ -44,6 +44,8 @@ class ProcessingTimeOperator : public Operator {
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   bool HasUncommittedOutput() const override;
   absl::Status ForwardBarrier(int64_t checkpoint_id) override;
+  uint64_t late_rows_dropped() const override { return inner_->late_rows_dropped(); }
+  uint64_t state_bytes_in_memory() const override { return inner_->state_bytes_in_memory(); }
 
   Operator* inner() const { return inner_.get(); }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/types/type_proto.h"
 #include "worker/operators/over_aggregate.h"
+#include "worker/operators/processing_time_operator.h"
 #include "worker/operators/testing/event_log.h"
 #include "worker/runtime/operator_factory.h"
 #include "worker/runtime/tests/node_test_util.h"
@@ -168,6 +169,33 @@ TEST(OverAggregateNodeTest, RejectsMalformedNodes) {
   n = OverNode();
   n.mutable_output_schema()->mutable_fields()->RemoveLast();
   ExpectRejected(n, "OverAggregate: output schema");
+}
+
+TEST(OverAggregateNodeTest, ProcessingTimeWrapsTheOperatorWithItsTimeColumn) {
+  v1::PlanNode n = OverNode();
+  n.mutable_processing_time()->add_time_columns(2);
+  auto built = Build(n);
+  ASSERT_TRUE(built.ok()) << built.status();
+  auto* op = dynamic_cast<ProcessingTimeOperator*>(built->op.get());
+  ASSERT_NE(op, nullptr);
+  EXPECT_NE(dynamic_cast<OverAggregateOperator*>(op->inner()), nullptr);
+
+  n.mutable_processing_time()->set_time_columns(0, 1);
+  ExpectRejected(n, "processing time column 1 of input 0 is not a TIMESTAMP column");
+  n.mutable_processing_time()->set_time_columns(0, 3);
+  ExpectRejected(n, "processing time column 3 of input 0 is not a TIMESTAMP column");
+  n.mutable_processing_time()->add_time_columns(2);
+  ExpectRejected(n, "processing time names 2 time columns for 1 inputs");
+
+  // Only operators with timers run in processing time.
+  v1::PlanNode calc;
+  calc.set_id(4);
+  calc.set_description("Calc(select=[p])");
+  calc.add_inputs(1);
+  SchemaToProto(Schema{{{"p", DataType::String()}}}, calc.mutable_output_schema());
+  calc.mutable_calc();
+  calc.mutable_processing_time()->add_time_columns(2);
+  ExpectRejected(calc, "this node cannot run in processing time");
 }
 
 }  // namespace
