@@ -476,6 +476,47 @@ TEST_F(FailoverTest, ATemporalJoinAgainstAVersionedViewRestoresTheDeduplicationT
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
+TEST_F(FailoverTest, AProcessingTimeWindowAggregationCountsEveryRowOnceAcrossAKill) {
+  // One-second windows of processing time over 20000 ids (about 7 s): the windows fire by the
+  // workers' clocks while the job runs, those open at the checkpoint are restored, and the rows
+  // replayed after it fall into the windows of the restored job's clock. Whatever the windows,
+  // the published counts and sums add up to every id exactly once.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/proctime_windows";
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
+      std::string(kCheckpointedAndRestarted) +
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT, proc AS PROCTIME()) WITH ('connector' = "
+      "'datagen', 'rows-per-second' = '3000', 'fields.id.kind' = 'sequence', 'fields.id.start' "
+      "= '1', 'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE files (k BIGINT, c BIGINT, s BIGINT, ws TIMESTAMP(3)) WITH "
+      "('connector' = 'filesystem', 'path' = '" +
+      out +
+      "', 'format' = 'csv');"
+      "INSERT INTO files SELECT id % 4, COUNT(*), SUM(id), window_start FROM TABLE(TUMBLE(TABLE "
+      "seq, DESCRIPTOR(proc), INTERVAL '1' SECOND)) GROUP BY window_start, window_end, id % 4;"));
+  int64_t count = 0, sum = 0;
+  std::set<std::string> windows;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    if (entry.path().filename().string()[0] == '.') continue;
+    std::istringstream in(ReadFileToString(entry.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      long long k = 0, c = 0, s = 0;
+      char ws[32] = {0};
+      ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld,%lld,%31[^\n]", &k, &c, &s, ws), 4) << line;
+      count += c;
+      sum += s;
+      windows.insert(ws);
+    }
+  }
+  EXPECT_EQ(count, kRows);
+  EXPECT_EQ(sum, kRows * (kRows + 1) / 2);
+  EXPECT_GE(windows.size(), 3u) << "the windows fire by the clock while the job runs";
+}
+
 // A keyed COUNT/SUM over `rows` ids (4000 a second, two subtasks) as a SELECT named `name`.
 std::string CountAndSumSelect(const std::string& name, int64_t rows) {
   return "SET 'parallelism.default' = '2';"
