@@ -82,22 +82,22 @@ absl::StatusOr<BoundRelation> Binder::BindOrderAndLimit(const sql::Query& q, Bou
     rank.order_keys.push_back(key);
   }
   if (!limited) {
+    // Only a temporal sort: the first key an ascending time attribute (Flink).
     const SortKey& first = rank.order_keys.front();
     const sql::SourcePos& pos = q.order_by.front().pos;
-    if (first.column < bound_width && !first.descending &&
-        TimeAttributeOf(*body.node, first.column) != TimeAttribute::kNone) {
-      return ValidationErrorAt(pos,
-                               "ORDER BY a time attribute without LIMIT (a temporal sort) is not "
-                               "supported yet");
+    if (first.column >= bound_width || first.descending ||
+        TimeAttributeOf(*body.node, first.column) == TimeAttribute::kNone) {
+      return ValidationErrorAt(pos, "Sort on a non-time-attribute field is not supported.");
     }
-    return ValidationErrorAt(pos, "Sort on a non-time-attribute field is not supported.");
+    rank.origin = RankSpec::Origin::kTemporalSort;
+  } else {
+    const int64_t offset = q.offset.value_or(0);
+    if (*q.limit < 1 || offset < 0) {
+      return ValidationErrorAt(q.pos, "LIMIT needs at least one row and OFFSET cannot be negative");
+    }
+    rank.rank_start = offset + 1;
+    rank.rank_end = offset + *q.limit;
   }
-  const int64_t offset = q.offset.value_or(0);
-  if (*q.limit < 1 || offset < 0) {
-    return ValidationErrorAt(q.pos, "LIMIT needs at least one row and OFFSET cannot be negative");
-  }
-  rank.rank_start = offset + 1;
-  rank.rank_end = offset + *q.limit;
   LogicalNodePtr sorted =
       MakeRank(WithExtraColumns(body.node, std::move(extra)), std::move(rank), "");
   if (static_cast<int>(sorted->schema.size()) > width) {

@@ -67,7 +67,7 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         // The first rows of an append-only input (LIMIT without ORDER BY) are final.
         // So is a window Top-N: each window's top rows come out once, when the window closes.
         if ((n->rank.origin == RankSpec::Origin::kLimit && n->input().mode.IsInsertOnly()) ||
-            IsWindowRank(*n)) {
+            n->rank.origin == RankSpec::Origin::kTemporalSort || IsWindowRank(*n)) {
           n->mode = ChangelogMode::InsertOnly();
           break;
         }
@@ -282,12 +282,16 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
           Digest(*UpdateOrigin(n->input(0)))));
     }
     // Windows are defined on event time; an update would have to retract a fired window.
+    // A temporal sort emits each row once, in time order.
+    const bool temporal_sort =
+        n->kind == LogicalKind::kRank && n->rank.origin == RankSpec::Origin::kTemporalSort;
     if ((n->kind == LogicalKind::kWindowAggregate || n->kind == LogicalKind::kWindowTableFunction ||
-         n->kind == LogicalKind::kOverAggregate) &&
+         n->kind == LogicalKind::kOverAggregate || temporal_sort) &&
         !n->input().mode.IsInsertOnly()) {
       return ValidationError(
           absl::StrCat(n->kind == LogicalKind::kWindowAggregate ? "WindowAggregate"
                        : n->kind == LogicalKind::kOverAggregate ? "OverAggregate"
+                       : temporal_sort                          ? "TemporalSort"
                                                                 : "WindowTableFunction",
                        " doesn't support consuming update changes which is produced by node ",
                        Digest(*UpdateOrigin(n->input()))));

@@ -27,7 +27,7 @@ class Builder {
         n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate ||
         n.op_case() == v1::PlanNode::kOverAggregate ||
         n.op_case() == v1::PlanNode::kSessionWindowAggregate ||
-        n.op_case() == v1::PlanNode::kWindowRank;
+        n.op_case() == v1::PlanNode::kWindowRank || n.op_case() == v1::PlanNode::kTemporalSort;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -47,8 +47,10 @@ class Builder {
     const int input = consumer.inputs(slot);
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
+    static const google::protobuf::RepeatedField<int32_t> kNoKeys;  // a temporal sort: single
     const auto& group_keys =
-        consumer.has_group_aggregate()    ? consumer.group_aggregate().group_keys()
+        consumer.has_temporal_sort()      ? kNoKeys
+        : consumer.has_group_aggregate()  ? consumer.group_aggregate().group_keys()
         : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
         : consumer.has_join()
             ? (slot == 0 ? consumer.join().left_keys() : consumer.join().right_keys())

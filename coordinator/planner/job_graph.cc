@@ -55,8 +55,11 @@ class Splitter {
       case v1::PlanNode::kDeduplicate:
       case v1::PlanNode::kOverAggregate:
       case v1::PlanNode::kWindowRank:
-      case v1::PlanNode::kSessionWindowAggregate: {
-        const auto& keys = node.has_group_aggregate()    ? node.group_aggregate().group_keys()
+      case v1::PlanNode::kSessionWindowAggregate:
+      case v1::PlanNode::kTemporalSort: {
+        static const google::protobuf::RepeatedField<int32_t> kNoKeys;  // a global order
+        const auto& keys = node.has_temporal_sort()      ? kNoKeys
+                           : node.has_group_aggregate()  ? node.group_aggregate().group_keys()
                            : node.has_window_aggregate() ? node.window_aggregate().group_keys()
                            : node.has_rank()             ? node.rank().partition_keys()
                            : node.has_deduplicate()      ? node.deduplicate().keys()

@@ -91,8 +91,10 @@ struct SortKey {
 // the row number with constant bounds closes it (PushDownFilters).
 struct RankSpec {
   // What the query said: ROW_NUMBER() OVER (...), ORDER BY ... LIMIT (Flink's SortLimit: no
-  // partition, no row number), or LIMIT alone (Flink's Limit: no order, the first rows).
-  enum class Origin { kRowNumber, kSortLimit, kLimit } origin = Origin::kRowNumber;
+  // partition, no row number), LIMIT alone (Flink's Limit: no order, the first rows), or ORDER BY
+  // a time attribute ascending without LIMIT (Flink's TemporalSort: every row, no range; the first
+  // order key is the time attribute).
+  enum class Origin { kRowNumber, kSortLimit, kLimit, kTemporalSort } origin = Origin::kRowNumber;
   std::vector<int> partition_keys;
   std::vector<SortKey> order_keys;
   int64_t rank_start = 1;

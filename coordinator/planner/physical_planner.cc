@@ -404,6 +404,16 @@ void FillOrderBy(const std::vector<SortKey>& keys,
 
 absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) const {
   const RankSpec& r = n.rank;
+  if (r.origin == RankSpec::Origin::kTemporalSort) {
+    v1::TemporalSort* sort = p->mutable_temporal_sort();
+    sort->set_time_column(r.order_keys[0].column);
+    FillOrderBy(std::vector<SortKey>(r.order_keys.begin() + 1, r.order_keys.end()),
+                sort->mutable_secondary());
+    if (IsProctimeColumn(n.input(), r.order_keys[0].column)) {
+      SetProcessingTime(p, {r.order_keys[0].column});
+    }
+    return absl::OkStatus();
+  }
   if (r.rank_end < 0) {
     return ValidationError(
         "ROW_NUMBER() OVER (...) runs only as a Top-N: filter its result with a constant upper "

@@ -211,6 +211,8 @@ std::string RankDigest(const LogicalNode& rank) {
     case RankSpec::Origin::kLimit:
       return absl::StrCat("Limit(offset=[", r.rank_start - 1, "], fetch=[",
                           r.rank_end - r.rank_start + 1, "])");
+    case RankSpec::Origin::kTemporalSort:
+      return absl::StrCat("TemporalSort(orderBy=[", absl::StrJoin(order, ", "), "])");
     case RankSpec::Origin::kRowNumber:
       break;
   }

@@ -16,6 +16,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kOverAggregate:
     case v1::PlanNode::kWindowRank:
     case v1::PlanNode::kSessionWindowAggregate:
+    case v1::PlanNode::kTemporalSort:
       return true;
     case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
     case v1::PlanNode::kValues:

@@ -28,6 +28,7 @@
 #include "worker/operators/session_window_aggregate.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/operators/temporal_join.h"
+#include "worker/operators/temporal_sort.h"
 #include "worker/operators/union_operator.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_aggregate.h"
@@ -477,6 +478,17 @@ absl::StatusOr<BuiltNode> BuildDeduplicate(const v1::PlanNode& node,
   return CheckedNode(node, std::move(op), "Deduplicate");
 }
 
+absl::StatusOr<BuiltNode> BuildTemporalSort(const v1::PlanNode& node,
+                                            const std::vector<DataType>& in) {
+  TemporalSortSpec spec;
+  spec.input_types = in;
+  spec.time_column = node.temporal_sort().time_column();
+  spec.secondary = SortKeyFieldsFromProto(node.temporal_sort().secondary());
+  // Create checks the time column (a TIMESTAMP input column) and the secondary keys.
+  ASSIGN_OR_RETURN(auto op, TemporalSortOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "TemporalSort");
+}
+
 absl::StatusOr<BuiltNode> BuildOverAggregate(const v1::PlanNode& node,
                                              const std::vector<DataType>& in) {
   const v1::OverAggregate& over = node.over_aggregate();
@@ -701,6 +713,11 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildSessionWindowAggregate(node, in);
     }
+    case v1::PlanNode::kTemporalSort: {
+      RETURN_IF_ERROR(RequireStateId(node));
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildTemporalSort(node, in);
+    }
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
@@ -718,6 +735,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kIntervalJoin:
     case v1::PlanNode::kDeduplicate:
     case v1::PlanNode::kWindowRank:
+    case v1::PlanNode::kTemporalSort:
       break;
     case v1::PlanNode::kValues:
     case v1::PlanNode::kDatagen:
