@@ -43,6 +43,10 @@ struct ExprScope {
   const Schema* schema = nullptr;
   std::string clause;  // e.g. "WHERE clause": aggregates found here are an error naming it
   std::function<absl::StatusOr<ExprPtr>(const sql::Expr&)> hook;
+  // A correlated subquery's scope (CorrelatedScope): the first `outer_columns` columns are the
+  // enclosing query's, which an identifier names only when the other columns (the subquery's own)
+  // have no match for it, as SQL scopes nested queries.
+  int outer_columns = 0;
 };
 
 // plan_query.cc: a LIMIT on the outermost query needs an append-only result (`limited` is the
@@ -108,6 +112,39 @@ absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::E
 
 // binder_subquery.cc: whether some conjunct of `where` is a subquery predicate.
 bool HasWhereSubquery(const sql::Expr& where);
+// The operands of nested ANDs of `e` (`e` itself when it is no AND), left to right.
+void SplitConjuncts(const sql::Expr& e, std::vector<const sql::Expr*>* out);
+// Whether `e` holds a scalar, IN or EXISTS subquery.
+bool ContainsSubquery(const sql::Expr& e);
+
+// binder_correlation.cc: the scope of a correlated subquery's clauses, the outer relation's
+// columns followed by those of the subquery's FROM relation (ExprScope::outer_columns): a bound
+// expression reads a row of their join, and an identifier names an outer column only when the
+// subquery's own columns do not have it.
+class CorrelatedScope {
+ public:
+  CorrelatedScope(const BoundRelation& outer, const BoundRelation& inner, std::string clause);
+  CorrelatedScope(const CorrelatedScope&) = delete;
+  CorrelatedScope& operator=(const CorrelatedScope&) = delete;
+
+  const ExprScope& scope() const { return scope_; }
+  int outer_width() const { return scope_.outer_columns; }
+  // Whether `e`, bound in this scope, reads an outer column.
+  bool ReadsOuter(const Expr& e) const;
+  // `e`, bound in this scope and reading no outer column, over the subquery's columns alone.
+  ExprPtr InnerOnly(const ExprPtr& e) const;
+  // The first identifier of `e` (not looking into nested subqueries) that names an outer column,
+  // or null.
+  const sql::Expr* FindOuterReference(const sql::Expr& e) const;
+  // The error naming the first identifier of `e` (not in nested subqueries) that names no column
+  // of either scope; OK when there is none.
+  absl::Status Resolves(const sql::Expr& e) const;
+
+ private:
+  std::vector<ScopeColumn> columns_;
+  Schema schema_;
+  ExprScope scope_;
+};
 
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
