@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,19 @@ class CorrelatedScope {
   ExprScope scope_;
 };
 
+// How BindSelect binds a correlated scalar subquery's SELECT in its decorrelated form
+// (binder_correlated_scalar.cc): without the WHERE conjuncts that read the outer query (they
+// become the join condition), and with `keys` (the subquery's sides of those equalities, over its
+// FROM relation) as the leading output columns: the leading group keys of an aggregating select
+// list, which does not see them, or the leading projections of a plain one.
+struct Decorrelation {
+  std::set<const sql::Expr*> correlated_conjuncts;
+  std::vector<const sql::Expr*> keys;
+  // Set by BindSelect for an aggregating select list: its first item over no rows (COUNT gives 0,
+  // the other aggregates NULL), a constant expression.
+  ExprPtr value_over_no_rows;
+};
+
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
 bool IsImplicitlyCastable(const DataType& from, const DataType& to);
@@ -172,8 +186,10 @@ class Binder {
                                                   bool client_limit);
   // binder_select.cc. `hidden_items`: expressions appended to the select list as hidden columns
   // (ORDER BY expressions over the FROM clause that the select list does not show).
+  // `decorrelation`: bind a correlated scalar subquery's SELECT decorrelated (see Decorrelation).
   absl::StatusOr<BoundRelation> BindSelect(const sql::Query& q,
-                                           const std::vector<const sql::Expr*>& hidden_items = {});
+                                           const std::vector<const sql::Expr*>& hidden_items = {},
+                                           Decorrelation* decorrelation = nullptr);
   absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
@@ -185,8 +201,8 @@ class Binder {
                             const BoundRelation& right, LogicalNode* join);
   // binder_subquery.cc: turns `*in` into semi/anti joins for the WHERE conjuncts that are
   // [NOT] IN (subquery) or [NOT] EXISTS, and returns the other conjuncts.
-  absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(const sql::Expr& where,
-                                                                    BoundRelation* in);
+  absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(
+      const std::vector<const sql::Expr*>& conjuncts, BoundRelation* in);
   // The right side of a subquery predicate's join: the subquery's relation, the correlated
   // condition over outer ++ subquery columns (null: none) and, for IN, the value compared with the
   // operand (over the subquery's columns).
@@ -195,10 +211,25 @@ class Binder {
     ExprPtr condition;
     ExprPtr value;
   };
-  // binder_scalar_subquery.cc: left-joins `*in` with the value of every scalar subquery of the
-  // WHERE clause and select list (hidden columns) and returns the column of each.
-  absl::StatusOr<std::map<const sql::Expr*, int>> BindScalarSubqueries(const sql::Query& q,
-                                                                       BoundRelation* in);
+  // binder_scalar_subquery.cc: left-joins `*in` with every scalar subquery of the WHERE clause
+  // and select list (hidden columns) and returns the value of each, an expression over `*in`.
+  absl::StatusOr<std::map<const sql::Expr*, ExprPtr>> BindScalarSubqueries(const sql::Query& q,
+                                                                           BoundRelation* in);
+  // The right side of a scalar subquery's left join: the subquery's relation, whose last column is
+  // the value and whose others are correlation keys; the condition over outer ++ subquery columns
+  // (null: none, an uncorrelated subquery); and, when it is not NULL, the value of an outer row
+  // that no subquery row matches (a correlated COUNT gives 0), a constant.
+  struct ScalarJoin {
+    LogicalNodePtr right;
+    ExprPtr condition;
+    ExprPtr value_over_no_rows;
+  };
+  // binder_correlated_scalar.cc: a scalar subquery `e` that reads the columns of `outer`,
+  // decorrelated: its aggregate grouped by the subquery's sides of its correlated equalities,
+  // joined on them. `uncorrelated_error` (why `e` does not bind on its own) is returned when `e`
+  // does not read `outer` either.
+  absl::StatusOr<ScalarJoin> BindCorrelatedScalar(const sql::Expr& e, const BoundRelation& outer,
+                                                  const absl::Status& uncorrelated_error);
   absl::StatusOr<SubqueryJoin> BindSubqueryJoin(const sql::Query& q, const sql::Expr* in_operand,
                                                 const BoundRelation& outer,
                                                 const sql::SourcePos& pos);

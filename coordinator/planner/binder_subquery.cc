@@ -83,10 +83,9 @@ bool HasWhereSubquery(const sql::Expr& where) {
   return false;
 }
 
-absl::StatusOr<std::vector<const sql::Expr*>> Binder::BindWhereSubqueries(const sql::Expr& where,
-                                                                          BoundRelation* in) {
-  std::vector<const sql::Expr*> conjuncts, rest;
-  SplitConjuncts(where, &conjuncts);
+absl::StatusOr<std::vector<const sql::Expr*>> Binder::BindWhereSubqueries(
+    const std::vector<const sql::Expr*>& conjuncts, BoundRelation* in) {
+  std::vector<const sql::Expr*> rest;
   for (const sql::Expr* c : conjuncts) {
     std::optional<SubqueryPredicate> p = AsSubqueryPredicate(*c);
     if (!p) {
