@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct ExprScope {
   const Schema* schema = nullptr;
   std::string clause;  // e.g. "WHERE clause": aggregates found here are an error naming it
   std::function<absl::StatusOr<ExprPtr>(const sql::Expr&)> hook;
+  // A correlated subquery's scope (CorrelatedScope): the first `outer_columns` columns are the
+  // enclosing query's, which an identifier names only when the other columns (the subquery's own)
+  // have no match for it, as SQL scopes nested queries.
+  int outer_columns = 0;
 };
 
 // plan_query.cc: a LIMIT on the outermost query needs an append-only result (`limited` is the
@@ -108,6 +113,52 @@ absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::E
 
 // binder_subquery.cc: whether some conjunct of `where` is a subquery predicate.
 bool HasWhereSubquery(const sql::Expr& where);
+// The operands of nested ANDs of `e` (`e` itself when it is no AND), left to right.
+void SplitConjuncts(const sql::Expr& e, std::vector<const sql::Expr*>* out);
+// Whether `e` holds a scalar, IN or EXISTS subquery.
+bool ContainsSubquery(const sql::Expr& e);
+
+// binder_correlation.cc: the scope of a correlated subquery's clauses, the outer relation's
+// columns followed by those of the subquery's FROM relation (ExprScope::outer_columns): a bound
+// expression reads a row of their join, and an identifier names an outer column only when the
+// subquery's own columns do not have it.
+class CorrelatedScope {
+ public:
+  CorrelatedScope(const BoundRelation& outer, const BoundRelation& inner, std::string clause);
+  CorrelatedScope(const CorrelatedScope&) = delete;
+  CorrelatedScope& operator=(const CorrelatedScope&) = delete;
+
+  const ExprScope& scope() const { return scope_; }
+  int outer_width() const { return scope_.outer_columns; }
+  // Whether `e`, bound in this scope, reads an outer column.
+  bool ReadsOuter(const Expr& e) const;
+  // `e`, bound in this scope and reading no outer column, over the subquery's columns alone.
+  ExprPtr InnerOnly(const ExprPtr& e) const;
+  // The first identifier of `e` (not looking into nested subqueries) that names an outer column,
+  // or null.
+  const sql::Expr* FindOuterReference(const sql::Expr& e) const;
+  // The error naming the first identifier of `e` (not in nested subqueries) that names no column
+  // of either scope; OK when there is none.
+  absl::Status Resolves(const sql::Expr& e) const;
+
+ private:
+  std::vector<ScopeColumn> columns_;
+  Schema schema_;
+  ExprScope scope_;
+};
+
+// How BindSelect binds a correlated scalar subquery's SELECT in its decorrelated form
+// (binder_correlated_scalar.cc): without the WHERE conjuncts that read the outer query (they
+// become the join condition), and with `keys` (the subquery's sides of those equalities, over its
+// FROM relation) as the leading output columns: the leading group keys of an aggregating select
+// list, which does not see them, or the leading projections of a plain one.
+struct Decorrelation {
+  std::set<const sql::Expr*> correlated_conjuncts;
+  std::vector<const sql::Expr*> keys;
+  // Set by BindSelect for an aggregating select list: its first item over no rows (COUNT gives 0,
+  // the other aggregates NULL), a constant expression.
+  ExprPtr value_over_no_rows;
+};
 
 // Types that convert implicitly when a query result is written into a sink column (Flink's
 // supportsImplicitCast): wider numeric, any string to string, DATE to TIMESTAMP, NULL to anything.
@@ -135,8 +186,10 @@ class Binder {
                                                   bool client_limit);
   // binder_select.cc. `hidden_items`: expressions appended to the select list as hidden columns
   // (ORDER BY expressions over the FROM clause that the select list does not show).
+  // `decorrelation`: bind a correlated scalar subquery's SELECT decorrelated (see Decorrelation).
   absl::StatusOr<BoundRelation> BindSelect(const sql::Query& q,
-                                           const std::vector<const sql::Expr*>& hidden_items = {});
+                                           const std::vector<const sql::Expr*>& hidden_items = {},
+                                           Decorrelation* decorrelation = nullptr);
   absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
@@ -148,8 +201,8 @@ class Binder {
                             const BoundRelation& right, LogicalNode* join);
   // binder_subquery.cc: turns `*in` into semi/anti joins for the WHERE conjuncts that are
   // [NOT] IN (subquery) or [NOT] EXISTS, and returns the other conjuncts.
-  absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(const sql::Expr& where,
-                                                                    BoundRelation* in);
+  absl::StatusOr<std::vector<const sql::Expr*>> BindWhereSubqueries(
+      const std::vector<const sql::Expr*>& conjuncts, BoundRelation* in);
   // The right side of a subquery predicate's join: the subquery's relation, the correlated
   // condition over outer ++ subquery columns (null: none) and, for IN, the value compared with the
   // operand (over the subquery's columns).
@@ -158,10 +211,25 @@ class Binder {
     ExprPtr condition;
     ExprPtr value;
   };
-  // binder_scalar_subquery.cc: left-joins `*in` with the value of every scalar subquery of the
-  // WHERE clause and select list (hidden columns) and returns the column of each.
-  absl::StatusOr<std::map<const sql::Expr*, int>> BindScalarSubqueries(const sql::Query& q,
-                                                                       BoundRelation* in);
+  // binder_scalar_subquery.cc: left-joins `*in` with every scalar subquery of the WHERE clause
+  // and select list (hidden columns) and returns the value of each, an expression over `*in`.
+  absl::StatusOr<std::map<const sql::Expr*, ExprPtr>> BindScalarSubqueries(const sql::Query& q,
+                                                                           BoundRelation* in);
+  // The right side of a scalar subquery's left join: the subquery's relation, whose last column is
+  // the value and whose others are correlation keys; the condition over outer ++ subquery columns
+  // (null: none, an uncorrelated subquery); and, when it is not NULL, the value of an outer row
+  // that no subquery row matches (a correlated COUNT gives 0), a constant.
+  struct ScalarJoin {
+    LogicalNodePtr right;
+    ExprPtr condition;
+    ExprPtr value_over_no_rows;
+  };
+  // binder_correlated_scalar.cc: a scalar subquery `e` that reads the columns of `outer`,
+  // decorrelated: its aggregate grouped by the subquery's sides of its correlated equalities,
+  // joined on them. `uncorrelated_error` (why `e` does not bind on its own) is returned when `e`
+  // does not read `outer` either.
+  absl::StatusOr<ScalarJoin> BindCorrelatedScalar(const sql::Expr& e, const BoundRelation& outer,
+                                                  const absl::Status& uncorrelated_error);
   absl::StatusOr<SubqueryJoin> BindSubqueryJoin(const sql::Query& q, const sql::Expr* in_operand,
                                                 const BoundRelation& outer,
                                                 const sql::SourcePos& pos);

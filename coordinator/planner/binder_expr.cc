@@ -136,10 +136,11 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   const std::string& col = parts.back();
   // Only the last qualifier part is matched: `db.t.col` resolves like `t.col`.
   const std::string* qualifier = parts.size() >= 2 ? &parts[parts.size() - 2] : nullptr;
-  int found = -1;
   bool qualifier_seen = false;
-  if (scope.columns != nullptr) {
-    for (size_t i = 0; i < scope.columns->size(); ++i) {
+  // The column among columns [begin, end) that `id` names, -1 when none does.
+  auto find = [&](size_t begin, size_t end) -> absl::StatusOr<int> {
+    int found = -1;
+    for (size_t i = begin; i < end; ++i) {
       const ScopeColumn& c = (*scope.columns)[i];
       if (c.hidden) continue;
       if (qualifier != nullptr) {
@@ -153,8 +154,19 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
       }
       found = static_cast<int>(i);
     }
+    return found;
+  };
+  if (scope.columns != nullptr) {
+    // The scope's own columns first; a correlated subquery's outer columns only when the
+    // identifier names none of them (a qualifier naming one of its tables stays there).
+    const size_t outer = static_cast<size_t>(scope.outer_columns);
+    ASSIGN_OR_RETURN(int found, find(outer, scope.columns->size()));
+    if (found >= 0) return found;
+    if (!qualifier_seen && outer > 0) {
+      ASSIGN_OR_RETURN(found, find(0, outer));
+      if (found >= 0) return found;
+    }
   }
-  if (found >= 0) return found;
   if (qualifier != nullptr && qualifier_seen) {
     return ValidationErrorAt(
         id.pos, absl::StrCat("column '", col, "' not found in table '", *qualifier, "'"));

@@ -1,7 +1,8 @@
 // Binding of a SELECT block: FROM, WHERE, the select list (with `*` / `t.*`), GROUP BY, aggregates
 // anywhere in the select list or HAVING, and SELECT DISTINCT (an aggregate without calls). An
 // aggregating block becomes Project(keys + aggregate arguments) -> Aggregate -> Filter(HAVING) ->
-// Project(select list), as Calcite's SqlToRelConverter does.
+// Project(select list), as Calcite's SqlToRelConverter does. A correlated scalar subquery's block
+// is bound decorrelated (Decorrelation): grouped by its correlation keys, which lead its output.
 #include <optional>
 #include <string>
 #include <utility>
@@ -83,14 +84,21 @@ class AggregateScope {
       return ValidationErrorAt(g.pos, "aggregate functions are not allowed in GROUP BY clause");
     }
     ASSIGN_OR_RETURN(ExprPtr e, BindExpr(g, input_));
-    for (const auto& k : pre_) {
-      if (ExprEquals(*k, *e)) return absl::OkStatus();  // GROUP BY a, a
-    }
+    if (FindKey(*e)) return absl::OkStatus();  // GROUP BY a, a
     pre_names_.push_back(e->kind == ExprKind::kColumn ? input_.schema->fields[e->column].name
                                                       : absl::StrCat("$f", pre_.size()));
     pre_.push_back(std::move(e));
     ++num_keys_;
     return absl::OkStatus();
+  }
+
+  // A group key ahead of the GROUP BY keys that the select list and HAVING do not see (a
+  // decorrelated subquery's correlation key), bound over the input.
+  void AddHiddenKey(ExprPtr key, std::string name) {
+    pre_.push_back(std::move(key));
+    pre_names_.push_back(std::move(name));
+    ++num_keys_;
+    ++num_hidden_keys_;
   }
 
   // An ExprScope over the aggregate's output for the select list and HAVING.
@@ -103,7 +111,7 @@ class AggregateScope {
 
   // The column of the aggregate output that `e` (bound over the input) is, if it is a key.
   std::optional<int> FindKey(const Expr& e) const {
-    for (int k = 0; k < num_keys_; ++k) {
+    for (int k = num_hidden_keys_; k < num_keys_; ++k) {
       if (ExprEquals(*pre_[k], e)) return k;
     }
     return std::nullopt;
@@ -240,8 +248,33 @@ class AggregateScope {
   std::vector<ExprPtr> pre_;  // keys, then aggregate arguments
   std::vector<std::string> pre_names_;
   int num_keys_ = 0;
+  int num_hidden_keys_ = 0;  // the first keys
   std::vector<LogicalAggCall> calls_;
 };
+
+// `e`, over the output of `agg`'s aggregate, for a group of no rows: COUNT is 0, the other
+// aggregates and the keys are NULL.
+ExprPtr OverNoRows(const ExprPtr& e, AggregateScope& agg) {
+  std::vector<ExprPtr> no_rows;
+  for (int k = 0; k < agg.num_keys(); ++k) {
+    no_rows.push_back(MakeLiteral(Value::Null(), agg.KeyType(k).WithNullable(true)));
+  }
+  for (const LogicalAggCall& call : agg.calls()) {
+    switch (call.kind) {
+      case AggKind::kCountStar:
+      case AggKind::kCount:
+        no_rows.push_back(MakeLiteral(Value::Int(0), call.result_type));
+        break;
+      case AggKind::kSum:
+      case AggKind::kAvg:
+      case AggKind::kMin:
+      case AggKind::kMax:
+        no_rows.push_back(MakeLiteral(Value::Null(), call.result_type.WithNullable(true)));
+        break;
+    }
+  }
+  return SubstituteColumns(e, no_rows);
+}
 
 // The last `n` columns are not named by identifiers or `*` (ORDER BY's hidden sort columns).
 void HideLast(size_t n, std::vector<ScopeColumn>* columns) {
@@ -288,8 +321,9 @@ absl::StatusOr<BoundRelation> BindConstantSelect(const sql::Query& q) {
 
 }  // namespace
 
-absl::StatusOr<BoundRelation> Binder::BindSelect(
-    const sql::Query& q, const std::vector<const sql::Expr*>& hidden_items) {
+absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
+                                                 const std::vector<const sql::Expr*>& hidden_items,
+                                                 Decorrelation* decorrelation) {
   if (!hidden_items.empty() && q.distinct) {
     return ValidationErrorAt(hidden_items[0]->pos,
                              "ORDER BY expression not in the select list of a SELECT DISTINCT");
@@ -301,22 +335,29 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
   }
   ASSIGN_OR_RETURN(BoundRelation in, BindTableRef(*q.from));
   // Scalar subqueries become columns of `in` (a left join with each), which their uses read.
-  using ScalarColumns = std::map<const sql::Expr*, int>;
-  ASSIGN_OR_RETURN(const ScalarColumns scalars, BindScalarSubqueries(q, &in));
+  using ScalarValues = std::map<const sql::Expr*, ExprPtr>;
+  ASSIGN_OR_RETURN(const ScalarValues scalars, BindScalarSubqueries(q, &in));
   ExprScope input;
   input.columns = &in.columns;
   input.schema = &in.node->schema;
   if (!scalars.empty()) {
-    input.hook = [&scalars, &in](const sql::Expr& e) -> absl::StatusOr<ExprPtr> {
+    input.hook = [&scalars](const sql::Expr& e) -> absl::StatusOr<ExprPtr> {
       auto it = scalars.find(&e);
-      if (it == scalars.end()) return ExprPtr();
-      return MakeColumnRef(it->second, in.node->schema.fields[it->second].type);
+      return it == scalars.end() ? ExprPtr() : it->second;
     };
   }
   LogicalNodePtr node = in.node;
-  if (q.where && HasWhereSubquery(*q.where)) {
-    // Subquery predicates become semi/anti joins (same columns); the rest filters them.
-    ASSIGN_OR_RETURN(std::vector<const sql::Expr*> rest, BindWhereSubqueries(*q.where, &in));
+  if (q.where && (HasWhereSubquery(*q.where) || decorrelation != nullptr)) {
+    // Subquery predicates become semi/anti joins (same columns); the rest filters them. A
+    // decorrelated subquery leaves out its correlated conjuncts (they become the join condition).
+    std::vector<const sql::Expr*> conjuncts;
+    SplitConjuncts(*q.where, &conjuncts);
+    if (decorrelation != nullptr) {
+      std::erase_if(conjuncts, [decorrelation](const sql::Expr* c) {
+        return decorrelation->correlated_conjuncts.contains(c);
+      });
+    }
+    ASSIGN_OR_RETURN(std::vector<const sql::Expr*> rest, BindWhereSubqueries(conjuncts, &in));
     node = in.node;
     input.schema = &in.node->schema;
     std::vector<ExprPtr> conditions;
@@ -368,6 +409,25 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
   for (const auto& item : items) names.push_back(item.name);
   names = UniquifyNames(std::move(names));
 
+  // A decorrelated subquery's correlation keys, which lead its output.
+  std::vector<ExprPtr> keys;
+  std::vector<std::string> key_names;
+  if (decorrelation != nullptr) {
+    ExprScope key_scope = input;
+    key_scope.clause = "WHERE clause";
+    for (const sql::Expr* k : decorrelation->keys) {
+      ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*k, key_scope));
+      key_names.push_back(e->kind == ExprKind::kColumn ? input.schema->fields[e->column].name
+                                                       : absl::StrCat("$f", key_names.size()));
+      keys.push_back(std::move(e));
+    }
+  }
+  auto keys_then = [&key_names](const std::vector<std::string>& item_names) {
+    std::vector<std::string> all = key_names;
+    all.insert(all.end(), item_names.begin(), item_names.end());
+    return UniquifyNames(std::move(all));
+  };
+
   std::vector<const sql::Expr*> item_exprs;
   for (const auto& item : items) item_exprs.push_back(item.expr);
   if (aggregating) {
@@ -396,7 +456,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
         return outer ? outer(e) : ExprPtr();
       };
     }
-    std::vector<ExprPtr> exprs;
+    std::vector<ExprPtr> exprs = keys;
     for (const auto& item : items) {
       if (item.expr == nullptr) {
         exprs.push_back(MakeColumnRef(item.column, in.node->schema.fields[item.column].type));
@@ -406,7 +466,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
       exprs.push_back(std::move(e));
     }
     BoundRelation out;
-    out.node = MakeProject(node, std::move(exprs), names);
+    out.node = MakeProject(node, std::move(exprs), keys_then(names));
     if (q.distinct) out.node = Distinct(out.node);
     out.columns = UnqualifiedColumns(out.node->schema);
     HideLast(hidden_items.size(), &out.columns);
@@ -414,6 +474,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
   }
 
   AggregateScope agg(input);
+  for (size_t i = 0; i < keys.size(); ++i) agg.AddHiddenKey(keys[i], key_names[i]);
   for (size_t i = 0; i < q.group_by.size(); ++i) {
     const auto& g = q.group_by[i];
     if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
@@ -469,14 +530,21 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(
     agg_names.push_back(std::move(name));
   }
   agg_names = UniquifyNames(std::move(agg_names));
-  std::vector<int> keys;
-  for (int i = 0; i < k; ++i) keys.push_back(i);
+  std::vector<int> group_keys;
+  for (int i = 0; i < k; ++i) group_keys.push_back(i);
   LogicalNodePtr pre = MakeProject(node, agg.pre(), UniquifyNames(agg.pre_names()));
   LogicalNodePtr top = RewriteWindowAggregate(
-      MakeAggregate(pre, std::move(keys), agg.calls(), std::move(agg_names)));
+      MakeAggregate(pre, std::move(group_keys), agg.calls(), std::move(agg_names)));
   if (having) top = MakeFilter(top, std::move(having));
+  if (decorrelation != nullptr && !select_exprs.empty()) {
+    decorrelation->value_over_no_rows = OverNoRows(select_exprs.front(), agg);
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    select_exprs.insert(select_exprs.begin() + i,
+                        MakeColumnRef(static_cast<int>(i), agg.KeyType(static_cast<int>(i))));
+  }
   BoundRelation out;
-  out.node = MakeProject(top, std::move(select_exprs), names);
+  out.node = MakeProject(top, std::move(select_exprs), keys_then(names));
   if (q.distinct) out.node = Distinct(out.node);
   out.columns = UnqualifiedColumns(out.node->schema);
   HideLast(hidden_items.size(), &out.columns);

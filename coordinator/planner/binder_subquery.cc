@@ -2,7 +2,8 @@
 // or `[NOT] EXISTS (SELECT ...)` turns the FROM relation into a left semi join (IN, EXISTS) or a
 // left anti join (NOT IN, NOT EXISTS) with the subquery, whose output columns are the FROM
 // relation's. A correlated subquery (a simple SELECT ... FROM ... WHERE whose conjuncts may read
-// the outer query's columns) moves its correlated conjuncts into the join condition. NOT IN keeps
+// the outer query's columns; a name its own FROM has is its own, CorrelatedScope) moves its
+// correlated conjuncts into the join condition. NOT IN keeps
 // SQL's NULL semantics: a row is dropped when some subquery value equals x or the comparison is
 // unknown (x or a value NULL), so its condition is `x = y OR (x = y) IS NULL` unless both are NOT
 // NULL.
@@ -19,15 +20,6 @@
 
 namespace eddy::planner {
 namespace {
-
-void SplitConjuncts(const sql::Expr& e, std::vector<const sql::Expr*>* out) {
-  if (e.kind == sql::ExprKind::kBinary && e.op == "AND" && e.args.size() == 2) {
-    SplitConjuncts(*e.args[0], out);
-    SplitConjuncts(*e.args[1], out);
-    return;
-  }
-  out->push_back(&e);
-}
 
 // A WHERE conjunct that is a subquery predicate: its subquery, the IN operand (null for EXISTS)
 // and whether it is negated.
@@ -56,14 +48,6 @@ std::optional<SubqueryPredicate> AsSubqueryPredicate(const sql::Expr& conjunct) 
   return std::nullopt;
 }
 
-bool ContainsSubquery(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kExists) return true;
-  for (const auto& a : e.args) {
-    if (a && ContainsSubquery(*a)) return true;
-  }
-  return false;
-}
-
 // Column references of `e` (over the subquery's columns) moved past the outer columns.
 ExprPtr ShiftColumns(const ExprPtr& e, int by, int width) {
   std::vector<int> mapping(width);
@@ -72,6 +56,23 @@ ExprPtr ShiftColumns(const ExprPtr& e, int by, int width) {
 }
 
 }  // namespace
+
+void SplitConjuncts(const sql::Expr& e, std::vector<const sql::Expr*>* out) {
+  if (e.kind == sql::ExprKind::kBinary && e.op == "AND" && e.args.size() == 2) {
+    SplitConjuncts(*e.args[0], out);
+    SplitConjuncts(*e.args[1], out);
+    return;
+  }
+  out->push_back(&e);
+}
+
+bool ContainsSubquery(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kSubquery || e.kind == sql::ExprKind::kExists) return true;
+  for (const auto& a : e.args) {
+    if (a && ContainsSubquery(*a)) return true;
+  }
+  return false;
+}
 
 bool HasWhereSubquery(const sql::Expr& where) {
   std::vector<const sql::Expr*> conjuncts;
@@ -82,10 +83,9 @@ bool HasWhereSubquery(const sql::Expr& where) {
   return false;
 }
 
-absl::StatusOr<std::vector<const sql::Expr*>> Binder::BindWhereSubqueries(const sql::Expr& where,
-                                                                          BoundRelation* in) {
-  std::vector<const sql::Expr*> conjuncts, rest;
-  SplitConjuncts(where, &conjuncts);
+absl::StatusOr<std::vector<const sql::Expr*>> Binder::BindWhereSubqueries(
+    const std::vector<const sql::Expr*>& conjuncts, BoundRelation* in) {
+  std::vector<const sql::Expr*> rest;
   for (const sql::Expr* c : conjuncts) {
     std::optional<SubqueryPredicate> p = AsSubqueryPredicate(*c);
     if (!p) {
@@ -146,29 +146,20 @@ absl::StatusOr<Binder::SubqueryJoin> Binder::BindSubqueryJoin(const sql::Query& 
   if (!simple) return plain.status();
   ASSIGN_OR_RETURN(BoundRelation r, inner.BindTableRef(*q.from));
   ExprScope inner_scope{&r.columns, &r.node->schema, "WHERE clause", {}};
-  std::vector<ScopeColumn> both_columns = outer.columns;
-  both_columns.insert(both_columns.end(), r.columns.begin(), r.columns.end());
-  Schema both_schema = outer.node->schema;
-  both_schema.fields.insert(both_schema.fields.end(), r.node->schema.fields.begin(),
-                            r.node->schema.fields.end());
-  ExprScope both_scope{&both_columns, &both_schema, "WHERE clause", {}};
+  const CorrelatedScope both(outer, r, "WHERE clause");
   std::vector<ExprPtr> local, correlated;
   std::vector<const sql::Expr*> conjuncts;
   if (q.where) SplitConjuncts(*q.where, &conjuncts);
-  bool any_correlated = false;
   for (const sql::Expr* c : conjuncts) {
     if (ContainsSubquery(*c)) return plain.status();
-    absl::StatusOr<ExprPtr> e = BindExpr(*c, inner_scope);
-    if (e.ok()) {
-      local.push_back(*e);
-      continue;
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*c, both.scope()));
+    if (both.ReadsOuter(*e)) {
+      correlated.push_back(std::move(e));
+    } else {
+      local.push_back(both.InnerOnly(e));
     }
-    absl::StatusOr<ExprPtr> x = BindExpr(*c, both_scope);
-    if (!x.ok()) return e.status();
-    correlated.push_back(*x);
-    any_correlated = true;
   }
-  if (!any_correlated) return plain.status();
+  if (correlated.empty()) return plain.status();
   SubqueryJoin out;
   out.right = r.node;
   if (!local.empty()) {

@@ -2,8 +2,9 @@
 // duplicates) are joined by Eddy on a coordinator and two worker processes at parallelism 1 and 4,
 // the printed changelog is replayed into the final multiset of rows, and SQLite runs the same
 // query over the same rows. Every join type, residual conditions, semi and anti joins from IN /
-// EXISTS (NOT IN with its NULL semantics), scalar subqueries, a self-join and a join of an
-// aggregated (updating) input. The seed is printed; EDDY_TEST_SEED replays a run.
+// EXISTS (NOT IN with its NULL semantics), scalar subqueries (random correlated ones too), a
+// self-join and a join of an aggregated (updating) input. The seed is printed; EDDY_TEST_SEED
+// replays a run.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -115,6 +116,59 @@ TEST_F(JoinDifferentialTest, ScalarSubqueriesInWhereAndSelect) {
   Check(q1, q1, 2);
   const std::string q2 = "SELECT k, x, (SELECT MIN(y) FROM b WHERE k = 3) FROM a WHERE x < 5";
   Check(q2, q2, 3);
+}
+
+// A random correlated scalar subquery over b for the outer row of a, as Eddy and SQLite spell it:
+// an aggregate of b's rows whose key matches a's (one or two equalities; `k` alone is b's own),
+// at random filtered further. COUNT is cast to the sink's INT inside the subquery, so that its
+// value over no rows, 0, is an expression's; SQLite's AVG is a double, Flink's truncates.
+struct CorrelatedScalar {
+  std::string eddy, sqlite;
+};
+
+CorrelatedScalar RandomCorrelatedScalar(std::mt19937_64& rng) {
+  static const std::vector<std::pair<std::string, std::string>> kAggregates = {
+      {"CAST(COUNT(*) AS INT)", "COUNT(*)"},
+      {"CAST(COUNT(b.y) AS INT)", "COUNT(b.y)"},
+      {"SUM(b.y)", "SUM(b.y)"},
+      {"MAX(b.y)", "MAX(b.y)"},
+      {"AVG(b.y)", "CAST(AVG(b.y) AS INTEGER)"}};
+  static const std::vector<std::string> kCorrelations = {
+      "b.k = a.k", "k = a.k", "a.k = b.k", "b.k = a.k AND b.y / 5 = a.x", "(b.y + b.k) % 4 = a.k"};
+  auto pick = [&rng](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  const auto& [eddy_agg, sqlite_agg] = kAggregates[pick(kAggregates.size())];
+  std::string where = kCorrelations[pick(kCorrelations.size())];
+  switch (pick(3)) {
+    case 0:
+      break;
+    case 1:
+      absl::StrAppend(&where, " AND b.y > ", pick(16));
+      break;
+    case 2:
+      where = absl::StrCat("b.y IS NOT NULL AND ", where);
+      break;
+  }
+  return {absl::StrCat("(SELECT ", eddy_agg, " FROM b WHERE ", where, ")"),
+          absl::StrCat("(SELECT ", sqlite_agg, " FROM b WHERE ", where, ")")};
+}
+
+TEST_F(JoinDifferentialTest, CorrelatedScalarSubqueriesInSelect) {
+  // Decorrelated: b's aggregate per key, left-joined on it; rows without matches read COUNT as 0.
+  for (int i = 0; i < 5; ++i) {
+    const CorrelatedScalar s = RandomCorrelatedScalar(rng_);
+    Check(absl::StrCat("SELECT a.k, a.x, ", s.eddy, " FROM a"),
+          absl::StrCat("SELECT a.k, a.x, ", s.sqlite, " FROM a"), 3);
+  }
+}
+
+TEST_F(JoinDifferentialTest, CorrelatedScalarSubqueriesInWhere) {
+  for (int i = 0; i < 5; ++i) {
+    const CorrelatedScalar s = RandomCorrelatedScalar(rng_);
+    const CorrelatedScalar t = RandomCorrelatedScalar(rng_);
+    const std::string where = i % 2 == 0 ? "a.x > " : "a.x + 3 <= ";
+    Check(absl::StrCat("SELECT a.k, ", t.eddy, " FROM a WHERE ", where, s.eddy),
+          absl::StrCat("SELECT a.k, ", t.sqlite, " FROM a WHERE ", where, s.sqlite), 2);
+  }
 }
 
 TEST_F(JoinDifferentialTest, MultiWayJoin) {
