@@ -704,5 +704,21 @@ TEST_F(FailoverTest, ACheckpointedOverAggregateEmitsEveryRowOnceWithItsRunningCo
   EXPECT_EQ(table.messages, kRows);
 }
 
+TEST_F(FailoverTest, ACheckpointedTemporalSortRestoresItsWaitingRowsAndPublishesEachOnce) {
+  // Two source subtasks interleave ids at id ms; the sort holds each until the watermark passes it.
+  // The rows waiting at the checkpoint come back from the store, the rest are read again.
+  constexpr int64_t kRows = 20000;
+  const std::string out = files_ + "/temporal_sort";
+  ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
+      std::string(kCheckpointedAndRestarted) + "SET 'parallelism.default' = '2';" +
+      TimedSequence(kRows) +
+      "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = "
+      "'filesystem', 'path' = '" +
+      out +
+      "', 'format' = 'csv');"
+      "INSERT INTO files SELECT id, id * 2 FROM seq ORDER BY ts;"));
+  ExpectEveryIdOnce(PublishedIds(out), kRows);
+}
+
 }  // namespace
 }  // namespace eddy::testing
