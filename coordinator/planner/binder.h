@@ -62,6 +62,8 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope);
 absl::StatusOr<int> ResolveColumn(const sql::Expr& identifier, const ExprScope& scope);
 bool IsAggregateCall(const sql::Expr& e);
 bool ContainsAggregate(const sql::Expr& e);
+// Whether `e` or an expression inside it satisfies `pred`.
+bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sql::Expr&)>& pred);
 // binder_literal.cc
 absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
 // binder_interval.cc: INTERVAL literals, as milliseconds of type INTERVAL SECOND(3).

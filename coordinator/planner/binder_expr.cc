@@ -1,6 +1,7 @@
 // Binding of scalar expressions: names against the scope, operators and functions through MakeCall,
 // and the SQL forms the registry does not know (IN, BETWEEN, simple CASE, IS [NOT] TRUE, ...)
 // expanded into calls it does.
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,17 +119,21 @@ bool IsAggregateCall(const sql::Expr& e) {
          IsBuiltinAggregate(e.name.parts[0]);
 }
 
-bool ContainsAggregate(const sql::Expr& e) {
-  if (IsAggregateCall(e)) return true;
+bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sql::Expr&)>& pred) {
+  if (pred(e)) return true;
   for (const auto& a : e.args) {
-    if (a && ContainsAggregate(*a)) return true;
+    if (a && ContainsSubexpression(*a, pred)) return true;
   }
-  if (e.case_operand && ContainsAggregate(*e.case_operand)) return true;
+  if (e.case_operand && ContainsSubexpression(*e.case_operand, pred)) return true;
   for (const auto& [w, t] : e.case_when_then) {
-    if ((w && ContainsAggregate(*w)) || (t && ContainsAggregate(*t))) return true;
+    if ((w && ContainsSubexpression(*w, pred)) || (t && ContainsSubexpression(*t, pred))) {
+      return true;
+    }
   }
-  return e.case_else && ContainsAggregate(*e.case_else);
+  return e.case_else && ContainsSubexpression(*e.case_else, pred);
 }
+
+bool ContainsAggregate(const sql::Expr& e) { return ContainsSubexpression(e, IsAggregateCall); }
 
 absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   const auto& parts = id.name.parts;

@@ -128,7 +128,12 @@ class AggregateScope {
     if (IsAggregateCall(e)) return BindAggregate(e);
     if (const char* window_column = LegacyWindowProperty(e))
       return BindWindowProperty(e, window_column);
-    if (ContainsAggregate(e)) return ExprPtr();  // bind the children through this hook
+    // Bind the children through this hook: aggregates and window properties inside expressions.
+    if (ContainsSubexpression(e, [](const sql::Expr& x) {
+          return IsAggregateCall(x) || LegacyWindowProperty(x) != nullptr;
+        })) {
+      return ExprPtr();
+    }
     ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input_));
     if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);
     if (IsConstant(*bound)) return bound;
