@@ -3,8 +3,8 @@
 // only a filter bounding the row number by constants makes it runnable (a Top-N: see
 // PushDownFilters). Aggregates OVER one window (inline or named in the WINDOW clause) ordered by an
 // event-time attribute, with a frame that ends at the current row: an OverAggregate node appends
-// one column per distinct call. RANK, DENSE_RANK and what Flink's streaming mode refuses are
-// validation errors with their position.
+// one column per distinct call. RANK() and DENSE_RANK() rank like ROW_NUMBER() with ties sharing a
+// number. What Flink's streaming mode refuses is a validation error with its position.
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,20 +25,14 @@ namespace {
 absl::Status CheckRankingCall(const sql::Expr& call, const sql::OverClause& window) {
   const std::string name =
       call.name.parts.empty() ? "" : absl::AsciiStrToUpper(call.name.parts.back());
-  if (name == "ROW_NUMBER") {
+  if (name == "ROW_NUMBER" || name == "RANK" || name == "DENSE_RANK") {
     if (!call.args.empty()) {
-      return ValidationErrorAt(call.pos, "ROW_NUMBER() takes no arguments");
+      return ValidationErrorAt(call.pos, absl::StrCat(name, "() takes no arguments"));
     }
     if (window.order_by.empty()) {
-      return ValidationErrorAt(call.over->pos, "ROW_NUMBER() OVER needs an ORDER BY");
+      return ValidationErrorAt(call.over->pos, absl::StrCat(name, "() OVER needs an ORDER BY"));
     }
     return absl::OkStatus();
-  }
-  if (name == "RANK" || name == "DENSE_RANK") {
-    return ValidationErrorAt(call.pos,
-                             absl::StrCat(name,
-                                          "() OVER is not supported yet: a streaming Top-N ranks "
-                                          "with ROW_NUMBER()"));
   }
   return ValidationErrorAt(call.pos, absl::StrCat("'", name, "' is not a window function"));
 }
@@ -126,6 +120,10 @@ absl::StatusOr<std::optional<BoundOver>> BindRowNumber(const sql::Expr& call,
                                                        const ExprScope& input) {
   OverInputs in(node, input);
   RankSpec rank;
+  const std::string name = absl::AsciiStrToUpper(call.name.parts.back());
+  rank.function = name == "RANK"         ? RankSpec::Function::kRank
+                  : name == "DENSE_RANK" ? RankSpec::Function::kDenseRank
+                                         : RankSpec::Function::kRowNumber;
   for (const auto& p : window.partition_by) {
     ASSIGN_OR_RETURN(int column, in.Column(*p));
     rank.partition_keys.push_back(column);
@@ -140,7 +138,8 @@ absl::StatusOr<std::optional<BoundOver>> BindRowNumber(const sql::Expr& call,
     rank.order_keys.push_back(key);
   }
   if (window.has_frame) {
-    return ValidationErrorAt(window.frame_start.pos, "ROW_NUMBER() OVER takes no ROWS/RANGE frame");
+    return ValidationErrorAt(window.frame_start.pos,
+                             absl::StrCat(name, "() OVER takes no ROWS/RANGE frame"));
   }
   BoundOver out;
   out.node = MakeRank(in.Input(), std::move(rank), row_number_name);
@@ -315,7 +314,8 @@ absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::E
   if (!ranking) return BindOverAggregates(calls, specs, call_names, node, input);
   if (calls.size() > 1) {
     return ValidationErrorAt(calls[1]->pos,
-                             "only one window function per SELECT is supported with ROW_NUMBER(); "
+                             "only one window function per SELECT is supported with a ranking "
+                             "function; "
                              "rank in a subquery first");
   }
   return BindRowNumber(*calls[0], *specs[0], call_names[0], node, input);

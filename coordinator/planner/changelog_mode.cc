@@ -80,6 +80,13 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
           n->mode = ChangelogMode::InsertOnly();
           break;
         }
+        // RANK/DENSE_RANK emit the rows entering and leaving the range: inserts and deletes.
+        if (n->rank.function != RankSpec::Function::kRowNumber) {
+          ChangelogMode m;
+          m.del = true;
+          n->mode = m;
+          break;
+        }
         // Any change, as Flink infers for Rank and for an event-time Deduplicate: rows enter and
         // leave the top N, and rows move within it.
         ChangelogMode m;
@@ -237,7 +244,9 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
     case LogicalKind::kOverAggregate:
       return std::nullopt;
     case LogicalKind::kRank: {
-      // One row per partition and row number; with one rank only, one row per partition.
+      // One row per partition and row number; with one rank only, one row per partition. Not
+      // with RANK/DENSE_RANK, whose ties share a number.
+      if (n.rank.function != RankSpec::Function::kRowNumber) return std::nullopt;
       std::vector<int> key = n.rank.partition_keys;
       if (n.rank.output_rank_number) {
         key.push_back(static_cast<int>(n.schema.size()) - 1);

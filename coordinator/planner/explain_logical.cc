@@ -64,7 +64,7 @@ std::string RankOver(const RankSpec& r) {
                                  k.nulls_first ? " NULLS FIRST" : " NULLS LAST"));
   }
   parts.push_back("ORDER BY " + absl::StrJoin(order, ", "));
-  return absl::StrCat("ROW_NUMBER() OVER (", absl::StrJoin(parts, " "), ")");
+  return absl::StrCat(RankFunctionName(r.function), "() OVER (", absl::StrJoin(parts, " "), ")");
 }
 
 // SUM($2) OVER (PARTITION BY $0 ORDER BY $1 NULLS FIRST RANGE BETWEEN 3600000 PRECEDING AND

@@ -214,7 +214,7 @@ std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
 
 bool IsWindowRank(const LogicalNode& rank, int* window_start, int* window_end) {
   if (rank.kind != LogicalKind::kRank || rank.rank.origin != RankSpec::Origin::kRowNumber ||
-      !rank.input().mode.IsInsertOnly()) {
+      rank.rank.function != RankSpec::Function::kRowNumber || !rank.input().mode.IsInsertOnly()) {
     return false;
   }
   int start = -1, end = -1;
@@ -239,8 +239,9 @@ bool IsWindowDeduplicate(const LogicalNode& rank) {
 
 bool IsDeduplicate(const LogicalNode& rank) {
   return rank.kind == LogicalKind::kRank && rank.rank.origin == RankSpec::Origin::kRowNumber &&
-         !IsWindowRank(rank) && rank.rank.rank_start == 1 && rank.rank.rank_end == 1 &&
-         !rank.rank.output_rank_number && rank.rank.order_keys.size() == 1 &&
+         rank.rank.function == RankSpec::Function::kRowNumber && !IsWindowRank(rank) &&
+         rank.rank.rank_start == 1 && rank.rank.rank_end == 1 && !rank.rank.output_rank_number &&
+         rank.rank.order_keys.size() == 1 &&
          TimeAttributeOf(rank.input(), rank.rank.order_keys[0].column) != TimeAttribute::kNone &&
          rank.input().mode.IsInsertOnly();
 }
@@ -344,6 +345,18 @@ bool IsRowtimeColumn(const LogicalNode& n, int column) {
 
 bool IsProctimeColumn(const LogicalNode& n, int column) {
   return TimeAttributeOf(n, column) == TimeAttribute::kProctime;
+}
+
+std::string RankFunctionName(RankSpec::Function function) {
+  switch (function) {
+    case RankSpec::Function::kRowNumber:
+      return "ROW_NUMBER";
+    case RankSpec::Function::kRank:
+      return "RANK";
+    case RankSpec::Function::kDenseRank:
+      return "DENSE_RANK";
+  }
+  return "?";
 }
 
 std::string WindowKindName(WindowSpec::Kind kind) {

@@ -95,6 +95,9 @@ struct RankSpec {
   // a time attribute ascending without LIMIT (Flink's TemporalSort: every row, no range; the first
   // order key is the time attribute).
   enum class Origin { kRowNumber, kSortLimit, kLimit, kTemporalSort } origin = Origin::kRowNumber;
+  // ROW_NUMBER(), RANK() or DENSE_RANK() (ties share a number: more than rank_end rows may be in
+  // range, and the partition key of a rank-1 result is not unique).
+  enum class Function { kRowNumber, kRank, kDenseRank } function = Function::kRowNumber;
   std::vector<int> partition_keys;
   std::vector<SortKey> order_keys;
   int64_t rank_start = 1;
@@ -276,6 +279,8 @@ bool IsProctimeColumn(const LogicalNode& n, int column);
 
 // Name of the node in EXPLAIN's abstract syntax tree: LogicalTableScan, LogicalProject, ...
 std::string LogicalNodeName(LogicalKind kind);
+// ROW_NUMBER, RANK or DENSE_RANK.
+std::string RankFunctionName(RankSpec::Function function);
 
 // True when `p` is a Project that returns its input's columns unchanged, in order.
 bool IsIdentityProject(const LogicalNode& p);

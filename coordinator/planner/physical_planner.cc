@@ -460,7 +460,13 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
   rank->set_rank_start(r.rank_start);
   rank->set_rank_end(r.rank_end);
   rank->set_output_rank_number(r.output_rank_number);
-  rank->set_strategy(n.input().mode.IsInsertOnly() ? v1::Rank::APPEND_FAST : v1::Rank::RETRACT);
+  // RANK/DENSE_RANK keep every row: ties may keep more than rank_end rows in range.
+  const bool row_number = r.function == RankSpec::Function::kRowNumber;
+  rank->set_strategy(n.input().mode.IsInsertOnly() && row_number ? v1::Rank::APPEND_FAST
+                                                                 : v1::Rank::RETRACT);
+  rank->set_function(r.function == RankSpec::Function::kRank        ? v1::Rank::RANK
+                     : r.function == RankSpec::Function::kDenseRank ? v1::Rank::DENSE_RANK
+                                                                    : v1::Rank::ROW_NUMBER);
   rank->set_generate_update_before(n.mode.update_before);
   rank->set_state_ttl_ms(state_ttl_ms_);
   return absl::OkStatus();

@@ -201,8 +201,11 @@ std::string RankDigest(const LogicalNode& rank) {
     if (k.nulls_first != !k.descending) item += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
     order.push_back(std::move(item));
   }
+  // RANK/DENSE_RANK keep every row: ties may keep more than rank_end rows in range.
   const std::string strategy =
-      rank.input().mode.IsInsertOnly() ? "AppendFastStrategy" : "RetractStrategy";
+      rank.input().mode.IsInsertOnly() && r.function == RankSpec::Function::kRowNumber
+          ? "AppendFastStrategy"
+          : "RetractStrategy";
   switch (r.origin) {
     case RankSpec::Origin::kSortLimit:
       return absl::StrCat("SortLimit(orderBy=[", absl::StrJoin(order, ", "), "], offset=[",
@@ -216,10 +219,11 @@ std::string RankDigest(const LogicalNode& rank) {
     case RankSpec::Origin::kRowNumber:
       break;
   }
-  return absl::StrCat(
-      "Rank(strategy=[", strategy, "], rankType=[ROW_NUMBER], rankRange=[rankStart=", r.rank_start,
-      ", rankEnd=", r.rank_end, "], partitionBy=[", absl::StrJoin(keys, ", "), "], orderBy=[",
-      absl::StrJoin(order, ", "), "], select=[", absl::StrJoin(rank.schema.Names(), ", "), "])");
+  return absl::StrCat("Rank(strategy=[", strategy, "], rankType=[", RankFunctionName(r.function),
+                      "], rankRange=[rankStart=", r.rank_start, ", rankEnd=", r.rank_end,
+                      "], partitionBy=[", absl::StrJoin(keys, ", "), "], orderBy=[",
+                      absl::StrJoin(order, ", "), "], select=[",
+                      absl::StrJoin(rank.schema.Names(), ", "), "])");
 }
 
 std::string OverAggregateDigest(const LogicalNode& over) {

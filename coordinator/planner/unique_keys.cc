@@ -58,6 +58,8 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
       // One row per partition and row number; with rank 1 only, one row per partition. Otherwise
       // a subset of the input's rows.
       std::vector<int> key = n.rank.partition_keys;
+      // RANK/DENSE_RANK: ties share a number, so neither holds; the rows are the input's.
+      if (n.rank.function != RankSpec::Function::kRowNumber) return UniqueKey(n.input());
       if (n.rank.rank_end == 1 && !key.empty()) return key;
       if (n.rank.output_rank_number) {
         key.push_back(static_cast<int>(n.schema.size()) - 1);

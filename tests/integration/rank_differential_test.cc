@@ -83,6 +83,31 @@ TEST_F(RankDifferentialTest, TopNOverAnUpdatingAggregateRetracts) {
       4);
 }
 
+TEST_F(RankDifferentialTest, RankAndDenseRankGiveTiesOneNumber) {
+  // Ties share a rank, so no tie-break is needed: the rows in range are the same in any order.
+  Check(
+      "SELECT k, x, s, CAST(r AS INT) FROM (SELECT k, x, s, RANK() OVER (PARTITION BY k ORDER BY "
+      "x DESC) AS r FROM a) WHERE r <= 3",
+      "SELECT k, x, s, r FROM (SELECT k, x, s, RANK() OVER (PARTITION BY k ORDER BY x DESC) AS r "
+      "FROM a) WHERE r <= 3",
+      4);
+  Check(
+      "SELECT k, x, s FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY k ORDER BY x) AS r FROM a) "
+      "WHERE r BETWEEN 2 AND 3",
+      "SELECT k, x, s FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY k ORDER BY x) AS r FROM a) "
+      "WHERE r BETWEEN 2 AND 3",
+      3);
+}
+
+TEST_F(RankDifferentialTest, RankOverAnUpdatingAggregateRetracts) {
+  Check(
+      "SELECT k, c, CAST(r AS INT) FROM (SELECT k, c, DENSE_RANK() OVER (ORDER BY c DESC) AS r "
+      "FROM (SELECT k, CAST(COUNT(*) AS INT) AS c FROM a GROUP BY k)) WHERE r <= 2",
+      "SELECT k, c, r FROM (SELECT k, c, DENSE_RANK() OVER (ORDER BY c DESC) AS r FROM (SELECT k, "
+      "COUNT(*) AS c FROM a GROUP BY k)) WHERE r <= 2",
+      3);
+}
+
 TEST_F(RankDifferentialTest, DeduplicationKeepsTheFirstOrLastRowByEventTime) {
   // Events (k, t, s) in a CSV file with a watermark on t; times out of order and repeated.
   std::uniform_int_distribution<int> key(0, 7), second(0, 59);

@@ -36,6 +36,9 @@ absl::StatusOr<std::unique_ptr<RankOperator>> RankOperator::Create(RankSpec spec
         absl::StrCat("Rank: rank_end ", spec.rank_end, " is below rank_start ", spec.rank_start));
   }
   if (spec.state_ttl_ms < 0) return absl::InvalidArgumentError("Rank: negative state TTL");
+  if (spec.function != RankFunction::kRowNumber && spec.strategy != RankStrategy::kRetract) {
+    return absl::InvalidArgumentError("Rank: RANK and DENSE_RANK need the RETRACT strategy");
+  }
   ASSIGN_OR_RETURN(KeyEncoder partition, KeyEncoder::Create(spec.input_types, spec.partition_keys));
   ASSIGN_OR_RETURN(SortKeyEncoder sort,
                    SortKeyEncoder::Create("Rank", spec.input_types, spec.order_by));
@@ -102,6 +105,10 @@ absl::Status RankOperator::Process(int input, const ChangelogBatch& batch) {
     const RowEncoding& e = row_encodings_[r];
     const std::string_view sort_key(encodings_.data() + e.sort_begin, e.sort_end - e.sort_begin);
     const std::string_view row(encodings_.data() + e.row_begin, e.row_end - e.row_begin);
+    if (spec_.function != RankFunction::kRowNumber) {
+      RETURN_IF_ERROR(ApplyRanked(s.rows, sort_key, row, IsAccumulate(batch.kind(r))));
+      continue;
+    }
     RETURN_IF_ERROR(IsAccumulate(batch.kind(r)) ? Accumulate(s.rows, sort_key, row)
                                                 : Retract(s.rows, sort_key, row));
   }
@@ -238,6 +245,56 @@ absl::Status RankOperator::Retract(RankRecordList& rows, std::string_view sort_k
     }
   }
   rows.RemoveOne(at);
+  return absl::OkStatus();
+}
+
+void RankOperator::InRange(const RankRecordList& rows,
+                           std::vector<std::pair<std::string_view, int64_t>>* out) {
+  out->clear();
+  int64_t before = 0;  // rows ahead of the current record
+  int64_t rank = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RankRecord& rec = rows.at(i);
+    if (i == 0 || rec.sort_key != rows.at(i - 1).sort_key) {  // a new sort key: a new rank
+      rank = spec_.function == RankFunction::kRank ? before + 1 : rank + 1;
+    }
+    if (rank > spec_.rank_end) break;
+    if (rank >= spec_.rank_start) {
+      // Unnumbered output compares rows only.
+      const int64_t shown = spec_.output_rank_number ? rank : 0;
+      for (int64_t c = 0; c < rec.count; ++c) out->emplace_back(rec.row, shown);
+    }
+    before += rec.count;
+  }
+  std::sort(out->begin(), out->end());
+}
+
+absl::Status RankOperator::ApplyRanked(RankRecordList& rows, std::string_view sort_key,
+                                       std::string_view row, bool accumulate) {
+  InRange(rows, &before_);
+  if (accumulate) {
+    rows.Insert(rows.UpperBound(sort_key), sort_key, row);
+  } else {
+    const size_t at = rows.Find(sort_key, row);
+    if (at == RankRecordList::kNotFound) return absl::OkStatus();  // never seen, or expired
+    rows.RemoveOne(at);
+  }
+  InRange(rows, &after_);
+  // Both lists are sorted: what only `before_` holds left the range, what only `after_` holds
+  // entered it.
+  size_t a = 0, b = 0;
+  while (a < before_.size() || b < after_.size()) {
+    if (b == after_.size() || (a < before_.size() && before_[a] < after_[b])) {
+      RETURN_IF_ERROR(EmitRow(RowKind::kDelete, before_[a].first, before_[a].second));
+      ++a;
+    } else if (a == before_.size() || after_[b] < before_[a]) {
+      RETURN_IF_ERROR(EmitRow(RowKind::kInsert, after_[b].first, after_[b].second));
+      ++b;
+    } else {
+      ++a;
+      ++b;
+    }
+  }
   return absl::OkStatus();
 }
 

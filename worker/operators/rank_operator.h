@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -32,8 +33,14 @@ enum class RankStrategy {
   kRetract,     // updating input (+I/-U/+U/-D): a partition keeps all its rows
 };
 
+// How rows are numbered: ROW_NUMBER() (each row its own number), RANK() (ties share the number of
+// the first of them, the next rank skips) or DENSE_RANK() (ties share a number, no gaps).
+enum class RankFunction { kRowNumber, kRank, kDenseRank };
+
 struct RankSpec {
   std::vector<DataType> input_types;
+  // RANK and DENSE_RANK need RETRACT (ties can keep more than rank_end rows in range).
+  RankFunction function = RankFunction::kRowNumber;
   // Input columns; empty: one partition (key group 0; the planner runs it at parallelism 1).
   std::vector<int> partition_keys;
   // Empty: every row ties, ranked by arrival.
@@ -135,6 +142,13 @@ class RankOperator : public Operator {
   bool numbered() const { return spec_.output_rank_number || spec_.rank_start > 1; }
   bool in_range(int64_t rank) const { return rank >= spec_.rank_start && rank <= spec_.rank_end; }
 
+  // RANK()/DENSE_RANK(): the partition's rows in range with their ranks before and after the
+  // change, and the difference emitted as -D of the rows (with their ranks when numbered) that
+  // left and +I of those that entered.
+  absl::Status ApplyRanked(RankRecordList& rows, std::string_view sort_key, std::string_view row,
+                           bool accumulate);
+  void InRange(const RankRecordList& rows, std::vector<std::pair<std::string_view, int64_t>>* out);
+
   Slot* AcquireSlot();
   // Encodes every row and reads the batch's partitions from the store.
   absl::Status ReadSlots(const ChangelogBatch& batch);
@@ -164,6 +178,7 @@ class RankOperator : public Operator {
   std::string write_arena_;
   std::vector<size_t> write_ends_;
   ChangelogBatch out_;
+  std::vector<std::pair<std::string_view, int64_t>> before_, after_;  // ApplyRanked's lists
 };
 
 }  // namespace eddy

@@ -406,6 +406,19 @@ absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<
   spec.rank_start = rank.rank_start();
   spec.rank_end = rank.rank_end();
   spec.output_rank_number = rank.output_rank_number();
+  switch (rank.function()) {
+    case v1::Rank::ROW_NUMBER:
+      spec.function = RankFunction::kRowNumber;
+      break;
+    case v1::Rank::RANK:
+      spec.function = RankFunction::kRank;
+      break;
+    case v1::Rank::DENSE_RANK:
+      spec.function = RankFunction::kDenseRank;
+      break;
+    default:
+      return absl::InvalidArgumentError("Rank: unknown rank function");
+  }
   switch (rank.strategy()) {
     case v1::Rank::APPEND_FAST:
       spec.strategy = RankStrategy::kAppendFast;

@@ -227,6 +227,39 @@ TEST_F(RankTest, AppendOnlyWithRowNumber) {
                                                            "-U[a, t, 20, 3]", "+U[a, y, 20, 3]"));
 }
 
+// RANK(): ties share a number and the next rank skips; the rows entering or leaving the range (or
+// changing their rank) are +I/-D with their numbers, in the order of the rows' bytes. DENSE_RANK()
+// ranks without gaps.
+TEST_F(RankTest, RankAndDenseRankGiveTiesOneNumber) {
+  RankSpec spec = Spec(RankStrategy::kRetract, 2, true);
+  spec.function = RankFunction::kRank;
+  auto rank = Make(spec);
+  EXPECT_THAT(rank->Feed(R(kI, "a", "x", 10)), ElementsAre("+I[a, x, 10, 1]"));
+  EXPECT_THAT(rank->Feed(R(kI, "a", "y", 20)),
+              ElementsAre("-D[a, x, 10, 1]", "+I[a, x, 10, 2]", "+I[a, y, 20, 1]"));
+  // A tie with y: both rank 1, x falls to 3 and leaves.
+  EXPECT_THAT(rank->Feed(R(kI, "a", "z", 20)), ElementsAre("-D[a, x, 10, 2]", "+I[a, z, 20, 1]"));
+  // Retracting one of the tied rows brings x back at 2.
+  EXPECT_THAT(rank->Feed(R(kD, "a", "y", 20)), ElementsAre("+I[a, x, 10, 2]", "-D[a, y, 20, 1]"));
+  // A retraction of a row never seen changes nothing.
+  EXPECT_THAT(rank->Feed(R(kD, "a", "q", 99)), IsEmpty());
+
+  spec.function = RankFunction::kDenseRank;
+  auto dense = Make(spec);
+  dense->Feed({R(kI, "b", "x", 10), R(kI, "b", "y", 20), R(kI, "b", "z", 20)});
+  // y and z share 1, x is 2 (RANK would say 3).
+  EXPECT_THAT(dense->Feed(R(kI, "b", "w", 5)), IsEmpty());
+  EXPECT_THAT(dense->Feed(R(kI, "b", "v", 30)),
+              ElementsAre("+I[b, v, 30, 1]", "-D[b, x, 10, 2]", "-D[b, y, 20, 1]",
+                          "+I[b, y, 20, 2]", "-D[b, z, 20, 1]", "+I[b, z, 20, 2]"));
+
+  // Ties can keep more rows than rank_end, so these need every row: RETRACT only.
+  spec.strategy = RankStrategy::kAppendFast;
+  auto refused = RankOperator::Create(spec);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("need the RETRACT"));
+}
+
 // The same rows without the row number: a row that enters a full Top-N deletes the last row first.
 TEST_F(RankTest, AppendOnlyWithoutRowNumber) {
   auto rank = Make(Spec(RankStrategy::kAppendFast, 3, false));
