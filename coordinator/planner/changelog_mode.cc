@@ -9,6 +9,7 @@
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
+#include "coordinator/planner/unique_keys.h"
 
 namespace eddy::planner {
 namespace {
@@ -201,8 +202,10 @@ absl::Status SinkRequirements(LogicalNode* sink) {
     for (const auto& col : table.primary_key) {
       if (auto i = table.schema.FindField(col)) pk.insert(*i);
     }
-    std::optional<std::vector<int>> key = UpsertKey(in);
-    need_ub = !key || std::set<int>(key->begin(), key->end()) != pk;
+    need_ub = true;
+    for (const std::vector<int>& key : UpsertKeys(in)) {
+      if (std::set<int>(key.begin(), key.end()) == pk) need_ub = false;
+    }
   }
   if (need_ub) RequireUpdateBefore(sink);
   return absl::OkStatus();
@@ -210,53 +213,110 @@ absl::Status SinkRequirements(LogicalNode* sink) {
 
 }  // namespace
 
-std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
+namespace {
+
+bool Contains(const std::vector<int>& keys, const std::vector<int>& columns) {
+  return std::all_of(columns.begin(), columns.end(),
+                     [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); });
+}
+
+// Whether an update on either input of `join` keeps its join key: every updating input has a
+// unique key within its join keys (Flink's condition for a join to take and give updates without
+// UPDATE_BEFORE). Then an update joins the same rows before and after it.
+bool UpdatesKeepJoinKeys(const LogicalNode& join) {
+  for (int i = 0; i < 2; ++i) {
+    const LogicalNode& in = join.input(i);
+    if (in.mode.IsInsertOnly()) continue;
+    std::optional<std::vector<int>> key = UniqueKey(in);
+    if (!key || key->empty() || !Contains(i == 0 ? join.left_keys : join.right_keys, *key)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The upsert keys of a regular join's output, as Flink derives them (FlinkRelMdUpsertKeys): a
+// semi or anti join keeps the left side's; otherwise the two sides' unique keys together, and one
+// side's alone when the other side has at most one row per join key (inner joins, and the
+// preserved side of an outer join). None unless updates keep the join keys.
+std::vector<std::vector<int>> JoinUpsertKeys(const LogicalNode& n) {
+  if (n.temporal || IsIntervalJoin(n) || !UpdatesKeepJoinKeys(n)) return {};
+  std::optional<std::vector<int>> left = UniqueKey(n.input(0));
+  if (n.join_type == JoinType::kSemi || n.join_type == JoinType::kAnti) {
+    return left ? std::vector<std::vector<int>>{*left} : std::vector<std::vector<int>>{};
+  }
+  std::optional<std::vector<int>> right = UniqueKey(n.input(1));
+  const int nl = static_cast<int>(n.input(0).schema.size());
+  if (right) {
+    for (int& c : *right) c += nl;
+  }
+  std::vector<int> right_join_keys;
+  for (int k : n.right_keys) right_join_keys.push_back(k + nl);
+  std::vector<std::vector<int>> keys;
+  const bool left_preserved = n.join_type == JoinType::kInner || n.join_type == JoinType::kLeft;
+  const bool right_preserved = n.join_type == JoinType::kInner || n.join_type == JoinType::kRight;
+  if (left && right && Contains(right_join_keys, *right) && left_preserved) keys.push_back(*left);
+  if (left && right && Contains(n.left_keys, *left) && right_preserved) keys.push_back(*right);
+  if (left && right) {
+    std::vector<int> both = *left;
+    both.insert(both.end(), right->begin(), right->end());
+    keys.push_back(std::move(both));
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> UpsertKeys(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kAggregate: {
       std::vector<int> key;
       for (size_t i = 0; i < n.group_keys.size(); ++i) key.push_back(static_cast<int>(i));
-      return key;
+      return {key};
     }
     case LogicalKind::kFilter:
     case LogicalKind::kSink:
-      return UpsertKey(n.input());
+      return UpsertKeys(n.input());
     case LogicalKind::kProject: {
-      std::optional<std::vector<int>> in = UpsertKey(n.input());
-      if (!in) return std::nullopt;
-      std::vector<int> key;
-      for (int c : *in) {
-        int found = -1;
-        for (size_t j = 0; j < n.projections.size() && found < 0; ++j) {
-          if (IsColumnRef(*n.projections[j], c)) found = static_cast<int>(j);
+      std::vector<std::vector<int>> out;
+      for (const std::vector<int>& in : UpsertKeys(n.input())) {
+        std::vector<int> key;
+        for (int c : in) {
+          int found = -1;
+          for (size_t j = 0; j < n.projections.size() && found < 0; ++j) {
+            if (IsColumnRef(*n.projections[j], c)) found = static_cast<int>(j);
+          }
+          if (found < 0) break;  // a key column was projected away
+          key.push_back(found);
         }
-        if (found < 0) return std::nullopt;  // a key column was projected away
-        key.push_back(found);
+        if (key.size() == in.size()) out.push_back(std::move(key));
       }
-      return key;
+      return out;
     }
+    case LogicalKind::kJoin:
+      return JoinUpsertKeys(n);
     case LogicalKind::kTableScan:
     case LogicalKind::kValues:
     case LogicalKind::kUnion:
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
-    case LogicalKind::kJoin:
     case LogicalKind::kOverAggregate:
-      return std::nullopt;
+      return {};
     case LogicalKind::kRank: {
       // One row per partition and row number; with one rank only, one row per partition. Not
       // with RANK/DENSE_RANK, whose ties share a number.
-      if (n.rank.function != RankSpec::Function::kRowNumber) return std::nullopt;
+      if (n.rank.function != RankSpec::Function::kRowNumber) return {};
       std::vector<int> key = n.rank.partition_keys;
       if (n.rank.output_rank_number) {
         key.push_back(static_cast<int>(n.schema.size()) - 1);
       } else if (n.rank.rank_end != 1 || key.empty()) {
-        return std::nullopt;
+        return {};
       }
-      return key;
+      return {key};
     }
   }
-  return std::nullopt;  // not reached: every kind is a case above
+  return {};  // not reached: every kind is a case above
 }
 
 absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {

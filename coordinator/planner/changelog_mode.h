@@ -17,8 +17,9 @@ namespace eddy::planner {
 // not a Sink (a bare query, for EXPLAIN) is consumed with UPDATE_BEFORE.
 absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks);
 
-// Columns that uniquely identify a row of `node`'s updating output (the group keys of the nearest
-// aggregate, as projected), or nullopt when unknown.
-std::optional<std::vector<int>> UpsertKey(const LogicalNode& node);
+// Column sets that each identify a row of `node`'s updating output (the group keys of the nearest
+// aggregate, as projected; a Top-N's partition and rank; through a join as Flink derives them),
+// none when unknown.
+std::vector<std::vector<int>> UpsertKeys(const LogicalNode& node);
 
 }  // namespace eddy::planner

@@ -594,6 +594,8 @@ absl::Status PhysicalPlanner::FillJoin(const LogicalNode& n, v1::Join* join) con
     for (int c : *key) join->add_right_unique_key(c);
   }
   join->set_state_ttl_ms(state_ttl_ms_);
+  // No consumer needs UPDATE_BEFORE (an upsert sink keyed by the join's upsert key).
+  join->set_omit_update_before(n.mode.update_after && !n.mode.update_before);
   return absl::OkStatus();
 }
 

@@ -452,6 +452,7 @@ absl::Status StreamingJoinOperator::WriteSlots() {
 
 void StreamingJoinOperator::EmitJoined(RowKind kind, int input, const ChangelogBatch& batch,
                                        size_t row, const JoinRecord& rec, int64_t times) {
+  if (kind == RowKind::kUpdateBefore && spec_.omit_update_before) return;
   const Side& in = sides_[input];
   const Side& ot = sides_[1 - input];
   const std::vector<Column>& other_rows = decoded_[1 - input];
@@ -496,6 +497,7 @@ void StreamingJoinOperator::EmitOtherPadded(RowKind kind, int other, const JoinR
 }
 
 void StreamingJoinOperator::EmitLeftInput(RowKind kind, const ChangelogBatch& batch, size_t row) {
+  if (kind == RowKind::kUpdateBefore && spec_.omit_update_before) return;
   out_.AppendRow(batch, row, kind);
 }
 

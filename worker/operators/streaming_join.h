@@ -59,6 +59,9 @@ struct StreamingJoinSpec {
   // written for this long are gone (a retraction of one of them is then ignored). Nothing is
   // emitted when state expires. 0: forever. Time comes from the state backend's clock.
   int64_t state_ttl_ms = 0;
+  // The consumer takes upserts: -U rows are not emitted (the planner allows it only when an update
+  // on either input keeps its join key, so that the +U that follows replaces the row).
+  bool omit_update_before = false;
 };
 
 // Output schema: INNER and OUTER joins emit the left columns followed by the right columns (an

@@ -300,6 +300,7 @@ absl::StatusOr<BuiltNode> BuildJoin(const v1::PlanNode& node,
   }
   if (join.state_ttl_ms() < 0) return absl::InvalidArgumentError("Join: negative state TTL");
   spec.state_ttl_ms = join.state_ttl_ms();
+  spec.omit_update_before = join.omit_update_before();
   // Create checks key counts, columns, key types and the condition's type.
   ASSIGN_OR_RETURN(auto op, StreamingJoinOperator::Create(std::move(spec)));
   return JoinNode(node, std::move(op), "Join", "join");

@@ -220,6 +220,29 @@ TEST_F(StreamingJoinTest, InnerPassesUpdatesOnWithTheirKinds) {
               ElementsAre("-U[1, a2, 1, 11]", "+U[2, a2, 2, 20]"));
 }
 
+TEST_F(StreamingJoinTest, AnUpsertConsumerGetsNoUpdateBefore) {
+  // Updates that keep their join key: the +U replaces the row by the upsert key downstream.
+  StreamingJoinSpec spec = Spec(StreamingJoinType::kInner);
+  spec.omit_update_before = true;
+  auto j = Make(spec);
+  j->Left({{kI, {Int(1), Str("a")}}});
+  EXPECT_THAT(j->Right({{kI, {Int(1), Int(10)}}}), ElementsAre("+I[1, a, 1, 10]"));
+  EXPECT_THAT(j->Left({{kUB, {Int(1), Str("a")}}, {kUA, {Int(1), Str("a2")}}}),
+              ElementsAre("+U[1, a2, 1, 10]"));
+  EXPECT_THAT(j->Right({{kUB, {Int(1), Int(10)}}, {kUA, {Int(1), Int(11)}}}),
+              ElementsAre("+U[1, a2, 1, 11]"));
+  // Deletes stay.
+  EXPECT_THAT(j->Right({{kD, {Int(1), Int(11)}}}), ElementsAre("-D[1, a2, 1, 11]"));
+
+  spec = Spec(StreamingJoinType::kSemi);
+  spec.omit_update_before = true;
+  auto semi = Make(spec);
+  semi->Right({{kI, {Int(2), Int(30)}}});
+  semi->Left({{kI, {Int(2), Str("b")}}});
+  EXPECT_THAT(semi->Left({{kUB, {Int(2), Str("b")}}, {kUA, {Int(2), Str("c")}}}),
+              ElementsAre("+U[2, c]"));
+}
+
 TEST_F(StreamingJoinTest, LeftOuter) {
   auto j = Make(Spec(StreamingJoinType::kLeftOuter));
   EXPECT_THAT(j->Left({{kI, {Int(1), Str("a")}}}), ElementsAre("+I[1, a, null, null]"));
