@@ -137,6 +137,10 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
       }
     }
     ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retractions_possible));
+    if (p.distinct || UsesLists(p.mode) || p.mode == Mode::kListAggInsertOnly ||
+        p.mode == Mode::kMinMaxRetract) {
+      f.keeping_calls_.push_back(i);
+    }
     f.plans_.push_back(p);
   }
   return f;
@@ -220,6 +224,21 @@ void AggregateFunctions::Update(GroupAccumulators* g, const ChangelogBatch& batc
     }
     UpdateOne(p, a, batch.column(p.arg), row, accumulate);
   }
+}
+
+size_t AggregateFunctions::BytesKept(const ChangelogBatch& batch, size_t row) const {
+  size_t bytes = 0;
+  for (size_t i : keeping_calls_) {
+    const Plan& p = plans_[i];
+    const Column& col = batch.column(p.arg);
+    if (col.IsNull(row)) continue;
+    if (p.value_class == ValueClass::kString) {
+      bytes += col.GetString(row).size() + p.separator.size() + sizeof(std::string);
+    } else {
+      bytes += 16;
+    }
+  }
+  return bytes;
 }
 
 void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,

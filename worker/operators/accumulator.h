@@ -95,6 +95,10 @@ class AggregateFunctions {
   void Reset(GroupAccumulators* g) const;
   // Accumulates (+I/+U) or retracts (-U/-D) row `row` of `batch`, including the row count.
   void Update(GroupAccumulators* g, const ChangelogBatch& batch, size_t row, bool accumulate) const;
+  // Roughly how many bytes accumulating row `row` can add to the accumulators beyond their fixed
+  // size: the values that LISTAGG joins and that lists and DISTINCT sets keep (0 when no call keeps
+  // values). For memory accounting of accumulators held in memory.
+  size_t BytesKept(const ChangelogBatch& batch, size_t row) const;
   // Current results, one per call.
   void GetValues(const GroupAccumulators& g, std::vector<AggValue>* out) const;
   // Folds `from` into `into` as if `into` had also accumulated every row `from` did (merging
@@ -178,8 +182,9 @@ class AggregateFunctions {
 
   std::vector<AggregateCall> calls_;
   std::vector<Plan> plans_;
-  bool retractions_possible_ = true;  // partial layout: retracting (signed deltas)
-  int row_count_column_ = -1;         // CreateMerging only
+  std::vector<size_t> keeping_calls_;  // calls whose state grows with their values (BytesKept)
+  bool retractions_possible_ = true;   // partial layout: retracting (signed deltas)
+  int row_count_column_ = -1;          // CreateMerging only
 };
 
 }  // namespace eddy

@@ -333,6 +333,40 @@ TEST_F(OrderedAggregatesTest, TumblingWindowsInMemoryAndInRocksDb) {
   }
 }
 
+// The strings LISTAGG joins count toward the in-memory windows' budget: a window that outgrows it
+// moves to RocksDB, where a window with COUNT(*) alone stays in memory.
+TEST_F(OrderedAggregatesTest, JoinedStringsCountTowardTheWindowMemoryBudget) {
+  for (bool listagg : {false, true}) {
+    SCOPED_TRACE(listagg);
+    WindowAggregateSpec spec;
+    spec.input_types = kWindowInput;
+    spec.group_keys = {0};
+    AggregateCall count;
+    count.kind = AggKind::kCountStar;
+    count.result_type = DataType::BigInt().WithNullable(false);
+    spec.aggregates = {count};
+    if (listagg) spec.aggregates.push_back(ListAgg(2, ";"));
+    spec.window = {WindowShape::Kind::kTumble, 1000};
+    spec.time_column = 1;
+    auto op = WindowAggregateOperator::Create(spec);
+    ASSERT_TRUE(op.ok()) << op.status();
+    EventLog out;
+    Open(op->get(), &out, /*state_cache_bytes=*/4096);
+    ChangelogBatch b(kWindowInput);
+    for (int i = 0; i < 100; ++i) {
+      b.AppendValues({Value::String("a"), Value::Int(100), Value::String(std::string(100, 'x'))},
+                     kI);
+    }
+    ASSERT_TRUE((*op)->Process(0, b).ok());
+    EXPECT_EQ((*op)->memory_windows(), listagg ? 0u : 1u);
+    ASSERT_TRUE((*op)->Finish().ok());
+    std::string joined;
+    for (int i = 0; i < 100; ++i) joined += (i > 0 ? ";" : "") + std::string(100, 'x');
+    EXPECT_THAT(out.Take(), ElementsAre(listagg ? "+I[a, 100, " + joined + ", 0, 1000]"
+                                                : std::string("+I[a, 100, 0, 1000]")));
+  }
+}
+
 TEST_F(OrderedAggregatesTest, MergedSessionsKeepTheEarlierSessionsValuesFirst) {
   std::vector<AggregateCall> calls = FirstLastListAggOfS();
   calls.push_back(ListAgg(2, ";", /*distinct=*/true));
