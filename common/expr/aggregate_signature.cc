@@ -40,6 +40,12 @@ absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument) 
     kind = AggKind::kMin;
   } else if (NameIs(name, "MAX")) {
     kind = AggKind::kMax;
+  } else if (NameIs(name, "FIRST_VALUE")) {
+    kind = AggKind::kFirstValue;
+  } else if (NameIs(name, "LAST_VALUE")) {
+    kind = AggKind::kLastValue;
+  } else if (NameIs(name, "LISTAGG")) {
+    kind = AggKind::kListAgg;
   }
   std::string n(name);
   if (!kind) return absl::NotFoundError(absl::StrCat("Unknown aggregate function '", n, "'"));
@@ -51,7 +57,8 @@ absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument) 
 }
 
 const std::vector<std::string>& BuiltinAggregateNames() {
-  static const std::vector<std::string> names = {"AVG", "COUNT", "MAX", "MIN", "SUM"};
+  static const std::vector<std::string> names = {"AVG",     "COUNT", "FIRST_VALUE", "LAST_VALUE",
+                                                 "LISTAGG", "MAX",   "MIN",         "SUM"};
   return names;
 }
 
@@ -75,6 +82,12 @@ std::string_view AggKindName(AggKind kind) {
       return "MIN";
     case AggKind::kMax:
       return "MAX";
+    case AggKind::kFirstValue:
+      return "FIRST_VALUE";
+    case AggKind::kLastValue:
+      return "LAST_VALUE";
+    case AggKind::kListAgg:
+      return "LISTAGG";
   }
   return "?";
 }
@@ -98,8 +111,13 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg) {
       return CannotApply(kind, arg);
     case AggKind::kMin:
     case AggKind::kMax:
+    case AggKind::kFirstValue:
+    case AggKind::kLastValue:
       if (arg.id == TypeId::kNull) return CannotApply(kind, arg);
       return arg.WithNullable(true);
+    case AggKind::kListAgg:
+      if (!arg.IsString()) return CannotApply(kind, arg);
+      return DataType::String();
   }
   return absl::InternalError("unknown AggKind");
 }
@@ -145,6 +163,18 @@ absl::StatusOr<std::vector<AggPartialField>> AggPartialFields(AggKind kind, cons
       ASSIGN_OR_RETURN(DataType result, AggResultType(kind, arg));
       return std::vector<AggPartialField>{
           {kind == AggKind::kMin ? "min" : "max", result.WithNullable(true)}};
+    }
+    case AggKind::kFirstValue:
+    case AggKind::kLastValue:
+      return absl::FailedPreconditionError(absl::StrCat(
+          fn, " has no partial form for two-phase aggregation (it has no merge, as in Flink)"));
+    case AggKind::kListAgg: {
+      if (retracting) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            fn, " over a retracting input has no partial form for two-phase aggregation"));
+      }
+      ASSIGN_OR_RETURN(DataType result, AggResultType(kind, arg));
+      return std::vector<AggPartialField>{{"concatAcc", result.WithNullable(true)}};
     }
   }
   return absl::InternalError("unknown AggKind");

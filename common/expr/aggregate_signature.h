@@ -12,10 +12,24 @@
 
 namespace eddy {
 
-enum class AggKind { kCountStar, kCount, kSum, kAvg, kMin, kMax };
+enum class AggKind {
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kFirstValue,  // the first non-NULL value in arrival order
+  kLastValue,   // the last non-NULL value in arrival order
+  kListAgg,     // the non-NULL strings in arrival order, joined by a separator
+};
 
-// Case-insensitive COUNT/SUM/AVG/MIN/MAX. `star_argument` is true for `COUNT(*)` (kCountStar); a
-// `*` with any other function is an error. Unknown names are NotFound.
+// LISTAGG's separator when the call gives none (Flink's default).
+inline constexpr std::string_view kDefaultListAggSeparator = ",";
+
+// Case-insensitive COUNT/SUM/AVG/MIN/MAX/FIRST_VALUE/LAST_VALUE/LISTAGG. `star_argument` is true
+// for `COUNT(*)` (kCountStar); a `*` with any other function is an error. Unknown names are
+// NotFound.
 absl::StatusOr<AggKind> ParseAggKind(std::string_view name, bool star_argument = false);
 
 // The aggregate functions SQL can call (SHOW FUNCTIONS lists them with the scalar ones).
@@ -26,17 +40,20 @@ bool IsBuiltinAggregate(std::string_view name);
 std::string_view AggKindName(AggKind kind);
 
 // Result type of `kind` applied to `arg` (ignored for kCountStar), as Flink derives it:
-//   COUNT(*), COUNT(x)         -> BIGINT NOT NULL
-//   SUM(integer)               -> the argument's integer type (Flink's findSumAggType)
-//   SUM(DECIMAL(p, s))         -> DECIMAL(18, s)   (Flink: DECIMAL(38, s))
-//   SUM(FLOAT) / SUM(DOUBLE)   -> FLOAT / DOUBLE   (Flink keeps the argument type)
-//   AVG(integer)               -> the argument's type; the average truncates toward zero
-//   AVG(DECIMAL(p, s))         -> DECIMAL(18, max(6, s)), rounded half-up (Flink: DECIMAL(38,
-//   max(6, s))) AVG(FLOAT) / AVG(DOUBLE)   -> FLOAT / DOUBLE MIN(x), MAX(x)             -> the
-//   argument's type
-// SUM, AVG, MIN and MAX results are always nullable: a group whose non-null values have all been
-// retracted yields NULL. SUM/AVG of a non-numeric type is InvalidArgument
-// "Cannot apply 'SUM' to arguments of type <STRING>".
+//   COUNT(*), COUNT(x)           -> BIGINT NOT NULL
+//   SUM(integer)                 -> the argument's integer type (Flink's findSumAggType)
+//   SUM(DECIMAL(p, s))           -> DECIMAL(18, s)   (Flink: DECIMAL(38, s))
+//   SUM(FLOAT) / SUM(DOUBLE)     -> FLOAT / DOUBLE   (Flink keeps the argument type)
+//   AVG(integer)                 -> the argument's type; the average truncates toward zero
+//   AVG(DECIMAL(p, s))           -> DECIMAL(18, max(6, s)), rounded half-up
+//                                   (Flink: DECIMAL(38, max(6, s)))
+//   AVG(FLOAT) / AVG(DOUBLE)     -> FLOAT / DOUBLE
+//   MIN(x), MAX(x)               -> the argument's type
+//   FIRST_VALUE(x), LAST_VALUE(x) -> the argument's type
+//   LISTAGG(string)              -> STRING
+// Every result but COUNT's is nullable: a group whose non-null values have all been retracted
+// yields NULL. SUM/AVG of a non-numeric type is InvalidArgument
+// "Cannot apply 'SUM' to arguments of type <STRING>"; so is LISTAGG of a non-string.
 absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg);
 
 // Two-phase (local-global) aggregation: the accumulator fields a LocalGroupAggregate emits for one
@@ -49,8 +66,12 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg);
 //                      had no non-null x. Retracting: (sum NOT NULL, count BIGINT NOT NULL).
 //   AVG(x)     (sum, count): sum BIGINT (integers), DECIMAL(18, s) or DOUBLE, both NOT NULL
 //   MIN/MAX(x) min / max of x's type, NULL when the mini-batch had no non-null x
-// DISTINCT calls and MIN/MAX over retracting input cannot be split (FailedPrecondition): they keep
-// sets of values, which a row of partial accumulators does not carry.
+//   LISTAGG(x) concatAcc STRING: the mini-batch's values joined by the separator, NULL when
+//                    none (Flink also carries the separator, accDelimiter; here it is the plan's)
+// DISTINCT calls, and MIN/MAX and LISTAGG over retracting input, cannot be split
+// (FailedPrecondition): they keep sets or lists of values, which a row of partial accumulators does
+// not carry. Neither can FIRST_VALUE and LAST_VALUE: as Flink's, they have no merge (which of two
+// partials came first is not known).
 struct AggPartialField {
   std::string_view name;
   DataType type;

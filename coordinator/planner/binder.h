@@ -66,6 +66,11 @@ bool ContainsAggregate(const sql::Expr& e);
 bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sql::Expr&)>& pred);
 // binder_literal.cc
 absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
+// binder_aggregate_args.cc: how many arguments a call of `kind` takes at most (2 for LISTAGG(x,
+// separator), else 1; 1 for a name that did not parse), and LISTAGG's separator, a string literal
+// (a validation error at its position otherwise).
+size_t MaxAggArguments(const absl::StatusOr<AggKind>& kind);
+absl::StatusOr<std::string> BindListAggSeparator(const sql::Expr& e);
 // binder_interval.cc: INTERVAL literals, as milliseconds of type INTERVAL SECOND(3).
 absl::StatusOr<ExprPtr> BindIntervalLiteral(const sql::Expr& e, bool negate = false);
 

@@ -239,14 +239,17 @@ absl::StatusOr<std::optional<BoundOver>> BindOverAggregates(
                                "FILTER in OVER aggregations is not supported yet");
     }
     const bool star = call.args.size() == 1 && call.args[0]->kind == sql::ExprKind::kStar;
-    if (!star && call.args.size() != 1) {
+    auto kind = ParseAggKind(name, star);
+    if (!star && (call.args.empty() || call.args.size() > MaxAggArguments(kind))) {
       return ValidationErrorAt(call.pos, absl::StrCat("Invalid number of arguments to function '",
                                                       name, "': ", call.args.size()));
     }
-    auto kind = ParseAggKind(name, star);
     if (!kind.ok()) return AsValidationError(call.pos, kind.status());
     LogicalAggCall agg;
     agg.kind = *kind;
+    if (call.args.size() == 2) {
+      ASSIGN_OR_RETURN(agg.separator, BindListAggSeparator(*call.args[1]));
+    }
     DataType arg_type = DataType::BigInt();
     if (!star) {
       if (ContainsAggregate(*call.args[0]) || FindOverCall(*call.args[0]) != nullptr) {
@@ -266,7 +269,10 @@ absl::StatusOr<std::optional<BoundOver>> BindOverAggregates(
     agg.result_type = *result;
     int index = -1;
     for (size_t a = 0; a < aggs.size() && index < 0; ++a) {
-      if (aggs[a].kind == agg.kind && aggs[a].arg == agg.arg) index = static_cast<int>(a);
+      if (aggs[a].kind == agg.kind && aggs[a].arg == agg.arg &&
+          aggs[a].separator == agg.separator) {
+        index = static_cast<int>(a);
+      }
     }
     if (index < 0) {
       index = static_cast<int>(aggs.size());

@@ -185,13 +185,12 @@ class AggregateScope {
     const bool star_arg =
         e.args.size() == 1 && e.args[0] && e.args[0]->kind == sql::ExprKind::kStar;
     const bool star = star_arg && filter == nullptr;
-    if (!star_arg && e.args.size() != 1) {
+    auto as_written = ParseAggKind(name, star_arg);
+    if (!star_arg && (e.args.empty() || e.args.size() > MaxAggArguments(as_written))) {
       return ValidationErrorAt(e.pos, absl::StrCat("Invalid number of arguments to function '",
                                                    name, "': ", e.args.size()));
     }
-    if (auto as_written = ParseAggKind(name, star_arg); !as_written.ok()) {
-      return AsValidationError(e.pos, as_written.status());  // e.g. SUM(*)
-    }
+    if (!as_written.ok()) return AsValidationError(e.pos, as_written.status());  // e.g. SUM(*)
     if (star_arg && e.distinct) {
       return ValidationErrorAt(e.pos, "COUNT(DISTINCT *) is not supported");
     }
@@ -200,6 +199,9 @@ class AggregateScope {
     LogicalAggCall call;
     call.kind = *kind;
     call.distinct = e.distinct;
+    if (e.args.size() == 2) {
+      ASSIGN_OR_RETURN(call.separator, BindListAggSeparator(*e.args[1]));
+    }
     if (star) {
       if (e.distinct) return ValidationErrorAt(e.pos, "COUNT(DISTINCT *) is not supported");
       auto t = AggResultType(call.kind, DataType::BigInt());
@@ -241,7 +243,8 @@ class AggregateScope {
     }
     for (size_t i = 0; i < calls_.size(); ++i) {
       const LogicalAggCall& c = calls_[i];
-      if (c.kind == call.kind && c.arg == call.arg && c.distinct == call.distinct) {
+      if (c.kind == call.kind && c.arg == call.arg && c.distinct == call.distinct &&
+          c.separator == call.separator) {
         return MakeColumnRef(num_keys_ + static_cast<int>(i), c.result_type);
       }
     }

@@ -46,8 +46,7 @@ const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
 
 std::string AggCall(const LogicalAggCall& c) {
   if (c.kind == AggKind::kCountStar) return "COUNT()";
-  return absl::StrCat(std::string(AggKindName(c.kind)), "(", c.distinct ? "DISTINCT " : "", "$",
-                      c.arg, ")");
+  return AggCallDigest(c, absl::StrCat("$", c.arg));
 }
 
 // Calcite's RexOver: ROW_NUMBER() OVER (PARTITION BY $1 ORDER BY $3 DESC NULLS LAST).

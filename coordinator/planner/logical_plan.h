@@ -121,6 +121,8 @@ struct LogicalAggCall {
   bool distinct = false;
   DataType arg_type;
   DataType result_type;
+  // LISTAGG(x, 'sep'): the separator literal; nullopt when the call gives none (',').
+  std::optional<std::string> separator;
 };
 
 struct LogicalNode;

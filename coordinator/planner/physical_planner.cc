@@ -144,6 +144,9 @@ void FillCalls(const std::vector<LogicalAggCall>& calls,
     call->set_distinct(c.distinct);
     if (c.kind != AggKind::kCountStar) TypeToProto(c.arg_type, call->mutable_arg_type());
     TypeToProto(c.result_type, call->mutable_result_type());
+    if (c.kind == AggKind::kListAgg) {
+      call->set_separator(c.separator.value_or(std::string(kDefaultListAggSeparator)));
+    }
   }
 }
 

@@ -44,6 +44,15 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
   return out + ")";
 }
 
+std::string AggCallDigest(const LogicalAggCall& call, const std::string& arg) {
+  std::string s =
+      absl::StrCat(std::string(AggKindName(call.kind)), "(", call.distinct ? "DISTINCT " : "", arg);
+  if (call.separator) {
+    absl::StrAppend(&s, ", ", LiteralToString(Value::String(*call.separator), DataType::String()));
+  }
+  return s + ")";
+}
+
 namespace {
 
 // "k, COUNT(*) AS cnt, SUM(x) AS s" of an aggregate's keys and calls.
@@ -57,10 +66,9 @@ std::vector<std::string> AggregateSelect(const LogicalNode& agg, std::vector<std
   }
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
-    std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
-    if (call.distinct) arg = "DISTINCT " + arg;
-    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(", arg, ") AS ",
-                                  out[agg.group_keys.size() + c]));
+    select.push_back(
+        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
+                     " AS ", out[agg.group_keys.size() + c]));
   }
   return select;
 }
@@ -148,10 +156,9 @@ std::string AggregateDigest(const LogicalNode& agg) {
   }
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
-    std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
-    if (call.distinct) arg = "DISTINCT " + arg;
-    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(", arg, ") AS ",
-                                  out[agg.group_keys.size() + c]));
+    select.push_back(
+        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
+                     " AS ", out[agg.group_keys.size() + c]));
   }
   std::string s = "GroupAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
@@ -235,9 +242,9 @@ std::string OverAggregateDigest(const LogicalNode& over) {
   std::vector<std::string> select = in;
   for (size_t c = 0; c < over.calls.size(); ++c) {
     const LogicalAggCall& call = over.calls[c];
-    select.push_back(absl::StrCat(std::string(AggKindName(call.kind)), "(",
-                                  call.kind == AggKind::kCountStar ? "*" : in[call.arg], ") AS ",
-                                  out[in.size() + c]));
+    select.push_back(
+        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
+                     " AS ", out[in.size() + c]));
   }
   std::string s = "OverAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "partitionBy=[", absl::StrJoin(keys, ", "), "], ");

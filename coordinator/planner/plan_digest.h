@@ -22,6 +22,10 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
                        const std::vector<std::string>& input_names,
                        const std::vector<std::string>& output_names);
 std::string AggregateDigest(const LogicalNode& aggregate);
+// One aggregate call, its argument printed as `arg` (a column name, `$1`, `*`): `SUM(x)`,
+// `COUNT(DISTINCT x)`, `LISTAGG(s)`, `LISTAGG(s, '-')`. (Flink projects LISTAGG's separator into
+// the input and prints `LISTAGG(s, $f2)`; here it is a property of the call, printed as a literal.)
+std::string AggCallDigest(const LogicalAggCall& call, const std::string& arg);
 // WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
 std::string WatermarkAssignerDigest(const LogicalNode& assigner);
 // TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size,

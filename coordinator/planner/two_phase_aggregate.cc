@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/expr/aggregate_signature.h"
+#include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -83,7 +84,7 @@ std::string LocalAggregateDigest(const LogicalNode& agg, const PartialLayout& la
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
     const std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
-    select.push_back(absl::StrCat(FnName(call), "(", arg, ") AS ", Fields(layout, c)));
+    select.push_back(absl::StrCat(AggCallDigest(call, arg), " AS ", Fields(layout, c)));
   }
   if (layout.appended_row_count) {
     select.push_back("COUNT(*) AS " + layout.schema.fields[layout.row_count_column].name);

@@ -1,8 +1,9 @@
 // Two-phase (local-global) aggregation, as Flink's TwoStageOptimizedAggregateRule: with mini-batch
 // on and `table.optimizer.agg-phase-strategy` AUTO or TWO_PHASE, a GroupAggregate whose calls all
-// have a partial form (AggPartialFields: COUNT, SUM, AVG, MIN, MAX; not DISTINCT, and not MIN/MAX
-// over a retracting input) becomes a LocalGroupAggregate chained before the exchange and a
-// GlobalGroupAggregate after it. This file decides the split and names the partial fields.
+// have a partial form (AggPartialFields: COUNT, SUM, AVG, MIN, MAX, LISTAGG; not DISTINCT, not
+// FIRST_VALUE/LAST_VALUE, and not MIN/MAX/LISTAGG over a retracting input) becomes a
+// LocalGroupAggregate chained before the exchange and a GlobalGroupAggregate after it. This file
+// decides the split and names the partial fields.
 #pragma once
 
 #include <optional>

@@ -43,16 +43,23 @@ class DifferentialTest : public ::testing::Test {
     rng_.seed(seed);
   }
 
-  // Runs `query` (a SELECT with `columns` output columns) into a print sink at `parallelism` and
-  // returns the replayed final rows.
+  // Runs `query` (a SELECT with `columns` INT output columns) into a print sink at `parallelism`
+  // and returns the replayed final rows.
   Multiset RunEddy(const std::string& views, const std::string& query, int columns,
                    int parallelism) {
+    return RunEddy(views, query, std::vector<std::string>(columns, "INT"), parallelism);
+  }
+  // The same with the sink's column types given (e.g. "INT", "STRING").
+  Multiset RunEddy(const std::string& views, const std::string& query,
+                   const std::vector<std::string>& column_types, int parallelism) {
     std::vector<size_t> offsets;
     for (int i = 0; i < cluster_->workers(); ++i) {
       offsets.push_back(cluster_->WorkerStdout(i).size());
     }
     std::vector<std::string> defs;
-    for (int c = 0; c < columns; ++c) defs.push_back(absl::StrCat("c", c, " INT"));
+    for (size_t c = 0; c < column_types.size(); ++c) {
+      defs.push_back(absl::StrCat("c", c, " ", column_types[c]));
+    }
     const std::string sink = absl::StrCat("out_", ++runs_);
     auto r = cluster_->Eddy(
         absl::StrCat("SET 'table.dml-sync' = 'true';", "SET 'parallelism.default' = '", parallelism,

@@ -80,7 +80,11 @@ void Sqlite::Load(const Table& t) {
   }
 }
 
-Multiset Sqlite::Query(const std::string& sql) {
+Multiset Sqlite::Query(const std::string& sql) { return Run(sql, /*as_text=*/false); }
+
+Multiset Sqlite::QueryText(const std::string& sql) { return Run(sql, /*as_text=*/true); }
+
+Multiset Sqlite::Run(const std::string& sql, bool as_text) {
   Multiset out;
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
@@ -88,13 +92,17 @@ Multiset Sqlite::Query(const std::string& sql) {
     return out;
   }
   while (sqlite3_step(stmt) == SQLITE_ROW) {
-    Row row;
+    std::vector<std::string> cells;
     for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-      row.push_back(sqlite3_column_type(stmt, c) == SQLITE_NULL
-                        ? std::nullopt
-                        : std::optional<int>(sqlite3_column_int(stmt, c)));
+      if (sqlite3_column_type(stmt, c) == SQLITE_NULL) {
+        cells.push_back("null");
+      } else if (as_text) {
+        cells.push_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)));
+      } else {
+        cells.push_back(std::to_string(sqlite3_column_int(stmt, c)));
+      }
     }
-    ++out[RowText(row)];
+    ++out[absl::StrJoin(cells, ", ")];
   }
   sqlite3_finalize(stmt);
   return out;

@@ -44,10 +44,15 @@ class Sqlite {
   Sqlite& operator=(const Sqlite&) = delete;
 
   void Load(const Table& t);
+  // The result rows with integer cells (RowText).
   Multiset Query(const std::string& sql);
+  // The result rows with every cell as SQLite's text of it ("null" for NULL), for string results
+  // such as group_concat's.
+  Multiset QueryText(const std::string& sql);
 
  private:
   void Exec(const std::string& sql);
+  Multiset Run(const std::string& sql, bool as_text);
   sqlite3* db_ = nullptr;
 };
 

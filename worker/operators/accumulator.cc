@@ -98,6 +98,18 @@ absl::StatusOr<AggregateFunctions::Plan> AggregateFunctions::PlanCall(const Aggr
       p.is_max = c.kind == AggKind::kMax;
       p.mode = retractions_possible ? Mode::kMinMaxRetract : Mode::kMinMaxInsertOnly;
       break;
+    // With DISTINCT these keep the list too, so that MergeDistinct can take the values it adds in
+    // arrival order.
+    case AggKind::kFirstValue:
+    case AggKind::kLastValue:
+      p.is_last = c.kind == AggKind::kLastValue;
+      p.mode =
+          retractions_possible || c.distinct ? Mode::kFirstLastList : Mode::kFirstLastInsertOnly;
+      break;
+    case AggKind::kListAgg:
+      p.separator = c.separator;
+      p.mode = retractions_possible || c.distinct ? Mode::kListAggList : Mode::kListAggInsertOnly;
+      break;
   }
   return p;
 }
@@ -125,6 +137,10 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
       }
     }
     ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retractions_possible));
+    if (p.distinct || UsesLists(p.mode) || p.mode == Mode::kListAggInsertOnly ||
+        p.mode == Mode::kMinMaxRetract) {
+      f.keeping_calls_.push_back(i);
+    }
     f.plans_.push_back(p);
   }
   return f;
@@ -175,7 +191,8 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::CreateMerging(
 void AggregateFunctions::Reset(GroupAccumulators* g) const {
   g->row_count = 0;
   g->accs.resize(plans_.size());
-  for (Accumulator& a : g->accs) {
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    Accumulator& a = g->accs[i];
     a.count = 0;
     a.isum = 0;
     a.dsum = 0;
@@ -186,6 +203,12 @@ void AggregateFunctions::Reset(GroupAccumulators* g) const {
     a.distinct_ints.Clear();
     a.distinct_doubles.Clear();
     a.distinct_strings.Clear();
+    if (UsesLists(plans_[i].mode)) {
+      if (a.lists == nullptr) a.lists = std::make_unique<ArrivalLists>();
+      a.lists->ints.Clear();
+      a.lists->doubles.Clear();
+      a.lists->strings.Clear();
+    }
   }
 }
 
@@ -201,6 +224,21 @@ void AggregateFunctions::Update(GroupAccumulators* g, const ChangelogBatch& batc
     }
     UpdateOne(p, a, batch.column(p.arg), row, accumulate);
   }
+}
+
+size_t AggregateFunctions::BytesKept(const ChangelogBatch& batch, size_t row) const {
+  size_t bytes = 0;
+  for (size_t i : keeping_calls_) {
+    const Plan& p = plans_[i];
+    const Column& col = batch.column(p.arg);
+    if (col.IsNull(row)) continue;
+    if (p.value_class == ValueClass::kString) {
+      bytes += col.GetString(row).size() + p.separator.size() + sizeof(std::string);
+    } else {
+      bytes += 16;
+    }
+  }
+  return bytes;
 }
 
 void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
@@ -301,6 +339,49 @@ void AggregateFunctions::ApplyValue(const Plan& p, Accumulator* a, int64_t iv, d
           break;
       }
       break;
+    case Mode::kFirstLastInsertOnly:
+      if (!accumulate) break;                   // as kMinMaxInsertOnly
+      if (a->has_extreme && !p.is_last) break;  // FIRST_VALUE keeps its first value
+      a->has_extreme = true;
+      switch (p.value_class) {
+        case ValueClass::kInt:
+          a->ext_i = iv;
+          break;
+        case ValueClass::kDouble:
+          a->ext_d = dv;
+          break;
+        case ValueClass::kString:
+          a->ext_s.assign(sv.data(), sv.size());
+          break;
+      }
+      break;
+    case Mode::kFirstLastList:
+      // A retraction removes the earliest equal value; one never accumulated is ignored.
+      switch (p.value_class) {
+        case ValueClass::kInt:
+          accumulate ? a->lists->ints.Add(iv) : (void)a->lists->ints.Remove(iv);
+          break;
+        case ValueClass::kDouble:
+          accumulate ? a->lists->doubles.Add(dv) : (void)a->lists->doubles.Remove(dv);
+          break;
+        case ValueClass::kString:
+          accumulate ? a->lists->strings.Add(sv) : (void)a->lists->strings.Remove(sv);
+          break;
+      }
+      break;
+    case Mode::kListAggInsertOnly:
+      if (!accumulate) break;  // as kMinMaxInsertOnly
+      if (a->has_extreme) {
+        a->ext_s.append(p.separator);
+        a->ext_s.append(sv.data(), sv.size());
+      } else {
+        a->ext_s.assign(sv.data(), sv.size());
+        a->has_extreme = true;
+      }
+      break;
+    case Mode::kListAggList:
+      accumulate ? a->lists->strings.Add(sv) : (void)a->lists->strings.Remove(sv);
+      break;
   }
 }
 
@@ -356,6 +437,7 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
         if (!v.null) v.d = a.dsum / static_cast<double>(a.count);
         break;
       case Mode::kMinMaxInsertOnly:
+      case Mode::kFirstLastInsertOnly:
         v.null = !a.has_extreme;
         if (v.null) break;
         switch (p.value_class) {
@@ -386,6 +468,34 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
             break;
         }
         break;
+      case Mode::kFirstLastList:
+        switch (p.value_class) {
+          case ValueClass::kInt:
+            v.null = a.lists->ints.empty();
+            if (!v.null) v.i = p.is_last ? a.lists->ints.back() : a.lists->ints.front();
+            break;
+          case ValueClass::kDouble:
+            v.null = a.lists->doubles.empty();
+            if (!v.null) v.d = p.is_last ? a.lists->doubles.back() : a.lists->doubles.front();
+            break;
+          case ValueClass::kString:
+            v.null = a.lists->strings.empty();
+            if (!v.null) v.s.assign(p.is_last ? a.lists->strings.back() : a.lists->strings.front());
+            break;
+        }
+        break;
+      case Mode::kListAggInsertOnly:
+        v.null = !a.has_extreme;
+        if (!v.null) v.s.assign(a.ext_s);
+        break;
+      case Mode::kListAggList:
+        v.null = a.lists->strings.empty();
+        v.s.clear();
+        for (size_t k = 0; k < a.lists->strings.size(); ++k) {
+          if (k > 0) v.s.append(p.separator);
+          v.s.append(a.lists->strings.values()[k]);
+        }
+        break;
     }
   }
 }
@@ -397,28 +507,57 @@ void AggregateFunctions::MergeAccumulators(GroupAccumulators* into,
     const Plan& p = plans_[i];
     Accumulator* a = &into->accs[i];
     const Accumulator& b = from.accs[i];
-    if (!p.distinct) {
+    if (p.distinct) {
+      MergeDistinct(p, a, b);
+    } else {
       MergeOne(p, a, b);
-      continue;
     }
-    // DISTINCT: the value sets add up; a value new to `into` reaches its aggregate once.
+  }
+}
+
+void AggregateFunctions::MergeDistinct(const Plan& p, Accumulator* a, const Accumulator& b) {
+  // The value sets add up; a value new to `a` reaches its aggregate once. FIRST_VALUE,
+  // LAST_VALUE and LISTAGG take them in `b`'s arrival order (their list holds each of `b`'s
+  // values once), the others in value order.
+  if (UsesLists(p.mode)) {
     switch (p.value_class) {
       case ValueClass::kInt:
-        for (const auto& [v, n] : b.distinct_ints.entries()) {
-          if (a->distinct_ints.AddCopies(v, n) == 0) ApplyValue(p, a, v, 0, {}, true);
+        for (int64_t v : b.lists->ints.values()) {
+          const int64_t n = b.distinct_ints.Count(v);
+          if (n > 0 && a->distinct_ints.AddCopies(v, n) == 0) ApplyValue(p, a, v, 0, {}, true);
         }
         break;
       case ValueClass::kDouble:
-        for (const auto& [v, n] : b.distinct_doubles.entries()) {
-          if (a->distinct_doubles.AddCopies(v, n) == 0) ApplyValue(p, a, 0, v, {}, true);
+        for (double v : b.lists->doubles.values()) {
+          const int64_t n = b.distinct_doubles.Count(v);
+          if (n > 0 && a->distinct_doubles.AddCopies(v, n) == 0) ApplyValue(p, a, 0, v, {}, true);
         }
         break;
       case ValueClass::kString:
-        for (const auto& [v, n] : b.distinct_strings.entries()) {
-          if (a->distinct_strings.AddCopies(v, n) == 0) ApplyValue(p, a, 0, 0, v, true);
+        for (const std::string& v : b.lists->strings.values()) {
+          const int64_t n = b.distinct_strings.Count(v);
+          if (n > 0 && a->distinct_strings.AddCopies(v, n) == 0) ApplyValue(p, a, 0, 0, v, true);
         }
         break;
     }
+    return;
+  }
+  switch (p.value_class) {
+    case ValueClass::kInt:
+      for (const auto& [v, n] : b.distinct_ints.entries()) {
+        if (a->distinct_ints.AddCopies(v, n) == 0) ApplyValue(p, a, v, 0, {}, true);
+      }
+      break;
+    case ValueClass::kDouble:
+      for (const auto& [v, n] : b.distinct_doubles.entries()) {
+        if (a->distinct_doubles.AddCopies(v, n) == 0) ApplyValue(p, a, 0, v, {}, true);
+      }
+      break;
+    case ValueClass::kString:
+      for (const auto& [v, n] : b.distinct_strings.entries()) {
+        if (a->distinct_strings.AddCopies(v, n) == 0) ApplyValue(p, a, 0, 0, v, true);
+      }
+      break;
   }
 }
 
@@ -444,12 +583,20 @@ void AggregateFunctions::MergeOne(const Plan& p, Accumulator* a, const Accumulat
       a->dsum += b.dsum;
       break;
     case Mode::kMinMaxInsertOnly:
+    case Mode::kFirstLastInsertOnly:  // FIRST_VALUE keeps a's value, LAST_VALUE takes b's
+    case Mode::kListAggInsertOnly:    // b's values joined after a's
       if (b.has_extreme) ApplyValue(p, a, b.ext_i, b.ext_d, b.ext_s, /*accumulate=*/true);
       break;
     case Mode::kMinMaxRetract:
       for (const auto& [v, n] : b.ints.entries()) a->ints.AddCopies(v, n);
       for (const auto& [v, n] : b.doubles.entries()) a->doubles.AddCopies(v, n);
       for (const auto& [v, n] : b.strings.entries()) a->strings.AddCopies(v, n);
+      break;
+    case Mode::kFirstLastList:
+    case Mode::kListAggList:  // b's values after a's
+      for (int64_t v : b.lists->ints.values()) a->lists->ints.Add(v);
+      for (double v : b.lists->doubles.values()) a->lists->doubles.Add(v);
+      for (const std::string& v : b.lists->strings.values()) a->lists->strings.Add(v);
       break;
   }
 }
@@ -525,8 +672,9 @@ void PutClassValue(ValueClass c, int64_t i, double d, std::string_view s, std::s
 }  // namespace
 
 // Layout: signed varint row count, then per call: [distinct set] then the kind's fields (see
-// Mode): counts and integer sums as zigzag varints, double sums as 8 raw bytes, multisets as a
-// varint size and (value, count) pairs in order.
+// Mode): counts and integer sums as zigzag varints, double sums as 8 raw bytes, one kept value as a
+// presence byte and the value, multisets as a varint size and (value, count) pairs in order,
+// arrival lists as a varint size and the values in arrival order.
 void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out) const {
   agg_codec::PutSigned(g.row_count, out);
   for (size_t i = 0; i < plans_.size(); ++i) {
@@ -563,6 +711,8 @@ void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out)
         agg_codec::PutDouble(a.dsum, out);
         break;
       case Mode::kMinMaxInsertOnly:
+      case Mode::kFirstLastInsertOnly:
+      case Mode::kListAggInsertOnly:
         out->push_back(a.has_extreme ? 1 : 0);
         if (a.has_extreme) PutClassValue(p.value_class, a.ext_i, a.ext_d, a.ext_s, out);
         break;
@@ -576,6 +726,20 @@ void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out)
             break;
           case ValueClass::kString:
             a.strings.Serialize(out);
+            break;
+        }
+        break;
+      case Mode::kFirstLastList:
+      case Mode::kListAggList:
+        switch (p.value_class) {
+          case ValueClass::kInt:
+            a.lists->ints.Serialize(out);
+            break;
+          case ValueClass::kDouble:
+            a.lists->doubles.Serialize(out);
+            break;
+          case ValueClass::kString:
+            a.lists->strings.Serialize(out);
             break;
         }
         break;
@@ -621,6 +785,8 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
         a.dsum = r.Double();
         break;
       case Mode::kMinMaxInsertOnly:
+      case Mode::kFirstLastInsertOnly:
+      case Mode::kListAggInsertOnly:
         a.has_extreme = r.Byte() != 0;
         if (a.has_extreme) {
           switch (p.value_class) {
@@ -648,6 +814,20 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
             break;
           case ValueClass::kString:
             a.strings.Deserialize(&r);
+            break;
+        }
+        break;
+      case Mode::kFirstLastList:
+      case Mode::kListAggList:
+        switch (p.value_class) {
+          case ValueClass::kInt:
+            a.lists->ints.Deserialize(&r);
+            break;
+          case ValueClass::kDouble:
+            a.lists->doubles.Deserialize(&r);
+            break;
+          case ValueClass::kString:
+            a.lists->strings.Deserialize(&r);
             break;
         }
         break;
@@ -706,6 +886,7 @@ void AggregateFunctions::AppendPartials(const GroupAccumulators& g, ChangelogBat
         out->mutable_column(c++).Append<int64_t>(a.count);
         break;
       case Mode::kMinMaxInsertOnly:
+      case Mode::kListAggInsertOnly:  // the joined values
         extreme.null = !a.has_extreme;
         extreme.i = a.ext_i;
         extreme.d = a.ext_d;
@@ -713,6 +894,9 @@ void AggregateFunctions::AppendPartials(const GroupAccumulators& g, ChangelogBat
         AppendValue(i, extreme, &out->mutable_column(c++));
         break;
       case Mode::kMinMaxRetract:
+      case Mode::kFirstLastInsertOnly:
+      case Mode::kFirstLastList:
+      case Mode::kListAggList:
         // No partial form (AggPartialFields); the planner keeps such aggregates in one phase.
         out->mutable_column(c++).AppendNull();
         break;
@@ -764,10 +948,15 @@ void AggregateFunctions::Merge(GroupAccumulators* g, const ChangelogBatch& parti
             deltas || p.mode != Mode::kSumDouble ? partials.column(p.arg + 1).Get<int64_t>(row) : 1;
         break;
       case Mode::kMinMaxInsertOnly:
-        // The partial is a value of the argument's type: accumulate it like an input value.
+      case Mode::kListAggInsertOnly:
+        // The partial is a value of the result type (LISTAGG: the joined values of a mini-batch):
+        // accumulate it like an input value.
         UpdateOne(p, a, col, row, /*accumulate=*/true);
         break;
       case Mode::kMinMaxRetract:
+      case Mode::kFirstLastInsertOnly:
+      case Mode::kFirstLastList:
+      case Mode::kListAggList:
         break;  // not splittable (rejected by CreateMerging)
     }
   }

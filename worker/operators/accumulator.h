@@ -1,9 +1,11 @@
 // Retractable accumulators for the built-in aggregates of GroupAggregate (Flink's *WithRetract
 // functions): per group a row count plus one Accumulator per call, updated row by row, evaluated
-// into AggValues, and serialized compactly into the group's RocksDB value.
+// into AggValues, and serialized compactly into the group's RocksDB value. FIRST_VALUE, LAST_VALUE
+// and LISTAGG depend on the order in which rows are accumulated: arrival order.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "common/batch/column.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/types/data_type.h"
+#include "worker/operators/accumulator_arrival_list.h"
 #include "worker/operators/accumulator_multiset.h"
 
 namespace eddy {
@@ -25,11 +28,21 @@ struct AggregateCall {
   DataType arg_type;      // ignored for COUNT(*)
   DataType result_type;   // AggResultType(kind, arg_type)
   bool distinct = false;  // COUNT(DISTINCT x), SUM(DISTINCT x), ...
+  // LISTAGG's separator (a literal of the call); other functions ignore it.
+  std::string separator{kDefaultListAggSeparator};
 };
 
 // How an argument's values are held: integers, BOOLEAN, DECIMAL (unscaled), DATE and TIMESTAMP as
 // int64; FLOAT and DOUBLE as double; strings as bytes.
 enum class ValueClass : uint8_t { kInt, kDouble, kString };
+
+// FIRST_VALUE, LAST_VALUE and LISTAGG with retraction (or DISTINCT): every value, in arrival order,
+// in the list of the argument's value class.
+struct ArrivalLists {
+  ArrivalList<int64_t> ints;
+  ArrivalList<double> doubles;
+  ArrivalList<std::string, std::string_view> strings;
+};
 
 // One aggregate's current result.
 struct AggValue {
@@ -44,7 +57,8 @@ struct Accumulator {
   int64_t count = 0;  // rows (COUNT(*)) or non-null values (COUNT, SUM, AVG)
   uint64_t isum = 0;  // integer/decimal sum; unsigned so overflow wraps as Java's does
   double dsum = 0;
-  // MIN/MAX over input without retractions: only the extreme.
+  // One value over input without retractions: MIN/MAX's extreme, FIRST_VALUE/LAST_VALUE's value,
+  // LISTAGG's values joined so far (ext_s).
   bool has_extreme = false;
   int64_t ext_i = 0;
   double ext_d = 0;
@@ -53,6 +67,9 @@ struct Accumulator {
   ValueMultiset<int64_t> ints;
   ValueMultiset<double> doubles;
   ValueMultiset<std::string, std::string_view> strings;
+  // Allocated (by Reset) only for the calls that keep lists, so that the other functions'
+  // accumulators stay small.
+  std::unique_ptr<ArrivalLists> lists;
   // DISTINCT: the values seen, with counts; only the first copy reaches the aggregate.
   ValueMultiset<int64_t> distinct_ints;
   ValueMultiset<double> distinct_doubles;
@@ -78,11 +95,16 @@ class AggregateFunctions {
   void Reset(GroupAccumulators* g) const;
   // Accumulates (+I/+U) or retracts (-U/-D) row `row` of `batch`, including the row count.
   void Update(GroupAccumulators* g, const ChangelogBatch& batch, size_t row, bool accumulate) const;
+  // Roughly how many bytes accumulating row `row` can add to the accumulators beyond their fixed
+  // size: the values that LISTAGG joins and that lists and DISTINCT sets keep (0 when no call keeps
+  // values). For memory accounting of accumulators held in memory.
+  size_t BytesKept(const ChangelogBatch& batch, size_t row) const;
   // Current results, one per call.
   void GetValues(const GroupAccumulators& g, std::vector<AggValue>* out) const;
   // Folds `from` into `into` as if `into` had also accumulated every row `from` did (merging
   // windows): counts and sums add, MIN/MAX keep the extreme, a DISTINCT call takes only the values
-  // `into` had not seen yet.
+  // `into` had not seen yet. For FIRST_VALUE, LAST_VALUE and LISTAGG `from`'s rows count as later
+  // than `into`'s: FIRST_VALUE keeps `into`'s value, LAST_VALUE takes `from`'s, LISTAGG appends.
   void MergeAccumulators(GroupAccumulators* into, const GroupAccumulators& from) const;
   static bool Equal(const std::vector<AggValue>& a, const std::vector<AggValue>& b);
   // Appends call `i`'s value to a column of its result type.
@@ -127,15 +149,22 @@ class AggregateFunctions {
     kAvgDouble,  // FLOAT and DOUBLE: summed in double
     kMinMaxInsertOnly,
     kMinMaxRetract,
+    kFirstLastInsertOnly,  // FIRST_VALUE/LAST_VALUE: one value (ext_*)
+    kFirstLastList,        // FIRST_VALUE/LAST_VALUE: every value in arrival order (lists)
+    kListAggInsertOnly,    // LISTAGG: the joined string (ext_s)
+    kListAggList,          // LISTAGG: every value in arrival order (lists->strings)
   };
+  static bool UsesLists(Mode m) { return m == Mode::kFirstLastList || m == Mode::kListAggList; }
   struct Plan {
     Mode mode;
     bool is_max = false;
+    bool is_last = false;  // LAST_VALUE (not FIRST_VALUE)
     bool distinct = false;
     ValueClass value_class = ValueClass::kInt;
     int arg = -1;
     TypeId arg_type = TypeId::kNull;
     int64_t avg_scale_factor = 1;  // AVG(DECIMAL): 10^(result scale - argument scale)
+    std::string separator;         // LISTAGG
   };
 
   static void UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
@@ -146,13 +175,16 @@ class AggregateFunctions {
                          bool accumulate);
   // MergeAccumulators for one call without DISTINCT.
   static void MergeOne(const Plan& p, Accumulator* into, const Accumulator& from);
+  // MergeAccumulators for one DISTINCT call.
+  static void MergeDistinct(const Plan& p, Accumulator* into, const Accumulator& from);
   // The plan of call `i` (mode from its kind and argument type); checks the result type.
   static absl::StatusOr<Plan> PlanCall(const AggregateCall& c, size_t i, bool retractions_possible);
 
   std::vector<AggregateCall> calls_;
   std::vector<Plan> plans_;
-  bool retractions_possible_ = true;  // partial layout: retracting (signed deltas)
-  int row_count_column_ = -1;         // CreateMerging only
+  std::vector<size_t> keeping_calls_;  // calls whose state grows with their values (BytesKept)
+  bool retractions_possible_ = true;   // partial layout: retracting (signed deltas)
+  int row_count_column_ = -1;          // CreateMerging only
 };
 
 }  // namespace eddy

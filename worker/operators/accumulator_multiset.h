@@ -57,6 +57,12 @@ class ValueMultiset {
     entries_.emplace(it, T(v), n);
     return 0;
   }
+  // The value's count; 0 when absent.
+  int64_t Count(V v) const {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), v,
+                               [](const Entry& e, V x) { return MultisetLess()(V(e.first), x); });
+    return it != entries_.end() && Equal(it->first, v) ? it->second : 0;
+  }
   // The (value, count) pairs in value order.
   const std::vector<std::pair<T, int64_t>>& entries() const { return entries_; }
   // Returns the count after removing one; -1 if the value was absent (nothing changes).

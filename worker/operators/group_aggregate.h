@@ -34,7 +34,8 @@ struct GroupAggregateSpec {
   // false for upsert consumers (blackhole, sinks keyed on the group key).
   bool generate_update_before = true;
   // The input carries only +I rows (planner's changelog mode [I]): MIN/MAX then keep only the
-  // extreme instead of a multiset. A retraction row is an error in this mode.
+  // extreme instead of a multiset, FIRST_VALUE/LAST_VALUE one value and LISTAGG the joined string
+  // instead of every value. A retraction row is an error in this mode.
   bool input_insert_only = false;
   // Mini-batch: buffer input until this many rows arrived (or the oldest waited
   // mini_batch_latency_ms), then fold each key's changes into one update: one state read and

@@ -49,7 +49,8 @@ struct OverAggregateSpec {
   OverFrame frame = OverFrame::kRange;
   // Rows (ROWS) or milliseconds (RANGE) before the current row, >= 0; or kUnboundedPreceding.
   int64_t preceding = kUnboundedPreceding;
-  // COUNT(*), COUNT, SUM, AVG, MIN, MAX (DISTINCT too) over input columns.
+  // COUNT(*), COUNT, SUM, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE, LISTAGG (DISTINCT too) over
+  // input columns; a frame's rows are accumulated in (time, arrival) order.
   std::vector<AggregateCall> calls;
   // table.exec.state.ttl: Flink's idle-state retention of ROWS and unbounded frames (see below);
   // a bounded RANGE frame ignores it, as Flink's does. 0 (or 1): off. Time comes from the state

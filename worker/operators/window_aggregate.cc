@@ -177,6 +177,10 @@ void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t
     memory_bytes_ += group_key.size() + entry_overhead_;
   }
   functions_.Update(&it->second.acc, batch, row, /*accumulate=*/true);
+  // LISTAGG strings, DISTINCT sets: accumulators that grow count toward the budget too.
+  const size_t kept = functions_.BytesKept(batch, row);
+  it->second.kept_bytes += kept;
+  memory_bytes_ += kept;
 }
 
 absl::Status WindowAggregateOperator::Spill(bool all) {
@@ -194,7 +198,8 @@ absl::Status WindowAggregateOperator::Spill(bool all) {
       functions_.Serialize(entry.acc, &value_buf_);
       table_->Put(entry.key_group, key_buf_, value_buf_);
       groups[static_cast<size_t>(entry.key_group)] = 1;
-      memory_bytes_ -= std::min(memory_bytes_, group_key.size() + entry_overhead_);
+      memory_bytes_ -=
+          std::min(memory_bytes_, group_key.size() + entry_overhead_ + entry.kept_bytes);
     }
     RETURN_IF_ERROR(table_->Commit());
   }
@@ -208,7 +213,7 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
   entries.reserve(node.mapped().size());
   for (const auto& [key, entry] : node.mapped()) {
     entries.push_back({{entry.key_group, key}, &entry});
-    memory_bytes_ -= std::min(memory_bytes_, key.size() + entry_overhead_);
+    memory_bytes_ -= std::min(memory_bytes_, key.size() + entry_overhead_ + entry.kept_bytes);
   }
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });

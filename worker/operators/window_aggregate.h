@@ -117,6 +117,7 @@ class WindowAggregateOperator final : public Operator {
   struct MemoryEntry {
     int key_group = 0;
     GroupAccumulators acc;
+    size_t kept_bytes = 0;  // AggregateFunctions::BytesKept of the rows folded in
   };
   std::map<int64_t, absl::flat_hash_map<std::string, MemoryEntry>> memory_windows_;
   size_t memory_bytes_ = 0;

@@ -87,6 +87,12 @@ absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& ke
     }
     ASSIGN_OR_RETURN(call.result_type, TypeFromProto(c.result_type()));
     call.distinct = c.distinct();
+    if (call.kind == AggKind::kListAgg) {
+      call.separator = c.separator();
+    } else if (!c.separator().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("aggregate call ", c.function(),
+                                                     " has a separator; only LISTAGG takes one"));
+    }
     aggregates->push_back(call);
   }
   return absl::OkStatus();

@@ -17,6 +17,14 @@ TEST(AggregateSignatureTest, ParsesNamesCaseInsensitively) {
   EXPECT_TRUE(IsBuiltinAggregate("min"));
   EXPECT_FALSE(IsBuiltinAggregate("upper"));
   EXPECT_EQ(AggKindName(AggKind::kCountStar), "COUNT");
+  EXPECT_EQ(*ParseAggKind("first_value"), AggKind::kFirstValue);
+  EXPECT_EQ(*ParseAggKind("Last_Value"), AggKind::kLastValue);
+  EXPECT_EQ(*ParseAggKind("listagg"), AggKind::kListAgg);
+  EXPECT_EQ(ParseAggKind("listagg", true).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(IsBuiltinAggregate("ListAgg"));
+  EXPECT_EQ(AggKindName(AggKind::kFirstValue), "FIRST_VALUE");
+  EXPECT_EQ(AggKindName(AggKind::kLastValue), "LAST_VALUE");
+  EXPECT_EQ(AggKindName(AggKind::kListAgg), "LISTAGG");
 }
 
 std::string ResultOf(AggKind k, DataType arg) {
@@ -45,6 +53,36 @@ TEST(AggregateSignatureTest, ResultTypesFollowFlink) {
             "Cannot apply 'AVG' to arguments of type <BOOLEAN>");
   EXPECT_EQ(AggResultType(AggKind::kSum, DataType::Date()).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(AggregateSignatureTest, FirstLastValueKeepTheArgumentTypeAndListAggGivesAString) {
+  EXPECT_EQ(ResultOf(AggKind::kFirstValue, DataType::Int().WithNullable(false)), "INT");
+  EXPECT_EQ(ResultOf(AggKind::kLastValue, DataType::Decimal(10, 2)), "DECIMAL(10, 2)");
+  EXPECT_EQ(ResultOf(AggKind::kFirstValue, DataType::Varchar(5)), "VARCHAR(5)");
+  EXPECT_EQ(ResultOf(AggKind::kLastValue, DataType::Null()),
+            "Cannot apply 'LAST_VALUE' to arguments of type <NULL>");
+  EXPECT_EQ(ResultOf(AggKind::kListAgg, DataType::Varchar(5).WithNullable(false)), "STRING");
+  EXPECT_EQ(ResultOf(AggKind::kListAgg, DataType::Int()),
+            "Cannot apply 'LISTAGG' to arguments of type <INT>");
+}
+
+std::string PartialsOf(AggKind k, DataType arg, bool retracting) {
+  auto fields = AggPartialFields(k, arg, /*distinct=*/false, retracting);
+  if (!fields.ok()) return std::string(fields.status().message());
+  std::string out;
+  for (const AggPartialField& f : *fields) out += std::string(f.name) + " " + f.type.ToString();
+  return out;
+}
+
+TEST(AggregateSignatureTest, OnlyInsertOnlyListAggHasAPartialForm) {
+  EXPECT_EQ(PartialsOf(AggKind::kListAgg, DataType::String(), false), "concatAcc STRING");
+  EXPECT_EQ(PartialsOf(AggKind::kListAgg, DataType::String(), true),
+            "LISTAGG over a retracting input has no partial form for two-phase aggregation");
+  EXPECT_EQ(PartialsOf(AggKind::kFirstValue, DataType::Int(), false),
+            "FIRST_VALUE has no partial form for two-phase aggregation (it has no merge, as in "
+            "Flink)");
+  EXPECT_EQ(AggPartialFields(AggKind::kLastValue, DataType::Int(), false, false).status().code(),
+            absl::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // OverAggregateOperator, with outputs worked out by hand from Flink's event-time OVER semantics:
 // bounded RANGE (peers share values, rows leaving the range retract, MIN/MAX after the extreme
 // leaves), bounded ROWS (peers differ, frames of n preceding rows, 0 preceding), unbounded RANGE
-// and ROWS, COUNT(*)/COUNT(x) with NULLs, SUM, AVG, MIN, MAX, several partitions in a batch (each
-// read once), rows out of order, late rows (the watermark for unbounded frames, the partition's
-// last fired time for bounded ones), nothing emitted before the watermark, rows fired across
-// several watermarks, the RANGE cleanup timer, state bounded by the frame (read back from the
-// store), snapshot and restore, and a randomized comparison with a naive evaluation of the frames.
+// and ROWS, COUNT(*)/COUNT(x) with NULLs, SUM, AVG, MIN, MAX (and, in the randomized comparison,
+// FIRST_VALUE and LAST_VALUE), several partitions in a batch (each read once), rows out of order,
+// late rows (the watermark for unbounded frames, the partition's last fired time for bounded ones),
+// nothing emitted before the watermark, rows fired across several watermarks, the RANGE cleanup
+// timer, state bounded by the frame (read back from the store), snapshot and restore, and a
+// randomized comparison with a naive evaluation of the frames.
 #include "worker/operators/over_aggregate.h"
 
 #include <unistd.h>
@@ -773,21 +774,24 @@ struct ModelRow {
   int64_t seq;  // arrival order
 };
 
-// "+I[p, time, v, COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v)]" of `rows[i]` over `frame`.
+// "+I[p, time, v, COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v), FIRST_VALUE(v), LAST_VALUE(v)]" of
+// `rows[i]` over `frame` (in (time, arrival) order).
 std::string Expected(const ModelRow& r, const std::vector<const ModelRow*>& frame) {
   int64_t count = 0, sum = 0;
-  std::optional<int64_t> min, max;
+  std::optional<int64_t> min, max, first, last;
   for (const ModelRow* f : frame) {
     if (!f->v) continue;
     ++count;
     sum += *f->v;
     min = min ? std::min(*min, *f->v) : *f->v;
     max = max ? std::max(*max, *f->v) : *f->v;
+    if (!first) first = f->v;
+    last = f->v;
   }
   auto str = [](std::optional<int64_t> x) { return x ? std::to_string(*x) : std::string("null"); };
   return absl::StrCat("+I[", r.p, ", ", r.time, ", ", str(r.v), ", ", frame.size(), ", ", count,
                       ", ", count > 0 ? std::to_string(sum) : "null", ", ", str(min), ", ",
-                      str(max), "]");
+                      str(max), ", ", str(first), ", ", str(last), "]");
 }
 
 // Every row of one partition with its naive frame, in (time, arrival) order.
@@ -822,7 +826,9 @@ TEST_F(OverAggregateTest, RandomRunsAgainstNaiveFrames) {
                                    {OverFrame::kRows, 3},    {OverFrame::kRows, 0},
                                    {OverFrame::kRange, -1},  {OverFrame::kRows, -1}};
   std::vector<AggregateCall> calls = {Agg(AggKind::kCountStar), Agg(AggKind::kCount),
-                                      Agg(AggKind::kSum), Agg(AggKind::kMin), Agg(AggKind::kMax)};
+                                      Agg(AggKind::kSum),       Agg(AggKind::kMin),
+                                      Agg(AggKind::kMax),       Agg(AggKind::kFirstValue),
+                                      Agg(AggKind::kLastValue)};
   int run = 0;
   for (const Case& c : cases) {
     for (int seed = 1; seed <= 4; ++seed, ++run) {

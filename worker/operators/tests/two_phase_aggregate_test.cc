@@ -201,10 +201,12 @@ std::vector<ChangelogBatch> RandomChangelog(uint32_t seed, bool insert_only, int
 }
 
 TEST_F(TwoPhaseAggregateTest, RandomInsertOnlyInputMatchesOnePhase) {
+  // LISTAGG(k) joins a key's copies: as many as it has rows, across mini-batches.
   const std::vector<AggregateCall> calls = {
       Call(AggKind::kCountStar, -1, DataType::Null()), Call(AggKind::kCount, 1, DataType::Int()),
       Call(AggKind::kSum, 1, DataType::Int()),         Call(AggKind::kAvg, 1, DataType::Int()),
-      Call(AggKind::kMin, 1, DataType::Int()),         Call(AggKind::kMax, 1, DataType::Int())};
+      Call(AggKind::kMin, 1, DataType::Int()),         Call(AggKind::kMax, 1, DataType::Int()),
+      Call(AggKind::kListAgg, 0, DataType::String())};
   for (int size : {1, 3, 50, 1000}) {
     auto [one, two] = Run(calls, true, RandomChangelog(size, true, 600), size);
     EXPECT_THAT(two, ElementsAreArray(one)) << "mini-batch size " << size;

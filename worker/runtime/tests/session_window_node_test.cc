@@ -117,5 +117,33 @@ TEST(SessionWindowNodeTest, RejectsMalformedNodes) {
   ExpectRejected(n, "SessionWindowAggregate: output schema");
 }
 
+TEST(SessionWindowNodeTest, ReadsListAggSeparatorsAndRefusesThemElsewhere) {
+  v1::PlanNode n = SessionNode();
+  n.clear_output_schema();
+  SchemaToProto(Schema{{{"user", DataType::String()},
+                        {"cnt", DataType::BigInt().WithNullable(false)},
+                        {"total", DataType::BigInt()},
+                        {"users", DataType::String()},
+                        {"window_start", DataType::Timestamp(3).WithNullable(false)},
+                        {"window_end", DataType::Timestamp(3).WithNullable(false)}}},
+                n.mutable_output_schema());
+  v1::AggregateCall* listagg = n.mutable_session_window_aggregate()->add_calls();
+  listagg->set_function("LISTAGG");
+  listagg->set_arg(0);
+  listagg->set_separator("");  // an empty separator is one too
+  TypeToProto(DataType::String(), listagg->mutable_result_type());
+  auto built = Build(n);
+  ASSERT_TRUE(built.ok()) << built.status();
+  auto* op = dynamic_cast<SessionWindowAggregateOperator*>(built->op.get());
+  ASSERT_NE(op, nullptr);
+  ASSERT_EQ(op->spec().aggregates.size(), 3u);
+  EXPECT_EQ(op->spec().aggregates[2].kind, AggKind::kListAgg);
+  EXPECT_EQ(op->spec().aggregates[2].separator, "");
+
+  n = SessionNode();
+  n.mutable_session_window_aggregate()->mutable_calls(1)->set_separator(",");
+  ExpectRejected(n, "aggregate call SUM has a separator; only LISTAGG takes one");
+}
+
 }  // namespace
 }  // namespace eddy
