@@ -277,6 +277,9 @@ ExprPtr OverNoRows(const ExprPtr& e, AggregateScope& agg) {
       case AggKind::kAvg:
       case AggKind::kMin:
       case AggKind::kMax:
+      case AggKind::kFirstValue:
+      case AggKind::kLastValue:
+      case AggKind::kListAgg:
         no_rows.push_back(MakeLiteral(Value::Null(), call.result_type.WithNullable(true)));
         break;
     }
