@@ -296,6 +296,9 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
       return ValidationErrorAt(e.pos,
                                "scalar subqueries are supported in the WHERE clause and the select "
                                "list of a query without GROUP BY, not here");
+    case sql::ExprKind::kGroupingElement:
+      return ValidationErrorAt(e.pos, absl::StrCat(e.op == "()" ? "a parenthesized list" : e.op,
+                                                   " is only allowed as an element of GROUP BY"));
     case sql::ExprKind::kExists:
       return ValidationErrorAt(e.pos,
                                "EXISTS is supported as a conjunct of a WHERE clause (it becomes a "

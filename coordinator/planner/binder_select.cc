@@ -80,6 +80,11 @@ class AggregateScope {
   AggregateScope(const ExprScope& input) : input_(input) {}
 
   absl::Status AddGroupKey(const sql::Expr& g) {
+    if (g.kind == sql::ExprKind::kGroupingElement) {
+      return ValidationErrorAt(g.pos,
+                               absl::StrCat(g.op == "()" ? "a parenthesized GROUP BY list" : g.op,
+                                            " is not supported yet"));
+    }
     if (ContainsAggregate(g)) {
       return ValidationErrorAt(g.pos, "aggregate functions are not allowed in GROUP BY clause");
     }
