@@ -82,8 +82,22 @@ absl::StatusOr<ExprPtr> BindCase(const sql::Expr& e, const ExprScope& scope) {
   return Call(e.pos, "CASE", std::move(args));
 }
 
+// GROUPING / GROUPING_ID outside the select list and HAVING of an aggregating query, which bind
+// them in their hook: Calcite's messages.
+absl::Status GroupingCallNotAllowed(const sql::Expr& e, const ExprScope& scope) {
+  const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+  if (scope.clause == "WHERE clause" || scope.clause == "GROUP BY clause" ||
+      scope.clause == "an aggregate argument" || scope.clause == "a FILTER clause") {
+    return ValidationErrorAt(
+        e.pos, absl::StrCat(name, " operator may only occur in SELECT, HAVING or ORDER BY clause"));
+  }
+  return ValidationErrorAt(e.pos,
+                           absl::StrCat(name, " operator may only occur in an aggregate query"));
+}
+
 absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope) {
   const std::string name = e.name.ToString();
+  if (IsGroupingCall(e)) return GroupingCallNotAllowed(e, scope);
   if (IsAggregateCall(e)) {
     // Aggregate contexts bind aggregates in their hook; reaching here means they are not allowed.
     return ValidationErrorAt(
@@ -118,17 +132,34 @@ bool IsAggregateCall(const sql::Expr& e) {
          IsBuiltinAggregate(e.name.parts[0]);
 }
 
-bool ContainsAggregate(const sql::Expr& e) {
-  if (IsAggregateCall(e)) return true;
-  for (const auto& a : e.args) {
-    if (a && ContainsAggregate(*a)) return true;
+bool IsGroupingCall(const sql::Expr& e) {
+  if (e.kind != sql::ExprKind::kFunction || e.over != nullptr || e.name.parts.size() != 1) {
+    return false;
   }
-  if (e.case_operand && ContainsAggregate(*e.case_operand)) return true;
-  for (const auto& [w, t] : e.case_when_then) {
-    if ((w && ContainsAggregate(*w)) || (t && ContainsAggregate(*t))) return true;
-  }
-  return e.case_else && ContainsAggregate(*e.case_else);
+  const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+  return name == "GROUPING" || name == "GROUPING_ID";
 }
+
+namespace {
+
+// Whether `e` or one of its operands (not looking into subqueries) satisfies `match`.
+bool ContainsMatching(const sql::Expr& e, bool (*match)(const sql::Expr&)) {
+  if (match(e)) return true;
+  for (const auto& a : e.args) {
+    if (a && ContainsMatching(*a, match)) return true;
+  }
+  if (e.case_operand && ContainsMatching(*e.case_operand, match)) return true;
+  for (const auto& [w, t] : e.case_when_then) {
+    if ((w && ContainsMatching(*w, match)) || (t && ContainsMatching(*t, match))) return true;
+  }
+  return e.case_else && ContainsMatching(*e.case_else, match);
+}
+
+}  // namespace
+
+bool ContainsAggregate(const sql::Expr& e) { return ContainsMatching(e, IsAggregateCall); }
+
+bool ContainsGroupingCall(const sql::Expr& e) { return ContainsMatching(e, IsGroupingCall); }
 
 absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   const auto& parts = id.name.parts;

@@ -36,6 +36,7 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
       case LogicalKind::kSink:
       case LogicalKind::kWatermarkAssigner:
       case LogicalKind::kWindowTableFunction:
+      case LogicalKind::kExpand:  // each change once per grouping set
         n->mode = n->input().mode;
         break;
       case LogicalKind::kUnion: {
@@ -111,6 +112,7 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kFilter:
     case LogicalKind::kUnion:
     case LogicalKind::kSink:
+    case LogicalKind::kExpand:
       for (const auto& in : n->inputs) RequireUpdateBefore(in.get());
       break;
     case LogicalKind::kTableScan:
@@ -166,6 +168,8 @@ std::string Digest(const LogicalNode& n) {
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
       return LogicalNodeName(n.kind);
+    case LogicalKind::kExpand:
+      return ExpandDigest(n);
   }
   return LogicalNodeName(n.kind);  // not reached: every kind is a case above
 }
@@ -235,6 +239,7 @@ std::optional<std::vector<int>> UpsertKey(const LogicalNode& n) {
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kJoin:
     case LogicalKind::kOverAggregate:
+    case LogicalKind::kExpand:  // a row per grouping set: no key of the input is one here
       return std::nullopt;
     case LogicalKind::kRank: {
       // One row per partition and row number; with one rank only, one row per partition.

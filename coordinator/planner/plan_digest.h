@@ -22,6 +22,11 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
                        const std::vector<std::string>& input_names,
                        const std::vector<std::string>& output_names);
 std::string AggregateDigest(const LogicalNode& aggregate);
+// Flink's Expand(projects=[{a, b, 0 AS $e}, {a, null AS b, 1 AS $e}, {null AS a, null AS b, 3 AS
+// $e}]): per projection, each column as its input column (`in AS out` when renamed), `null AS out`
+// or the expand id; ExpandProjects is the part inside projects=[...].
+std::string ExpandDigest(const LogicalNode& expand);
+std::string ExpandProjects(const LogicalNode& expand);
 // WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
 std::string WatermarkAssignerDigest(const LogicalNode& assigner);
 // TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size,
