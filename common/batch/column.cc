@@ -55,6 +55,22 @@ void Column::AppendNull() {
   ++size_;
 }
 
+void Column::AppendNulls(size_t n) {
+  if (n == 0) return;
+  if (validity_.empty()) MaterializeValidity();
+  validity_.resize((size_ + n + 7) / 8, 0);
+  for (size_t row = size_; row < size_ + n; ++row) {
+    validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
+  }
+  null_count_ += n;
+  if (width_ > 0) {
+    data_.resize(data_.size() + n * width_, 0);
+  } else {
+    offsets_.insert(offsets_.end(), n, static_cast<uint32_t>(heap_.size()));
+  }
+  size_ += n;
+}
+
 void Column::AppendFrom(const Column& src, size_t row) {
   if (src.IsNull(row)) {
     AppendNull();

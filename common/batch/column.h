@@ -67,6 +67,8 @@ class Column {
   }
   void AppendString(std::string_view s);
   void AppendNull();
+  // Appends `n` NULLs.
+  void AppendNulls(size_t n);
   // Appends row `row` of `src` (same physical type).
   void AppendFrom(const Column& src, size_t row);
   // Appends rows [begin, end) of `src`.

@@ -55,6 +55,10 @@ enum class ExprKind {
   kExists,    // EXISTS (subquery); NOT EXISTS is NOT over it
   kIsTrue,    // args[0] IS [NOT] TRUE; negated
   kIsFalse,   // args[0] IS [NOT] FALSE; negated
+  // GROUP BY only, an element that is no expression: op is "GROUPING SETS", "ROLLUP" or "CUBE"
+  // (args: its elements), or "()" for a parenthesized list of expressions (args; none for the grand
+  // total `()`).
+  kGroupingElement,
 };
 
 enum class LiteralKind {
@@ -191,6 +195,7 @@ struct Query {
   std::vector<SelectItem> select_list;
   std::unique_ptr<TableRef> from;  // may be null: SELECT 1
   ExprPtr where;
+  // Expressions, or kGroupingElement items (GROUPING SETS, ROLLUP, CUBE, `(a, b)`, `()`).
   std::vector<ExprPtr> group_by;
   ExprPtr having;
   // WINDOW name AS (...), in order.

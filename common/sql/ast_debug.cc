@@ -120,6 +120,9 @@ std::string DebugString(const Expr& e) {
     case ExprKind::kBetween:
       return absl::StrCat("(", DebugString(*e.args[0]), " ", Not(e.negated), "BETWEEN ",
                           DebugString(*e.args[1]), " AND ", DebugString(*e.args[2]), ")");
+    case ExprKind::kGroupingElement:
+      if (e.op == "()") return absl::StrCat("(", JoinExprs(e.args), ")");
+      return absl::StrCat(e.op, " (", JoinExprs(e.args), ")");
     case ExprKind::kCase: {
       std::string out = "(CASE";
       if (e.case_operand) absl::StrAppend(&out, " ", DebugString(*e.case_operand));

@@ -114,7 +114,7 @@ absl::StatusOr<QueryPtr> Parser::ParseSelect() {
     Advance();
     RETURN_IF_ERROR(ExpectKeyword("BY"));
     do {
-      ASSIGN_OR_RETURN(ExprPtr key, ParseExpr());
+      ASSIGN_OR_RETURN(ExprPtr key, ParseGroupingElement(GroupingContext::kGroupBy));
       query->group_by.push_back(std::move(key));
     } while (AcceptSymbol(","));
   }

@@ -96,6 +96,18 @@ class Parser {
   absl::StatusOr<QueryPtr> ParseQueryTerm();
   absl::StatusOr<QueryPtr> ParseSelect();
   absl::StatusOr<QueryPtr> ParseValues();
+  // ---- GROUP BY (parse_group_by.cc)
+  // Where a grouping element stands: the GROUP BY list, inside GROUPING SETS (any element), or
+  // inside ROLLUP / CUBE (an expression or a non-empty parenthesized list).
+  enum class GroupingContext { kGroupBy, kGroupingSets, kRollupOrCube };
+  absl::StatusOr<ExprPtr> ParseGroupingElement(GroupingContext context);
+  // After GROUPING SETS, ROLLUP or CUBE (`name`, at `pos`): their parenthesized elements (at
+  // least one), each in context `inner`.
+  absl::StatusOr<ExprPtr> ParseGroupingConstruct(std::string name, SourcePos pos,
+                                                 GroupingContext inner);
+  // Whether the '(' at token k opens a list of expressions, `()` or `(a, b, ...)`, rather than a
+  // parenthesized expression.
+  bool PeekParenthesizedList(size_t k = 0) const;
   absl::StatusOr<SelectItem> ParseSelectItem();
   bool PeekQualifiedStar() const;
   absl::Status ParseOrderByAndLimit(Query& query);

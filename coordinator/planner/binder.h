@@ -64,6 +64,9 @@ bool IsAggregateCall(const sql::Expr& e);
 bool ContainsAggregate(const sql::Expr& e);
 // Whether `e` or an expression inside it satisfies `pred`.
 bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sql::Expr&)>& pred);
+// GROUPING(...) or GROUPING_ID(...), which only an aggregating select list or HAVING binds.
+bool IsGroupingCall(const sql::Expr& e);
+bool ContainsGroupingCall(const sql::Expr& e);
 // binder_literal.cc
 absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate = false);
 // binder_aggregate_args.cc: how many arguments a call of `kind` takes at most (2 for LISTAGG(x,
@@ -117,6 +120,16 @@ absl::StatusOr<std::optional<BoundOver>> BindOver(const std::vector<const sql::E
                                                   const NamedWindows& windows,
                                                   const LogicalNodePtr& node,
                                                   const ExprScope& input);
+
+// binder_grouping_sets.cc: the grouping sets of GROUP BY clause `group_by`, each the positions of
+// the group keys it groups by (ascending), in Calcite's order (a set before the sets it contains,
+// otherwise lexicographically); one set of every key for a plain GROUP BY, the empty set for none.
+// `add_key` binds an expression of the clause as a group key and returns the positions it stands
+// for (one; the same for a repeated expression; two for a legacy window call). Duplicate sets,
+// more than 4096 sets and more than 63 keys among several sets are errors naming the clause.
+using GroupKeyBinder = std::function<absl::StatusOr<std::vector<int>>(const sql::Expr&)>;
+absl::StatusOr<std::vector<std::vector<int>>> BindGroupingSets(
+    const std::vector<sql::ExprPtr>& group_by, const GroupKeyBinder& add_key);
 
 // binder_subquery.cc: whether some conjunct of `where` is a subquery predicate.
 bool HasWhereSubquery(const sql::Expr& where);

@@ -83,8 +83,22 @@ absl::StatusOr<ExprPtr> BindCase(const sql::Expr& e, const ExprScope& scope) {
   return Call(e.pos, "CASE", std::move(args));
 }
 
+// GROUPING / GROUPING_ID outside the select list and HAVING of an aggregating query, which bind
+// them in their hook: Calcite's messages.
+absl::Status GroupingCallNotAllowed(const sql::Expr& e, const ExprScope& scope) {
+  const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+  if (scope.clause == "WHERE clause" || scope.clause == "GROUP BY clause" ||
+      scope.clause == "an aggregate argument" || scope.clause == "a FILTER clause") {
+    return ValidationErrorAt(
+        e.pos, absl::StrCat(name, " operator may only occur in SELECT, HAVING or ORDER BY clause"));
+  }
+  return ValidationErrorAt(e.pos,
+                           absl::StrCat(name, " operator may only occur in an aggregate query"));
+}
+
 absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope) {
   const std::string name = e.name.ToString();
+  if (IsGroupingCall(e)) return GroupingCallNotAllowed(e, scope);
   if (IsAggregateCall(e)) {
     // Aggregate contexts bind aggregates in their hook; reaching here means they are not allowed.
     return ValidationErrorAt(
@@ -134,6 +148,18 @@ bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sq
 }
 
 bool ContainsAggregate(const sql::Expr& e) { return ContainsSubexpression(e, IsAggregateCall); }
+
+bool IsGroupingCall(const sql::Expr& e) {
+  if (e.kind != sql::ExprKind::kFunction || e.over != nullptr || e.name.parts.size() != 1) {
+    return false;
+  }
+  const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+  return name == "GROUPING" || name == "GROUPING_ID";
+}
+
+bool ContainsGroupingCall(const sql::Expr& e) {
+  return ContainsSubexpression(e, IsGroupingCall);
+}
 
 absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   const auto& parts = id.name.parts;
@@ -301,6 +327,9 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
       return ValidationErrorAt(e.pos,
                                "scalar subqueries are supported in the WHERE clause and the select "
                                "list of a query without GROUP BY, not here");
+    case sql::ExprKind::kGroupingElement:
+      return ValidationErrorAt(e.pos, absl::StrCat(e.op == "()" ? "a parenthesized list" : e.op,
+                                                   " is only allowed as an element of GROUP BY"));
     case sql::ExprKind::kExists:
       return ValidationErrorAt(e.pos,
                                "EXISTS is supported as a conjunct of a WHERE clause (it becomes a "

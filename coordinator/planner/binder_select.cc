@@ -1,8 +1,10 @@
-// Binding of a SELECT block: FROM, WHERE, the select list (with `*` / `t.*`), GROUP BY, aggregates
-// anywhere in the select list or HAVING, and SELECT DISTINCT (an aggregate without calls). An
-// aggregating block becomes Project(keys + aggregate arguments) -> Aggregate -> Filter(HAVING) ->
-// Project(select list), as Calcite's SqlToRelConverter does. A correlated scalar subquery's block
-// is bound decorrelated (Decorrelation): grouped by its correlation keys, which lead its output.
+// Binding of a SELECT block: FROM, WHERE, the select list (with `*` / `t.*`), GROUP BY (with
+// GROUPING SETS, ROLLUP and CUBE, binder_grouping_sets.cc), aggregates and GROUPING() anywhere in
+// the select list or HAVING, and SELECT DISTINCT (an aggregate without calls). An aggregating block
+// becomes Project(keys + aggregate arguments) -> Aggregate -> Filter(HAVING) -> Project(select
+// list), as Calcite's SqlToRelConverter does; the Aggregate carries its grouping sets. A correlated
+// scalar subquery's block is bound decorrelated (Decorrelation): grouped by its correlation keys,
+// which lead its output.
 #include <optional>
 #include <string>
 #include <utility>
@@ -79,17 +81,44 @@ class AggregateScope {
  public:
   AggregateScope(const ExprScope& input) : input_(input) {}
 
-  absl::Status AddGroupKey(const sql::Expr& g) {
+  // Binds GROUP BY expression `g` as a group key; returns its position among the keys.
+  absl::StatusOr<int> AddGroupKey(const sql::Expr& g) {
     if (ContainsAggregate(g)) {
       return ValidationErrorAt(g.pos, "aggregate functions are not allowed in GROUP BY clause");
     }
-    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(g, input_));
-    if (FindKey(*e)) return absl::OkStatus();  // GROUP BY a, a
+    ExprScope group_by = input_;
+    group_by.clause = "GROUP BY clause";
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(g, group_by));
+    if (std::optional<int> k = FindKey(*e)) return *k;  // GROUP BY a, a
     pre_names_.push_back(e->kind == ExprKind::kColumn ? input_.schema->fields[e->column].name
                                                       : absl::StrCat("$f", pre_.size()));
     pre_.push_back(std::move(e));
-    ++num_keys_;
-    return absl::OkStatus();
+    return num_keys_++;
+  }
+
+  // The grouping sets of GROUP BY (BindGroupingSets), when there are several: the keys some set
+  // leaves out become nullable.
+  void SetGroupingSets(std::vector<std::vector<int>> sets) {
+    nulled_.assign(num_keys_, false);
+    for (const std::vector<int>& set : sets) {
+      std::vector<bool> in_set(num_keys_, false);
+      for (int k : set) in_set[k] = true;
+      for (int k = 0; k < num_keys_; ++k) nulled_[k] = nulled_[k] || !in_set[k];
+    }
+    grouping_sets_ = std::move(sets);
+  }
+
+  // `e` (bound in OutputScope) with the GROUPING calls' columns placed after the aggregate calls,
+  // once every call is known.
+  ExprPtr PlaceGroupingColumns(const ExprPtr& e) const {
+    if (e->kind == ExprKind::kColumn && e->column >= kGroupingColumns) {
+      return MakeColumnRef(
+          num_keys_ + static_cast<int>(calls_.size()) + (e->column - kGroupingColumns), e->type);
+    }
+    if (e->kind != ExprKind::kCall) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    for (ExprPtr& a : copy->args) a = PlaceGroupingColumns(a);
+    return copy;
   }
 
   // A group key ahead of the GROUP BY keys that the select list and HAVING do not see (a
@@ -121,21 +150,29 @@ class AggregateScope {
   std::vector<ExprPtr>& pre() { return pre_; }
   std::vector<std::string>& pre_names() { return pre_names_; }
   std::vector<LogicalAggCall>& calls() { return calls_; }
-  DataType KeyType(int k) const { return pre_[k]->type; }
+  // A key's type in the aggregate's output: nullable when some grouping set leaves it out.
+  DataType KeyType(int k) const {
+    const bool nulled = k < static_cast<int>(nulled_.size()) && nulled_[k];
+    return nulled ? pre_[k]->type.WithNullable(true) : pre_[k]->type;
+  }
+  const std::vector<std::vector<int>>& grouping_sets() const { return grouping_sets_; }
+  const std::vector<GroupingCall>& grouping_calls() const { return grouping_calls_; }
 
  private:
   absl::StatusOr<ExprPtr> Hook(const sql::Expr& e) {
     if (IsAggregateCall(e)) return BindAggregate(e);
+    if (IsGroupingCall(e)) return BindGroupingCall(e);
     if (const char* window_column = LegacyWindowProperty(e))
       return BindWindowProperty(e, window_column);
-    // Bind the children through this hook: aggregates and window properties inside expressions.
+    // Bind the children through this hook: aggregates, GROUPING calls and window properties inside
+    // expressions.
     if (ContainsSubexpression(e, [](const sql::Expr& x) {
-          return IsAggregateCall(x) || LegacyWindowProperty(x) != nullptr;
+          return IsAggregateCall(x) || IsGroupingCall(x) || LegacyWindowProperty(x) != nullptr;
         })) {
       return ExprPtr();
     }
     ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, input_));
-    if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, bound->type);
+    if (std::optional<int> k = FindKey(*bound)) return MakeColumnRef(*k, KeyType(*k));
     if (IsConstant(*bound)) return bound;
     if (e.kind == sql::ExprKind::kIdentifier) {
       return ValidationErrorAt(
@@ -156,7 +193,7 @@ class AggregateScope {
                                                    "' needs a GROUP BY TUMBLE(...) or HOP(...) "
                                                    "window"));
     }
-    if (std::optional<int> k = FindKey(**bound)) return MakeColumnRef(*k, (*bound)->type);
+    if (std::optional<int> k = FindKey(**bound)) return MakeColumnRef(*k, KeyType(*k));
     return ValidationErrorAt(e.pos, absl::StrCat("'", e.name.ToString(),
                                                  "' is not supported yet; use the window's "
                                                  "start or end"));
@@ -252,12 +289,56 @@ class AggregateScope {
     return MakeColumnRef(num_keys_ + static_cast<int>(calls_.size()) - 1, call.result_type);
   }
 
+  // GROUPING(k1, ...) / GROUPING_ID(k1, ...): the keys' bit vector, a column of the aggregate
+  // (PlaceGroupingColumns puts it after the calls). Calcite's messages.
+  absl::StatusOr<ExprPtr> BindGroupingCall(const sql::Expr& e) {
+    const std::string name = absl::AsciiStrToUpper(e.name.parts[0]);
+    if (e.distinct || e.filter) {
+      return ValidationErrorAt(
+          e.pos, absl::StrCat(e.distinct ? "DISTINCT" : "FILTER", " is not allowed in ", name));
+    }
+    if (e.args.empty()) {
+      return ValidationErrorAt(
+          e.pos, absl::StrCat("Invalid number of arguments to function '", name, "': 0"));
+    }
+    GroupingCall call;
+    call.id = name == "GROUPING_ID";
+    for (const sql::ExprPtr& a : e.args) {
+      if (a == nullptr || a->kind == sql::ExprKind::kStar) {
+        return ValidationErrorAt(
+            a ? a->pos : e.pos,
+            absl::StrCat("Argument to ", name, " operator must be a grouped expression"));
+      }
+      if (ContainsAggregate(*a) || ContainsGroupingCall(*a)) {
+        return ValidationErrorAt(a->pos, "aggregate function calls cannot be nested");
+      }
+      ExprScope arg_scope = input_;
+      arg_scope.clause = "an aggregate argument";
+      ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(*a, arg_scope));
+      std::optional<int> k = FindKey(*bound);
+      if (!k) {
+        return ValidationErrorAt(
+            a->pos, absl::StrCat("Argument to ", name, " operator must be a grouped expression"));
+      }
+      call.args.push_back(*k);
+    }
+    grouping_calls_.push_back(std::move(call));
+    return MakeColumnRef(kGroupingColumns + static_cast<int>(grouping_calls_.size()) - 1,
+                         DataType::BigInt().WithNullable(false));
+  }
+
+  // Columns of GROUPING calls while the select list and HAVING are bound.
+  static constexpr int kGroupingColumns = 1 << 24;
+
   const ExprScope& input_;
   std::vector<ExprPtr> pre_;  // keys, then aggregate arguments
   std::vector<std::string> pre_names_;
   int num_keys_ = 0;
   int num_hidden_keys_ = 0;  // the first keys
   std::vector<LogicalAggCall> calls_;
+  std::vector<std::vector<int>> grouping_sets_;  // several, or none
+  std::vector<bool> nulled_;                     // per key: some grouping set leaves it out
+  std::vector<GroupingCall> grouping_calls_;
 };
 
 // `e`, over the output of `agg`'s aggregate, for a group of no rows: COUNT is 0, the other
@@ -285,6 +366,20 @@ ExprPtr OverNoRows(const ExprPtr& e, AggregateScope& agg) {
     }
   }
   return SubstituteColumns(e, no_rows);
+}
+
+// Grouping sets of a window aggregate: each set must keep window_start and window_end (else the
+// aggregate is a regular one), and a SESSION window has none (its sessions follow the group keys).
+absl::Status CheckWindowGroupingSets(const LogicalNode& top, const sql::Query& q) {
+  const LogicalNode* window = &top;
+  if (window->kind == LogicalKind::kProject) window = &window->input();
+  if (window->kind != LogicalKind::kWindowAggregate || window->grouping_sets.empty() ||
+      window->window.kind != WindowSpec::Kind::kSession) {
+    return absl::OkStatus();
+  }
+  return ValidationErrorAt(q.group_by.front()->pos,
+                           "GROUPING SETS, ROLLUP and CUBE are not supported in a SESSION window "
+                           "aggregation");
 }
 
 // The last `n` columns are not named by identifiers or `*` (ORDER BY's hidden sort columns).
@@ -486,21 +581,30 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
 
   AggregateScope agg(input);
   for (size_t i = 0; i < keys.size(); ++i) agg.AddHiddenKey(keys[i], key_names[i]);
-  for (size_t i = 0; i < q.group_by.size(); ++i) {
-    const auto& g = q.group_by[i];
+  for (const auto& g : q.group_by) {
     if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
-    if (legacy && i == legacy->group_by_index) {
+  }
+  // The GROUP BY keys and their grouping sets; a legacy window call groups by its window's start
+  // and end.
+  GroupKeyBinder add_key = [&](const sql::Expr& g) -> absl::StatusOr<std::vector<int>> {
+    if (legacy && &g == q.group_by[legacy->group_by_index].get()) {
+      std::vector<int> window_keys;
       for (const char* column : {kLegacyWindowStart, kLegacyWindowEnd}) {
         sql::Expr ref;
         ref.kind = sql::ExprKind::kIdentifier;
-        ref.pos = g->pos;
+        ref.pos = g.pos;
         ref.name.parts = {column};
-        RETURN_IF_ERROR(agg.AddGroupKey(ref));
+        ASSIGN_OR_RETURN(int key, agg.AddGroupKey(ref));
+        window_keys.push_back(key);
       }
-      continue;
+      return window_keys;
     }
-    RETURN_IF_ERROR(agg.AddGroupKey(*g));
-  }
+    ASSIGN_OR_RETURN(int key, agg.AddGroupKey(g));
+    return std::vector<int>{key};
+  };
+  ASSIGN_OR_RETURN(std::vector<std::vector<int>> grouping_sets,
+                   BindGroupingSets(q.group_by, add_key));
+  if (grouping_sets.size() > 1) agg.SetGroupingSets(std::move(grouping_sets));
   ExprScope out_scope = agg.OutputScope("the select list");
   std::vector<ExprPtr> select_exprs;
   for (const auto& item : items) {
@@ -511,7 +615,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
         return ValidationErrorAt(item.pos,
                                  absl::StrCat("expression '", item.name, "' is not being grouped"));
       }
-      select_exprs.push_back(MakeColumnRef(*k, ref->type));
+      select_exprs.push_back(MakeColumnRef(*k, agg.KeyType(*k)));
       continue;
     }
     ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, out_scope));
@@ -522,18 +626,21 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
     ExprScope having_scope = agg.OutputScope("HAVING clause");
     ASSIGN_OR_RETURN(having, BindExpr(*q.having, having_scope));
     RETURN_IF_ERROR(RequireBoolean(*having, q.having->pos, "HAVING clause"));
+    having = agg.PlaceGroupingColumns(having);
   }
+  for (ExprPtr& e : select_exprs) e = agg.PlaceGroupingColumns(e);
 
-  // Names of the aggregate's output: keys by their input name, a call by the select alias when the
-  // item is exactly that call (so EXPLAIN reads COUNT(*) AS cnt).
+  // Names of the aggregate's output: keys by their input name, a call (or a GROUPING call) by the
+  // select alias when the item is exactly that call (so EXPLAIN reads COUNT(*) AS cnt).
   const int k = agg.num_keys();
+  const size_t num_calls = agg.calls().size() + agg.grouping_calls().size();
   std::vector<std::string> agg_names;
   for (int i = 0; i < k; ++i) agg_names.push_back(agg.pre_names()[i]);
-  for (size_t c = 0; c < agg.calls().size(); ++c) {
+  for (size_t c = 0; c < num_calls; ++c) {
     std::string name = absl::StrCat("$f", k + c);
     for (size_t i = 0; i < items.size(); ++i) {
       if (IsColumnRef(*select_exprs[i], k + static_cast<int>(c)) && items[i].expr &&
-          IsAggregateCall(*items[i].expr)) {
+          (IsAggregateCall(*items[i].expr) || IsGroupingCall(*items[i].expr))) {
         name = names[i];
         break;
       }
@@ -541,11 +648,19 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
     agg_names.push_back(std::move(name));
   }
   agg_names = UniquifyNames(std::move(agg_names));
+  const std::vector<std::string> grouping_names(agg_names.end() - agg.grouping_calls().size(),
+                                                agg_names.end());
+  agg_names.resize(agg_names.size() - grouping_names.size());
   std::vector<int> group_keys;
   for (int i = 0; i < k; ++i) group_keys.push_back(i);
   LogicalNodePtr pre = MakeProject(node, agg.pre(), UniquifyNames(agg.pre_names()));
-  LogicalNodePtr top = RewriteWindowAggregate(
-      MakeAggregate(pre, std::move(group_keys), agg.calls(), std::move(agg_names)));
+  LogicalNodePtr aggregate =
+      MakeAggregate(pre, std::move(group_keys), agg.calls(), std::move(agg_names));
+  if (!agg.grouping_sets().empty() || !agg.grouping_calls().empty()) {
+    SetGroupingSets(aggregate.get(), agg.grouping_sets(), agg.grouping_calls(), grouping_names);
+  }
+  LogicalNodePtr top = RewriteWindowAggregate(aggregate);
+  RETURN_IF_ERROR(CheckWindowGroupingSets(*top, q));
   if (having) top = MakeFilter(top, std::move(having));
   if (decorrelation != nullptr && !select_exprs.empty()) {
     decorrelation->value_over_no_rows = OverNoRows(select_exprs.front(), agg);

@@ -258,6 +258,15 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
     if (c.arg >= 0 && role[c.arg] != 0) return agg;
   }
   if (!has_start || !has_end) return agg;
+  // With grouping sets, a window aggregation keeps the window in every set.
+  for (const std::vector<int>& set : agg->grouping_sets) {
+    bool start_kept = false, end_kept = false;
+    for (int k : set) {
+      start_kept = start_kept || role[agg->group_keys[k]] == 1;
+      end_kept = end_kept || role[agg->group_keys[k]] == 2;
+    }
+    if (!start_kept || !end_kept) return agg;
+  }
 
   // New pre-aggregation projection over the TVF's input: the non-window columns, then rowtime.
   LogicalNodePtr base = tvf.inputs[0];
@@ -295,8 +304,10 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
 
   std::vector<int> keys;
   std::vector<std::string> out_names;
+  std::vector<int> key_position(agg->group_keys.size(), -1);  // among the window aggregate's keys
   for (size_t k = 0; k < agg->group_keys.size(); ++k) {
     if (role[agg->group_keys[k]] != 0) continue;
+    key_position[k] = static_cast<int>(keys.size());
     keys.push_back(moved[agg->group_keys[k]]);
     out_names.push_back(agg->schema.fields[k].name);
   }
@@ -314,17 +325,38 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
   out_names.push_back(end_name);
   const int nk = static_cast<int>(keys.size());
   const int nc = static_cast<int>(calls.size());
+  const int ng = static_cast<int>(agg->grouping_calls.size());
   LogicalNodePtr window_agg = MakeWindowAggregate(std::move(new_pre), window, std::move(keys),
                                                   std::move(calls), std::move(out_names));
-  // Back to the aggregate's column order: its keys (window columns where they were), then calls.
+  if (!agg->grouping_sets.empty() || ng > 0) {
+    // The same sets and GROUPING calls over the remaining keys; the window is grouped by always.
+    std::vector<std::vector<int>> sets;
+    for (const std::vector<int>& set : agg->grouping_sets) {
+      std::vector<int>& kept = sets.emplace_back();
+      for (int k : set) {
+        if (key_position[k] >= 0) kept.push_back(key_position[k]);
+      }
+    }
+    std::vector<GroupingCall> grouping_calls = agg->grouping_calls;
+    for (GroupingCall& call : grouping_calls) {
+      for (int& arg : call.args) arg = arg < 0 ? -1 : key_position[arg];
+    }
+    std::vector<std::string> names;
+    for (int g = 0; g < ng; ++g) {
+      names.push_back(agg->schema.fields[agg->group_keys.size() + nc + g].name);
+    }
+    SetGroupingSets(window_agg.get(), std::move(sets), std::move(grouping_calls), names);
+  }
+  // Back to the aggregate's column order: its keys (window columns where they were), then calls
+  // and GROUPING calls.
   std::vector<ExprPtr> restore;
   int next_key = 0;
   for (size_t k = 0; k < agg->group_keys.size(); ++k) {
     const int r = role[agg->group_keys[k]];
-    const int col = r == 1 ? nk + nc : r == 2 ? nk + nc + 1 : next_key++;
+    const int col = r == 1 ? nk + nc + ng : r == 2 ? nk + nc + ng + 1 : next_key++;
     restore.push_back(MakeColumnRef(col, window_agg->schema.fields[col].type));
   }
-  for (int c = 0; c < nc; ++c) {
+  for (int c = 0; c < nc + ng; ++c) {
     restore.push_back(MakeColumnRef(nk + c, window_agg->schema.fields[nk + c].type));
   }
   LogicalNodePtr out = MakeProject(window_agg, std::move(restore), agg->schema.Names());

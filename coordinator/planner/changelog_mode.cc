@@ -37,6 +37,7 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
       case LogicalKind::kSink:
       case LogicalKind::kWatermarkAssigner:
       case LogicalKind::kWindowTableFunction:
+      case LogicalKind::kExpand:  // each change once per grouping set
         n->mode = n->input().mode;
         break;
       case LogicalKind::kUnion: {
@@ -119,6 +120,7 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kFilter:
     case LogicalKind::kUnion:
     case LogicalKind::kSink:
+    case LogicalKind::kExpand:
       for (const auto& in : n->inputs) RequireUpdateBefore(in.get());
       break;
     case LogicalKind::kTableScan:
@@ -174,6 +176,8 @@ std::string Digest(const LogicalNode& n) {
     case LogicalKind::kWatermarkAssigner:
     case LogicalKind::kWindowTableFunction:
       return LogicalNodeName(n.kind);
+    case LogicalKind::kExpand:
+      return ExpandDigest(n);
   }
   return LogicalNodeName(n.kind);  // not reached: every kind is a case above
 }
@@ -302,6 +306,7 @@ std::vector<std::vector<int>> UpsertKeys(const LogicalNode& n) {
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kOverAggregate:
+    case LogicalKind::kExpand:  // a row per grouping set: no key of the input is one here
       return {};
     case LogicalKind::kRank: {
       // One row per partition and row number; with one rank only, one row per partition. Not

@@ -44,6 +44,36 @@ const LogicalNode* Shown(const LogicalNode* in, LogicalKind parent) {
   return in;
 }
 
+// Calcite's `, groups=[[{0, 1}, {0}, {}]]` of an aggregate with grouping sets (input columns),
+// then its GROUPING calls `, g=[GROUPING($0)]` (a window aggregate's window column: w$).
+std::string GroupingSets(const LogicalNode& n) {
+  std::string s;
+  if (!n.grouping_sets.empty()) {
+    std::vector<std::string> sets;
+    for (const std::vector<int>& set : n.grouping_sets) {
+      std::vector<int> columns;
+      for (int k : set) columns.push_back(n.group_keys[k]);
+      std::sort(columns.begin(), columns.end());
+      sets.push_back(absl::StrCat("{", absl::StrJoin(columns, ", "), "}"));
+    }
+    absl::StrAppend(&s, ", groups=[[", absl::StrJoin(sets, ", "), "]]");
+  }
+  return s;
+}
+
+std::string GroupingCalls(const LogicalNode& n) {
+  std::string s;
+  const size_t first = n.group_keys.size() + n.calls.size();
+  for (size_t g = 0; g < n.grouping_calls.size(); ++g) {
+    const GroupingCall& call = n.grouping_calls[g];
+    std::vector<std::string> args;
+    for (int k : call.args) args.push_back(k < 0 ? "w$" : absl::StrCat("$", n.group_keys[k]));
+    absl::StrAppend(&s, ", ", n.schema.fields[first + g].name, "=[",
+                    call.id ? "GROUPING_ID" : "GROUPING", "(", absl::StrJoin(args, ", "), ")]");
+  }
+  return s;
+}
+
 std::string AggCall(const LogicalAggCall& c) {
   if (c.kind == AggKind::kCountStar) return "COUNT()";
   return AggCallDigest(c, absl::StrCat("$", c.arg));
@@ -113,12 +143,13 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
     case LogicalKind::kAggregate: {
       std::vector<int> keys = n.group_keys;
       std::sort(keys.begin(), keys.end());  // Calcite prints the group set as a sorted bit set
-      std::string s = absl::StrCat("LogicalAggregate(group=[{", absl::StrJoin(keys, ", "), "}]");
+      std::string s = absl::StrCat("LogicalAggregate(group=[{", absl::StrJoin(keys, ", "), "}]",
+                                   GroupingSets(n));
       for (size_t c = 0; c < n.calls.size(); ++c) {
         absl::StrAppend(&s, ", ", n.schema.fields[n.group_keys.size() + c].name, "=[",
                         AggCall(n.calls[c]), "]");
       }
-      return s + ")";
+      return s + GroupingCalls(n) + ")";
     }
     case LogicalKind::kUnion:
       return "LogicalUnion(all=[true])";
@@ -130,14 +161,15 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       return absl::StrCat("LogicalTableFunctionScan(invocation=[",
                           WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "])");
     case LogicalKind::kWindowAggregate: {
-      std::string s = absl::StrCat(
-          "LogicalWindowAggregate(group=[{", absl::StrJoin(n.group_keys, ", "), "}], window=[",
-          WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "]");
+      std::string s =
+          absl::StrCat("LogicalWindowAggregate(group=[{", absl::StrJoin(n.group_keys, ", "), "}]",
+                       GroupingSets(n), ", window=[",
+                       WindowDigest(n.window, absl::StrCat("$", n.window.time_column)), "]");
       for (size_t c = 0; c < n.calls.size(); ++c) {
         absl::StrAppend(&s, ", ", n.schema.fields[n.group_keys.size() + c].name, "=[",
                         AggCall(n.calls[c]), "]");
       }
-      return s + ")";
+      return s + GroupingCalls(n) + ")";
     }
     case LogicalKind::kJoin:
       return absl::StrCat("LogicalJoin(condition=[", n.condition ? Rex(*n.condition) : "true",
@@ -171,6 +203,8 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       for (size_t c = 0; c < n.calls.size(); ++c) calls.push_back(AggOver(n, c));
       return absl::StrCat("LogicalOverAggregate(", absl::StrJoin(calls, ", "), ")");
     }
+    case LogicalKind::kExpand:
+      return absl::StrCat("LogicalExpand(projects=[", ExpandProjects(n), "])");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

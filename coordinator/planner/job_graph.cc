@@ -1,7 +1,7 @@
 // BuildJobGraph: walks the topologically ordered nodes once, assigning each to a stage. Sources
-// open stages; Calc chains into its input's stage; an aggregate (unless both sides run at
-// parallelism 1), a union of several stages and a sink at another parallelism open a stage fed by
-// an ExchangeSource.
+// open stages; Calc and Expand chain into their input's stage; an aggregate (unless both sides run
+// at parallelism 1), a union of several stages and a sink at another parallelism open a stage fed
+// by an ExchangeSource.
 #include "coordinator/planner/job_graph.h"
 
 #include <algorithm>
@@ -135,6 +135,7 @@ class Splitter {
         return Place(copy, stage);
       }
       case v1::PlanNode::kCalc:
+      case v1::PlanNode::kExpand:
       case v1::PlanNode::kLocalGroupAggregate:
       case v1::PlanNode::kWatermarkAssigner:
       case v1::PlanNode::kWindowTableFunction:

@@ -1,5 +1,6 @@
 #include "coordinator/planner/logical_plan.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_join.h"
@@ -178,6 +179,65 @@ LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
   return n;
 }
 
+LogicalNodePtr MakeExpand(LogicalNodePtr input, std::vector<ExpandProjection> projections,
+                          int expand_id_column, std::vector<std::string> names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kExpand;
+  const size_t width = projections.empty() ? 0 : projections[0].columns.size();
+  for (size_t i = 0; i < width; ++i) {
+    const std::string name = i < names.size() ? names[i] : "$f" + std::to_string(i);
+    if (static_cast<int>(i) == expand_id_column) {
+      n->schema.fields.push_back({name, DataType::BigInt().WithNullable(false)});
+      continue;
+    }
+    std::optional<DataType> type;
+    bool nulled = false;
+    for (const ExpandProjection& p : projections) {
+      const int c = p.columns[i];
+      if (c < 0) {
+        nulled = true;
+      } else if (!type || input->schema.fields[c].type.nullable) {
+        type = input->schema.fields[c].type;
+      }
+    }
+    n->schema.fields.push_back(
+        {name, nulled ? type.value_or(DataType::Null()).WithNullable(true) : *type});
+  }
+  n->expand_projections = std::move(projections);
+  n->expand_id_column = expand_id_column;
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
+void SetGroupingSets(LogicalNode* n, std::vector<std::vector<int>> sets,
+                     std::vector<GroupingCall> calls, const std::vector<std::string>& call_names) {
+  const size_t keys = n->group_keys.size();
+  for (const std::vector<int>& set : sets) {
+    std::vector<bool> in_set(keys, false);
+    for (int k : set) in_set[k] = true;
+    for (size_t k = 0; k < keys; ++k) {
+      if (!in_set[k]) n->schema.fields[k].type = n->schema.fields[k].type.WithNullable(true);
+    }
+  }
+  const size_t at = keys + n->calls.size();
+  for (size_t c = 0; c < calls.size(); ++c) {
+    n->schema.fields.insert(n->schema.fields.begin() + at + c,
+                            {c < call_names.size() ? call_names[c] : "$g" + std::to_string(c),
+                             DataType::BigInt().WithNullable(false)});
+  }
+  n->grouping_sets = std::move(sets);
+  n->grouping_calls = std::move(calls);
+}
+
+int64_t GroupingValue(const GroupingCall& call, const std::vector<int>& set) {
+  int64_t value = 0;
+  for (int arg : call.args) {
+    const bool grouped = arg < 0 || std::find(set.begin(), set.end(), arg) != set.end();
+    value = (value << 1) | (grouped ? 0 : 1);
+  }
+  return value;
+}
+
 std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
   switch (n.kind) {
     case LogicalKind::kWindowTableFunction: {
@@ -207,6 +267,7 @@ std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
     case LogicalKind::kJoin:
     case LogicalKind::kRank:
     case LogicalKind::kOverAggregate:
+    case LogicalKind::kExpand:
       return std::nullopt;
   }
   return std::nullopt;
@@ -323,6 +384,16 @@ TimeAttribute TimeAttributeOf(const LogicalNode& n, int column) {
     case LogicalKind::kOverAggregate:  // each input row once, in time order
       return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
                                                                 : TimeAttribute::kNone;
+    case LogicalKind::kExpand: {
+      // A column every projection copies from one input column keeps its time attribute (the
+      // rowtime of a window aggregate of grouping sets).
+      if (column == n.expand_id_column) return TimeAttribute::kNone;
+      const int source = n.expand_projections.front().columns[column];
+      for (const ExpandProjection& p : n.expand_projections) {
+        if (p.columns[column] != source) return TimeAttribute::kNone;
+      }
+      return source < 0 ? TimeAttribute::kNone : TimeAttributeOf(n.input(), source);
+    }
     case LogicalKind::kJoin: {
       // An interval join keeps both sides' time attributes (it holds its watermark back), a
       // temporal join the left side's; a regular join's output times are no longer attributes
@@ -401,6 +472,8 @@ std::string LogicalNodeName(LogicalKind kind) {
       return "LogicalRank";
     case LogicalKind::kOverAggregate:
       return "LogicalOverAggregate";
+    case LogicalKind::kExpand:
+      return "LogicalExpand";
   }
   return "Logical?";
 }

@@ -1,5 +1,6 @@
 // The logical plan the binder builds and the optimizer/EXPLAIN work on: a DAG of relational nodes
-// (TableScan, Values, Project, Filter, Aggregate, Union, Sink), each with its output schema and the
+// (TableScan, Values, Project, Filter, Aggregate, Expand, Union, Sink, ...), each with its output
+// schema and the
 // changelog mode that changelog_mode.h infers. Nodes are shared_ptr so that a statement set can
 // share identical sub-plans; the physical planner emits a shared node once.
 #pragma once
@@ -53,6 +54,7 @@ enum class LogicalKind {
   kJoin,                 // inputs[0] (left) JOIN inputs[1] (right) ON condition
   kRank,                 // ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..), bounded by a filter
   kOverAggregate,        // aggregates OVER (PARTITION BY .. ORDER BY rowtime ROWS|RANGE ..)
+  kExpand,               // each input row once per grouping set (ExpandGroupingSets)
 };
 
 // Flink's join types; kSemi and kAnti (IN / EXISTS and their negations) output the left side only.
@@ -125,6 +127,22 @@ struct LogicalAggCall {
   std::optional<std::string> separator;
 };
 
+// GROUPING(k1, ...) or GROUPING_ID(k1, ...) of an aggregate with grouping sets: the bit vector of
+// its arguments, the first the most significant, a bit 1 where the row's grouping set leaves that
+// key out (BIGINT NOT NULL). Arguments are positions in the aggregate's group_keys; -1 for a key
+// every set has that is no longer one (a window aggregate's window_start and window_end).
+struct GroupingCall {
+  std::vector<int> args;
+  bool id = false;  // GROUPING_ID (else GROUPING, which computes the same)
+};
+
+// One output row of an Expand for each input row: per output column the input column it copies,
+// or -1 for NULL (ignored at the expand-id column), and the value of the expand-id column.
+struct ExpandProjection {
+  std::vector<int> columns;
+  int64_t expand_id = 0;
+};
+
 struct LogicalNode;
 using LogicalNodePtr = std::shared_ptr<LogicalNode>;
 
@@ -149,6 +167,17 @@ struct LogicalNode {
   // kAggregate: output = group keys (input columns) then one column per call.
   std::vector<int> group_keys;
   std::vector<LogicalAggCall> calls;
+  // kAggregate and kWindowAggregate of GROUPING SETS, ROLLUP or CUBE, as bound (SetGroupingSets);
+  // ExpandGroupingSets, the optimizer's first rule, rewrites them into an Expand, a plain
+  // aggregate and a projection. `grouping_sets`: each set the positions in group_keys it groups
+  // by, ascending, in Calcite's order (enclosing sets first); empty for one set of every key.
+  // `grouping_calls`: one column each after `calls` (before a window aggregate's window columns).
+  std::vector<std::vector<int>> grouping_sets;
+  std::vector<GroupingCall> grouping_calls;
+  // kExpand: the input's columns, `$e` (BIGINT NOT NULL) at expand_id_column and copies of input
+  // columns after it, one row per projection; a column is nullable where a projection nulls it.
+  std::vector<ExpandProjection> expand_projections;
+  int expand_id_column = -1;
   // kSink: the target table; schema is the table's.
   std::shared_ptr<const CatalogTable> sink_table;
   // kWatermarkAssigner: `rowtime` is the time attribute column, `watermark` the expression over the
@@ -229,6 +258,20 @@ LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type
 
 // `row_number_name`: the name of the row-number column.
 LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& row_number_name);
+
+// `names`: one per output column (`$e` at expand_id_column); `projections` as ExpandProjection
+// says, all of the same width, never NULL in every projection.
+LogicalNodePtr MakeExpand(LogicalNodePtr input, std::vector<ExpandProjection> projections,
+                          int expand_id_column, std::vector<std::string> names);
+
+// Makes `aggregate` (a new kAggregate or kWindowAggregate without grouping sets) one of grouping
+// sets `sets` (see LogicalNode::grouping_sets) with GROUPING calls `calls`, whose columns get
+// `call_names`: keys that some set leaves out become nullable, and the calls' columns are added.
+void SetGroupingSets(LogicalNode* aggregate, std::vector<std::vector<int>> sets,
+                     std::vector<GroupingCall> calls, const std::vector<std::string>& call_names);
+
+// The value of `call` in rows of grouping set `set` (positions in group_keys).
+int64_t GroupingValue(const GroupingCall& call, const std::vector<int>& set);
 
 // `names`: one per call.
 LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,

@@ -7,7 +7,8 @@ namespace eddy::planner {
 
 absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
                                                  const ConfigMap& config) {
-  ASSIGN_OR_RETURN(LogicalRoots plan, FoldConstants(roots));
+  ASSIGN_OR_RETURN(LogicalRoots plan, ExpandGroupingSets(roots));
+  ASSIGN_OR_RETURN(plan, FoldConstants(plan));
   ASSIGN_OR_RETURN(plan, SimplifyFilters(plan));
   ASSIGN_OR_RETURN(plan, PushDownFilters(plan));
   ASSIGN_OR_RETURN(plan, ReplaceConstantRankNumbers(plan));

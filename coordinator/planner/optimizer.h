@@ -1,5 +1,8 @@
 // The logical optimizer: rewrites the bound plan (all roots of a statement set at once) before
 // changelog-mode inference and physical translation. Rules, in the order they run, one per file:
+//   rule_expand_grouping_sets.cc an aggregate of GROUPING SETS / ROLLUP / CUBE becomes an Expand
+//                               (a row per grouping set), an aggregate grouped by the keys and the
+//                               set's id `$e`, and a projection computing GROUPING() from `$e`
 //   rule_fold_constants.cc      calls over literals become literals (`1 + 1` -> 2)
 //   rule_simplify_filters.cc    TRUE conjuncts and always-true filters go; an always-false or NULL
 //                               filter becomes an empty VALUES
@@ -34,6 +37,7 @@ using LogicalRoots = std::vector<LogicalNodePtr>;
 absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
                                                  const ConfigMap& config);
 
+absl::StatusOr<LogicalRoots> ExpandGroupingSets(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);

@@ -351,6 +351,21 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       id = p->id();
       break;
     }
+    case LogicalKind::kExpand: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(ExpandDigest(n));
+      v1::Expand* e = p->mutable_expand();
+      for (const ExpandProjection& projection : n.expand_projections) {
+        v1::Expand::Projection* out = e->add_projections();
+        for (int c : projection.columns) out->add_columns(c);
+        out->set_expand_id(projection.expand_id);
+      }
+      e->set_expand_id_column(n.expand_id_column);
+      id = p->id();
+      break;
+    }
     case LogicalKind::kUnion: {
       std::vector<int> ins;
       for (const auto& in : n.inputs) {

@@ -1,8 +1,8 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
 // TableScan -> datagen or filesystem source, Values -> values source, adjacent Project/Filter ->
 // one Calc (dropped when it is an identity without a filter), Aggregate -> GroupAggregate, Union ->
-// UnionAll, Sink, WatermarkAssigner and WindowAggregate as they are. With mini-batch on, a source
-// that feeds an aggregate is followed by a MiniBatchAssigner, and an aggregate splits into
+// UnionAll, Sink, Expand, WatermarkAssigner and WindowAggregate as they are. With mini-batch on, a
+// source that feeds an aggregate is followed by a MiniBatchAssigner, and an aggregate splits into
 // LocalGroupAggregate + GlobalGroupAggregate (two_phase_aggregate.h), as in Flink. A logical node
 // shared by several consumers is emitted once; BuildPhysicalPlan then merges identical sub-plans
 // (reuse_sub_plans.h).

@@ -75,6 +75,31 @@ std::vector<std::string> AggregateSelect(const LogicalNode& agg, std::vector<std
 
 }  // namespace
 
+std::string ExpandProjects(const LogicalNode& expand) {
+  const std::vector<std::string> in = expand.input().schema.Names();
+  const std::vector<std::string> out = expand.schema.Names();
+  std::vector<std::string> projects;
+  for (const ExpandProjection& p : expand.expand_projections) {
+    std::vector<std::string> columns;
+    for (size_t i = 0; i < p.columns.size(); ++i) {
+      if (static_cast<int>(i) == expand.expand_id_column) {
+        columns.push_back(absl::StrCat(p.expand_id, " AS ", out[i]));
+      } else if (p.columns[i] < 0) {
+        columns.push_back("null AS " + out[i]);
+      } else {
+        const std::string& name = in[p.columns[i]];
+        columns.push_back(name == out[i] ? name : name + " AS " + out[i]);
+      }
+    }
+    projects.push_back("{" + absl::StrJoin(columns, ", ") + "}");
+  }
+  return absl::StrJoin(projects, ", ");
+}
+
+std::string ExpandDigest(const LogicalNode& expand) {
+  return absl::StrCat("Expand(projects=[", ExpandProjects(expand), "])");
+}
+
 std::string FormatDurationMs(int64_t ms) {
   struct Unit {
     int64_t ms;

@@ -2,9 +2,9 @@
 // all of them: a shared node serves every consumer); projections drop unused outputs and table
 // scans read only the used columns (at least one, so that rows still have a column). Filters pass
 // through what is used above them plus what their condition reads; a join needs of each side what
-// is used of that side's columns plus its keys and what its condition reads; aggregates, unions and
-// sinks keep all their outputs. Every rebuilt node's column references are remapped to the narrower
-// inputs.
+// is used of that side's columns plus its keys and what its condition reads; aggregates, unions,
+// expands and sinks keep all their outputs. Every rebuilt node's column references are remapped to
+// the narrower inputs.
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -207,6 +207,7 @@ class ColumnPruner {
       case LogicalKind::kUnion:
       case LogicalKind::kSink:
       case LogicalKind::kWindowTableFunction:
+      case LogicalKind::kExpand:
         return n;
     }
     return n;  // not reached: every kind is a case above
@@ -315,6 +316,7 @@ class ColumnPruner {
       case LogicalKind::kUnion:
       case LogicalKind::kSink:
       case LogicalKind::kWindowTableFunction:
+      case LogicalKind::kExpand:  // its input is the aggregate's pre-projection: all used
         for (const auto& input : n.inputs) {
           ColumnSet& in = Used(*input);
           std::fill(in.begin(), in.end(), true);

@@ -61,6 +61,8 @@ class FilterPusher {
           return PushIntoRank(condition, input);
         case LogicalKind::kOverAggregate:
           return PushIntoOverAggregate(condition, input);
+        case LogicalKind::kExpand:
+          return PushIntoExpand(condition, input);
         case LogicalKind::kTableScan:
         case LogicalKind::kValues:
         case LogicalKind::kFilter:
@@ -90,6 +92,35 @@ class FilterPusher {
       ASSIGN_OR_RETURN(ExprPtr below, MakeConjunction(on_keys));
       ASSIGN_OR_RETURN(LogicalNodePtr input, Push(RemapColumns(below, to_input), agg->inputs[0]));
       out = WithInputs(agg, {std::move(input)});
+    }
+    if (rest.empty()) return out;
+    ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));
+    return Filter(out, std::move(above));
+  }
+
+  // Conjuncts on columns every projection copies from one input column (not the keys some grouping
+  // set nulls, nor `$e`) hold for every copy of a row alike: they go below.
+  absl::StatusOr<LogicalNodePtr> PushIntoExpand(const ExprPtr& condition,
+                                                const LogicalNodePtr& expand) {
+    std::vector<int> to_input(expand->schema.size(), -1);
+    for (size_t c = 0; c < to_input.size(); ++c) {
+      if (static_cast<int>(c) == expand->expand_id_column) continue;
+      const int source = expand->expand_projections.front().columns[c];
+      bool same = source >= 0;
+      for (const ExpandProjection& p : expand->expand_projections) {
+        same = same && p.columns[c] == source;
+      }
+      if (same) to_input[c] = source;
+    }
+    std::vector<ExprPtr> below, rest;
+    for (const ExprPtr& c : Conjuncts(condition)) {
+      (OnlyReferences(*c, [&](int col) { return to_input[col] >= 0; }) ? below : rest).push_back(c);
+    }
+    LogicalNodePtr out = expand;
+    if (!below.empty()) {
+      ASSIGN_OR_RETURN(ExprPtr c, MakeConjunction(below));
+      ASSIGN_OR_RETURN(LogicalNodePtr input, Push(RemapColumns(c, to_input), expand->inputs[0]));
+      out = WithInputs(expand, {std::move(input)});
     }
     if (rest.empty()) return out;
     ASSIGN_OR_RETURN(ExprPtr above, MakeConjunction(rest));

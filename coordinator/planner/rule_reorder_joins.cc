@@ -56,6 +56,8 @@ double EstimatedRows(const LogicalNode& n) {
     }
     case LogicalKind::kJoin:
       return std::max(EstimatedRows(n.input(0)), EstimatedRows(n.input(1)));
+    case LogicalKind::kExpand:
+      return EstimatedRows(n.input()) * static_cast<double>(n.expand_projections.size());
   }
   return kUnboundedRows;
 }

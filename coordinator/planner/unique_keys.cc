@@ -72,6 +72,7 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
     case LogicalKind::kSink:
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
+    case LogicalKind::kExpand:
       return std::nullopt;
   }
   return std::nullopt;  // not reached: every kind is a case above

@@ -18,6 +18,7 @@
 #include "worker/exchange/exchange_source.h"
 #include "worker/operators/calc_operator.h"
 #include "worker/operators/deduplicate_operator.h"
+#include "worker/operators/expand_operator.h"
 #include "worker/operators/group_aggregate.h"
 #include "worker/operators/interval_join.h"
 #include "worker/operators/local_group_aggregate.h"
@@ -55,6 +56,28 @@ absl::StatusOr<BuiltNode> BuildCalc(const v1::PlanNode& node, const std::vector<
   }
   BuiltNode built;
   built.op = std::make_unique<CalcOperator>(std::move(projections), std::move(filter));
+  return built;
+}
+
+// The projections of an Expand node; the output schema the planner declared must be the one the
+// operator derives from them.
+absl::StatusOr<BuiltNode> BuildExpand(const v1::PlanNode& node, const std::vector<DataType>& in) {
+  std::vector<ExpandProjection> projections;
+  for (const v1::Expand::Projection& p : node.expand().projections()) {
+    projections.push_back({{p.columns().begin(), p.columns().end()}, p.expand_id()});
+  }
+  ASSIGN_OR_RETURN(auto op, ExpandOperator::Create(in, std::move(projections),
+                                                   node.expand().expand_id_column()));
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+  const std::vector<DataType> declared = schema.Types();
+  bool same = declared.size() == op->output_types().size();
+  for (size_t i = 0; same && i < declared.size(); ++i) same = declared[i] == op->output_types()[i];
+  if (!same) {
+    return absl::InvalidArgumentError(
+        "Expand: output schema differs from the columns of its projections");
+  }
+  BuiltNode built;
+  built.op = std::move(op);
   return built;
 }
 
@@ -657,6 +680,10 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildCalc(node, in);
     }
+    case v1::PlanNode::kExpand: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildExpand(node, in);
+    }
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kGlobalGroupAggregate: {
       RETURN_IF_ERROR(RequireStateId(node));
@@ -760,6 +787,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kValues:
     case v1::PlanNode::kDatagen:
     case v1::PlanNode::kCalc:
+    case v1::PlanNode::kExpand:
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:

@@ -67,5 +67,25 @@ TEST(Column, AppendRangeKeepsStringsAndNulls) {
   EXPECT_EQ(ints.Get<int64_t>(1), -7);
 }
 
+TEST(Column, AppendNullsBetweenValues) {
+  Column s(DataType::String());
+  s.AppendString("x");
+  s.AppendNulls(10);
+  s.AppendString("yz");
+  ASSERT_EQ(s.size(), 12u);
+  EXPECT_EQ(s.null_count(), 10u);
+  EXPECT_EQ(s.GetString(0), "x");
+  for (size_t r = 1; r <= 10; ++r) EXPECT_TRUE(s.IsNull(r)) << r;
+  EXPECT_FALSE(s.IsNull(11));
+  EXPECT_EQ(s.GetString(11), "yz");
+  Column ints(DataType::Int());
+  ints.AppendNulls(3);
+  ints.Append<int32_t>(7);
+  ints.AppendNulls(0);
+  ASSERT_EQ(ints.size(), 4u);
+  EXPECT_TRUE(ints.IsNull(2));
+  EXPECT_EQ(ints.GetValue(3).int_value(), 7);
+}
+
 }  // namespace
 }  // namespace eddy
