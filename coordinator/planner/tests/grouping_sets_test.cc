@@ -19,6 +19,9 @@ class GroupingSetsTest : public PlannerTest {
         "CREATE TABLE ev (k STRING, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL "
         "'1' SECOND) WITH ('connector' = 'datagen')");
     MustDdl("CREATE TABLE out1 (a STRING, b INT, n BIGINT) WITH ('connector' = 'blackhole')");
+    MustDdl("CREATE TABLE pv (k STRING, pt AS PROCTIME()) WITH ('connector' = 'datagen')");
+    MustDdl(
+        "CREATE TABLE per_minute (k STRING, n BIGINT, g BIGINT) WITH ('connector' = 'blackhole')");
   }
 
   // The section of an EXPLAIN of `query` that starts with `header` (up to the next one).
@@ -187,6 +190,17 @@ TEST_F(GroupingSetsTest, WindowAggregatesOfGroupingSets) {
                      "'10' SECOND)) GROUP BY GROUPING SETS ((window_start, window_end, k), (k))")
                 .find("GroupAggregate(groupBy=[window_start, window_end, k, $e]"),
             std::string::npos);
+}
+
+TEST_F(GroupingSetsTest, AProcessingTimeWindowSeesItsTimeThroughTheExpand) {
+  auto job = Plan(
+      "INSERT INTO per_minute SELECT k, COUNT(*), GROUPING(k) FROM TABLE(TUMBLE(TABLE pv, "
+      "DESCRIPTOR(pt), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, ROLLUP (k)");
+  ASSERT_TRUE(job.ok()) << job.status();
+  const auto windows = NodesOf(*job, v1::PlanNode::kWindowAggregate);
+  ASSERT_EQ(windows.size(), 1u);
+  EXPECT_TRUE(windows[0]->has_processing_time()) << windows[0]->description();
+  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kExpand).size(), 1u);
 }
 
 TEST_F(GroupingSetsTest, Errors) {
