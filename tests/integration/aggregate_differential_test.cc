@@ -202,6 +202,7 @@ TEST_F(AggregateDifferentialTest, OverAnUpdatingInputTheRemainingValuesAreKept) 
         expected)
         << "parallelism " << p;
   }
+}
 
 TEST_F(AggregateDifferentialTest, RandomGroupingSets) {
   for (int i = 0; i < 3; ++i) CheckGroupingSets("a", "a", "");
