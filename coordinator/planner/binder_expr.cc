@@ -157,9 +157,7 @@ bool IsGroupingCall(const sql::Expr& e) {
   return name == "GROUPING" || name == "GROUPING_ID";
 }
 
-bool ContainsGroupingCall(const sql::Expr& e) {
-  return ContainsSubexpression(e, IsGroupingCall);
-}
+bool ContainsGroupingCall(const sql::Expr& e) { return ContainsSubexpression(e, IsGroupingCall); }
 
 absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
   const auto& parts = id.name.parts;
