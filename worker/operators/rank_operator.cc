@@ -36,9 +36,6 @@ absl::StatusOr<std::unique_ptr<RankOperator>> RankOperator::Create(RankSpec spec
         absl::StrCat("Rank: rank_end ", spec.rank_end, " is below rank_start ", spec.rank_start));
   }
   if (spec.state_ttl_ms < 0) return absl::InvalidArgumentError("Rank: negative state TTL");
-  if (spec.function != RankFunction::kRowNumber && spec.strategy != RankStrategy::kRetract) {
-    return absl::InvalidArgumentError("Rank: RANK and DENSE_RANK need the RETRACT strategy");
-  }
   ASSIGN_OR_RETURN(KeyEncoder partition, KeyEncoder::Create(spec.input_types, spec.partition_keys));
   ASSIGN_OR_RETURN(SortKeyEncoder sort,
                    SortKeyEncoder::Create("Rank", spec.input_types, spec.order_by));
@@ -248,8 +245,8 @@ absl::Status RankOperator::Retract(RankRecordList& rows, std::string_view sort_k
   return absl::OkStatus();
 }
 
-void RankOperator::InRange(const RankRecordList& rows,
-                           std::vector<std::pair<std::string_view, int64_t>>* out) {
+int64_t RankOperator::InRange(const RankRecordList& rows,
+                              std::vector<std::pair<std::string_view, int64_t>>* out) {
   out->clear();
   int64_t before = 0;  // rows ahead of the current record
   int64_t rank = 0;
@@ -258,7 +255,7 @@ void RankOperator::InRange(const RankRecordList& rows,
     if (i == 0 || rec.sort_key != rows.at(i - 1).sort_key) {  // a new sort key: a new rank
       rank = spec_.function == RankFunction::kRank ? before + 1 : rank + 1;
     }
-    if (rank > spec_.rank_end) break;
+    if (rank > spec_.rank_end) break;  // no row from here on can enter the range
     if (rank >= spec_.rank_start) {
       // Unnumbered output compares rows only.
       const int64_t shown = spec_.output_rank_number ? rank : 0;
@@ -267,6 +264,7 @@ void RankOperator::InRange(const RankRecordList& rows,
     before += rec.count;
   }
   std::sort(out->begin(), out->end());
+  return before;
 }
 
 absl::Status RankOperator::ApplyRanked(RankRecordList& rows, std::string_view sort_key,
@@ -279,7 +277,9 @@ absl::Status RankOperator::ApplyRanked(RankRecordList& rows, std::string_view so
     if (at == RankRecordList::kNotFound) return absl::OkStatus();  // never seen, or expired
     rows.RemoveOne(at);
   }
-  InRange(rows, &after_);
+  const int64_t ranked = InRange(rows, &after_);
+  // Append-only input: ranks only grow, so rows ranked beyond rank_end never come back.
+  if (spec_.strategy == RankStrategy::kAppendFast) rows.Truncate(ranked);
   // Both lists are sorted: what only `before_` holds left the range, what only `after_` holds
   // entered it.
   size_t a = 0, b = 0;

@@ -39,7 +39,8 @@ enum class RankFunction { kRowNumber, kRank, kDenseRank };
 
 struct RankSpec {
   std::vector<DataType> input_types;
-  // RANK and DENSE_RANK need RETRACT (ties can keep more than rank_end rows in range).
+  // With APPEND_FAST, RANK and DENSE_RANK keep the rows ranked up to rank_end (with their ties,
+  // possibly more than rank_end rows).
   RankFunction function = RankFunction::kRowNumber;
   // Input columns; empty: one partition (key group 0; the planner runs it at parallelism 1).
   std::vector<int> partition_keys;
@@ -147,7 +148,9 @@ class RankOperator : public Operator {
   // left and +I of those that entered.
   absl::Status ApplyRanked(RankRecordList& rows, std::string_view sort_key, std::string_view row,
                            bool accumulate);
-  void InRange(const RankRecordList& rows, std::vector<std::pair<std::string_view, int64_t>>* out);
+  // Returns how many rows rank at or below rank_end.
+  int64_t InRange(const RankRecordList& rows,
+                  std::vector<std::pair<std::string_view, int64_t>>* out);
 
   Slot* AcquireSlot();
   // Encodes every row and reads the batch's partitions from the store.

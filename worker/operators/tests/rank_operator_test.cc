@@ -252,12 +252,20 @@ TEST_F(RankTest, RankAndDenseRankGiveTiesOneNumber) {
   EXPECT_THAT(dense->Feed(R(kI, "b", "v", 30)),
               ElementsAre("+I[b, v, 30, 1]", "-D[b, x, 10, 2]", "-D[b, y, 20, 1]",
                           "+I[b, y, 20, 2]", "-D[b, z, 20, 1]", "+I[b, z, 20, 2]"));
+}
 
-  // Ties can keep more rows than rank_end, so these need every row: RETRACT only.
-  spec.strategy = RankStrategy::kAppendFast;
-  auto refused = RankOperator::Create(spec);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("need the RETRACT"));
+// Over append-only input RANK keeps only the rows ranked up to rank_end, ties included.
+TEST_F(RankTest, AppendOnlyRankKeepsTheRankedRowsAndTheirTies) {
+  RankSpec spec = Spec(RankStrategy::kAppendFast, 2, true);
+  spec.function = RankFunction::kRank;
+  auto rank = Make(spec);
+  rank->Feed({R(kI, "a", "x", 10), R(kI, "a", "y", 20), R(kI, "a", "z", 20)});
+  EXPECT_THAT(rank->Feed(R(kI, "a", "w", 5)), IsEmpty());   // rank 4: dropped from state
+  EXPECT_THAT(rank->Feed(R(kI, "a", "v", 10)), IsEmpty());  // ties x at 3: out
+  EXPECT_EQ(StoredRows(*rank, "a"), 2);                     // y and z (rank 1), not x, v, w
+  EXPECT_THAT(rank->Feed(R(kI, "a", "u", 30)),
+              ElementsAre("+I[a, u, 30, 1]", "-D[a, y, 20, 1]", "+I[a, y, 20, 2]",
+                          "-D[a, z, 20, 1]", "+I[a, z, 20, 2]"));
 }
 
 // The same rows without the row number: a row that enters a full Top-N deletes the last row first.
