@@ -478,10 +478,9 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
   rank->set_rank_start(r.rank_start);
   rank->set_rank_end(r.rank_end);
   rank->set_output_rank_number(r.output_rank_number);
-  // RANK/DENSE_RANK keep every row: ties may keep more than rank_end rows in range.
-  const bool row_number = r.function == RankSpec::Function::kRowNumber;
-  rank->set_strategy(n.input().mode.IsInsertOnly() && row_number ? v1::Rank::APPEND_FAST
-                                                                 : v1::Rank::RETRACT);
+  // Over an insert-only input every function keeps only the rows ranked up to rank_end
+  // (ties included for RANK and DENSE_RANK).
+  rank->set_strategy(n.input().mode.IsInsertOnly() ? v1::Rank::APPEND_FAST : v1::Rank::RETRACT);
   rank->set_function(r.function == RankSpec::Function::kRank        ? v1::Rank::RANK
                      : r.function == RankSpec::Function::kDenseRank ? v1::Rank::DENSE_RANK
                                                                     : v1::Rank::ROW_NUMBER);

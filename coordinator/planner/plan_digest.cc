@@ -233,11 +233,8 @@ std::string RankDigest(const LogicalNode& rank) {
     if (k.nulls_first != !k.descending) item += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
     order.push_back(std::move(item));
   }
-  // RANK/DENSE_RANK keep every row: ties may keep more than rank_end rows in range.
   const std::string strategy =
-      rank.input().mode.IsInsertOnly() && r.function == RankSpec::Function::kRowNumber
-          ? "AppendFastStrategy"
-          : "RetractStrategy";
+      rank.input().mode.IsInsertOnly() ? "AppendFastStrategy" : "RetractStrategy";
   switch (r.origin) {
     case RankSpec::Origin::kSortLimit:
       return absl::StrCat("SortLimit(orderBy=[", absl::StrJoin(order, ", "), "], offset=[",
