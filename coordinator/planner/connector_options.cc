@@ -14,6 +14,7 @@
 #include "common/base/duration.h"
 #include "common/base/memory_size.h"
 #include "common/base/status_macros.h"
+#include "coordinator/planner/nexmark_table.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -25,6 +26,7 @@ constexpr ConnectorCapabilities kConnectors[] = {
      /*requires_update_before=*/false},
     {"datagen", true, false, false, false},
     {"filesystem", true, true, false, false},  // append-only sink
+    {"nexmark", true, false, false, false},
     {"print", false, true, true, true},
 };
 
@@ -293,7 +295,8 @@ absl::Status ValidateConnectorOptions(const CatalogTable& table) {
   if (*connector == "print") return ValidatePrint(table, checker);
   if (*connector == "blackhole") return ValidateBlackhole(table, checker);
   if (*connector == "filesystem") return ValidateFilesystem(table, checker);
-  return absl::OkStatus();
+  if (*connector == "nexmark") return ValidateNexmarkTable(table);
+  return absl::InternalError(absl::StrCat("connector '", *connector, "' has no option checks"));
 }
 
 }  // namespace eddy::planner

@@ -46,6 +46,7 @@ class Splitter {
       case v1::PlanNode::kValues:
         return Place(node, NewStage(1));
       case v1::PlanNode::kDatagen:
+      case v1::PlanNode::kNexmark:
       case v1::PlanNode::kFilesystemSource:
         return Place(node, NewStage(default_parallelism_));
       case v1::PlanNode::kGroupAggregate:

@@ -17,6 +17,7 @@
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/logical_rewrite.h"
+#include "coordinator/planner/nexmark_table.h"
 #include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
@@ -213,11 +214,18 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     case LogicalKind::kTableScan: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(TableScanDigest(n));
-      if (n.table->connector() == "filesystem") {
+      const std::string& connector = n.table->connector();
+      if (connector == "filesystem") {
         FillFilesystem(n, p->mutable_filesystem_source());  // bounded
-      } else {
+      } else if (connector == "nexmark") {
+        FillNexmark(n, plan_time_ms_, p->mutable_nexmark());
+        bounded_ = bounded_ && p->nexmark().events_num() > 0;
+      } else if (connector == "datagen") {
         FillDatagen(n, p->mutable_datagen());
         bounded_ = bounded_ && p->datagen().bounded();
+      } else {
+        return absl::InternalError(absl::StrCat(
+            "connector '", connector, "' cannot be read (table ", n.table->path.ToString(), ")"));
       }
       id = WithMiniBatchAssigner(n, p->id());
       break;

@@ -1,13 +1,14 @@
 // Translation of the logical plan (after changelog-mode inference) into the worker's PlanNodes:
-// TableScan -> datagen or filesystem source, Values -> values source, adjacent Project/Filter ->
-// one Calc (dropped when it is an identity without a filter), Aggregate -> GroupAggregate, Union ->
-// UnionAll, Sink, Expand, WatermarkAssigner and WindowAggregate as they are. With mini-batch on, a
-// source that feeds an aggregate is followed by a MiniBatchAssigner, and an aggregate splits into
-// LocalGroupAggregate + GlobalGroupAggregate (two_phase_aggregate.h), as in Flink. A logical node
-// shared by several consumers is emitted once; BuildPhysicalPlan then merges identical sub-plans
-// (reuse_sub_plans.h).
+// TableScan -> datagen, nexmark or filesystem source, Values -> values source, adjacent
+// Project/Filter -> one Calc (dropped when it is an identity without a filter), Aggregate ->
+// GroupAggregate, Union -> UnionAll, Sink, Expand, WatermarkAssigner and WindowAggregate as they
+// are. With mini-batch on, a source that feeds an aggregate is followed by a MiniBatchAssigner, and
+// an aggregate splits into LocalGroupAggregate + GlobalGroupAggregate (two_phase_aggregate.h), as
+// in Flink. A logical node shared by several consumers is emitted once; BuildPhysicalPlan then
+// merges identical sub-plans (reuse_sub_plans.h).
 #pragma once
 
+#include <chrono>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -90,6 +91,10 @@ class PhysicalPlanner {
   int64_t source_idle_timeout_ms_ = 0;
   AggPhaseStrategy agg_phase_;
   int64_t state_ttl_ms_ = 0;
+  // The time this plan is made (epoch ms): a nexmark table's first event time by default.
+  int64_t plan_time_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
   std::unordered_set<const LogicalNode*> mini_batch_sources_;
 };
 

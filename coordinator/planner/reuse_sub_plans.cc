@@ -13,7 +13,7 @@ namespace eddy::planner {
 namespace {
 
 bool IsTableScan(const v1::PlanNode& node) {
-  return node.op_case() == v1::PlanNode::kDatagen ||
+  return node.op_case() == v1::PlanNode::kDatagen || node.op_case() == v1::PlanNode::kNexmark ||
          node.op_case() == v1::PlanNode::kFilesystemSource;
 }
 

@@ -12,6 +12,7 @@
 #include "worker/connectors/datagen_source.h"
 #include "worker/connectors/filesystem_sink.h"
 #include "worker/connectors/filesystem_source.h"
+#include "worker/connectors/nexmark_source.h"
 #include "worker/connectors/print_sink.h"
 #include "worker/connectors/values_source.h"
 #include "worker/exchange/exchange_sink.h"
@@ -667,6 +668,12 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       built.source = std::make_unique<DatagenSource>(node.datagen(), std::move(schema));
       return built;
     }
+    case v1::PlanNode::kNexmark: {
+      ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+      BuiltNode built;
+      built.source = std::make_unique<NexmarkSource>(node.nexmark(), schema.Types());
+      return built;
+    }
     case v1::PlanNode::kFilesystemSource: {
       if (ctx.filesystem_allowed_dirs == nullptr) {
         return absl::FailedPreconditionError("filesystem source without allowed directories");
@@ -786,6 +793,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
       break;
     case v1::PlanNode::kValues:
     case v1::PlanNode::kDatagen:
+    case v1::PlanNode::kNexmark:
     case v1::PlanNode::kCalc:
     case v1::PlanNode::kExpand:
     case v1::PlanNode::kGroupAggregate:

@@ -85,7 +85,7 @@ TEST_F(CreateTableTest, ConnectorRequiredAndKnown) {
   EXPECT_EQ(
       DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
       "Validation error: unknown connector 'foo' for table "
-      "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, print");
+      "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, nexmark, print");
 }
 
 TEST_F(CreateTableTest, DatagenGoodOptions) {
