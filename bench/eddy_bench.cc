@@ -30,6 +30,14 @@
 //   (d)  deduplication keeping each key's last row by event time (one row per ms, key id % --keys)
 //   (o)  OVER aggregation: SUM over the 10 preceding rows of each key (id % --keys) by event time,
 //        one row per millisecond; rows wait in state for the watermark, one subtask
+//   (n0) Nexmark: --rows events of the nexmark connector (persons, auctions and bids 1:3:46, every
+//        column declared) counted by event kind into a blackhole: what reading the events costs
+//   (n3) Nexmark q3: category-10 auctions joined with their sellers in OR, ID or CA, one subtask
+//   (n8) Nexmark q8: persons and auction sellers per 10-second tumbling window, joined on the
+//   person
+//        and window, one subtask
+//   (n3p2, n8p2) (n3), (n8) at parallelism 2 on two workers: both sides hash-shuffled across gRPC
+//   Nexmark figures are events per second and per core, the benchmark's own measure.
 // --scenarios picks them (default a,b,c; `all` for every one).
 // --cluster processes (default) starts eddy-coordinator and two eddy-worker processes on loopback
 // and counts their CPU time; --cluster embedded runs the same servers inside this process (real
@@ -67,7 +75,7 @@ ABSL_FLAG(std::string, coordinator, "", "HOST:PORT of a running cluster instead 
 ABSL_FLAG(
     std::string, scenarios, "a,b,c",
     "comma-separated scenarios: a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, w2, j, j2, "
-    "ij, t, t2, d, o, or all");
+    "ij, t, t2, d, o, n0, n3, n8, n3p2, n8p2, or all");
 ABSL_FLAG(std::string, mini_batch_size, "1000", "table.exec.mini-batch.size of b1, b2, c1, c2");
 ABSL_FLAG(std::string, mini_batch_latency, "1 s",
           "table.exec.mini-batch.allow-latency of b1, b2, c1, c2");
@@ -211,6 +219,41 @@ int main(int argc, char** argv) {
   const std::string over = "INSERT INTO over_out SELECT id % " + std::to_string(keys) +
                            ", id, SUM(id) OVER (PARTITION BY id % " + std::to_string(keys) +
                            " ORDER BY ts ROWS BETWEEN 10 PRECEDING AND CURRENT ROW) FROM events";
+  // Nexmark, as the benchmark's DDL declares it (flat columns), with its views per event kind.
+  const std::string nexmark_ddl =
+      "CREATE TEMPORARY TABLE nexmark (event_type INT, person_id BIGINT, person_name STRING, "
+      "person_email_address STRING, person_credit_card STRING, person_city STRING, person_state "
+      "STRING, person_extra STRING, auction_id BIGINT, auction_item_name STRING, "
+      "auction_description STRING, auction_initial_bid BIGINT, auction_reserve BIGINT, "
+      "auction_expires TIMESTAMP(3), auction_seller BIGINT, auction_category BIGINT, auction_extra "
+      "STRING, bid_auction BIGINT, bid_bidder BIGINT, bid_price BIGINT, bid_channel STRING, "
+      "bid_url STRING, bid_extra STRING, date_time TIMESTAMP(3), WATERMARK FOR date_time AS "
+      "date_time - INTERVAL '4' SECOND) WITH ('connector' = 'nexmark', 'events.num' = '" +
+      n + "', 'first-event.rate' = '10000000')";
+  const std::string nexmark_views =
+      "CREATE TEMPORARY VIEW person AS SELECT person_id AS id, person_name AS name, "
+      "person_email_address AS emailAddress, person_credit_card AS creditCard, person_city AS "
+      "city, person_state AS state, date_time AS dateTime, person_extra AS extra FROM nexmark "
+      "WHERE event_type = 0";
+  const std::string nexmark_auction_view =
+      "CREATE TEMPORARY VIEW auction AS SELECT auction_id AS id, auction_item_name AS itemName, "
+      "auction_description AS description, auction_initial_bid AS initialBid, auction_reserve AS "
+      "reserve, date_time AS dateTime, auction_expires AS expires, auction_seller AS seller, "
+      "auction_category AS category, auction_extra AS extra FROM nexmark WHERE event_type = 1";
+  const std::string nexmark_q0 =
+      "INSERT INTO nexmark_kinds SELECT event_type, COUNT(*) FROM nexmark GROUP BY event_type";
+  const std::string nexmark_q3 =
+      "INSERT INTO nexmark_q3 SELECT P.name, P.city, P.state, A.id FROM auction AS A INNER JOIN "
+      "person AS P ON A.seller = P.id WHERE A.category = 10 AND (P.state = 'OR' OR P.state = "
+      "'ID' OR P.state = 'CA')";
+  const std::string nexmark_q8 =
+      "INSERT INTO nexmark_q8 SELECT P.id, P.name, P.starttime FROM (SELECT P.id, P.name, "
+      "TUMBLE_START(P.dateTime, INTERVAL '10' SECOND) AS starttime, TUMBLE_END(P.dateTime, "
+      "INTERVAL '10' SECOND) AS endtime FROM person P GROUP BY P.id, P.name, TUMBLE(P.dateTime, "
+      "INTERVAL '10' SECOND)) P JOIN (SELECT A.seller, TUMBLE_START(A.dateTime, INTERVAL '10' "
+      "SECOND) AS starttime, TUMBLE_END(A.dateTime, INTERVAL '10' SECOND) AS endtime FROM "
+      "auction A GROUP BY A.seller, TUMBLE(A.dateTime, INTERVAL '10' SECOND)) A ON P.id = "
+      "A.seller AND P.starttime = A.starttime AND P.endtime = A.endtime";
   const std::vector<std::string> mini_batch = {
       "SET 'table.exec.mini-batch.enabled' = 'true'",
       "SET 'table.exec.mini-batch.allow-latency' = '" + absl::GetFlag(FLAGS_mini_batch_latency) +
@@ -263,6 +306,11 @@ int main(int argc, char** argv) {
       {"t2", "(t2) (t) across a gRPC shuffle, 2 workers", 2, top_n, {}},
       {"d", "(d) deduplication, last row per key, event time", 1, dedup, {}},
       {"o", "(o) OVER SUM of 10 preceding rows, event time", 1, over, {}},
+      {"n0", "(n0) Nexmark events counted by kind", 1, nexmark_q0, {}},
+      {"n3", "(n3) Nexmark q3, join of persons and auctions", 1, nexmark_q3, {}},
+      {"n8", "(n8) Nexmark q8, join of two window aggregates", 1, nexmark_q8, {}},
+      {"n3p2", "(n3p2) (n3) across a gRPC shuffle, 2 workers", 2, nexmark_q3, {}},
+      {"n8p2", "(n8p2) (n8) across a gRPC shuffle, 2 workers", 2, nexmark_q8, {}},
   };
   std::vector<Scenario> scenarios;
   const std::vector<std::string> ids =
@@ -279,14 +327,29 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, "
-          "w2, j, j2, ij, t, t2, d, o, all)\n",
+          "w2, j, j2, ij, t, t2, d, o, n0, n3, n8, n3p2, n8p2, all)\n",
           id.c_str());
       return 2;
     }
   }
   for (const std::string& stmt :
-       {ddl, random_ddl, events_ddl, events2_ddl, join_side("jl"), join_side("jr"),
-        timed_side("ijl"), timed_side("ijr"),
+       {ddl,
+        random_ddl,
+        events_ddl,
+        events2_ddl,
+        join_side("jl"),
+        join_side("jr"),
+        timed_side("ijl"),
+        timed_side("ijr"),
+        nexmark_ddl,
+        nexmark_views,
+        nexmark_auction_view,
+        std::string("CREATE TEMPORARY TABLE nexmark_kinds (k INT, c BIGINT) WITH ('connector' = "
+                    "'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE nexmark_q3 (name STRING, city STRING, state STRING, "
+                    "id BIGINT) WITH ('connector' = 'blackhole')"),
+        std::string("CREATE TEMPORARY TABLE nexmark_q8 (id BIGINT, name STRING, starttime "
+                    "TIMESTAMP(3)) WITH ('connector' = 'blackhole')"),
         std::string("CREATE TEMPORARY TABLE joined (l BIGINT, r BIGINT) WITH ('connector' = "
                     "'blackhole')"),
         std::string("CREATE TEMPORARY TABLE wagg (k BIGINT, c BIGINT, s BIGINT, w TIMESTAMP(3)) "

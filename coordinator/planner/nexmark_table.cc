@@ -19,6 +19,7 @@ struct NexmarkOptions {
   int64_t person_proportion = 1, auction_proportion = 3, bid_proportion = 46;
   int64_t person_avg_size = 200, auction_avg_size = 500, bid_avg_size = 100;
   int64_t hot_auction_ratio = 2, hot_bidder_ratio = 4, hot_seller_ratio = 4;
+  bool rate_limited = false;
 };
 
 enum class ColumnType { kInt, kBigInt, kString, kTimestamp };
@@ -133,6 +134,10 @@ absl::Status ParseOptions(const CatalogTable& t, NexmarkOptions* o) {
       s = integer(key, value, 1, &o->first_event_rate);
     } else if (key == "next-event.rate") {
       next_rate = value;
+    } else if (key == "rate.limited") {
+      const std::string v = absl::AsciiStrToLower(value);
+      if (v != "true" && v != "false") return bad(key, "true or false", value);
+      o->rate_limited = v == "true";
     } else if (key == "base-time") {
       int64_t ms = 0;
       s = integer(key, value, 0, &ms);
@@ -230,6 +235,7 @@ void FillNexmark(const LogicalNode& scan, int64_t now_ms, v1::NexmarkSource* out
   out->set_hot_auction_ratio(static_cast<int32_t>(o.hot_auction_ratio));
   out->set_hot_bidder_ratio(static_cast<int32_t>(o.hot_bidder_ratio));
   out->set_hot_seller_ratio(static_cast<int32_t>(o.hot_seller_ratio));
+  out->set_rate_limited(o.rate_limited);
   const Schema physical = scan.table->PhysicalSchema();
   std::vector<int> columns = scan.scan_columns;
   if (columns.empty()) {

@@ -49,9 +49,10 @@ class Sqlite {
   // The result rows with every cell as SQLite's text of it ("null" for NULL), for string results
   // such as group_concat's.
   Multiset QueryText(const std::string& sql);
+  // Runs statements (e.g. CREATE TABLE and INSERTs of tables that are not integer-only).
+  void Exec(const std::string& sql);
 
  private:
-  void Exec(const std::string& sql);
   Multiset Run(const std::string& sql, bool as_text);
   sqlite3* db_ = nullptr;
 };

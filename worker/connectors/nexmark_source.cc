@@ -21,6 +21,10 @@ absl::Status NexmarkSource::Open(const OperatorContext& ctx) {
         "nexmark source: event rate and proportions must be positive");
   }
   generator_.emplace(spec_, ctx.subtask_index, ctx.parallelism);
+  if (spec_.rate_limited()) {
+    events_per_second_ = spec_.first_event_rate() / std::max(1, ctx.parallelism);
+  }
+  start_ = std::chrono::steady_clock::now();
   return absl::OkStatus();
 }
 
@@ -31,6 +35,20 @@ absl::StatusOr<SourceState> NexmarkSource::Next(ChangelogBatch* out) {
     if (left <= 0) return SourceState::kEnd;
     n = std::min<size_t>(n, static_cast<size_t>(left));
   }
+  if (events_per_second_ > 0) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double allowed = events_per_second_ * elapsed + 1;  // the first event goes out at once
+    if (static_cast<double>(rate_emitted_) >= allowed) {
+      const double wait_s =
+          (static_cast<double>(rate_emitted_) + 1 - allowed + 1) / events_per_second_;
+      idle_wait_ = std::chrono::microseconds(
+          std::clamp<int64_t>(static_cast<int64_t>(wait_s * 1e6), 100, 100000));
+      return SourceState::kIdle;
+    }
+    n = std::min<size_t>(n, static_cast<size_t>(allowed - static_cast<double>(rate_emitted_)));
+    n = std::max<size_t>(n, 1);
+  }
   *out = ChangelogBatch(types_);
   out->Reserve(n);
   for (int f = 0; f < spec_.fields_size(); ++f) {
@@ -38,6 +56,7 @@ absl::StatusOr<SourceState> NexmarkSource::Next(ChangelogBatch* out) {
   }
   out->mutable_kinds().assign(n, RowKind::kInsert);
   emitted_ += static_cast<int64_t>(n);
+  rate_emitted_ += static_cast<int64_t>(n);
   rows_out_ += n;
   return SourceState::kData;
 }
