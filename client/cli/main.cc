@@ -20,6 +20,7 @@
 #include "client/embedded/embedded_cluster.h"
 #include "client/interactive_shell.h"
 #include "client/script_runner.h"
+#include "common/base/allocator_tuning.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/host_port.h"
 #include "common/base/logging.h"
@@ -58,6 +59,7 @@ void OnSignal(int sig) {
 
 int main(int argc, char** argv) {
   if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy", kAliases)) return *code;
+  eddy::TuneAllocatorForBatches();  // the embedded cluster runs tasks in this process
   eddy::InitLogging(absl::GetFlag(FLAGS_log_level));
 
   const std::optional<std::string> file = absl::GetFlag(FLAGS_file);

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "absl/flags/flag.h"
+#include "common/base/allocator_tuning.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/host_port.h"
 #include "common/base/logging.h"
@@ -33,6 +34,7 @@ ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off"
 
 int main(int argc, char** argv) {
   if (auto code = eddy::ParseFlagsOrExitCode(argc, argv, "eddy-worker")) return *code;
+  eddy::TuneAllocatorForBatches();
   eddy::InitLogging(absl::GetFlag(FLAGS_log_level));
   eddy::WorkerOptions opts;
   auto coordinator =
