@@ -196,14 +196,21 @@ void NexmarkGenerator::Append(v1::NexmarkField field, int64_t first_index, size_
     return;
   }
   const NexmarkEventType kind = FieldKind(field);
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t index = first_index + static_cast<int64_t>(i);
-    const int64_t event_id = EventId(index);
-    if (TypeOf(event_id) != kind) {
-      out->AppendNull();
-    } else {
-      AppendValue(field, event_id, index, out, &scratch);
+  size_t i = 0;
+  while (i < n) {
+    // A run of events of other kinds (46 bids in a row by default) is one AppendNulls.
+    size_t other = i;
+    while (other < n && TypeOf(EventId(first_index + static_cast<int64_t>(other))) != kind) {
+      ++other;
     }
+    if (other > i) {
+      out->AppendNulls(other - i);
+      i = other;
+      continue;
+    }
+    const int64_t index = first_index + static_cast<int64_t>(i);
+    AppendValue(field, EventId(index), index, out, &scratch);
+    ++i;
   }
 }
 
