@@ -6,28 +6,13 @@
 
 #include "absl/strings/ascii.h"
 #include "common/expr/eval_internal.h"
+#include "common/expr/utf8.h"
 
 namespace eddy::eval_internal {
 namespace {
 
-inline bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
-
-int64_t CodePoints(std::string_view s) {
-  int64_t n = 0;
-  for (unsigned char b : s) n += !IsContinuation(b);
-  return n;
-}
-
-// Byte offset of code point `cp` (clamped to the end).
-size_t ByteOffset(std::string_view s, int64_t cp) {
-  size_t i = 0;
-  while (i < s.size() && cp > 0) {
-    ++i;
-    while (i < s.size() && IsContinuation(static_cast<unsigned char>(s[i]))) ++i;
-    --cp;
-  }
-  return i;
-}
+using utf8::ByteOffset;
+using utf8::CodePoints;
 
 absl::StatusOr<Column> Concat(const Expr& call, const ArgList& args, size_t n) {
   StringBuilder out(call.type, n);

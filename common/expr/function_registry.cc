@@ -368,7 +368,7 @@ DataType RoundDecimalType(int p, int s, int d) {
 
 absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> args) {
   const bool two_args = fn == "POWER";
-  const bool round = fn == "ROUND";
+  const bool round = fn == "ROUND" || fn == "TRUNCATE";
   if (round ? (args.empty() || args.size() > 2) : args.size() != (two_args ? 2u : 1u)) {
     return WrongArgCount(fn, args.size());
   }
@@ -392,7 +392,7 @@ absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> 
         // The result scale depends on d, so it must be known while planning.
         if (args[1]->kind != ExprKind::kLiteral || !args[1]->literal.is_int()) {
           return absl::InvalidArgumentError(
-              "ROUND of a DECIMAL requires a constant integer number of digits");
+              fn + " of a DECIMAL requires a constant integer number of digits");
         }
         d = static_cast<int>(args[1]->literal.int_value());
       }
@@ -403,7 +403,7 @@ absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> 
     } else {
       t = DataType{x.id};
     }
-  } else if (fn == "ABS") {
+  } else if (fn == "ABS" || fn == "SIGN") {
     t = DataType{x.id, x.precision, x.scale};
     if (x.id == TypeId::kFloat) {
       args[0] = MakeCast(args[0], DataType::Double());
