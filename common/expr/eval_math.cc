@@ -1,6 +1,6 @@
 // Numeric functions: ROUND (HALF_UP, as Flink's BigDecimal-based rounding), ABS, FLOOR, CEIL and
-// SIGN, TRUNCATE (toward zero, typed as ROUND), PI, E and the DOUBLE functions POWER, SQRT, EXP, LN,
-// LOG10, LOG, LOG2 and the trigonometric ones (Java Math semantics: NaN/Infinity, no error).
+// SIGN, TRUNCATE (toward zero, typed as ROUND), PI, E and the DOUBLE functions POWER, SQRT, EXP,
+// LN, LOG10, LOG, LOG2 and the trigonometric ones (Java Math semantics: NaN/Infinity, no error).
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -155,18 +155,20 @@ absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n)
   }
   if (f == "SIGN") {
     if (id == TypeId::kDouble) {
-      return MapFixed<double>(call, x, n,
-                              [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; });
+      return MapFixed<double>(call, x, n, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; });
     }
     if (id == TypeId::kDecimal) {
       const int64_t one = static_cast<int64_t>(decimal::Pow10(x.type().scale));
-      return MapFixed<int64_t>(call, x, n,
-                               [&](int64_t v) { return v > 0 ? one : v < 0 ? -one : 0; });
+      return MapFixed<int64_t>(call, x, n, [&](int64_t v) {
+        return v > 0 ? one : v < 0 ? -one : 0;
+      });
     }
     absl::StatusOr<Column> result = InternalError(call, "numeric argument expected");
     DispatchInteger(id, [&](auto t) {
       using T = decltype(t);
-      result = MapFixed<T>(call, x, n, [](T v) { return static_cast<T>(v > 0 ? 1 : v < 0 ? -1 : 0); });
+      result = MapFixed<T>(call, x, n, [](T v) {
+        return static_cast<T>(v > 0 ? 1 : v < 0 ? -1 : 0);
+      });
     });
     return result;
   }

@@ -22,15 +22,17 @@ std::vector<FunctionDef> BuildTable() {
   using eval_internal::EvalCase;
   using eval_internal::EvalCoalesce;
   using eval_internal::EvalComparison;
+  using eval_internal::EvalDateTime;
+  using eval_internal::EvalGreatestLeast;
+  using eval_internal::EvalHash;
+  using eval_internal::EvalJson;
   using eval_internal::EvalLike;
   using eval_internal::EvalMath;
   using eval_internal::EvalNot;
   using eval_internal::EvalPredicate;
-  using eval_internal::EvalString;
-  using eval_internal::EvalGreatestLeast;
-  using eval_internal::EvalHash;
   using eval_internal::EvalRandom;
   using eval_internal::EvalRegex;
+  using eval_internal::EvalString;
   using eval_internal::EvalStringFunction;
   using eval_internal::EvalTemporal;
   return {
@@ -133,6 +135,12 @@ std::vector<FunctionDef> BuildTable() {
       // random numbers: a new value on every call
       {"RAND", {}, ResolveRand, EvalRandom, nullptr, false},
       {"RAND_INTEGER", {}, ResolveRand, EvalRandom, nullptr, false},
+      // JSON
+      {"JSON_VALUE", {}, ResolveJson, EvalJson},
+      {"JSON_QUERY", {}, ResolveJson, EvalJson},
+      {"JSON_OBJECT", {}, ResolveJson, EvalJson},
+      {"JSON_ARRAY", {}, ResolveJson, EvalJson},
+      {"IS JSON", {}, ResolveJson, EvalJson},
       // casts (built by MakeCast)
       {"CAST", {}, ResolveNeedsTargetType, EvalCastCall},
       {"TRY_CAST", {}, ResolveNeedsTargetType, EvalCastCall},
@@ -145,6 +153,23 @@ std::vector<FunctionDef> BuildTable() {
       {"PROCTIME", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       {"TO_TIMESTAMP", {}, ResolveTemporal, EvalTemporal},
       {"TO_TIMESTAMP_LTZ", {}, ResolveTemporal, EvalTemporal},
+      {"EXTRACT", {}, ResolveExtract, EvalDateTime},
+      {"YEAR", {}, ResolveExtract, EvalDateTime},
+      {"QUARTER", {}, ResolveExtract, EvalDateTime},
+      {"MONTH", {}, ResolveExtract, EvalDateTime},
+      {"WEEK", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFYEAR", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFMONTH", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFWEEK", {}, ResolveExtract, EvalDateTime},
+      {"HOUR", {}, ResolveExtract, EvalDateTime},
+      {"MINUTE", {}, ResolveExtract, EvalDateTime},
+      {"SECOND", {}, ResolveExtract, EvalDateTime},
+      {"TIMESTAMPADD", {}, ResolveTimestampAdd, EvalDateTime},
+      {"TIMESTAMPDIFF", {}, ResolveTimestampDiff, EvalDateTime},
+      {"DATE_FORMAT", {}, ResolveDateFormat, EvalDateTime},
+      {"FROM_UNIXTIME", {}, ResolveUnixTime, EvalDateTime},
+      // UNIX_TIMESTAMP() reads the clock
+      {"UNIX_TIMESTAMP", {}, ResolveUnixTime, EvalDateTime, nullptr, false},
   };
 }
 

@@ -6,16 +6,14 @@
 namespace eddy {
 
 absl::StatusOr<std::shared_ptr<const RE2>> CompileRegex(std::string_view pattern,
-                                                         std::string_view function) {
+                                                        std::string_view function) {
   RE2::Options options;
   options.set_log_errors(false);
   auto re = std::make_shared<const RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
   if (!re->ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("Invalid regular expression '",
-                                                   absl::string_view(pattern.data(), pattern.size()),
-                                                   "' in '",
-                                                   absl::string_view(function.data(), function.size()),
-                                                   "': ", re->error()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Invalid regular expression '", absl::string_view(pattern.data(), pattern.size()), "' in '",
+        absl::string_view(function.data(), function.size()), "': ", re->error()));
   }
   return re;
 }

@@ -16,7 +16,7 @@ namespace eddy {
 // The compiled `pattern`, or InvalidArgument "Invalid regular expression '(' in 'REGEXP':
 // missing ): (".
 absl::StatusOr<std::shared_ptr<const RE2>> CompileRegex(std::string_view pattern,
-                                                         std::string_view function);
+                                                        std::string_view function);
 
 // Appends `text` with every match of `re` replaced by the literal `replacement` (no group
 // references, as Flink quotes it), matching as Java's String.replaceAll: after an empty match the

@@ -93,9 +93,9 @@ std::string Actual(const std::string& fn, const std::vector<ExprPtr>& args) {
 absl::Status CheckSignature(const std::string& fn, std::vector<ExprPtr>& args,
                             const std::vector<ArgKind>& kinds, size_t min_args) {
   if (args.size() < min_args || args.size() > kinds.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("Invalid number of arguments to function '", fn,
-                                                   "': ", args.size(), ". Supported form(s): ",
-                                                   Form(fn, kinds, min_args)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid number of arguments to function '", fn, "': ", args.size(),
+                     ". Supported form(s): ", Form(fn, kinds, min_args)));
   }
   for (size_t i = 0; i < args.size(); ++i) {
     if (IsNullType(args[i]) || Accepts(kinds[i], args[i]->type)) continue;
