@@ -333,6 +333,8 @@ absl::StatusOr<ExprPtr> ResolveStrings(const std::string& fn, std::vector<ExprPt
     if (args.empty()) return WrongArgCount(fn, 0);
   } else if (fn == "CONCAT_WS") {
     if (args.size() < 2) return WrongArgCount(fn, args.size());
+  } else if (fn == "TRIM" || fn == "LTRIM" || fn == "RTRIM") {
+    if (args.size() != 1 && args.size() != 2) return WrongArgCount(fn, args.size());
   } else if (args.size() != 1) {
     return WrongArgCount(fn, args.size());
   }
