@@ -258,7 +258,18 @@ absl::StatusOr<Column> JsonFragments(const Column& c, bool raw) {
     }
     return out.Finish();
   }
-  return EvalCast(c, DataType::String(), false);  // numbers and booleans print as JSON does
+  if (id == TypeId::kBoolean) {
+    StringBuilder out(DataType::String(), c.size());
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (c.IsNull(i)) {
+        out.AppendNull();
+      } else {
+        out.Append(c.data<uint8_t>()[i] ? "true" : "false");
+      }
+    }
+    return out.Finish();
+  }
+  return EvalCast(c, DataType::String(), false);  // numbers print as JSON writes them
 }
 
 absl::StatusOr<Column> JsonConstructor(const Expr& call, const ArgList& args, size_t n) {

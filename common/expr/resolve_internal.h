@@ -35,6 +35,7 @@ enum class ArgKind {
   kBoolean,    //
   kTimestamp,  // TIMESTAMP or DATE (kept as it is)
   kAny,        //
+  kTimeUnit,   // the unit literal of EXTRACT / TIMESTAMPADD / TIMESTAMPDIFF
 };
 
 // Checks a call against its signature: between `min_args` and kinds.size() arguments, argument i

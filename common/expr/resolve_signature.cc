@@ -26,6 +26,8 @@ std::string KindText(ArgKind k) {
       return "<TIMESTAMP>";
     case ArgKind::kAny:
       return "<ANY>";
+    case ArgKind::kTimeUnit:
+      return "<TIME UNIT>";
   }
   return "<ANY>";
 }
@@ -45,6 +47,8 @@ bool Accepts(ArgKind k, const DataType& t) {
       return t.IsTemporal();
     case ArgKind::kAny:
       return true;
+    case ArgKind::kTimeUnit:
+      return t.IsString();
   }
   return false;
 }
@@ -53,6 +57,7 @@ DataType NullTypeFor(ArgKind k) {
   switch (k) {
     case ArgKind::kString:
     case ArgKind::kAny:
+    case ArgKind::kTimeUnit:
       return DataType::String();
     case ArgKind::kInteger:
       return DataType::Int();
@@ -79,11 +84,18 @@ std::string Form(const std::string& fn, const std::vector<ArgKind>& kinds, size_
   return out + ")'";
 }
 
-std::string Actual(const std::string& fn, const std::vector<ExprPtr>& args) {
+std::string Actual(const std::string& fn, const std::vector<ExprPtr>& args,
+                   const std::vector<ArgKind>& kinds) {
   std::string out = absl::StrCat("'", fn, "(");
   for (size_t i = 0; i < args.size(); ++i) {
     if (i > 0) out += ", ";
-    out += args[i]->type.id == TypeId::kNull ? "<NULL>" : TypeText(args[i]->type);
+    const Expr& a = *args[i];
+    if (i < kinds.size() && kinds[i] == ArgKind::kTimeUnit && a.kind == ExprKind::kLiteral &&
+        a.literal.is_string()) {
+      out += a.literal.string_value();  // the unit as written
+    } else {
+      out += a.type.id == TypeId::kNull ? "<NULL>" : TypeText(a.type);
+    }
   }
   return out + ")'";
 }
@@ -99,9 +111,10 @@ absl::Status CheckSignature(const std::string& fn, std::vector<ExprPtr>& args,
   }
   for (size_t i = 0; i < args.size(); ++i) {
     if (IsNullType(args[i]) || Accepts(kinds[i], args[i]->type)) continue;
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot apply '", fn, "' to arguments of type ", Actual(fn, args), ": argument ", i + 1,
-        " must be ", KindText(kinds[i]), ". Supported form(s): ", Form(fn, kinds, min_args)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot apply '", fn, "' to arguments of type ", Actual(fn, args, kinds),
+                     ": argument ", i + 1, " must be ", KindText(kinds[i]),
+                     ". Supported form(s): ", Form(fn, kinds, min_args)));
   }
   for (size_t i = 0; i < args.size(); ++i) {
     if (IsNullType(args[i])) {

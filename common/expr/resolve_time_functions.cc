@@ -74,11 +74,8 @@ Resolved ResolveExtract(const std::string& fn, std::vector<ExprPtr> args) {
                                             : fn;
     args.insert(args.begin(), MakeLiteral(Value::String(unit), DataType::String()));
   } else {
+    RETURN_IF_ERROR(CheckSignature(fn, args, {K::kTimeUnit, K::kTimestamp}, 2));
     RETURN_IF_ERROR(Unit(fn, args, ExtractUnits()).status());
-    std::vector<ExprPtr> rest(args.begin() + 1, args.end());
-    RETURN_IF_ERROR(CheckSignature(fn, rest, {K::kTimestamp}, 1));
-    args.resize(1);
-    args.push_back(rest[0]);
   }
   const bool nullable = args[1]->type.nullable;
   return NewCall("EXTRACT", std::move(args), DataType::BigInt().WithNullable(nullable));
@@ -86,23 +83,17 @@ Resolved ResolveExtract(const std::string& fn, std::vector<ExprPtr> args) {
 
 // TIMESTAMPADD(unit, n, t): t's type; a DATE plus hours or smaller units is a TIMESTAMP(3).
 Resolved ResolveTimestampAdd(const std::string& fn, std::vector<ExprPtr> args) {
+  RETURN_IF_ERROR(CheckSignature(fn, args, {K::kTimeUnit, K::kBigInt, K::kTimestamp}, 3));
   ASSIGN_OR_RETURN(std::string unit, Unit(fn, args, TimestampUnits()));
-  std::vector<ExprPtr> rest(args.begin() + 1, args.end());
-  RETURN_IF_ERROR(CheckSignature(fn, rest, {K::kBigInt, K::kTimestamp}, 2));
-  DataType t = rest[1]->type;
+  DataType t = args[2]->type;
   if (t.id == TypeId::kDate && IsTimeOfDayUnit(unit)) t = DataType::Timestamp(3);
-  args.resize(1);
-  for (auto& a : rest) args.push_back(std::move(a));
   return NewCall(fn, std::move(args), t.WithNullable(AnyNullable(args)));
 }
 
 // TIMESTAMPDIFF(unit, a, b): whole units from a to b, INT.
 Resolved ResolveTimestampDiff(const std::string& fn, std::vector<ExprPtr> args) {
+  RETURN_IF_ERROR(CheckSignature(fn, args, {K::kTimeUnit, K::kTimestamp, K::kTimestamp}, 3));
   RETURN_IF_ERROR(Unit(fn, args, TimestampUnits()).status());
-  std::vector<ExprPtr> rest(args.begin() + 1, args.end());
-  RETURN_IF_ERROR(CheckSignature(fn, rest, {K::kTimestamp, K::kTimestamp}, 2));
-  args.resize(1);
-  for (auto& a : rest) args.push_back(std::move(a));
   return NewCall(fn, std::move(args), DataType::Int().WithNullable(AnyNullable(args)));
 }
 

@@ -122,7 +122,8 @@ absl::StatusOr<ExprPtr> Parser::ParseComparison() {
         }
         is_json->args.push_back(std::move(left));
         is_json->args.push_back(MakeLiteral(LiteralKind::kString, json_kind, is_json->pos));
-        left = negated ? MakeUnary("NOT", is_json->pos, std::move(is_json)) : std::move(is_json);
+        const SourcePos pos = is_json->pos;
+        left = negated ? MakeUnary("NOT", pos, std::move(is_json)) : std::move(is_json);
         continue;
       }
       if (AcceptKeyword("NULL")) {
