@@ -224,7 +224,7 @@ absl::StatusOr<Column> EvalStringFunction(const Expr& call, const ArgList& args,
       return true;
     });
   }
-  if (f == "POSITION") {
+  if (f == "POSITION" || f == "LOCATE") {
     FixedBuilder<int32_t> out(call.type, n);
     out.SetValidity(CombineValidity(args, n));
     int32_t* r = out.values();

@@ -62,7 +62,7 @@ Resolved ResolveSubstring(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveMath(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveTemporal(const std::string& fn, std::vector<ExprPtr> args);
 // Added string functions (resolve_string_functions.cc): REPLACE, SPLIT_INDEX, LPAD, RPAD,
-// INITCAP, REVERSE, REPEAT, LEFT, RIGHT, POSITION [LOCATE], OVERLAY, and the regular expressions
+// INITCAP, REVERSE, REPEAT, LEFT, RIGHT, POSITION, LOCATE, OVERLAY, and the regular expressions
 // REGEXP, REGEXP_EXTRACT, REGEXP_REPLACE (a constant pattern is checked while planning).
 Resolved ResolveStringFunction(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveRegex(const std::string& fn, std::vector<ExprPtr> args);

@@ -28,7 +28,7 @@ Resolved ResolveStringFunction(const std::string& fn, std::vector<ExprPtr> args)
     RETURN_IF_ERROR(CheckSignature(fn, args, {K::kString}, 1));
   } else if (fn == "REPEAT" || fn == "LEFT" || fn == "RIGHT") {
     RETURN_IF_ERROR(CheckSignature(fn, args, {K::kString, K::kInteger}, 2));
-  } else if (fn == "POSITION") {
+  } else if (fn == "POSITION" || fn == "LOCATE") {
     RETURN_IF_ERROR(CheckSignature(fn, args, {K::kString, K::kString, K::kInteger}, 2));
     t = DataType::Int();
   } else if (fn == "OVERLAY") {

@@ -115,8 +115,8 @@ TEST(ScalarFunctions, ArgumentErrorsNameTheArgument) {
             "argument 2 must be <INTEGER>. Supported form(s): "
             "'LPAD(<STRING>, <INTEGER>, <STRING>)'");
   EXPECT_EQ(CallError("LOCATE", {StrLit("a")}),
-            "Invalid number of arguments to function 'POSITION': 1. Supported form(s): "
-            "'POSITION(<STRING>, <STRING> [, <INTEGER>])'");
+            "Invalid number of arguments to function 'LOCATE': 1. Supported form(s): "
+            "'LOCATE(<STRING>, <STRING> [, <INTEGER>])'");
   EXPECT_EQ(CallError("NO_SUCH", {}), "Unknown function 'NO_SUCH'");
 }
 
