@@ -2,6 +2,9 @@
 // described in resolve_json_functions.cc). JSON_VALUE extracts every row's text first, then
 // converts the whole column to the RETURNING type with TRY_CAST; rows that are empty or in error
 // then take their ON EMPTY / ON ERROR behaviour.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,13 +63,82 @@ const std::string& FlagOf(const Expr& call, size_t i) {
   return call.args[i]->literal.string_value();
 }
 
+// What a path selects in one row's document, as Flink's JSON functions see it: in strict mode a
+// missing item, a JSON null or input that is not JSON is an error, in lax mode nothing (empty). A
+// path with a wildcard always selects a list.
+struct Selection {
+  Outcome outcome = Outcome::kValue;
+  const json::Value* value = nullptr;  // a definite path's value
+  bool is_list = false;                // a wildcard path: `list`
+  std::vector<const json::Value*> list;
+  std::string why;  // kError
+};
+
+Selection Select(const json::Path& path, std::string_view path_text, std::string_view input,
+                 json::Value* doc) {
+  Selection s;
+  if (!json::Parse(input, doc)) {
+    s.outcome = path.strict() ? Outcome::kError : Outcome::kEmpty;
+    s.why = "the input is not JSON";
+    return s;
+  }
+  json::Path::Result r = path.Evaluate(*doc);
+  if (r.error) {
+    s.outcome = Outcome::kError;
+    s.why = absl::StrCat("No results for path: ", std::string(path_text));
+  } else if (!r.definite) {
+    s.is_list = true;
+    s.list = std::move(r.values);
+  } else if (r.values.empty()) {
+    s.outcome = Outcome::kEmpty;
+  } else if (r.values[0]->kind == json::Value::Kind::kNull) {
+    s.outcome = path.strict() ? Outcome::kError : Outcome::kEmpty;
+    s.why = "Strict jsonpath mode requires a non empty returned value, but is null";
+  } else {
+    s.value = r.values[0];
+  }
+  return s;
+}
+
+// A selected value as text: a string unquoted, a number as Flink prints it, else JSON.
+void AppendText(const json::Value& v, std::string* out) {
+  if (v.kind == json::Value::Kind::kString) {
+    out->append(v.text);
+  } else if (v.kind == json::Value::Kind::kNumber) {
+    out->append(json::NumberText(v.text));
+  } else {
+    json::Write(v, out);
+  }
+}
+
+void WriteList(const std::vector<const json::Value*>& list, std::string* out) {
+  out->push_back('[');
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (k > 0) out->push_back(',');
+    json::Write(*list[k], out);
+  }
+  out->push_back(']');
+}
+
+// For an integer RETURNING type, a number with a fraction or exponent is cut toward zero first,
+// as Flink converts through BigDecimal.
+void TruncateToInteger(std::string* text) {
+  if (text->find_first_of(".eE") == std::string::npos) return;
+  char* end = nullptr;
+  const double d = std::strtod(text->c_str(), &end);
+  if (end != text->c_str() + text->size() || !std::isfinite(d) || std::fabs(d) >= 9.2e18) return;
+  *text = absl::StrCat(static_cast<int64_t>(d));
+}
+
 absl::StatusOr<Column> JsonValue(const Expr& call, const ArgList& args, size_t n) {
   Paths paths(call, *args[1]);
   auto validity = CombineValidity({args[0], args[1]}, n);
   StringBuilder text(DataType::String(), n);
   std::vector<Outcome> outcome(n, Outcome::kValue);
   std::vector<std::string> why(n);
+  const bool to_integer = call.type.IsInteger();
   json::Value doc;
+  std::string scratch;
   for (size_t i = 0; i < n; ++i) {
     if (IsNull(validity, i)) {
       text.AppendNull();
@@ -74,36 +146,32 @@ absl::StatusOr<Column> JsonValue(const Expr& call, const ArgList& args, size_t n
       continue;
     }
     ASSIGN_OR_RETURN(const json::Path* path, paths.Get(i));
-    Outcome o = Outcome::kValue;
-    if (!json::Parse(args[0]->GetString(i), &doc)) {
-      o = Outcome::kError;
-      why[i] = "the input is not JSON";
-    } else {
-      json::Path::Result r = path->Evaluate(doc);
-      if (r.error) {
-        o = Outcome::kError;
-        why[i] = "the strict path does not match the input";
-      } else if (r.values.empty() ||
-                 (r.definite && r.values[0]->kind == json::Value::Kind::kNull)) {
-        o = Outcome::kEmpty;
-      } else if (!r.definite || !r.values[0]->IsScalar()) {
-        o = Outcome::kError;
-        why[i] = "the value at the path is not a scalar";
-      } else {
-        const json::Value& v = *r.values[0];
-        std::string& h = text.heap();
-        if (v.kind == json::Value::Kind::kBool) {
-          h.append(v.boolean ? "true" : "false");
-        } else if (v.kind == json::Value::Kind::kNumber) {
-          h.append(json::NumberText(v.text));
+    Selection sel = Select(*path, args[1]->GetString(i), args[0]->GetString(i), &doc);
+    if (sel.outcome == Outcome::kValue && (sel.is_list || !sel.value->IsScalar())) {
+      if (path->strict()) {
+        sel.outcome = Outcome::kError;
+        std::string shown;
+        if (sel.is_list) {
+          WriteList(sel.list, &shown);
         } else {
-          h.append(v.text);
+          json::Write(*sel.value, &shown);
         }
-        text.Commit();
+        sel.why = absl::StrCat(
+            "Strict jsonpath mode requires scalar value, and the actual value is: '", shown, "'");
+      } else {
+        sel.outcome = Outcome::kEmpty;
       }
     }
-    outcome[i] = o;
-    if (o != Outcome::kValue) text.AppendNull();
+    outcome[i] = sel.outcome;
+    if (sel.outcome != Outcome::kValue) {
+      why[i] = std::move(sel.why);
+      text.AppendNull();
+      continue;
+    }
+    scratch.clear();
+    AppendText(*sel.value, &scratch);
+    if (to_integer) TruncateToInteger(&scratch);
+    text.Append(scratch);
   }
   Column extracted = text.Finish();
   Column converted = extracted;
@@ -112,7 +180,7 @@ absl::StatusOr<Column> JsonValue(const Expr& call, const ArgList& args, size_t n
     for (size_t i = 0; i < n; ++i) {
       if (outcome[i] == Outcome::kValue && converted.IsNull(i)) {
         outcome[i] = Outcome::kError;
-        why[i] = absl::StrCat("'", std::string(extracted.GetString(i)), "' is not a ",
+        why[i] = absl::StrCat("Cannot cast '", std::string(extracted.GetString(i)), "' to ",
                               call.type.WithNullable(true).ToString());
       }
     }
@@ -131,11 +199,8 @@ absl::StatusOr<Column> JsonValue(const Expr& call, const ArgList& args, size_t n
     const bool empty = outcome[i] == Outcome::kEmpty;
     const std::string& behaviour = FlagOf(call, empty ? 3 : 5);
     if (behaviour == "ERROR") {
-      return absl::InvalidArgumentError(
-          empty ? absl::StrCat("Empty result of JSON_VALUE function is not allowed (path '",
-                               std::string(args[1]->GetString(i)), "')")
-                : absl::StrCat("Error in JSON_VALUE at path '", std::string(args[1]->GetString(i)),
-                               "': ", why[i]));
+      return absl::InvalidArgumentError(empty ? "Empty result of JSON_VALUE function is not allowed"
+                                              : why[i]);
     }
     if (behaviour == "DEFAULT") {
       const Column& def = *args[empty ? 4 : 6];
@@ -160,55 +225,41 @@ absl::StatusOr<Column> JsonQuery(const Expr& call, const ArgList& args, size_t n
       continue;
     }
     ASSIGN_OR_RETURN(const json::Path* path, paths.Get(i));
+    Selection sel = Select(*path, args[1]->GetString(i), args[0]->GetString(i), &doc);
     std::string& h = out.heap();
-    Outcome o = Outcome::kValue;
-    std::string why;
-    if (!json::Parse(args[0]->GetString(i), &doc)) {
-      o = Outcome::kError;
-      why = "the input is not JSON";
-    } else {
-      json::Path::Result r = path->Evaluate(doc);
-      if (r.error) {
-        o = Outcome::kError;
-        why = "the strict path does not match the input";
-      } else if (r.values.empty() ||
-                 (r.definite && r.values[0]->kind == json::Value::Kind::kNull)) {
-        o = Outcome::kEmpty;
-      } else if (!r.definite) {
-        // Several values (a wildcard) form an array.
-        if (wrapper == "UNCONDITIONAL") h.push_back('[');
-        h.push_back('[');
-        for (size_t k = 0; k < r.values.size(); ++k) {
-          if (k > 0) h.push_back(',');
-          json::Write(*r.values[k], &h);
-        }
-        h.push_back(']');
-        if (wrapper == "UNCONDITIONAL") h.push_back(']');
-      } else {
-        const json::Value& v = *r.values[0];
-        if (v.IsScalar() && wrapper == "WITHOUT") {
-          o = Outcome::kError;
-          why = "the value at the path is a scalar; use WITH WRAPPER";
+    if (sel.outcome == Outcome::kValue) {
+      // An array (or a wildcard's list) is a collection; WITH CONDITIONAL WRAPPER wraps anything
+      // else, WITH UNCONDITIONAL WRAPPER everything.
+      const bool collection = sel.is_list || sel.value->kind == json::Value::Kind::kArray;
+      const bool wrap = wrapper == "UNCONDITIONAL" || (wrapper == "CONDITIONAL" && !collection);
+      if (!wrap && !sel.is_list && sel.value->IsScalar()) {
+        if (path->strict()) {
+          sel.outcome = Outcome::kError;
+          std::string shown;
+          AppendText(*sel.value, &shown);
+          sel.why = absl::StrCat(
+              "Strict jsonpath mode requires array or object value, and the actual value is: '",
+              shown, "'");
         } else {
-          const bool wrap = wrapper == "UNCONDITIONAL" || v.IsScalar();
-          if (wrap) h.push_back('[');
-          json::Write(v, &h);
-          if (wrap) h.push_back(']');
+          sel.outcome = Outcome::kEmpty;
         }
+      } else {
+        if (wrap) h.push_back('[');
+        if (sel.is_list) {
+          WriteList(sel.list, &h);
+        } else {
+          json::Write(*sel.value, &h);
+        }
+        if (wrap) h.push_back(']');
+        out.Commit();
+        continue;
       }
     }
-    if (o == Outcome::kValue) {
-      out.Commit();
-      continue;
-    }
-    const std::string& behaviour = FlagOf(call, o == Outcome::kEmpty ? 3 : 4);
+    const bool empty = sel.outcome == Outcome::kEmpty;
+    const std::string& behaviour = FlagOf(call, empty ? 3 : 4);
     if (behaviour == "ERROR") {
-      return absl::InvalidArgumentError(
-          o == Outcome::kEmpty
-              ? absl::StrCat("Empty result of JSON_QUERY function is not allowed (path '",
-                             std::string(args[1]->GetString(i)), "')")
-              : absl::StrCat("Error in JSON_QUERY at path '", std::string(args[1]->GetString(i)),
-                             "': ", why));
+      return absl::InvalidArgumentError(empty ? "Empty result of JSON_QUERY function is not allowed"
+                                              : sel.why);
     }
     if (behaviour == "EMPTY ARRAY") {
       out.Append("[]");
@@ -291,17 +342,33 @@ absl::StatusOr<Column> JsonConstructor(const Expr& call, const ArgList& args, si
     values.push_back(std::move(fragments));
   }
   StringBuilder out(call.type, n);
+  std::vector<size_t> order(values.size());
   for (size_t i = 0; i < n; ++i) {
+    // Objects list their keys sorted (Flink sorts them for a deterministic text); of a repeated
+    // key the last value stays.
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    if (object) {
+      for (const Column* key : keys) {
+        if (key->IsNull(i)) return absl::InvalidArgumentError("JSON_OBJECT key is NULL");
+      }
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return keys[a]->GetString(i) < keys[b]->GetString(i);
+      });
+    }
     std::string& h = out.heap();
     h.push_back(object ? '{' : '[');
     bool first = true;
-    for (size_t k = 0; k < values.size(); ++k) {
+    for (size_t o = 0; o < order.size(); ++o) {
+      const size_t k = order[o];
+      if (object && o + 1 < order.size() &&
+          keys[order[o + 1]]->GetString(i) == keys[k]->GetString(i)) {
+        continue;
+      }
       const bool null = values[k].IsNull(i);
       if (null && absent_on_null) continue;
       if (!first) h.push_back(',');
       first = false;
       if (object) {
-        if (keys[k]->IsNull(i)) return absl::InvalidArgumentError("JSON_OBJECT key is NULL");
         json::WriteString(keys[k]->GetString(i), &h);
         h.push_back(':');
       }

@@ -1,11 +1,11 @@
 #include "common/expr/json_value.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "common/types/value.h"
 
 namespace eddy::json {
 namespace {
@@ -247,14 +247,44 @@ bool Parse(std::string_view text, Value* out) {
 }
 
 std::string NumberText(std::string_view written) {
-  if (written.find_first_of(".eE") == std::string_view::npos) {
-    int64_t v;
-    if (absl::SimpleAtoi(absl::string_view(written.data(), written.size()), &v)) {
-      return absl::StrCat(v);
-    }
-    return std::string(written);  // beyond 64 bits: Jackson keeps a BigInteger as written
+  if (written.find_first_of("eE") == std::string_view::npos) return std::string(written);
+  // BigDecimal: unscaled digits and a scale, printed plain when the scale is >= 0 and the adjusted
+  // exponent >= -6, else as d.dddE+n.
+  const size_t e = written.find_first_of("eE");
+  std::string_view mantissa = written.substr(0, e);
+  int64_t exponent = 0;
+  if (!absl::SimpleAtoi(absl::string_view(written.data() + e + 1, written.size() - e - 1),
+                        &exponent)) {
+    return std::string(written);
   }
-  return FormatDouble(std::strtod(std::string(written).c_str(), nullptr));
+  const bool negative = !mantissa.empty() && mantissa[0] == '-';
+  if (negative) mantissa.remove_prefix(1);
+  std::string digits;
+  int64_t scale = 0;
+  const size_t dot = mantissa.find('.');
+  if (dot != std::string_view::npos) {
+    digits.assign(mantissa.substr(0, dot));
+    digits.append(mantissa.substr(dot + 1));
+    scale = static_cast<int64_t>(mantissa.size() - dot - 1);
+  } else {
+    digits.assign(mantissa);
+  }
+  scale -= exponent;
+  size_t first = digits.find_first_not_of('0');
+  digits = first == std::string::npos ? "0" : digits.substr(first);
+  const int64_t adjusted = -scale + static_cast<int64_t>(digits.size()) - 1;
+  std::string out = negative ? "-" : "";
+  if (scale >= 0 && adjusted >= -6) {
+    if (scale == 0) return out + digits;
+    if (static_cast<int64_t>(digits.size()) > scale) {
+      return out + digits.substr(0, digits.size() - scale) + "." +
+             digits.substr(digits.size() - scale);
+    }
+    return out + "0." + std::string(scale - digits.size(), '0') + digits;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  return absl::StrCat(out, "E", adjusted >= 0 ? "+" : "", adjusted);
 }
 
 void WriteString(std::string_view s, std::string* out) {
@@ -316,16 +346,21 @@ void Write(const Value& v, std::string* out) {
       }
       out->push_back(']');
       return;
-    case Value::Kind::kObject:
+    case Value::Kind::kObject: {
+      std::vector<size_t> order(v.keys.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(),
+                [&](size_t a, size_t b) { return v.keys[a] < v.keys[b]; });
       out->push_back('{');
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i > 0) out->push_back(',');
-        WriteString(v.keys[i], out);
+      for (size_t k = 0; k < order.size(); ++k) {
+        if (k > 0) out->push_back(',');
+        WriteString(v.keys[order[k]], out);
         out->push_back(':');
-        Write(v.items[i], out);
+        Write(v.items[order[k]], out);
       }
       out->push_back('}');
       return;
+    }
   }
 }
 
@@ -349,9 +384,9 @@ absl::StatusOr<Path> Path::Compile(std::string_view text) {
     return true;
   };
   if (starts_with_word("strict ")) {
-    p.strict_ = true;
     s.remove_prefix(7);
   } else if (starts_with_word("lax ")) {
+    p.strict_ = false;
     s.remove_prefix(4);
   }
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);

@@ -1,6 +1,7 @@
 // A small JSON document model for the JSON functions (JSON_VALUE, JSON_QUERY, IS JSON): parsing
-// (RFC 8259), compact writing as Jackson writes it, and SQL/JSON path expressions
-// ('[lax|strict] $.a.b[0]', with .*, [*] and ['key']).
+// (RFC 8259), compact writing as Flink's JSON functions write (keys sorted, numbers as
+// java.math.BigDecimal prints them), and SQL/JSON path expressions ('[lax|strict] $.a.b[0]', with
+// .*, [*] and ['key']; strict when no mode is given, as in Flink).
 #pragma once
 
 #include <memory>
@@ -26,10 +27,10 @@ struct Value {
 // Parses one JSON value (surrounding whitespace allowed); false when `text` is not JSON.
 bool Parse(std::string_view text, Value* out);
 
-// Appends `v` compactly: {"a":1,"b":[true,null]}. Numbers print as Jackson prints what it read:
-// integers as written, others as Java's Double.toString (1.50 -> 1.5, 1e2 -> 100.0).
+// Appends `v` compactly with the keys of every object sorted: {"a":1,"b":[true,null]}.
 void Write(const Value& v, std::string* out);
-// A number's text as Jackson would print it (see Write).
+// A number's text as Flink prints what it read (integers as written, decimals as BigDecimal:
+// 2.50 stays 2.50, 1e2 is 1E+2, 15e-4 is 0.0015).
 std::string NumberText(std::string_view written);
 // Appends `s` as a JSON string literal.
 void WriteString(std::string_view s, std::string* out);
@@ -54,7 +55,7 @@ class Path {
     std::string name;
     int64_t index = 0;
   };
-  bool strict_ = false;
+  bool strict_ = true;
   std::vector<Step> steps_;
 };
 

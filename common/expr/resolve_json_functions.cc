@@ -42,8 +42,9 @@ absl::Status CheckConstantPath(const std::vector<ExprPtr>& args) {
   return absl::OkStatus();
 }
 
+// Flink's JSON_VALUE returns STRING, BOOLEAN, the integers, FLOAT, DOUBLE or DECIMAL.
 bool SupportedReturning(const DataType& t) {
-  return t.id != TypeId::kInterval && t.id != TypeId::kNull;
+  return t.IsString() || t.IsNumeric() || t.id == TypeId::kBoolean;
 }
 
 bool BuildsJson(const ExprPtr& e) {
