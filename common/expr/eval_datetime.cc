@@ -45,10 +45,11 @@ int64_t Extract(const std::string& unit, int64_t ms) {
   if (unit == "HOUR") return in_day / 3600000;
   if (unit == "MINUTE") return in_day / 60000 % 60;
   if (unit == "SECOND") return in_day / 1000 % 60;
-  if (unit == "MILLISECOND") return in_day % 60000;
-  if (unit == "MICROSECOND") return in_day % 60000 * 1000;
-  if (unit == "NANOSECOND") return in_day % 60000 * 1000000;
-  if (unit == "EPOCH") return FloorDiv(ms, 1000);
+  // Within the second, as Flink's (not Calcite's, which counts the seconds too).
+  if (unit == "MILLISECOND") return in_day % 1000;
+  if (unit == "MICROSECOND") return in_day % 1000 * 1000;
+  if (unit == "NANOSECOND") return in_day % 1000 * 1000000;
+  if (unit == "EPOCH") return ms / 1000;
   const int64_t iso_dow = ((days + 3) % 7 + 7) % 7 + 1;  // 1970-01-01 was a Thursday
   if (unit == "DOW") return iso_dow % 7 + 1;             // Sunday = 1
   if (unit == "ISODOW") return iso_dow;
@@ -244,8 +245,9 @@ absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_
       if (out.IsNull(i)) continue;
       const DateTimePattern* p = patterns.Get(i);
       int64_t ms = 0;
+      // Milliseconds / 1000 truncates toward zero, as Flink's.
       r[i] = p != nullptr && p->Parse(args[0]->GetString(i), &ms)
-                 ? FloorDiv(ms, 1000)
+                 ? ms / 1000
                  : std::numeric_limits<int64_t>::min();
     }
     return out.Finish();
