@@ -203,8 +203,8 @@ absl::StatusOr<ExprPtr> Parser::ParseJsonQueryCall(const std::string& word, Sour
   // Behaviours ON EMPTY then ON ERROR; each defaults to NULL.
   std::string behaviour[2] = {"NULL", "NULL"};
   ExprPtr defaults[2];
-  for (int slot = 0; slot < 2; ++slot) {
-    if (PeekSymbol(")")) break;
+  int last = -1;
+  while (!PeekSymbol(")")) {
     std::string b;
     ExprPtr def;
     const Token& at = Peek();
@@ -235,8 +235,10 @@ absl::StatusOr<ExprPtr> Parser::ParseJsonQueryCall(const std::string& word, Sour
     } else {
       return ErrorExpected("'EMPTY' or 'ERROR'");
     }
-    if (target < slot) return ErrorAt(at, "ON EMPTY must come before ON ERROR");
-    slot = target;
+    if (target <= last) {
+      return ErrorAt(at, "ON EMPTY must come before ON ERROR, and each at most once");
+    }
+    last = target;
     behaviour[target] = b;
     defaults[target] = std::move(def);
   }
