@@ -264,7 +264,7 @@ bool IsNumericLetter(char c) {
 
 }  // namespace
 
-bool DateTimePattern::Parse(std::string_view text, int64_t* millis) const {
+bool DateTimePattern::Parse(std::string_view text, int64_t* millis, bool whole) const {
   int64_t year = 1970, month = 1, day = 1, day_of_year = -1, hour = 0, minute = 0, second = 0;
   int64_t fraction_ms = 0, offset_minutes = 0;
   int pm = -1;  // from 'a'
@@ -367,6 +367,7 @@ bool DateTimePattern::Parse(std::string_view text, int64_t* millis) const {
       }
     }
   }
+  if (whole && pos != text.size()) return false;
   if (pm == 1 && twelve) hour += 12;
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false;
   int64_t days;

@@ -38,10 +38,10 @@ class DateTimePattern {
 
   // Appends `millis` (since the epoch, UTC) formatted.
   void Format(int64_t millis, std::string* out) const;
-  // Reads a time from the start of `text` (text after the pattern is ignored, as
-  // SimpleDateFormat.parse does); false when it does not match. A zone offset in the text
-  // applies; otherwise the time is UTC.
-  bool Parse(std::string_view text, int64_t* millis) const;
+  // Reads a time from the start of `text`; false when it does not match. Text after the pattern
+  // is ignored (as SimpleDateFormat.parse does) unless `whole` (as DateTimeFormatter.parse). A
+  // zone offset in the text applies; otherwise the time is UTC.
+  bool Parse(std::string_view text, int64_t* millis, bool whole = false) const;
 
  private:
   struct Field {

@@ -1,5 +1,6 @@
-// Kernels of EXTRACT, TIMESTAMPADD, TIMESTAMPDIFF, DATE_FORMAT, UNIX_TIMESTAMP and FROM_UNIXTIME
-// (UTC; DATE is midnight of its day). A constant pattern is compiled once per call expression.
+// Kernels of EXTRACT, TIMESTAMPADD, TIMESTAMPDIFF, DATE_FORMAT, UNIX_TIMESTAMP, FROM_UNIXTIME,
+// TO_DATE and TO_TIMESTAMP with a pattern (UTC; DATE is midnight of its day). A constant pattern
+// is compiled once per call expression.
 #include <chrono>
 #include <limits>
 #include <memory>
@@ -91,12 +92,13 @@ int64_t MonthsBetween(int64_t t0, int64_t t1) {
 // The pattern of each row: the call's constant one (compiled once), or the row's.
 class Patterns {
  public:
-  Patterns(const Expr& call, const Column* column, size_t arg)
-      : call_(call), column_(column), arg_(arg) {}
+  Patterns(const Expr& call, const Column* column, size_t arg,
+           std::string default_pattern = "yyyy-MM-dd HH:mm:ss")
+      : call_(call), column_(column), arg_(arg), default_(std::move(default_pattern)) {}
 
   // nullptr when the row's pattern does not compile.
   const DateTimePattern* Get(size_t i) {
-    if (column_ == nullptr) return Constant("yyyy-MM-dd HH:mm:ss");
+    if (column_ == nullptr) return Constant(default_);
     const Expr& p = *call_.args[arg_];
     if (p.kind == ExprKind::kLiteral && p.literal.is_string()) {
       return Constant(p.literal.string_value());
@@ -128,6 +130,7 @@ class Patterns {
   const Expr& call_;
   const Column* column_;
   size_t arg_;
+  std::string default_;
   bool checked_ = false;
   std::shared_ptr<const DateTimePattern> constant_;
   bool has_text_ = false;
@@ -226,6 +229,36 @@ absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_
       }
       p->Format(ms, &out.heap());
       out.Commit();
+    }
+    return out.Finish();
+  }
+  if (f == "TO_DATE" || f == "TO_TIMESTAMP") {
+    const bool date = f == "TO_DATE";
+    Patterns patterns(call, args.size() == 2 ? args[1] : nullptr, 1, "yyyy-MM-dd");
+    auto parse = [&](size_t i, int64_t* ms) {
+      const DateTimePattern* p = patterns.Get(i);
+      return p != nullptr && p->Parse(args[0]->GetString(i), ms, /*whole=*/true);
+    };
+    if (date) {
+      FixedBuilder<int32_t> out(call.type, n);
+      out.SetValidity(validity);
+      int32_t* r = out.values();
+      for (size_t i = 0; i < n; ++i) {
+        int64_t ms = 0;
+        if (out.IsNull(i)) continue;
+        if (parse(i, &ms)) {
+          r[i] = static_cast<int32_t>(FloorDiv(ms, kMillisPerDay));
+        } else {
+          out.SetNull(i);
+        }
+      }
+      return out.Finish();
+    }
+    FixedBuilder<int64_t> out(call.type, n);
+    out.SetValidity(validity);
+    int64_t* r = out.values();
+    for (size_t i = 0; i < n; ++i) {
+      if (!out.IsNull(i) && !parse(i, &r[i])) out.SetNull(i);
     }
     return out.Finish();
   }

@@ -240,7 +240,9 @@ absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprP
     return NewCall(fn, std::move(args),
                    DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
   }
-  // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'.
+  // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'; TO_TIMESTAMP(string, pattern): a Java
+  // date-time pattern (eval_datetime.cc).
+  if (args.size() == 2) return ResolveToDateTime(fn, std::move(args));
   if (args.size() != 1) return WrongArgCount(fn, args.size());
   if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
   if (!args[0]->type.IsString()) return CannotApply(fn, args);

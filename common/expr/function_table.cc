@@ -169,6 +169,7 @@ std::vector<FunctionDef> BuildTable() {
       {"TIMESTAMPDIFF", {}, ResolveTimestampDiff, EvalDateTime},
       {"DATE_FORMAT", {}, ResolveDateFormat, EvalDateTime},
       {"FROM_UNIXTIME", {}, ResolveUnixTime, EvalDateTime},
+      {"TO_DATE", {}, ResolveToDateTime, EvalDateTime},
       // UNIX_TIMESTAMP() reads the clock
       {"UNIX_TIMESTAMP", {}, ResolveUnixTime, EvalDateTime, nullptr, false},
   };

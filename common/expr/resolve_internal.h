@@ -80,6 +80,8 @@ Resolved ResolveTimestampAdd(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveTimestampDiff(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveDateFormat(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveUnixTime(const std::string& fn, std::vector<ExprPtr> args);
+// TO_DATE(s [, pattern]) and TO_TIMESTAMP(s, pattern).
+Resolved ResolveToDateTime(const std::string& fn, std::vector<ExprPtr> args);
 // JSON functions (resolve_json_functions.cc).
 Resolved ResolveJson(const std::string& fn, std::vector<ExprPtr> args);
 // CAST and TRY_CAST are built with MakeCast: called as functions they are an error.

@@ -1,5 +1,6 @@
 // Type resolution of the time functions EXTRACT (and YEAR, MONTH, ... which become EXTRACT),
-// TIMESTAMPADD, TIMESTAMPDIFF, DATE_FORMAT, UNIX_TIMESTAMP and FROM_UNIXTIME. The time unit of
+// TIMESTAMPADD, TIMESTAMPDIFF, DATE_FORMAT, UNIX_TIMESTAMP, FROM_UNIXTIME, TO_DATE and
+// TO_TIMESTAMP with a pattern. The time unit of
 // EXTRACT / TIMESTAMPADD / TIMESTAMPDIFF arrives as an upper-case string literal (the parser's).
 #include <string>
 #include <vector>
@@ -121,6 +122,16 @@ Resolved ResolveUnixTime(const std::string& fn, std::vector<ExprPtr> args) {
   RETURN_IF_ERROR(CheckSignature(fn, args, {K::kBigInt, K::kString}, 1));
   RETURN_IF_ERROR(CheckConstantPattern(args, 1));
   return NewCall(fn, std::move(args), DataType::String().WithNullable(AnyNullable(args)));
+}
+
+// TO_DATE(s [, pattern]) DATE (default pattern 'yyyy-MM-dd'), TO_TIMESTAMP(s, pattern)
+// TIMESTAMP(3): NULL when s does not match the whole pattern.
+Resolved ResolveToDateTime(const std::string& fn, std::vector<ExprPtr> args) {
+  const bool date = fn == "TO_DATE";
+  RETURN_IF_ERROR(CheckSignature(fn, args, {K::kString, K::kString}, date ? 1 : 2));
+  RETURN_IF_ERROR(CheckConstantPattern(args, 1));
+  DataType t = date ? DataType::Date() : DataType::Timestamp(3);
+  return NewCall(fn, std::move(args), t.WithNullable(true));
 }
 
 }  // namespace eddy::resolve_internal
