@@ -155,6 +155,20 @@ double RoundDouble(double d, int places) {
   return std::strtod(buf, nullptr);
 }
 
+double TruncateDouble(double d, int places) {
+  if (!std::isfinite(d) || d == 0) return d;
+  ShortestDecimal s = Shortest(d);
+  int keep = s.exp10 + places;
+  if (keep >= s.num_digits) return d;
+  if (keep <= 0) return s.negative ? -0.0 : 0.0;
+  char buf[64];
+  int len = 0;
+  if (s.negative) buf[len++] = '-';
+  for (int i = 0; i < keep; ++i) buf[len++] = s.digits[i];
+  std::snprintf(buf + len, sizeof(buf) - len, "e%d", s.exp10 - keep);
+  return std::strtod(buf, nullptr);
+}
+
 bool ParseDecimal(std::string_view s, int precision, int scale, int64_t* out) {
   size_t i = 0, n = s.size();
   while (i < n && s[i] == ' ') ++i;

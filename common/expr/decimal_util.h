@@ -44,6 +44,10 @@ bool DoubleToDecimal(double d, int precision, int scale, int64_t* out);
 // BigDecimal, so ROUND(2.675, 2) = 2.68 although the binary double is below 2.675).
 double RoundDouble(double d, int places);
 
+// TRUNCATE(d, places) for DOUBLE: the shortest representation cut after `places` decimals
+// (toward zero), as Flink's BigDecimal-based TRUNCATE.
+double TruncateDouble(double d, int places);
+
 // Parses [+-]digits[.digits][(e|E)[+-]digits] (surrounding spaces allowed) into an unscaled value
 // with `scale` digits, HALF_UP; false when malformed or it does not fit `precision`.
 bool ParseDecimal(std::string_view s, int precision, int scale, int64_t* out);

@@ -164,6 +164,13 @@ absl::StatusOr<Column> EvalString(const Expr& call, const ArgList& args, size_t 
 absl::StatusOr<Column> EvalLike(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalStringFunction(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalRegex(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalGreatestLeast(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalHash(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalRandom(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalJson(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast);
 // Lazy kernels evaluate their own operands.
 absl::StatusOr<Column> EvalAndOr(const Expr& call, const ChangelogBatch& input);

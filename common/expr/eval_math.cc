@@ -1,5 +1,6 @@
 // Numeric functions: ROUND (HALF_UP, as Flink's BigDecimal-based rounding), ABS, FLOOR, CEIL and
-// the DOUBLE functions POWER, SQRT, EXP, LN, LOG10 (Java Math semantics: NaN/Infinity, no error).
+// SIGN, TRUNCATE (toward zero, typed as ROUND), PI, E and the DOUBLE functions POWER, SQRT, EXP,
+// LN, LOG10, LOG, LOG2 and the trigonometric ones (Java Math semantics: NaN/Infinity, no error).
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -23,8 +24,14 @@ int32_t Places(const ArgList& args, size_t i) {
   return args.size() == 2 ? args[1]->data<int32_t>()[i] : 0;
 }
 
+// v / 10^k, HALF_UP for ROUND, toward zero for TRUNCATE.
+int128 DivPow10(int128 v, int k, bool truncate) {
+  return truncate ? v / decimal::Pow10(k) : decimal::DivPow10HalfUp(v, k);
+}
+
 template <typename T>
 absl::StatusOr<Column> RoundInteger(const Expr& call, const ArgList& args, size_t n) {
+  const bool truncate = call.function == "TRUNCATE";
   FixedBuilder<T> out(call.type, n);
   out.SetValidity(CombineValidity(args, n));
   const T* a = args[0]->data<T>();
@@ -36,7 +43,7 @@ absl::StatusOr<Column> RoundInteger(const Expr& call, const ArgList& args, size_
       continue;
     }
     int k = std::min(-d, 38);
-    int128 v = decimal::DivPow10HalfUp(a[i], k) * decimal::Pow10(k);
+    int128 v = DivPow10(a[i], k, truncate) * decimal::Pow10(k);
     if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max()) {
       return Overflow(call);
     }
@@ -46,6 +53,7 @@ absl::StatusOr<Column> RoundInteger(const Expr& call, const ArgList& args, size_
 }
 
 absl::StatusOr<Column> RoundDecimal(const Expr& call, const ArgList& args, size_t n) {
+  const bool truncate = call.function == "TRUNCATE";
   const int s = args[0]->type().scale;
   const int ts = call.type.scale;
   FixedBuilder<int64_t> out(call.type, n);
@@ -56,12 +64,12 @@ absl::StatusOr<Column> RoundDecimal(const Expr& call, const ArgList& args, size_
     if (out.IsNull(i)) continue;
     int d = std::max(Places(args, i), -36);
     int128 v = a[i];
-    if (d < s) v = decimal::DivPow10HalfUp(v, s - d);  // now at scale d
+    if (d < s) v = DivPow10(v, s - d, truncate);  // now at scale d
     int at = d < s ? d : s;
     if (ts >= at) {
       v *= decimal::Pow10(ts - at);
     } else {
-      v = decimal::DivPow10HalfUp(v, at - ts);
+      v = DivPow10(v, at - ts, truncate);
     }
     if (!decimal::FitsPrecision(v, call.type.precision)) return Overflow(call);
     r[i] = static_cast<int64_t>(v);
@@ -103,16 +111,24 @@ absl::StatusOr<Column> FloorCeilDecimal(const Expr& call, const Column& c, size_
 
 absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n) {
   const std::string& f = call.function;
+  if (f == "PI" || f == "E") {
+    FixedBuilder<double> out(call.type, n);
+    std::fill_n(out.values(), n, f == "PI" ? M_PI : M_E);
+    return out.Finish();
+  }
   if (args.empty()) return InternalError(call, "no arguments");
   const Column& x = *args[0];
   const TypeId id = x.type().id;
-  if (args.size() == 2 && f == "ROUND" && args[1]->type().id != TypeId::kInt) {
+  const bool round = f == "ROUND" || f == "TRUNCATE";
+  if (args.size() == 2 && round && args[1]->type().id != TypeId::kInt) {
     return InternalError(call, "INT digits expected");
   }
-  if (f == "ROUND") {
+  if (round) {
     if (id == TypeId::kDouble) {
+      const bool truncate = f == "TRUNCATE";
       return MapDouble(call, args, n, [&](double v, size_t i) {
-        return decimal::RoundDouble(v, Places(args, i));
+        return truncate ? decimal::TruncateDouble(v, Places(args, i))
+                        : decimal::RoundDouble(v, Places(args, i));
       });
     }
     if (id == TypeId::kDecimal) return RoundDecimal(call, args, n);
@@ -133,6 +149,25 @@ absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n)
       result = MapFixed<T>(call, x, n, [](T v) {
         using U = std::make_unsigned_t<T>;
         return v < 0 ? static_cast<T>(U{0} - static_cast<U>(v)) : v;
+      });
+    });
+    return result;
+  }
+  if (f == "SIGN") {
+    if (id == TypeId::kDouble) {
+      return MapFixed<double>(call, x, n, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; });
+    }
+    if (id == TypeId::kDecimal) {
+      const int64_t one = static_cast<int64_t>(decimal::Pow10(x.type().scale));
+      return MapFixed<int64_t>(call, x, n, [&](int64_t v) {
+        return v > 0 ? one : v < 0 ? -one : 0;
+      });
+    }
+    absl::StatusOr<Column> result = InternalError(call, "numeric argument expected");
+    DispatchInteger(id, [&](auto t) {
+      using T = decltype(t);
+      result = MapFixed<T>(call, x, n, [](T v) {
+        return static_cast<T>(v > 0 ? 1 : v < 0 ? -1 : 0);
       });
     });
     return result;
@@ -159,6 +194,33 @@ absl::StatusOr<Column> EvalMath(const Expr& call, const ArgList& args, size_t n)
   if (f == "EXP") return MapDouble(call, args, n, [](double v, size_t) { return std::exp(v); });
   if (f == "LN") return MapDouble(call, args, n, [](double v, size_t) { return std::log(v); });
   if (f == "LOG10") return MapDouble(call, args, n, [](double v, size_t) { return std::log10(v); });
+  if (args.size() == 1) {
+    double (*fn)(double) = nullptr;
+    if (f == "LOG") fn = [](double v) { return std::log(v); };
+    if (f == "LOG2") fn = [](double v) { return std::log(v) / std::log(2.0); };
+    if (f == "SIN") fn = [](double v) { return std::sin(v); };
+    if (f == "COS") fn = [](double v) { return std::cos(v); };
+    if (f == "TAN") fn = [](double v) { return std::tan(v); };
+    if (f == "COT") fn = [](double v) { return 1.0 / std::tan(v); };
+    if (f == "ASIN") fn = [](double v) { return std::asin(v); };
+    if (f == "ACOS") fn = [](double v) { return std::acos(v); };
+    if (f == "ATAN") fn = [](double v) { return std::atan(v); };
+    if (f == "SINH") fn = [](double v) { return std::sinh(v); };
+    if (f == "COSH") fn = [](double v) { return std::cosh(v); };
+    if (f == "TANH") fn = [](double v) { return std::tanh(v); };
+    if (f == "DEGREES") fn = [](double v) { return v * 57.29577951308232; };
+    if (f == "RADIANS") fn = [](double v) { return v * 0.017453292519943295; };
+    if (fn != nullptr) return MapDouble(call, args, n, [&](double v, size_t) { return fn(v); });
+  }
+  if (args.size() == 2 && (f == "LOG" || f == "ATAN2")) {
+    const double* y = args[1]->data<double>();
+    if (f == "ATAN2") {
+      return MapDouble(call, args, n, [&](double v, size_t i) { return std::atan2(v, y[i]); });
+    }
+    // LOG(base, x)
+    return MapDouble(call, args, n,
+                     [&](double b, size_t i) { return std::log(y[i]) / std::log(b); });
+  }
   return InternalError(call, "unknown math function");
 }
 

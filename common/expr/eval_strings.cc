@@ -1,4 +1,5 @@
-// String kernels: || / CONCAT / CONCAT_WS, UPPER, LOWER, CHAR_LENGTH, TRIM, SUBSTRING. Lengths and
+// String kernels: || / CONCAT / CONCAT_WS, UPPER, LOWER, CHAR_LENGTH, TRIM (spaces or given
+// characters), SUBSTRING. Lengths and
 // positions count UTF-8 code points; UPPER/LOWER change ASCII letters only (other bytes pass
 // through unchanged), which covers identifiers and most test data without an ICU dependency.
 #include <algorithm>
@@ -6,28 +7,13 @@
 
 #include "absl/strings/ascii.h"
 #include "common/expr/eval_internal.h"
+#include "common/expr/utf8.h"
 
 namespace eddy::eval_internal {
 namespace {
 
-inline bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
-
-int64_t CodePoints(std::string_view s) {
-  int64_t n = 0;
-  for (unsigned char b : s) n += !IsContinuation(b);
-  return n;
-}
-
-// Byte offset of code point `cp` (clamped to the end).
-size_t ByteOffset(std::string_view s, int64_t cp) {
-  size_t i = 0;
-  while (i < s.size() && cp > 0) {
-    ++i;
-    while (i < s.size() && IsContinuation(static_cast<unsigned char>(s[i]))) ++i;
-    --cp;
-  }
-  return i;
-}
+using utf8::ByteOffset;
+using utf8::CodePoints;
 
 absl::StatusOr<Column> Concat(const Expr& call, const ArgList& args, size_t n) {
   StringBuilder out(call.type, n);
@@ -123,6 +109,37 @@ absl::StatusOr<Column> Substring(const Expr& call, const ArgList& args, size_t n
   return out.Finish();
 }
 
+// TRIM(s, chars): removes the code points that occur in `chars` from the chosen ends.
+absl::StatusOr<Column> TrimChars(const Expr& call, const ArgList& args, size_t n, bool left,
+                                 bool right) {
+  StringBuilder out(call.type, n);
+  auto validity = CombineValidity(args, n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!validity.empty() && !(validity[i >> 3] & (1u << (i & 7)))) {
+      out.AppendNull();
+      continue;
+    }
+    std::string_view s = args[0]->GetString(i), chars = args[1]->GetString(i);
+    auto in_set = [&](size_t at, size_t len) {
+      return chars.find(s.substr(at, len)) != std::string_view::npos;
+    };
+    size_t b = 0, e = s.size();
+    if (left) {
+      while (b < e && in_set(b, utf8::CharBytes(s, b))) b += utf8::CharBytes(s, b);
+    }
+    if (right) {
+      while (e > b) {
+        size_t start = e - 1;
+        while (start > b && utf8::IsContinuation(static_cast<unsigned char>(s[start]))) --start;
+        if (!in_set(start, e - start)) break;
+        e = start;
+      }
+    }
+    out.Append(s.substr(b, e - b));
+  }
+  return out.Finish();
+}
+
 }  // namespace
 
 absl::StatusOr<Column> EvalString(const Expr& call, const ArgList& args, size_t n) {
@@ -161,6 +178,7 @@ absl::StatusOr<Column> EvalString(const Expr& call, const ArgList& args, size_t 
   }
   if (f == "TRIM" || f == "LTRIM" || f == "RTRIM") {
     const bool left = f != "RTRIM", right = f != "LTRIM";
+    if (args.size() == 2) return TrimChars(call, args, n, left, right);
     return MapString(call, c, n, [&](std::string_view s, std::string& h) {
       size_t b = 0, e = s.size();
       if (left) {

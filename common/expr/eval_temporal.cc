@@ -53,6 +53,7 @@ absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_
     return out.Finish();
   }
   if (f == "TO_TIMESTAMP") {
+    if (args.size() == 2) return EvalDateTime(call, args, n);  // with a pattern
     if (args.size() != 1) return InternalError(call, "expected one argument");
     const Column& in = *args[0];
     FixedBuilder<int64_t> out(call.type, n);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,31 @@ namespace eddy {
 
 enum class ExprKind { kColumn, kLiteral, kCall };
 
+// Memo a kernel keeps with its call between batches: a compiled constant regular expression, the
+// generator of a seeded RAND. Created on first use; a copied Expr starts without one.
+class KernelState {
+ public:
+  KernelState() = default;
+  KernelState(const KernelState&) {}
+  KernelState& operator=(const KernelState&) { return *this; }
+
+  // The memo, made by `make` (returning absl::StatusOr<std::shared_ptr<T>>) on the first call.
+  template <typename T, typename Make>
+  absl::StatusOr<std::shared_ptr<T>> GetOrCreate(Make&& make) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (state_ == nullptr) {
+      absl::StatusOr<std::shared_ptr<T>> made = make();
+      if (!made.ok()) return made.status();
+      state_ = *made;
+    }
+    return std::const_pointer_cast<T>(std::static_pointer_cast<const T>(state_));
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<const void> state_;
+};
+
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
@@ -26,6 +52,7 @@ struct Expr {
   Value literal;         // kLiteral
   std::string function;  // kCall: canonical name (see function_registry.h)
   std::vector<ExprPtr> args;
+  KernelState kernel_state;  // kCall: what its kernel keeps between batches
 };
 
 ExprPtr MakeColumnRef(int index, DataType type);

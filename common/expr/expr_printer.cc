@@ -16,6 +16,13 @@ std::string Quote(const std::string& s) {
   return out;
 }
 
+// Calls whose first argument is a time unit, a literal the parser made from a keyword.
+bool IsTimeUnitCall(const Expr& e) {
+  return (e.function == "EXTRACT" || e.function == "TIMESTAMPADD" ||
+          e.function == "TIMESTAMPDIFF") &&
+         !e.args.empty() && e.args[0] != nullptr && e.args[0]->kind == ExprKind::kLiteral;
+}
+
 void Append(const Expr& e, const std::vector<std::string>& names, std::string* out) {
   switch (e.kind) {
     case ExprKind::kColumn:
@@ -43,6 +50,8 @@ void Append(const Expr& e, const std::vector<std::string>& names, std::string* o
     if (i > 0) out->append(", ");
     if (e.args[i] == nullptr) {
       out->append("?");
+    } else if (i == 0 && IsTimeUnitCall(e) && e.args[0]->literal.is_string()) {
+      absl::StrAppend(out, "FLAG(", e.args[0]->literal.string_value(), ")");  // as Flink prints it
     } else {
       Append(*e.args[i], names, out);
     }

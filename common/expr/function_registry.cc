@@ -240,7 +240,9 @@ absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprP
     return NewCall(fn, std::move(args),
                    DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
   }
-  // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'.
+  // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'; TO_TIMESTAMP(string, pattern): a Java
+  // date-time pattern (eval_datetime.cc).
+  if (args.size() == 2) return ResolveToDateTime(fn, std::move(args));
   if (args.size() != 1) return WrongArgCount(fn, args.size());
   if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
   if (!args[0]->type.IsString()) return CannotApply(fn, args);
@@ -333,6 +335,8 @@ absl::StatusOr<ExprPtr> ResolveStrings(const std::string& fn, std::vector<ExprPt
     if (args.empty()) return WrongArgCount(fn, 0);
   } else if (fn == "CONCAT_WS") {
     if (args.size() < 2) return WrongArgCount(fn, args.size());
+  } else if (fn == "TRIM" || fn == "LTRIM" || fn == "RTRIM") {
+    if (args.size() != 1 && args.size() != 2) return WrongArgCount(fn, args.size());
   } else if (args.size() != 1) {
     return WrongArgCount(fn, args.size());
   }
@@ -368,7 +372,7 @@ DataType RoundDecimalType(int p, int s, int d) {
 
 absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> args) {
   const bool two_args = fn == "POWER";
-  const bool round = fn == "ROUND";
+  const bool round = fn == "ROUND" || fn == "TRUNCATE";
   if (round ? (args.empty() || args.size() > 2) : args.size() != (two_args ? 2u : 1u)) {
     return WrongArgCount(fn, args.size());
   }
@@ -392,7 +396,7 @@ absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> 
         // The result scale depends on d, so it must be known while planning.
         if (args[1]->kind != ExprKind::kLiteral || !args[1]->literal.is_int()) {
           return absl::InvalidArgumentError(
-              "ROUND of a DECIMAL requires a constant integer number of digits");
+              fn + " of a DECIMAL requires a constant integer number of digits");
         }
         d = static_cast<int>(args[1]->literal.int_value());
       }
@@ -403,7 +407,7 @@ absl::StatusOr<ExprPtr> ResolveMath(const std::string& fn, std::vector<ExprPtr> 
     } else {
       t = DataType{x.id};
     }
-  } else if (fn == "ABS") {
+  } else if (fn == "ABS" || fn == "SIGN") {
     t = DataType{x.id, x.precision, x.scale};
     if (x.id == TypeId::kFloat) {
       args[0] = MakeCast(args[0], DataType::Double());

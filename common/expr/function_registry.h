@@ -29,8 +29,10 @@ namespace eddy {
 //   "COALESCE"  (a, b, ...)
 //   strings     "||" (2 args) and "CONCAT" (n args; NULL if any arg is NULL), "CONCAT_WS"
 //               (sep, a, ...; skips NULL args), "UPPER" "LOWER" "CHAR_LENGTH" [CHARACTER_LENGTH],
-//               "TRIM" "LTRIM" "RTRIM" (1 arg, spaces), "SUBSTRING" [SUBSTR] (str, start[, len];
-//               1-based, in code points)
+//               "TRIM" "LTRIM" "RTRIM" (str[, chars]: the characters of `chars`, default a
+//               space; TRIM(BOTH|LEADING|TRAILING c FROM s) in SQL), "SUBSTRING" [SUBSTR] (str,
+//               start[, len]; 1-based, in code points); the functions of resolve_internal.h
+//               (REPLACE .. OVERLAY, REGEXP*, hashes, EXTRACT .., JSON_*, ...)
 //   math        "ROUND" (x[, d]) "ABS" "FLOOR" "CEIL" [CEILING] "POWER" [POW] "SQRT" "EXP" "LN"
 //               "LOG10"
 //   casts       "CAST" "TRY_CAST": built with MakeCast, never MakeCall (the target type is the

@@ -22,11 +22,18 @@ std::vector<FunctionDef> BuildTable() {
   using eval_internal::EvalCase;
   using eval_internal::EvalCoalesce;
   using eval_internal::EvalComparison;
+  using eval_internal::EvalDateTime;
+  using eval_internal::EvalGreatestLeast;
+  using eval_internal::EvalHash;
+  using eval_internal::EvalJson;
   using eval_internal::EvalLike;
   using eval_internal::EvalMath;
   using eval_internal::EvalNot;
   using eval_internal::EvalPredicate;
+  using eval_internal::EvalRandom;
+  using eval_internal::EvalRegex;
   using eval_internal::EvalString;
+  using eval_internal::EvalStringFunction;
   using eval_internal::EvalTemporal;
   return {
       // arithmetic
@@ -60,6 +67,9 @@ std::vector<FunctionDef> BuildTable() {
       {"CASE", {}, ResolveCase, nullptr, EvalCase},
       {"IF", {}, ResolveIf},
       {"COALESCE", {}, ResolveCoalesce, nullptr, EvalCoalesce},
+      {"NULLIF", {}, ResolveNullIf},
+      {"GREATEST", {}, ResolveGreatestLeast, EvalGreatestLeast},
+      {"LEAST", {}, ResolveGreatestLeast, EvalGreatestLeast},
       // strings
       {"||", {}, ResolveStrings, EvalString},
       {"CONCAT", {}, ResolveStrings, EvalString},
@@ -71,6 +81,29 @@ std::vector<FunctionDef> BuildTable() {
       {"LTRIM", {}, ResolveStrings, EvalString},
       {"RTRIM", {}, ResolveStrings, EvalString},
       {"SUBSTRING", {"SUBSTR"}, ResolveSubstring, EvalString},
+      {"REPLACE", {}, ResolveStringFunction, EvalStringFunction},
+      {"SPLIT_INDEX", {}, ResolveStringFunction, EvalStringFunction},
+      {"LPAD", {}, ResolveStringFunction, EvalStringFunction},
+      {"RPAD", {}, ResolveStringFunction, EvalStringFunction},
+      {"INITCAP", {}, ResolveStringFunction, EvalStringFunction},
+      {"REVERSE", {}, ResolveStringFunction, EvalStringFunction},
+      {"REPEAT", {}, ResolveStringFunction, EvalStringFunction},
+      {"LEFT", {}, ResolveStringFunction, EvalStringFunction},
+      {"RIGHT", {}, ResolveStringFunction, EvalStringFunction},
+      {"POSITION", {}, ResolveStringFunction, EvalStringFunction},
+      {"LOCATE", {}, ResolveStringFunction, EvalStringFunction},
+      {"OVERLAY", {}, ResolveStringFunction, EvalStringFunction},
+      {"REGEXP", {}, ResolveRegex, EvalRegex},
+      {"REGEXP_EXTRACT", {}, ResolveRegex, EvalRegex},
+      {"REGEXP_REPLACE", {}, ResolveRegex, EvalRegex},
+      // hashing
+      {"MD5", {}, ResolveHash, EvalHash},
+      {"SHA1", {}, ResolveHash, EvalHash},
+      {"SHA224", {}, ResolveHash, EvalHash},
+      {"SHA256", {}, ResolveHash, EvalHash},
+      {"SHA384", {}, ResolveHash, EvalHash},
+      {"SHA512", {}, ResolveHash, EvalHash},
+      {"SHA2", {}, ResolveHash, EvalHash},
       // math
       {"ROUND", {}, ResolveMath, EvalMath},
       {"ABS", {}, ResolveMath, EvalMath},
@@ -81,6 +114,34 @@ std::vector<FunctionDef> BuildTable() {
       {"EXP", {}, ResolveMath, EvalMath},
       {"LN", {}, ResolveMath, EvalMath},
       {"LOG10", {}, ResolveMath, EvalMath},
+      {"TRUNCATE", {}, ResolveMath, EvalMath},
+      {"SIGN", {}, ResolveMath, EvalMath},
+      {"LOG", {}, ResolveDoubleMath, EvalMath},
+      {"LOG2", {}, ResolveDoubleMath, EvalMath},
+      {"SIN", {}, ResolveDoubleMath, EvalMath},
+      {"COS", {}, ResolveDoubleMath, EvalMath},
+      {"TAN", {}, ResolveDoubleMath, EvalMath},
+      {"COT", {}, ResolveDoubleMath, EvalMath},
+      {"ASIN", {}, ResolveDoubleMath, EvalMath},
+      {"ACOS", {}, ResolveDoubleMath, EvalMath},
+      {"ATAN", {}, ResolveDoubleMath, EvalMath},
+      {"ATAN2", {}, ResolveDoubleMath, EvalMath},
+      {"SINH", {}, ResolveDoubleMath, EvalMath},
+      {"COSH", {}, ResolveDoubleMath, EvalMath},
+      {"TANH", {}, ResolveDoubleMath, EvalMath},
+      {"DEGREES", {}, ResolveDoubleMath, EvalMath},
+      {"RADIANS", {}, ResolveDoubleMath, EvalMath},
+      {"PI", {}, ResolveDoubleMath, EvalMath},
+      {"E", {}, ResolveDoubleMath, EvalMath},
+      // random numbers: a new value on every call
+      {"RAND", {}, ResolveRand, EvalRandom, nullptr, false},
+      {"RAND_INTEGER", {}, ResolveRand, EvalRandom, nullptr, false},
+      // JSON
+      {"JSON_VALUE", {}, ResolveJson, EvalJson},
+      {"JSON_QUERY", {}, ResolveJson, EvalJson},
+      {"JSON_OBJECT", {}, ResolveJson, EvalJson},
+      {"JSON_ARRAY", {}, ResolveJson, EvalJson},
+      {"IS JSON", {}, ResolveJson, EvalJson},
       // casts (built by MakeCast)
       {"CAST", {}, ResolveNeedsTargetType, EvalCastCall},
       {"TRY_CAST", {}, ResolveNeedsTargetType, EvalCastCall},
@@ -93,6 +154,24 @@ std::vector<FunctionDef> BuildTable() {
       {"PROCTIME", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       {"TO_TIMESTAMP", {}, ResolveTemporal, EvalTemporal},
       {"TO_TIMESTAMP_LTZ", {}, ResolveTemporal, EvalTemporal},
+      {"EXTRACT", {}, ResolveExtract, EvalDateTime},
+      {"YEAR", {}, ResolveExtract, EvalDateTime},
+      {"QUARTER", {}, ResolveExtract, EvalDateTime},
+      {"MONTH", {}, ResolveExtract, EvalDateTime},
+      {"WEEK", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFYEAR", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFMONTH", {}, ResolveExtract, EvalDateTime},
+      {"DAYOFWEEK", {}, ResolveExtract, EvalDateTime},
+      {"HOUR", {}, ResolveExtract, EvalDateTime},
+      {"MINUTE", {}, ResolveExtract, EvalDateTime},
+      {"SECOND", {}, ResolveExtract, EvalDateTime},
+      {"TIMESTAMPADD", {}, ResolveTimestampAdd, EvalDateTime},
+      {"TIMESTAMPDIFF", {}, ResolveTimestampDiff, EvalDateTime},
+      {"DATE_FORMAT", {}, ResolveDateFormat, EvalDateTime},
+      {"FROM_UNIXTIME", {}, ResolveUnixTime, EvalDateTime},
+      {"TO_DATE", {}, ResolveToDateTime, EvalDateTime},
+      // UNIX_TIMESTAMP() reads the clock
+      {"UNIX_TIMESTAMP", {}, ResolveUnixTime, EvalDateTime, nullptr, false},
   };
 }
 

@@ -110,6 +110,22 @@ absl::StatusOr<ExprPtr> Parser::ParseComparison() {
         continue;
       }
       ExprKind kind;
+      if (PeekKeyword("JSON")) {
+        // x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT]: the function "IS JSON"(x, 'kind').
+        ExprPtr is_json = MakeExpr(ExprKind::kFunction, Advance().pos);
+        is_json->name.pos = is_json->pos;
+        is_json->name.parts.push_back("IS JSON");
+        std::string json_kind = "VALUE";
+        if (PeekKeyword("VALUE") || PeekKeyword("SCALAR") || PeekKeyword("ARRAY") ||
+            PeekKeyword("OBJECT")) {
+          json_kind = Advance().upper;
+        }
+        is_json->args.push_back(std::move(left));
+        is_json->args.push_back(MakeLiteral(LiteralKind::kString, json_kind, is_json->pos));
+        const SourcePos pos = is_json->pos;
+        left = negated ? MakeUnary("NOT", pos, std::move(is_json)) : std::move(is_json);
+        continue;
+      }
       if (AcceptKeyword("NULL")) {
         kind = ExprKind::kIsNull;
       } else if (AcceptKeyword("TRUE")) {
@@ -280,6 +296,7 @@ absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
   if (word == "INTERVAL") return ParseInterval();
   if ((word == "CAST" || word == "TRY_CAST") && PeekSymbol("(", 1)) return ParseCast();
   if (word == "CASE") return ParseCase();
+  if (PeekSpecialFunction()) return ParseSpecialFunction();
   if (IsReservedWord(word) && !(IsReservedFunctionName(word) && PeekSymbol("(", 1))) {
     return ErrorExpected("expression");
   }

@@ -140,6 +140,11 @@ class Parser {
   absl::StatusOr<ExprPtr> ParseCase();
   absl::StatusOr<ExprPtr> ParseInterval();
   absl::StatusOr<std::string> ParseIntervalUnit();
+  // Functions with keyword-separated arguments (parse_special_functions.cc).
+  bool PeekSpecialFunction() const;
+  absl::StatusOr<ExprPtr> ParseSpecialFunction();
+  absl::StatusOr<ExprPtr> ParseJsonQueryCall(const std::string& word, SourcePos pos);
+  absl::StatusOr<ExprPtr> ParseJsonConstructor(const std::string& word, SourcePos pos);
 
   std::string_view sql_;
   std::vector<Token> tokens_;
