@@ -160,6 +160,11 @@ class CorrelatedScope {
   // The error naming the first identifier of `e` (not in nested subqueries) that names no column
   // of either scope; OK when there is none.
   absl::Status Resolves(const sql::Expr& e) const;
+  // An error when the WHERE clause or select list of `q` (this scope's subquery; not looking into
+  // nested subqueries) names a table of neither scope but of a query further out (`enclosing`
+  // holds their qualifiers): a correlation across more than one level, which is not supported.
+  absl::Status CheckNoReferenceBeyondOuter(const sql::Query& q,
+                                           const std::vector<std::string>& enclosing) const;
 
  private:
   std::vector<ScopeColumn> columns_;
@@ -256,9 +261,15 @@ class Binder {
   absl::StatusOr<BoundRelation> BindWindowTableFunction(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 
+  // A binder for a subquery of this binder's query whose enclosing relation is `outer`.
+  Binder SubqueryBinder(const BoundRelation& outer) const;
+
   const SessionCatalog& catalog_;
   const ConfigMap& config_;
   int view_depth_;
+  // The table qualifiers of every query enclosing this binder's (for the error on a correlation
+  // across more than one level).
+  std::vector<std::string> enclosing_qualifiers_;
 };
 
 // Renames duplicates the way Calcite does (word, word0, word1, ...), so a subquery's columns stay

@@ -98,10 +98,11 @@ absl::StatusOr<Binder::ScalarJoin> Binder::BindCorrelatedScalar(
     const sql::Expr& e, const BoundRelation& outer, const absl::Status& uncorrelated_error) {
   const sql::Query& q = *e.subquery;
   if (q.kind != sql::Query::Kind::kSelect || q.from == nullptr) return uncorrelated_error;
-  Binder inner(catalog_, config_, view_depth_);
+  Binder inner = SubqueryBinder(outer);
   absl::StatusOr<BoundRelation> from = inner.BindTableRef(*q.from);
   if (!from.ok()) return uncorrelated_error;
   const CorrelatedScope scope(outer, *from, "WHERE clause");
+  RETURN_IF_ERROR(scope.CheckNoReferenceBeyondOuter(q, enclosing_qualifiers_));
   if (FindOuterReference(q, scope) == nullptr) {
     // Not correlated. A name that the outer query lacks as well is the better message (`o.zz`:
     // no column zz in o, rather than no table o).

@@ -1,13 +1,16 @@
 // The scope of a correlated subquery's clauses, shared by the decorrelation of IN / EXISTS
 // (binder_subquery.cc) and of scalar subqueries (binder_correlated_scalar.cc): the outer relation's
 // columns followed by the subquery's FROM columns, which identifiers name first.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/logical_rewrite.h"
+#include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
 
@@ -70,11 +73,45 @@ const sql::Expr* CorrelatedScope::FindOuterReference(const sql::Expr& e) const {
   });
 }
 
+absl::Status CorrelatedScope::CheckNoReferenceBeyondOuter(
+    const sql::Query& q, const std::vector<std::string>& enclosing) const {
+  auto beyond = [&](const sql::Expr& id) {
+    const std::vector<std::string>& parts = id.name.parts;
+    if (parts.size() < 2) return false;
+    const std::string& qualifier = parts[parts.size() - 2];
+    for (const ScopeColumn& c : columns_) {
+      if (c.qualifier == qualifier) return false;
+    }
+    return std::find(enclosing.begin(), enclosing.end(), qualifier) != enclosing.end();
+  };
+  std::vector<const sql::Expr*> clauses = {q.where.get()};
+  for (const sql::SelectItem& item : q.select_list) clauses.push_back(item.expr.get());
+  for (const sql::Expr* clause : clauses) {
+    if (clause == nullptr) continue;
+    if (const sql::Expr* id = FindIdentifier(*clause, beyond)) {
+      return ValidationErrorAt(
+          id->pos, absl::StrCat("column '", id->name.ToString(),
+                                "' belongs to a query more than one level out; a subquery may "
+                                "read only the columns of the query directly enclosing it"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CorrelatedScope::Resolves(const sql::Expr& e) const {
   const sql::Expr* unresolved =
       FindIdentifier(e, [this](const sql::Expr& id) { return !ResolveColumn(id, scope_).ok(); });
   if (unresolved == nullptr) return absl::OkStatus();
   return ResolveColumn(*unresolved, scope_).status();
+}
+
+Binder Binder::SubqueryBinder(const BoundRelation& outer) const {
+  Binder inner(catalog_, config_, view_depth_);
+  inner.enclosing_qualifiers_ = enclosing_qualifiers_;
+  for (const ScopeColumn& c : outer.columns) {
+    if (!c.qualifier.empty()) inner.enclosing_qualifiers_.push_back(c.qualifier);
+  }
+  return inner;
 }
 
 }  // namespace eddy::planner

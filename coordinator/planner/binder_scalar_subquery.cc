@@ -59,7 +59,7 @@ absl::StatusOr<std::map<const sql::Expr*, ExprPtr>> Binder::BindScalarSubqueries
   }
   for (const sql::Expr* e : scalars) {
     ScalarJoin join;
-    Binder inner(catalog_, config_, view_depth_);
+    Binder inner = SubqueryBinder(*in);
     absl::StatusOr<BoundRelation> uncorrelated = inner.BindQuery(*e->subquery);
     if (uncorrelated.ok()) {
       if (uncorrelated->node->schema.size() != 1) {

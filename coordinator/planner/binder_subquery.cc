@@ -123,7 +123,7 @@ absl::StatusOr<Binder::SubqueryJoin> Binder::BindSubqueryJoin(const sql::Query& 
                                                               const sql::Expr* in_operand,
                                                               const BoundRelation& outer,
                                                               const sql::SourcePos& pos) {
-  Binder inner(catalog_, config_, view_depth_);
+  Binder inner = SubqueryBinder(outer);
   // Uncorrelated: any query.
   absl::StatusOr<BoundRelation> plain = inner.BindQuery(q);
   if (plain.ok()) {
@@ -147,6 +147,7 @@ absl::StatusOr<Binder::SubqueryJoin> Binder::BindSubqueryJoin(const sql::Query& 
   ASSIGN_OR_RETURN(BoundRelation r, inner.BindTableRef(*q.from));
   ExprScope inner_scope{&r.columns, &r.node->schema, "WHERE clause", {}};
   const CorrelatedScope both(outer, r, "WHERE clause");
+  RETURN_IF_ERROR(both.CheckNoReferenceBeyondOuter(q, enclosing_qualifiers_));
   std::vector<ExprPtr> local, correlated;
   std::vector<const sql::Expr*> conjuncts;
   if (q.where) SplitConjuncts(*q.where, &conjuncts);
