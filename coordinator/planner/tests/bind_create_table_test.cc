@@ -82,10 +82,10 @@ TEST_F(CreateTableTest, ConnectorRequiredAndKnown) {
   EXPECT_EQ(DdlError("CREATE TABLE t (a INT)"),
             "Validation error: table 'default_catalog.default_database.t' has no 'connector' "
             "option");
-  EXPECT_EQ(
-      DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
-      "Validation error: unknown connector 'foo' for table "
-      "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, nexmark, print");
+  EXPECT_EQ(DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
+            "Validation error: unknown connector 'foo' for table "
+            "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, "
+            "nexmark, print");
 }
 
 TEST_F(CreateTableTest, DatagenGoodOptions) {
