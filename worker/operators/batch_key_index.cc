@@ -24,9 +24,13 @@ void BatchKeyIndex::Reset(size_t max_keys) {
   }
 }
 
-BatchKeyIndex::Lookup BatchKeyIndex::Find(std::string_view key) const {
+uint64_t BatchKeyIndex::Hash(std::string_view key) {
+  return absl::Hash<absl::string_view>{}(absl::string_view(key.data(), key.size()));
+}
+
+BatchKeyIndex::Lookup BatchKeyIndex::Find(std::string_view key, uint64_t hash) const {
   Lookup l;
-  l.hash = absl::Hash<absl::string_view>{}(absl::string_view(key.data(), key.size()));
+  l.hash = hash;
   for (size_t i = l.hash & mask_;; i = (i + 1) & mask_) {
     const Bucket& b = buckets_[i];
     if (b.generation != generation_) {

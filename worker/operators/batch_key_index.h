@@ -22,7 +22,13 @@ class BatchKeyIndex {
   // Forgets all keys and makes room for `max_keys` new ones without growing (more still fit: the
   // table doubles when half full).
   void Reset(size_t max_keys);
-  Lookup Find(std::string_view key) const;
+  Lookup Find(std::string_view key) const { return Find(key, Hash(key)); }
+  // The same with the key's Hash, computed ahead (a batch hashes its keys first, then prefetches
+  // each key's bucket a few rows before its Find: the table of a 4096-row batch is larger than
+  // the CPU's fastest caches, and waiting for its buckets was a tenth of an aggregate's time).
+  Lookup Find(std::string_view key, uint64_t hash) const;
+  static uint64_t Hash(std::string_view key);
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(&buckets_[hash & mask_]); }
   // After a Find that did not find `key`, with no insert in between: stores `value` for it.
   // `stable_key` (equal to the key looked up) must stay valid until the next Reset.
   void Insert(const Lookup& at, std::string_view stable_key, uint32_t value);

@@ -1,5 +1,6 @@
 #include "worker/operators/group_aggregate.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "common/base/hash.h"
@@ -106,17 +107,31 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
   used_slots_ = 0;
   slot_of_key_.Reset(n);
   row_slot_.resize(n);
+  // Every row's key encoded and hashed first, so that the probes below can prefetch.
+  key_arena_.clear();
+  key_offsets_.resize(n + 1);
+  key_hashes_.resize(n);
+  key_offsets_[0] = 0;
   for (size_t r = 0; r < n; ++r) {
-    key_buf_.clear();
-    encoder_.Encode(batch, r, &key_buf_);
-    BatchKeyIndex::Lookup found = slot_of_key_.Find(key_buf_);
+    encoder_.Encode(batch, r, &key_arena_);
+    key_offsets_[r + 1] = static_cast<uint32_t>(key_arena_.size());
+  }
+  for (size_t r = 0; r < n; ++r) {
+    key_hashes_[r] = BatchKeyIndex::Hash(RowKey(r));
+  }
+  constexpr size_t kPrefetchRows = 8;
+  for (size_t r = 0; r < std::min(n, kPrefetchRows); ++r) slot_of_key_.Prefetch(key_hashes_[r]);
+  for (size_t r = 0; r < n; ++r) {
+    if (r + kPrefetchRows < n) slot_of_key_.Prefetch(key_hashes_[r + kPrefetchRows]);
+    const std::string_view key = RowKey(r);
+    BatchKeyIndex::Lookup found = slot_of_key_.Find(key, key_hashes_[r]);
     if (found.found) {
       row_slot_[r] = found.value;
       continue;
     }
     uint32_t index = static_cast<uint32_t>(used_slots_);
     Slot* s = AcquireSlot();
-    s->key.assign(key_buf_);
+    s->key.assign(key);
     s->key_group = s->key.empty() ? 0 : KeyGroupOf(s->key, max_parallelism_);
     s->dirty = false;
     s->first_row = r;
@@ -210,6 +225,7 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
 
   // 4. Each changed key written once, in one write batch.
   for (size_t i = 0; i < used_slots_; ++i) {
+    if (i + kPrefetchRows < used_slots_) table_->Prefetch(i + kPrefetchRows);
     Slot* s = slots_[i].get();
     if (!s->dirty) continue;
     if (s->exists) {

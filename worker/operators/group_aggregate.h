@@ -137,7 +137,15 @@ class GroupAggregateOperator : public Operator {
   size_t used_slots_ = 0;
   BatchKeyIndex slot_of_key_;  // views into Slot::key
   std::vector<uint32_t> row_slot_;
-  std::string key_buf_;
+  // The encoded key of each row of the batch (key_arena_ from key_offsets_[r] to [r + 1]) and
+  // its BatchKeyIndex hash.
+  std::string_view RowKey(size_t r) const {
+    return std::string_view(key_arena_)
+        .substr(key_offsets_[r], key_offsets_[r + 1] - key_offsets_[r]);
+  }
+  std::string key_arena_;
+  std::vector<uint32_t> key_offsets_;
+  std::vector<uint64_t> key_hashes_;
   std::string value_buf_;
   std::vector<AggValue> scratch_;
   ChangelogBatch out_;

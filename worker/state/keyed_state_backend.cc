@@ -269,6 +269,11 @@ absl::Status KeyedStateBackend::MultiGet(std::span<const std::string_view> keys,
   keys_read_.fetch_add(n, std::memory_order_relaxed);
   if (n == 0) return absl::OkStatus();
   rocksdb::ReadOptions ro;
+  // Point reads skip the block checksum: the files are this process's own, local and short-lived,
+  // and compactions, which read every block again, still verify it.
+  ro.verify_checksums = false;
+  // RocksDB sorts the keys itself (sorted_input = false), so that each SST file and block is
+  // visited once for the whole batch.
   db_->MultiGet(ro, db_->DefaultColumnFamily(), n, r.keys.data(), r.values.data(),
                 r.statuses.data(), /*sorted_input=*/false);
   for (size_t i = 0; i < n; ++i) {
@@ -351,6 +356,12 @@ absl::Status KeyedStateBackend::ScanPrefixInto(
     if (deletes != nullptr) deletes->Delete(k);
   }
   return FromRocksStatus(it->status(), "scan", path_);
+}
+
+bool KeyedStateBackend::IsEmpty() {
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  it->SeekToFirst();
+  return !it->Valid() && it->status().ok();
 }
 
 absl::StatusOr<uint64_t> KeyedStateBackend::CountKeys(uint32_t state_id) {

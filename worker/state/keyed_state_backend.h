@@ -141,6 +141,9 @@ class KeyedStateBackend {
       std::string_view prefix,
       const std::function<absl::Status(std::string_view key, std::string_view value)>& fn);
 
+  // True when the store holds no key at all (one seek). An error reads as not empty.
+  bool IsEmpty();
+
   // Exact number of live keys of `state_id` (scans them: tests and diagnostics only).
   absl::StatusOr<uint64_t> CountKeys(uint32_t state_id);
 

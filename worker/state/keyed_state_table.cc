@@ -13,7 +13,8 @@ KeyedStateTable::KeyedStateTable(KeyedStateBackend* backend, uint32_t state_id, 
       state_id_(state_id),
       max_parallelism_(max_parallelism),
       cache_(cache_bytes),
-      ttl_ms_(ttl_ms > 0 ? ttl_ms : 0) {
+      ttl_ms_(ttl_ms > 0 ? ttl_ms : 0),
+      filter_on_(cache_bytes >= kSpilledKeyFilterMinCacheBytes && backend->IsEmpty()) {
   if (ttl_ms_ > 0) {
     backend_->RegisterStateTtl(state_id_, ttl_ms_);
     now_ms_ = backend_->NowMs();
@@ -58,6 +59,15 @@ absl::Status KeyedStateTable::ReadAll() {
   for (size_t i = 0; i < n; ++i) {
     if (read_entries_[i] != StateCache::kNone) {
       ++stats_.cache_hits;
+    } else if (filter_on_ && !spilled_.MayContain(SpilledKeyFilter::Hash(read_keys_[i]))) {
+      // Never written to RocksDB by this table, which started on an empty store: absent. (A key
+      // read twice in one batch is cached by its first read.)
+      ++stats_.keys_filtered;
+      uint32_t e = cache_.Find(read_keys_[i]);
+      if (e == StateCache::kNone) {
+        e = cache_.Insert(read_keys_[i], false, {}, /*in_store=*/false, /*dirty=*/false);
+      }
+      read_entries_[i] = e;
     } else {
       miss_keys_.push_back(read_keys_[i]);
       miss_reads_.push_back(static_cast<uint32_t>(i));
@@ -109,6 +119,7 @@ void KeyedStateTable::Stage(const StateCache::WriteBack& w) {
   }
   if (w.present) {
     writes_.Put(w.key, w.value);
+    if (filter_on_) spilled_.Add(SpilledKeyFilter::Hash(w.key));
   } else {
     writes_.Delete(w.key);
   }
@@ -123,6 +134,7 @@ absl::Status KeyedStateTable::WriteStaged() {
       [](const StateCache::WriteBack& a, const StateCache::WriteBack& b) { return a.key < b.key; });
   for (const StateCache::WriteBack& w : write_backs_) Stage(w);
   write_backs_.clear();
+  if (filter_on_) cache_.SetReservedBytes(spilled_.bytes());
   if (writes_.count() == 0) return absl::OkStatus();
   ++stats_.commits;
   stats_.keys_written += writes_.count();
@@ -145,6 +157,8 @@ absl::Status KeyedStateTable::Flush() {
 absl::Status KeyedStateTable::DropAll() {
   cache_.Clear();
   writes_.Clear();
+  spilled_.Clear();
+  cache_.SetReservedBytes(0);
   return backend_->DeleteState(state_id_, max_parallelism_);
 }
 

@@ -1,8 +1,12 @@
 // An operator subtask's view of its KeyedStateBackend: builds full state keys from (key group,
 // encoded group key) with the operator's state id, serves a batch of reads from its StateCache and
 // one MultiGet for the misses, and writes changes back to RocksDB in one atomic write per batch
-// (the cache's evictions; all changes when the cache is off). Owned and used by one operator
-// instance (one thread); not thread-safe.
+// (the cache's evictions; all changes when the cache is off). A table with a large cache
+// (kSpilledKeyFilterMinCacheBytes) that starts on an empty store remembers which keys it wrote
+// there (SpilledKeyFilter, charged to the cache's budget), so a miss on a key it never wrote is
+// answered "absent" without a RocksDB lookup; on a store that already holds state (a restore)
+// every miss is looked up. Owned and used by one operator instance (one thread); not
+// thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -13,15 +17,21 @@
 
 #include "absl/status/status.h"
 #include "worker/state/keyed_state_backend.h"
+#include "worker/state/spilled_key_filter.h"
 #include "worker/state/state_cache.h"
 
 namespace eddy {
 
 class KeyedStateTable {
  public:
+  // The smallest cache for which misses consult the spilled-key filter (whose first layer takes
+  // 80 KiB; with a small cache few keys are spilled and lookups are cheap anyway).
+  static constexpr size_t kSpilledKeyFilterMinCacheBytes = size_t{16} << 20;
+
   struct Stats {
     uint64_t multiget_calls = 0;
-    uint64_t keys_read = 0;  // looked up in RocksDB (cache misses)
+    uint64_t keys_read = 0;      // looked up in RocksDB (cache misses)
+    uint64_t keys_filtered = 0;  // cache misses answered "absent" by the spilled-key filter
     uint64_t cache_hits = 0;
     uint64_t commits = 0;       // write batches applied to RocksDB
     uint64_t keys_written = 0;  // puts + deletes applied to RocksDB
@@ -62,6 +72,8 @@ class KeyedStateTable {
   // The same for the key of read `i` of the current batch (no second lookup).
   void Update(size_t i, std::string_view value) { cache_.Set(read_entries_[i], Stamped(value)); }
   void Erase(size_t i) { cache_.Remove(read_entries_[i]); }
+  // Hints that read `i`'s entry is about to be updated (its cache lines are fetched ahead).
+  void Prefetch(size_t i) const { cache_.Prefetch(read_entries_[i]); }
   absl::Status Commit();
   // Writes every cached change to RocksDB (the cache keeps its entries, now clean).
   absl::Status Flush();
@@ -71,6 +83,8 @@ class KeyedStateTable {
 
   const Stats& stats() const { return stats_; }
   const StateCache& cache() const { return cache_; }
+  // Whether misses consult the spilled-key filter (the store was empty when the table started).
+  bool filters_misses() const { return filter_on_; }
 
  private:
   uint32_t EntryFor(std::string_view state_key);
@@ -97,6 +111,10 @@ class KeyedStateTable {
   std::vector<std::string_view> miss_keys_;
   std::vector<uint32_t> miss_reads_;
   StateReadResult result_;
+
+  // Keys this table put into RocksDB; valid only when filter_on_.
+  bool filter_on_ = false;
+  SpilledKeyFilter spilled_;
 
   std::string write_key_;
   std::vector<StateCache::WriteBack> write_backs_;  // of one Commit or Flush

@@ -52,9 +52,14 @@ size_t MemoryBudget::OperatorStateBytes(int stateful_operators) const {
   return slot_state_bytes_ / static_cast<size_t>(std::max(1, stateful_operators));
 }
 
+size_t MemoryBudget::MemtableBytes() const {
+  return std::clamp(write_buffer_bytes_ / 4, 4 * kMiB, 64 * kMiB);
+}
+
 StateBackendOptions MemoryBudget::ApplyTo(StateBackendOptions options) const {
   options.block_cache_bytes = block_cache_bytes_;
   options.total_write_buffer_bytes = write_buffer_bytes_;
+  options.write_buffer_bytes = MemtableBytes();
   return options;
 }
 

@@ -24,11 +24,15 @@ class MemoryBudget {
   // 8 MiB and 4 MiB.
   size_t block_cache_bytes() const { return block_cache_bytes_; }
   size_t write_buffer_bytes() const { return write_buffer_bytes_; }
+  // One memtable of a store: a quarter of the write-buffer share, within 4 and 64 MiB (larger
+  // memtables mean fewer, larger L0 files and less compaction of spilled state; the shared
+  // write-buffer budget still bounds all memtables together).
+  size_t MemtableBytes() const;
   // What is left for the state caches of one slot's operators.
   size_t slot_state_bytes() const { return slot_state_bytes_; }
   // The state cache of one stateful operator subtask in a slot that holds `stateful_operators`.
   size_t OperatorStateBytes(int stateful_operators) const;
-  // StateBackendOptions with this budget's RocksDB shares.
+  // StateBackendOptions with this budget's RocksDB shares and memtable size.
   StateBackendOptions ApplyTo(StateBackendOptions options) const;
 
  private:

@@ -75,7 +75,7 @@ void StateCache::Clear() {
   free_.clear();
   index_.clear();
   hand_ = 0;
-  bytes_ = 0;
+  bytes_ = reserved_;
 }
 
 void StateCache::Drop(uint32_t e) {

@@ -41,8 +41,16 @@ class StateCache {
     bool in_store;           // RocksDB may hold a value for the key
   };
 
-  // `max_bytes` bounds keys + values + kEntryOverheadBytes per entry after each Shrink; 0 keeps
-  // nothing between batches (every change is written back at the next Shrink).
+  // A cache of at least this many bytes evicts in batches: once over its budget, Shrink goes
+  // down to max_bytes - max_bytes / kEvictionBatchDivisor, so that the write-back reaches RocksDB
+  // as one large sorted write every so many input batches rather than a few thousand scattered
+  // keys per batch (a memtable insert then finds its place next to the previous one).
+  static constexpr size_t kBatchedEvictionMinBytes = size_t{16} << 20;
+  static constexpr size_t kEvictionBatchDivisor = 16;
+
+  // `max_bytes` bounds keys + values + kEntryOverheadBytes per entry (plus the reserved bytes)
+  // after each Shrink; 0 keeps nothing between batches (every change is written back at the next
+  // Shrink).
   explicit StateCache(size_t max_bytes) : max_bytes_(max_bytes) {}
 
   // The entry for `key` (marked as used), or kNone.
@@ -56,20 +64,27 @@ class StateCache {
   uint32_t Insert(std::string_view key, bool present, std::string_view value, bool in_store,
                   bool dirty);
   const Entry& entry(uint32_t e) const { return At(e); }
+  void Prefetch(uint32_t e) const { __builtin_prefetch(&At(e), 1); }
 
   // Changes a cached key's value in memory; it is written back later.
   void Set(uint32_t e, std::string_view value);
   void Remove(uint32_t e);
 
-  // Evicts entries not used since the clock hand last passed them until within max_bytes, calling
+  // When over max_bytes, evicts entries not used since the clock hand last passed them until
+  // within max_bytes (a large cache: a sixteenth below it, see kBatchedEvictionMinBytes), calling
   // write_back(WriteBack) for each dirty one before it is dropped.
   template <typename F>
   void Shrink(F&& write_back);
   // Calls write_back for every dirty entry and marks it clean; keeps all entries cached.
   template <typename F>
   void Flush(F&& write_back);
-  // Forgets everything, dirty entries included.
+  // Forgets everything, dirty entries included (the reserved bytes stay).
   void Clear();
+  // Memory its owner keeps next to the entries (e.g. a filter), counted in bytes() and the budget.
+  void SetReservedBytes(size_t n) {
+    bytes_ = bytes_ - reserved_ + n;
+    reserved_ = n;
+  }
 
   size_t size() const { return index_.size(); }
   size_t bytes() const { return bytes_; }
@@ -83,6 +98,7 @@ class StateCache {
 
   size_t max_bytes_;
   size_t bytes_ = 0;
+  size_t reserved_ = 0;
   uint64_t evictions_ = 0;
   // Entries in chunks of kChunk: addresses stay stable as the cache grows (views into values
   // outlive an Insert), and the chunk table stays small enough to sit in the CPU cache (a
@@ -102,7 +118,11 @@ class StateCache {
 
 template <typename F>
 void StateCache::Shrink(F&& write_back) {
-  while (bytes_ > max_bytes_ && !index_.empty()) {
+  if (bytes_ <= max_bytes_) return;
+  const size_t target = max_bytes_ >= kBatchedEvictionMinBytes
+                            ? max_bytes_ - max_bytes_ / kEvictionBatchDivisor
+                            : max_bytes_;
+  while (bytes_ > target && !index_.empty()) {
     if (hand_ >= entries_) hand_ = 0;
     const uint32_t e = static_cast<uint32_t>(hand_++);
     Entry& x = At(e);

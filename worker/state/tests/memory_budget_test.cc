@@ -14,6 +14,8 @@ TEST(MemoryBudgetTest, SplitsManagedMemoryBetweenRocksDbAndSlots) {
   EXPECT_EQ(budget.managed_bytes(), 1024 * kMiB);
   EXPECT_EQ(budget.block_cache_bytes(), 128 * kMiB);
   EXPECT_EQ(budget.write_buffer_bytes(), 64 * kMiB);
+  EXPECT_EQ(budget.MemtableBytes(), 16 * kMiB);
+  EXPECT_EQ(MemoryBudget(8192 * kMiB, 1).MemtableBytes(), 64 * kMiB);
   EXPECT_EQ(budget.slot_state_bytes(), (1024 - 128 - 64) * kMiB / 4);
   // Within a slot, every stateful operator subtask gets the same share.
   EXPECT_EQ(budget.OperatorStateBytes(1), budget.slot_state_bytes());
@@ -25,6 +27,7 @@ TEST(MemoryBudgetTest, RocksDbKeepsAMinimumWhenTheBudgetIsTiny) {
   MemoryBudget budget(0, 2);
   EXPECT_EQ(budget.block_cache_bytes(), 8 * kMiB);
   EXPECT_EQ(budget.write_buffer_bytes(), 4 * kMiB);
+  EXPECT_EQ(budget.MemtableBytes(), 4 * kMiB);
   EXPECT_EQ(budget.slot_state_bytes(), 0u);
   MemoryBudget small(10 * kMiB, 1);
   EXPECT_EQ(small.slot_state_bytes(), 0u);
@@ -37,6 +40,7 @@ TEST(MemoryBudgetTest, AppliesItsRocksDbSharesToTheStateBackendOptions) {
   StateBackendOptions applied = budget.ApplyTo(options);
   EXPECT_EQ(applied.block_cache_bytes, 64 * kMiB);
   EXPECT_EQ(applied.total_write_buffer_bytes, 32 * kMiB);
+  EXPECT_EQ(applied.write_buffer_bytes, 8 * kMiB);  // a quarter of the memtables' share
   EXPECT_EQ(applied.bloom_bits_per_key, 7);
 }
 

@@ -2,7 +2,9 @@
 // with a cache against a model, across budgets that keep everything, some or nothing.
 #include "worker/state/state_cache.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -77,6 +79,43 @@ TEST(StateCacheTest, EvictsEntriesUnusedSinceTheHandPassedAndWritesBackOnlyDirty
   EXPECT_THAT(ShrinkTo(&none), ElementsAre("c=4"));
   EXPECT_EQ(none.size(), 0u);
   EXPECT_EQ(none.bytes(), 0u);
+}
+
+TEST(StateCacheTest, ALargeCacheEvictsInBatchesOfASixteenthOfItsBudget) {
+  constexpr size_t kBudget = StateCache::kBatchedEvictionMinBytes;
+  StateCache cache(kBudget);
+  const size_t cost = CostOf(8, 8);
+  const size_t fits = kBudget / cost;
+  char key[9];
+  for (size_t i = 0; i <= fits; ++i) {
+    std::snprintf(key, sizeof(key), "%08zu", i);
+    cache.Insert(key, true, "valueabc", false, /*dirty=*/true);
+  }
+  ASSERT_GT(cache.bytes(), kBudget);
+  size_t written = 0;
+  cache.Shrink([&](const StateCache::WriteBack&) { ++written; });
+  EXPECT_LE(cache.bytes(), kBudget - kBudget / StateCache::kEvictionBatchDivisor);
+  EXPECT_GE(written, fits / StateCache::kEvictionBatchDivisor);
+  EXPECT_EQ(cache.evictions(), written);
+  // Below the budget again: the next Shrinks write nothing until it is exceeded.
+  for (size_t i = fits + 1; i < fits + 100; ++i) {
+    std::snprintf(key, sizeof(key), "%08zu", i);
+    cache.Insert(key, true, "valueabc", false, /*dirty=*/true);
+  }
+  written = 0;
+  cache.Shrink([&](const StateCache::WriteBack&) { ++written; });
+  EXPECT_EQ(written, 0u);
+}
+
+TEST(StateCacheTest, ReservedBytesCountAgainstTheBudget) {
+  StateCache cache(3 * CostOf(1, 1));
+  cache.Insert("a", true, "1", false, true);
+  cache.Insert("b", true, "2", false, true);
+  cache.SetReservedBytes(2 * CostOf(1, 1));
+  EXPECT_EQ(cache.bytes(), 4 * CostOf(1, 1));
+  EXPECT_EQ(ShrinkTo(&cache).size(), 1u);
+  cache.Clear();
+  EXPECT_EQ(cache.bytes(), 2 * CostOf(1, 1));
 }
 
 TEST(StateCacheTest, DeletesAreWrittenBackOnlyForKeysRocksDbMayHold) {
@@ -233,6 +272,75 @@ TEST(KeyedStateTableCacheTest, HotKeysCostNoRocksDbAccessUntilEvictedOrFlushed) 
   table.AddRead(1, "a");
   ASSERT_TRUE(table.ReadAll().ok());
   EXPECT_FALSE(table.found(0));
+}
+
+// A table with a cache large enough for the spilled-key filter, on an empty store: misses on keys
+// it never wrote cost no RocksDB lookup, while every key it spilled is still read back from
+// RocksDB with its value, through evictions, deletes and Flush; on a store that already holds
+// state (a restore) the filter is off and every miss is looked up.
+TEST(KeyedStateTableCacheTest, MissesOnKeysNeverSpilledSkipRocksDbAndSpilledKeysReadBack) {
+  const std::string dir = UniqueDir("spill");
+  auto backend = KeyedStateBackend::Open(dir);
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  constexpr size_t kBudget = KeyedStateTable::kSpilledKeyFilterMinCacheBytes;
+  std::map<std::string, std::string> model;
+  {
+    KeyedStateTable table(backend->get(), 3, 128, kBudget);
+    ASSERT_TRUE(table.filters_misses());
+    // About 1.5 budgets of keys, 4096 a batch, each new: the filter answers the misses.
+    constexpr int kKeys = 200000;
+    auto key = [](int i) { return "group-" + std::to_string(i); };
+    for (int begin = 0; begin < kKeys; begin += 4096) {
+      const int end = std::min(kKeys, begin + 4096);
+      table.ClearReads();
+      for (int i = begin; i < end; ++i) table.AddRead(i % 128, key(i));
+      ASSERT_TRUE(table.ReadAll().ok());
+      for (int i = begin; i < end; ++i) {
+        ASSERT_FALSE(table.found(i - begin)) << key(i);
+        model[key(i)] = "v" + std::to_string(i);
+        table.Update(i - begin, model[key(i)]);
+      }
+      ASSERT_TRUE(table.Commit().ok());
+      EXPECT_LE(table.cache().bytes(), kBudget);
+    }
+    EXPECT_GT(table.stats().keys_written, 0u);  // evictions reached RocksDB
+    // Only the filter's false positives (about 1%) were looked up.
+    EXPECT_LT(table.stats().keys_read, static_cast<uint64_t>(kKeys / 50));
+    EXPECT_EQ(table.stats().keys_read + table.stats().keys_filtered, static_cast<uint64_t>(kKeys));
+    // Every key read back (evicted ones from RocksDB), deleting every third, plus keys never
+    // written, which stay filtered.
+    for (int begin = 0; begin < kKeys; begin += 4096) {
+      const int end = std::min(kKeys, begin + 4096);
+      table.ClearReads();
+      for (int i = begin; i < end; ++i) table.AddRead(i % 128, key(i));
+      table.AddRead(0, "never-" + std::to_string(begin));
+      ASSERT_TRUE(table.ReadAll().ok());
+      for (int i = begin; i < end; ++i) {
+        ASSERT_TRUE(table.found(i - begin)) << key(i);
+        ASSERT_EQ(table.value(i - begin), model[key(i)]);
+        if (i % 3 == 0) {
+          table.Erase(i - begin);
+          model.erase(key(i));
+        }
+      }
+      EXPECT_FALSE(table.found(end - begin));
+      ASSERT_TRUE(table.Commit().ok());
+    }
+    EXPECT_GT(table.stats().keys_read, 0u);
+    ASSERT_TRUE(table.Flush().ok());
+    EXPECT_EQ(*(*backend)->CountKeys(3), model.size());
+  }
+  // The store now holds state: a new table looks every miss up and finds what is there.
+  KeyedStateTable restored(backend->get(), 3, 128, kBudget);
+  EXPECT_FALSE(restored.filters_misses());
+  restored.ClearReads();
+  restored.AddRead(1 % 128, "group-1");
+  restored.AddRead(3 % 128, "group-3");
+  ASSERT_TRUE(restored.ReadAll().ok());
+  ASSERT_TRUE(restored.found(0));
+  EXPECT_EQ(restored.value(0), "v1");
+  EXPECT_FALSE(restored.found(1));
+  EXPECT_EQ(restored.stats().keys_read, 2u);
 }
 
 }  // namespace
