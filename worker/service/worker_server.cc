@@ -56,8 +56,11 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   // Removes the state of jobs of an earlier process with this data dir: it is never resumed.
   w->memory_.emplace(options.managed_memory_bytes.value_or(MemoryBudget::DefaultManagedBytes()),
                      options.slots);
-  ASSIGN_OR_RETURN(w->state_stores_, StateStores::Open(options.data_dir + "/state",
-                                                       w->memory_->ApplyTo(StateBackendOptions{})));
+  ASSIGN_OR_RETURN(
+      w->state_stores_,
+      StateStores::Open(
+          options.data_dir + "/state",
+          w->memory_->ApplyTo(StateBackendOptions{}, options.state_cache_bytes.value_or(1) > 0)));
 
   w->exchange_ = std::make_unique<ExchangeRegistry>(
       std::chrono::milliseconds(std::max(0, options.exchange_gate_wait_ms)));

@@ -56,10 +56,10 @@ size_t MemoryBudget::MemtableBytes() const {
   return std::clamp(write_buffer_bytes_ / 4, 4 * kMiB, 64 * kMiB);
 }
 
-StateBackendOptions MemoryBudget::ApplyTo(StateBackendOptions options) const {
+StateBackendOptions MemoryBudget::ApplyTo(StateBackendOptions options, bool state_caches) const {
   options.block_cache_bytes = block_cache_bytes_;
   options.total_write_buffer_bytes = write_buffer_bytes_;
-  options.write_buffer_bytes = MemtableBytes();
+  if (state_caches) options.write_buffer_bytes = MemtableBytes();
   return options;
 }
 

@@ -32,8 +32,12 @@ class MemoryBudget {
   size_t slot_state_bytes() const { return slot_state_bytes_; }
   // The state cache of one stateful operator subtask in a slot that holds `stateful_operators`.
   size_t OperatorStateBytes(int stateful_operators) const;
-  // StateBackendOptions with this budget's RocksDB shares and memtable size.
-  StateBackendOptions ApplyTo(StateBackendOptions options) const;
+  // StateBackendOptions with this budget's RocksDB shares and memtable size. Without operator
+  // state caches (`state_caches` false: --state-cache-mb 0) every change of a batch reaches the
+  // memtables, which then keep `options`' small size: overwrites of the same keys pile up in a
+  // large memtable's skip list (measured: an aggregate over 100K keys with the caches off ran at
+  // 130,000 rows per CPU-second with 64 MiB memtables, 180,000 with 4 MiB).
+  StateBackendOptions ApplyTo(StateBackendOptions options, bool state_caches = true) const;
 
  private:
   size_t managed_bytes_;

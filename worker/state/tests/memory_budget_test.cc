@@ -41,6 +41,9 @@ TEST(MemoryBudgetTest, AppliesItsRocksDbSharesToTheStateBackendOptions) {
   EXPECT_EQ(applied.block_cache_bytes, 64 * kMiB);
   EXPECT_EQ(applied.total_write_buffer_bytes, 32 * kMiB);
   EXPECT_EQ(applied.write_buffer_bytes, 8 * kMiB);  // a quarter of the memtables' share
+  // Without state caches the memtables keep the small default.
+  EXPECT_EQ(budget.ApplyTo(options, /*state_caches=*/false).write_buffer_bytes,
+            options.write_buffer_bytes);
   EXPECT_EQ(applied.bloom_bits_per_key, 7);
 }
 
