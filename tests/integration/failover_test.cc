@@ -24,8 +24,8 @@
 
 #include "tests/integration/changelog_table.h"
 #include "tests/integration/cluster_test.h"
+#include "tests/integration/nexmark_events.h"
 #include "tests/integration/process_cluster.h"
-#include "worker/connectors/nexmark_generator.h"
 
 namespace eddy::testing {
 namespace {
@@ -480,44 +480,17 @@ TEST_F(FailoverTest, ATemporalJoinAgainstAVersionedViewRestoresTheDeduplicationT
 // Nexmark q3 (sellers in OR, ID or CA of category-10 auctions) as the generator defines it at
 // `parallelism`: "name,city,state,auction" lines, each with its count.
 std::map<std::string, int> NexmarkQ3(const v1::NexmarkSource& spec, int parallelism) {
-  struct Person {
-    std::string name, city, state;
-  };
-  std::map<int64_t, Person> persons;
-  std::vector<std::pair<int64_t, int64_t>> auctions;  // (seller, id) of category 10
-  for (int s = 0; s < parallelism; ++s) {
-    NexmarkGenerator g(spec, s, parallelism);
-    const size_t n = static_cast<size_t>(g.num_events());
-    auto column = [&](v1::NexmarkField f, DataType t) {
-      Column c(t);
-      g.Append(f, 0, n, &c);
-      return c;
-    };
-    Column pid = column(v1::NexmarkField::PERSON_ID, DataType::BigInt());
-    Column name = column(v1::NexmarkField::PERSON_NAME, DataType::String());
-    Column city = column(v1::NexmarkField::PERSON_CITY, DataType::String());
-    Column state = column(v1::NexmarkField::PERSON_STATE, DataType::String());
-    Column aid = column(v1::NexmarkField::AUCTION_ID, DataType::BigInt());
-    Column seller = column(v1::NexmarkField::AUCTION_SELLER, DataType::BigInt());
-    Column category = column(v1::NexmarkField::AUCTION_CATEGORY, DataType::BigInt());
-    for (size_t i = 0; i < n; ++i) {
-      if (!pid.IsNull(i)) {
-        const std::string st(state.GetString(i));
-        if (st == "OR" || st == "ID" || st == "CA") {
-          persons[pid.Get<int64_t>(i)] = {std::string(name.GetString(i)),
-                                          std::string(city.GetString(i)), st};
-        }
-      } else if (!aid.IsNull(i) && category.Get<int64_t>(i) == 10) {
-        auctions.emplace_back(seller.Get<int64_t>(i), aid.Get<int64_t>(i));
-      }
-    }
+  const NexmarkEvents events = GenerateNexmark(spec, parallelism);
+  std::map<int64_t, const NexmarkPerson*> sellers;
+  for (const NexmarkPerson& p : events.persons) {
+    if (p.state == "OR" || p.state == "ID" || p.state == "CA") sellers[p.id] = &p;
   }
   std::map<std::string, int> out;
-  for (const auto& [seller, id] : auctions) {
-    auto it = persons.find(seller);
-    if (it == persons.end()) continue;
-    ++out[it->second.name + "," + it->second.city + "," + it->second.state + "," +
-          std::to_string(id)];
+  for (const NexmarkAuction& a : events.auctions) {
+    auto it = sellers.find(a.seller);
+    if (a.category != 10 || it == sellers.end()) continue;
+    const NexmarkPerson& p = *it->second;
+    ++out[p.name + "," + p.city + "," + p.state + "," + std::to_string(a.id)];
   }
   return out;
 }
@@ -525,19 +498,7 @@ std::map<std::string, int> NexmarkQ3(const v1::NexmarkSource& spec, int parallel
 TEST_F(FailoverTest, NexmarkQ3ResumesTheGeneratorsAndTheJoinAndPublishesEachMatchOnce) {
   // 120000 events at 20000 a second (rate.limited): the kill lands while the generators run, and
   // both their positions and the join's state must come back for every match to appear once.
-  v1::NexmarkSource spec;
-  spec.set_events_num(120000);
-  spec.set_first_event_rate(20000);
-  spec.set_base_time_ms(1767225600000);
-  spec.set_person_proportion(1);
-  spec.set_auction_proportion(3);
-  spec.set_bid_proportion(46);
-  spec.set_person_avg_size(200);
-  spec.set_auction_avg_size(500);
-  spec.set_bid_avg_size(100);
-  spec.set_hot_auction_ratio(2);
-  spec.set_hot_bidder_ratio(4);
-  spec.set_hot_seller_ratio(4);
+  const v1::NexmarkSource spec = NexmarkSpec(120000, 20000, 1767225600000);
   const std::string out = files_ + "/nexmark_q3";
   ASSERT_NO_FATAL_FAILURE(RunWithAKillAfterACheckpoint(
       std::string(kCheckpointedAndRestarted) +

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/integration/differential_test_base.h"
-#include "worker/connectors/nexmark_generator.h"
+#include "tests/integration/nexmark_events.h"
 
 namespace eddy::testing {
 namespace {
@@ -54,55 +54,18 @@ class NexmarkDifferentialTest : public DifferentialTest {
   // The persons and auctions the cluster generates at `parallelism`, as SQLite tables (times in
   // epoch milliseconds).
   static void LoadEvents(const Workload& w, int parallelism, Sqlite* db) {
-    v1::NexmarkSource spec;
-    spec.set_events_num(w.events);
-    spec.set_first_event_rate(static_cast<double>(w.rate));
-    spec.set_base_time_ms(w.base_time_ms);
-    spec.set_person_proportion(1);
-    spec.set_auction_proportion(3);
-    spec.set_bid_proportion(46);
-    spec.set_person_avg_size(200);
-    spec.set_auction_avg_size(500);
-    spec.set_bid_avg_size(100);
-    spec.set_hot_auction_ratio(2);
-    spec.set_hot_bidder_ratio(4);
-    spec.set_hot_seller_ratio(w.hot_sellers);
+    const NexmarkEvents events =
+        GenerateNexmark(NexmarkSpec(w.events, w.rate, w.base_time_ms, w.hot_sellers), parallelism);
     db->Exec("CREATE TABLE person (id INTEGER, name TEXT, city TEXT, state TEXT, ts INTEGER);");
     db->Exec("CREATE TABLE auction (id INTEGER, seller INTEGER, category INTEGER, ts INTEGER);");
     db->Exec("BEGIN;");
-    for (int s = 0; s < parallelism; ++s) {
-      NexmarkGenerator g(spec, s, parallelism);
-      const size_t n = static_cast<size_t>(g.num_events());
-      auto column = [&](v1::NexmarkField f, DataType t) {
-        Column c(t);
-        g.Append(f, 0, n, &c);
-        return c;
-      };
-      Column pid = column(v1::NexmarkField::PERSON_ID, DataType::BigInt());
-      Column name = column(v1::NexmarkField::PERSON_NAME, DataType::String());
-      Column city = column(v1::NexmarkField::PERSON_CITY, DataType::String());
-      Column state = column(v1::NexmarkField::PERSON_STATE, DataType::String());
-      Column aid = column(v1::NexmarkField::AUCTION_ID, DataType::BigInt());
-      Column seller = column(v1::NexmarkField::AUCTION_SELLER, DataType::BigInt());
-      Column category = column(v1::NexmarkField::AUCTION_CATEGORY, DataType::BigInt());
-      for (size_t i = 0; i < n; ++i) {
-        const int64_t ts = g.TimestampMs(static_cast<int64_t>(i));
-        switch (g.TypeOf(g.EventId(static_cast<int64_t>(i)))) {
-          case NexmarkEventType::kPerson:
-            db->Exec(absl::StrCat("INSERT INTO person VALUES (", pid.Get<int64_t>(i), ", '",
-                                  std::string(name.GetString(i)), "', '",
-                                  std::string(city.GetString(i)), "', '",
-                                  std::string(state.GetString(i)), "', ", ts, ");"));
-            break;
-          case NexmarkEventType::kAuction:
-            db->Exec(absl::StrCat("INSERT INTO auction VALUES (", aid.Get<int64_t>(i), ", ",
-                                  seller.Get<int64_t>(i), ", ", category.Get<int64_t>(i), ", ", ts,
-                                  ");"));
-            break;
-          case NexmarkEventType::kBid:
-            break;
-        }
-      }
+    for (const NexmarkPerson& p : events.persons) {
+      db->Exec(absl::StrCat("INSERT INTO person VALUES (", p.id, ", '", p.name, "', '", p.city,
+                            "', '", p.state, "', ", p.time_ms, ");"));
+    }
+    for (const NexmarkAuction& a : events.auctions) {
+      db->Exec(absl::StrCat("INSERT INTO auction VALUES (", a.id, ", ", a.seller, ", ", a.category,
+                            ", ", a.time_ms, ");"));
     }
     db->Exec("COMMIT;");
   }
