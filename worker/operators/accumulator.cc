@@ -6,6 +6,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/aggregate_signature.h"
 #include "worker/operators/accumulator_codec.h"
+#include "worker/operators/accumulator_values.h"
 
 namespace eddy {
 
@@ -23,26 +24,6 @@ ValueClass ValueClassOf(TypeId t) {
     default:
       return ValueClass::kInt;
   }
-}
-
-int64_t ReadInt(const Column& c, size_t row, TypeId t) {
-  switch (t) {
-    case TypeId::kBoolean:
-      return c.Get<uint8_t>(row) != 0 ? 1 : 0;
-    case TypeId::kTinyInt:
-      return c.Get<int8_t>(row);
-    case TypeId::kSmallInt:
-      return c.Get<int16_t>(row);
-    case TypeId::kInt:
-    case TypeId::kDate:
-      return c.Get<int32_t>(row);
-    default:
-      return c.Get<int64_t>(row);
-  }
-}
-
-double ReadDouble(const Column& c, size_t row, TypeId t) {
-  return t == TypeId::kFloat ? static_cast<double>(c.Get<float>(row)) : c.Get<double>(row);
 }
 
 bool SameDouble(double a, double b) {
@@ -249,10 +230,10 @@ void AggregateFunctions::UpdateOne(const Plan& p, Accumulator* a, const Column& 
   std::string_view sv;
   switch (p.value_class) {
     case ValueClass::kInt:
-      iv = ReadInt(col, row, p.arg_type);
+      iv = ReadIntArgument(col, row, p.arg_type);
       break;
     case ValueClass::kDouble:
-      dv = ReadDouble(col, row, p.arg_type);
+      dv = ReadDoubleArgument(col, row, p.arg_type);
       break;
     case ValueClass::kString:
       sv = col.GetString(row);

@@ -138,6 +138,9 @@ class AggregateFunctions {
   void Merge(GroupAccumulators* g, const ChangelogBatch& partials, size_t row) const;
 
  private:
+  // The native form of the scalar accumulators (group_table.h's payloads) shares the plans.
+  friend class NativeAggregates;
+
   enum class Mode : uint8_t {
     kCountStar,
     kCount,

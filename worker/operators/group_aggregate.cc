@@ -29,6 +29,10 @@ GroupAggregateOperator::GroupAggregateOperator(GroupAggregateSpec spec, KeyEncod
   for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
   out_ = ChangelogBatch(output_types_);
   pending_ = ChangelogBatch(spec_.input_types);
+  if (spec_.allow_native_state && spec_.state_ttl_ms <= 0 && !spec_.merge_partials) {
+    native_ = NativeAggregates::Create(functions_);
+    if (native_.has_value()) functions_.Reset(&loaded_);
+  }
 }
 
 absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
@@ -39,6 +43,13 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("GroupAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  state_id_ = ctx.state_id;
+  if (native_.has_value()) {
+    native_state_ =
+        std::make_unique<NativeGroupState>(&functions_, &*native_, ctx.state, ctx.state_id,
+                                           ctx.max_parallelism, ctx.state_cache_bytes);
+    return absl::OkStatus();
+  }
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes, spec_.state_ttl_ms);
   return absl::OkStatus();
@@ -62,7 +73,7 @@ void GroupAggregateOperator::EmitRow(const ChangelogBatch& in, size_t row, RowKi
 }
 
 absl::Status GroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
-  if (table_ == nullptr)
+  if (table_ == nullptr && native_state_ == nullptr)
     return absl::FailedPreconditionError("GroupAggregate: Process before Open");
   CountIn(batch);
   if (batch.num_rows() == 0) return absl::OkStatus();
@@ -90,7 +101,8 @@ absl::Status GroupAggregateOperator::OnTick(std::chrono::steady_clock::time_poin
 }
 
 absl::Status GroupAggregateOperator::Finish() {
-  if (table_ == nullptr || pending_.num_rows() == 0) return absl::OkStatus();
+  if ((table_ == nullptr && native_state_ == nullptr) || pending_.num_rows() == 0)
+    return absl::OkStatus();
   return FlushMiniBatch();
 }
 
@@ -100,7 +112,19 @@ absl::Status GroupAggregateOperator::FlushMiniBatch() {
   return s;
 }
 
+void GroupAggregateOperator::EncodeKeys(const ChangelogBatch& batch) {
+  const size_t n = batch.num_rows();
+  key_arena_.clear();
+  key_offsets_.resize(n + 1);
+  key_offsets_[0] = 0;
+  for (size_t r = 0; r < n; ++r) {
+    encoder_.Encode(batch, r, &key_arena_);
+    key_offsets_[r + 1] = static_cast<uint32_t>(key_arena_.size());
+  }
+}
+
 absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fold) {
+  if (native_state_ != nullptr) return ApplyNative(batch, fold);
   const size_t n = batch.num_rows();
 
   // 1. Distinct keys of the batch, in first-appearance order.
@@ -108,14 +132,8 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
   slot_of_key_.Reset(n);
   row_slot_.resize(n);
   // Every row's key encoded and hashed first, so that the probes below can prefetch.
-  key_arena_.clear();
-  key_offsets_.resize(n + 1);
+  EncodeKeys(batch);
   key_hashes_.resize(n);
-  key_offsets_[0] = 0;
-  for (size_t r = 0; r < n; ++r) {
-    encoder_.Encode(batch, r, &key_arena_);
-    key_offsets_[r + 1] = static_cast<uint32_t>(key_arena_.size());
-  }
   for (size_t r = 0; r < n; ++r) {
     key_hashes_[r] = BatchKeyIndex::Hash(RowKey(r));
   }
@@ -242,13 +260,15 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
 }
 
 absl::Status GroupAggregateOperator::FlushState() {
+  if (native_state_ != nullptr) return native_state_->Flush();
   if (table_ == nullptr) return absl::FailedPreconditionError("GroupAggregate: not open");
   return table_->Flush();
 }
 
 absl::Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t checkpoint_id) {
   // The buffered rows belong to the epoch before the barrier: their changes go out ahead of it.
-  if (table_ == nullptr || pending_.num_rows() == 0) return absl::OkStatus();
+  if ((table_ == nullptr && native_state_ == nullptr) || pending_.num_rows() == 0)
+    return absl::OkStatus();
   return FlushMiniBatch();
 }
 
@@ -261,6 +281,7 @@ absl::Status GroupAggregateOperator::Close() {
   // The cache is memory only; the store (and what reached it) stays until the job ends. A second
   // call (Close after a failure) is a no-op.
   table_.reset();
+  native_state_.reset();
   pending_.Clear();
   return absl::OkStatus();
 }

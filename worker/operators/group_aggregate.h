@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "worker/operators/accumulator.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
+#include "worker/operators/native_aggregates.h"
+#include "worker/operators/native_group_state.h"
 #include "worker/operators/operator.h"
 #include "worker/state/keyed_state_table.h"
 #include "worker/state/state_key.h"
@@ -56,6 +59,9 @@ struct GroupAggregateSpec {
   // (+I), and a retraction for it is ignored. No -D is emitted when state expires. 0: forever.
   // Time comes from the state backend's clock.
   int64_t state_ttl_ms = 0;
+  // Native accumulators (NativeGroupState) where the calls allow them; false keeps serialized
+  // accumulators in a KeyedStateTable whatever the calls (tests and benchmarks compare the two).
+  bool allow_native_state = true;
 };
 
 // Output schema: the group key columns (input types) followed by one column per aggregate call.
@@ -68,7 +74,10 @@ struct GroupAggregateSpec {
 //
 // State: key = state_key.h prefix (key group = KeyGroupOf(encoded key), or 0 for the empty key of
 // a global aggregate, which subtask 0 owns at any parallelism) + KeyEncoder bytes; value =
-// AggregateFunctions::Serialize.
+// AggregateFunctions::Serialize. When every call has a native form (NativeAggregates) and there is
+// no state TTL and no merging of partials, the groups live in a NativeGroupState (accumulators
+// updated in place in an open-addressing table, serialized only when spilled or checkpointed);
+// otherwise in a KeyedStateTable (serialized values in a StateCache). Both write the same bytes.
 class GroupAggregateOperator : public Operator {
  public:
   // Validates the spec (column indices, argument and result types).
@@ -97,8 +106,19 @@ class GroupAggregateOperator : public Operator {
     return memory_bytes_.load(std::memory_order_relaxed);
   }
 
-  // Reads/writes made so far, for tests and metrics; null before Open.
-  const KeyedStateTable* state_table() const { return table_.get(); }
+  // Whether the groups live in a NativeGroupState (see above).
+  bool uses_native_state() const { return native_.has_value(); }
+  // The operator's state id (after Open).
+  uint32_t state_id() const { return state_id_; }
+  // RocksDB reads and writes made so far, for tests and metrics (after Open).
+  KeyedStateTable::Stats state_stats() const {
+    return native_state_ != nullptr ? native_state_->stats() : table_->stats();
+  }
+  // Groups evicted from memory to RocksDB so far (after Open).
+  uint64_t state_evictions() const {
+    return native_state_ != nullptr ? native_state_->table().evictions()
+                                    : table_->cache().evictions();
+  }
 
  private:
   // One distinct key of the current batch. Slots are reused across batches so their buffers
@@ -121,6 +141,11 @@ class GroupAggregateOperator : public Operator {
   // Reads the state of `batch`'s keys, applies its rows and writes the state back. Row by row
   // emits each row's change; `fold` emits one change per key for the whole batch (mini-batch).
   absl::Status Apply(const ChangelogBatch& batch, bool fold);
+  // Apply over a NativeGroupState (group_aggregate_native.cc): the same rows emitted, the same
+  // state written.
+  absl::Status ApplyNative(const ChangelogBatch& batch, bool fold);
+  // Every row's encoded key into key_arena_/key_offsets_.
+  void EncodeKeys(const ChangelogBatch& batch);
   absl::Status FlushMiniBatch();
   void EmitRow(const ChangelogBatch& in, size_t row, RowKind kind,
                const std::vector<AggValue>& values);
@@ -131,6 +156,24 @@ class GroupAggregateOperator : public Operator {
   AggregateFunctions functions_;
   std::unique_ptr<KeyedStateTable> table_;
   int max_parallelism_ = kMaxParallelism;
+  uint32_t state_id_ = 0;
+
+  // Native state (when native_ has a value): the groups, and per batch the groups the rows touch in
+  // first-appearance order (a group's GroupTable stamp is its index + 1 there during the batch).
+  std::optional<NativeAggregates> native_;
+  std::unique_ptr<NativeGroupState> native_state_;
+  struct Touched {
+    uint32_t group = 0;
+    size_t first_row = 0;
+    bool existed = false;  // alive before the batch
+    bool dirty = false;
+    std::vector<AggValue> result;  // current result while alive
+  };
+  std::vector<Touched> touched_;
+  size_t used_touched_ = 0;
+  std::vector<std::string_view> row_keys_;
+  std::vector<uint32_t> row_group_;
+  GroupAccumulators loaded_;  // a payload loaded for evaluation
 
   // Per-batch scratch, reused.
   std::vector<std::unique_ptr<Slot>> slots_;

@@ -124,8 +124,8 @@ TEST_F(GroupAggregateTest, Q2FedByQ1OneBatch) {
   EXPECT_THAT(q1_out.rows, ElementsAreArray(kQ1));
   EXPECT_THAT(q2_out.rows, ElementsAreArray(kQ2));
   // Q1 keeps a, b, c; Q2 keeps cnt 1 (c), 2 (b), 3 (a): separate state per operator id.
-  EXPECT_EQ(*backend_->CountKeys(q1->state_table()->state_id()), 3u);
-  EXPECT_EQ(*backend_->CountKeys(q2->state_table()->state_id()), 3u);
+  EXPECT_EQ(*backend_->CountKeys(q1->state_id()), 3u);
+  EXPECT_EQ(*backend_->CountKeys(q2->state_id()), 3u);
 }
 
 TEST_F(GroupAggregateTest, Q2FedByQ1OneRowPerBatch) {
@@ -190,7 +190,7 @@ TEST_F(GroupAggregateTest, SumAvgMinMaxCountWithRetraction) {
       op->Process(0, ValuesBuilder(types).Row(D, x(Value::Null())).Row(D, x(Value::Int(7))).Build())
           .ok());
   EXPECT_THAT(out.Take(), ElementsAre("-D[x, null, null, null, null, 0]"));
-  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 0u);
+  EXPECT_EQ(*backend_->CountKeys(op->state_id()), 0u);
 }
 
 TEST_F(GroupAggregateTest, DuplicatesTruncatingAvgAndUnchangedResults) {
@@ -283,12 +283,12 @@ TEST_F(GroupAggregateTest, GlobalAggregateUsesKeyGroupZero) {
       op->Process(0, ValuesBuilder(types).Row(RowKind::kInsert, {Value::Int(3)}).Build()).ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[1, 5]", "-U[1, 5]", "+U[2, 8]"));
   std::string key;
-  AppendStateKey(0, op->state_table()->state_id(), "", &key);
+  AppendStateKey(0, op->state_id(), "", &key);
   std::vector<std::string_view> keys = {key};
   StateReadResult r;
   ASSERT_TRUE(backend_->MultiGet(keys, &r).ok());
   EXPECT_TRUE(r.found(0));
-  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 1u);
+  EXPECT_EQ(*backend_->CountKeys(op->state_id()), 1u);
 }
 
 TEST_F(GroupAggregateTest, MultiColumnKeyWithNulls) {
@@ -337,7 +337,7 @@ TEST_F(GroupAggregateTest, OneMultiGetPerBatchOverDistinctKeys) {
   for (int i = 0; i < 1000; ++i) words.push_back("w" + std::to_string(i % 10));
   ChangelogBatch batch = Words(words);
   ASSERT_TRUE(op->Process(0, batch).ok());
-  const KeyedStateTable::Stats& s = op->state_table()->stats();
+  KeyedStateTable::Stats s = op->state_stats();
   EXPECT_EQ(s.multiget_calls, 1u);
   EXPECT_EQ(s.keys_read, 10u);
   EXPECT_EQ(s.commits, 1u);
@@ -350,6 +350,7 @@ TEST_F(GroupAggregateTest, OneMultiGetPerBatchOverDistinctKeys) {
   EXPECT_EQ(out.rows.back(), "+U[w9, 100]");
 
   ASSERT_TRUE(op->Process(0, batch).ok());
+  s = op->state_stats();
   EXPECT_EQ(s.multiget_calls, 2u);
   EXPECT_EQ(s.keys_read, 20u);
   EXPECT_EQ(out.rows.back(), "+U[w9, 200]");
@@ -392,12 +393,12 @@ TEST_F(GroupAggregateTest, StateCacheChangesNeitherTheChangelogNorTheStateWritte
   }
   EXPECT_EQ(small_out.rows, no_cache_out.rows);
   EXPECT_EQ(large_out.rows, no_cache_out.rows);
-  EXPECT_GT(small->state_table()->cache().evictions(), 0u);
-  EXPECT_GT(large->state_table()->stats().cache_hits, 0u);
-  EXPECT_EQ(large->state_table()->cache().evictions(), 0u);
+  EXPECT_GT(small->state_evictions(), 0u);
+  EXPECT_GT(large->state_stats().cache_hits, 0u);
+  EXPECT_EQ(large->state_evictions(), 0u);
   // Written back, every cache leaves RocksDB with the same live keys as the uncached operator.
   auto keys_of = [&](const GroupAggregateOperator& op) {
-    return *backend_->CountKeys(op.state_table()->state_id());
+    return *backend_->CountKeys(op.state_id());
   };
   ASSERT_TRUE(small->FlushState().ok());
   ASSERT_TRUE(large->FlushState().ok());
@@ -420,9 +421,9 @@ TEST_F(GroupAggregateTest, MiniBatchFoldsEachKeyIntoOneChangeAndOneStateAccess) 
   EXPECT_THAT(out.rows, IsEmpty());
   ASSERT_TRUE(op->OnTick(std::chrono::steady_clock::now() + std::chrono::milliseconds(60)).ok());
   EXPECT_THAT(out.rows, ElementsAre("+I[a, 3]", "+I[b, 1]", "+I[c, 1]"));
-  EXPECT_EQ(op->state_table()->stats().multiget_calls, 1u);
-  EXPECT_EQ(op->state_table()->stats().keys_read, 3u);
-  EXPECT_EQ(op->state_table()->stats().keys_written, 3u);
+  EXPECT_EQ(op->state_stats().multiget_calls, 1u);
+  EXPECT_EQ(op->state_stats().keys_read, 3u);
+  EXPECT_EQ(op->state_stats().keys_written, 3u);
 
   // Next mini-batch: a changes (one -U/+U pair for two rows), b goes away (-D), c goes and comes
   // back to the same count (nothing), d is new; Finish flushes it.
@@ -438,7 +439,7 @@ TEST_F(GroupAggregateTest, MiniBatchFoldsEachKeyIntoOneChangeAndOneStateAccess) 
   out.Take();
   ASSERT_TRUE(op->Finish().ok());
   EXPECT_THAT(out.rows, ElementsAre("-U[a, 3]", "+U[a, 5]", "-D[b, 1]", "+I[d, 1]"));
-  EXPECT_EQ(op->state_table()->stats().multiget_calls, 2u);
+  EXPECT_EQ(op->state_stats().multiget_calls, 2u);
 }
 
 TEST_F(GroupAggregateTest, MiniBatchFlushesEverySizeRows) {
@@ -459,7 +460,7 @@ TEST_F(GroupAggregateTest, StateOutlivesClose) {
   CollectingOutput out;
   auto op = Make(WordCountSpec(), &out);
   ASSERT_TRUE(op->Process(0, Words(kWords)).ok());
-  uint32_t id = op->state_table()->state_id();
+  uint32_t id = op->state_id();
   ASSERT_TRUE(op->FlushState().ok());
   EXPECT_EQ(*backend_->CountKeys(id), 3u);
   ASSERT_TRUE(op->Close().ok());
@@ -479,7 +480,7 @@ TEST_F(GroupAggregateTest, BarrierFlushesTheMiniBatchAndSnapshotWritesTheCacheBa
   OperatorSnapshot snapshot;
   ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
   EXPECT_TRUE(snapshot.empty());  // everything is in the store
-  EXPECT_EQ(*backend_->CountKeys(op->state_table()->state_id()), 3u);
+  EXPECT_EQ(*backend_->CountKeys(op->state_id()), 3u);
 }
 
 TEST_F(GroupAggregateTest, RejectsBadSpecs) {
