@@ -48,7 +48,7 @@ uint32_t GroupTable::Insert(std::string_view key, uint64_t hash, uint8_t flags) 
     g = free_.back();
     free_.pop_back();
   } else {
-    if (records_ % kChunk == 0) {
+    if (records_ == chunks_.size() * kChunk) {
       chunks_.push_back(std::make_unique<uint8_t[]>(size_t{kChunk} * record_bytes_));
       long_keys_.resize(chunks_.size() * kChunk);
     }
@@ -114,6 +114,14 @@ void GroupTable::Free(uint32_t g) {
   h->flags = 0;
   free_.push_back(g);
   --live_;
+}
+
+void GroupTable::Reset() {
+  std::fill(slots_.begin(), slots_.end(), 0);
+  records_ = 0;
+  free_.clear();
+  live_ = 0;
+  hand_ = 0;
 }
 
 void GroupTable::Clear() {

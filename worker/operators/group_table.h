@@ -78,8 +78,11 @@ class GroupTable {
   // Calls f(g) for every live record.
   template <typename F>
   void ForEach(F&& f);
-  // Forgets every group.
+  // Forgets every group and frees the memory.
   void Clear();
+  // Forgets every group but keeps the memory for the next ones (a per-mini-batch table): groups
+  // inserted after a Reset get the indices 0, 1, 2, ... in insertion order.
+  void Reset();
 
  private:
   struct RecordHeader {

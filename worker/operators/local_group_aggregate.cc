@@ -39,8 +39,13 @@ LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec
     : spec_(std::move(spec)),
       encoder_(std::move(encoder)),
       functions_(std::move(functions)),
-      append_row_count_(append_row_count) {
-  index_.Reset(0);
+      append_row_count_(append_row_count),
+      table_(0) {
+  native_ = NativeAggregates::Create(functions_);
+  if (native_.has_value()) {
+    table_ = GroupTable(native_->payload_bytes());
+    functions_.Reset(&loaded_);
+  }
   output_types_ = encoder_.key_types();
   keys_ = ChangelogBatch(encoder_.key_types());
   for (const AggregateCall& c : spec_.aggregates) {
@@ -63,23 +68,24 @@ absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatc
     }
     key_buf_.clear();
     encoder_.Encode(batch, r, &key_buf_);
-    const BatchKeyIndex::Lookup found = index_.Find(key_buf_);
-    Group* g;
-    if (found.found) {
-      g = groups_[found.value].get();
-    } else {
-      if (used_groups_ == groups_.size()) groups_.push_back(std::make_unique<Group>());
-      g = groups_[used_groups_].get();
-      g->key.assign(key_buf_);
-      functions_.Reset(&g->acc);
-      index_.Insert(found, g->key, static_cast<uint32_t>(used_groups_));
-      ++used_groups_;
+    const uint64_t hash = GroupTable::Hash(key_buf_);
+    uint32_t g = table_.Find(key_buf_, hash);
+    if (g == GroupTable::kNone) {
+      g = table_.Insert(key_buf_, hash, 0);
+      if (!native_.has_value()) {
+        if (g == groups_.size()) groups_.push_back(std::make_unique<Group>());
+        functions_.Reset(&groups_[g]->acc);
+      }
       for (size_t k = 0; k < key_columns.size(); ++k) {
         keys_.mutable_column(k).AppendFrom(batch.column(key_columns[k]), r);
       }
       keys_.mutable_kinds().push_back(RowKind::kInsert);
     }
-    functions_.Update(&g->acc, batch, r, accumulate);
+    if (native_.has_value()) {
+      native_->Update(table_.payload(g), batch, r, accumulate);
+    } else {
+      functions_.Update(&groups_[g]->acc, batch, r, accumulate);
+    }
     if (pending_rows_++ == 0) pending_since_ = std::chrono::steady_clock::now();
     if (pending_rows_ >= static_cast<size_t>(spec_.mini_batch_size)) RETURN_IF_ERROR(Flush());
   }
@@ -103,16 +109,20 @@ absl::Status LocalGroupAggregateOperator::Flush() {
   out_.Clear();
   const size_t num_keys = encoder_.key_columns().size();
   const size_t row_count_column = output_types_.size() - 1;
-  for (size_t i = 0; i < used_groups_; ++i) {
-    const Group& g = *groups_[i];
-    if (functions_.IsEmptyDelta(g.acc)) continue;
+  for (uint32_t i = 0; i < table_.size(); ++i) {
+    const GroupAccumulators* acc = &loaded_;
+    if (native_.has_value()) {
+      native_->Load(table_.payload(i), &loaded_);
+    } else {
+      acc = &groups_[i]->acc;
+    }
+    if (functions_.IsEmptyDelta(*acc)) continue;
     for (size_t k = 0; k < num_keys; ++k) out_.mutable_column(k).AppendFrom(keys_.column(k), i);
-    functions_.AppendPartials(g.acc, &out_, num_keys);
-    if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(g.acc.row_count);
+    functions_.AppendPartials(*acc, &out_, num_keys);
+    if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(acc->row_count);
     out_.mutable_kinds().push_back(RowKind::kInsert);
   }
-  index_.Reset(used_groups_);  // the next mini-batch likely has as many keys
-  used_groups_ = 0;
+  table_.Reset();  // keeps its memory: the next mini-batch likely has as many keys
   keys_.Clear();
   pending_rows_ = 0;
   return Emit(out_);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
-#include "worker/operators/batch_key_index.h"
+#include "worker/operators/group_table.h"
 #include "worker/operators/key_encoder.h"
+#include "worker/operators/native_aggregates.h"
 #include "worker/operators/operator.h"
 
 namespace eddy {
@@ -55,7 +57,6 @@ class LocalGroupAggregateOperator : public Operator {
 
  private:
   struct Group {
-    std::string key;
     GroupAccumulators acc;
   };
 
@@ -69,11 +70,14 @@ class LocalGroupAggregateOperator : public Operator {
   bool append_row_count_;
   std::vector<DataType> output_types_;
 
-  // The current mini-batch: groups in first-appearance order (reused across mini-batches), the
-  // index by key (views into Group::key, which never moves), and the key column values per group.
+  // The current mini-batch: groups in first-appearance order in the table (group i is the i-th key
+  // of the mini-batch; the table keeps its memory across mini-batches), their accumulators
+  // (native payloads in the table when every call has a native form, else groups_), and the key
+  // column values per group.
+  std::optional<NativeAggregates> native_;
+  GroupTable table_;
   std::vector<std::unique_ptr<Group>> groups_;
-  size_t used_groups_ = 0;
-  BatchKeyIndex index_;
+  GroupAccumulators loaded_;  // a native payload loaded for AppendPartials
   ChangelogBatch keys_;
   size_t pending_rows_ = 0;
   std::chrono::steady_clock::time_point pending_since_;
