@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 #include "common/expr/aggregate_signature.h"
 #include "worker/operators/accumulator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/group_table.h"
+#include "worker/operators/native_aggregates.h"
 #include "worker/state/state_cache.h"
 #include "worker/state/testing/temp_state_backend.h"
 
@@ -66,6 +69,7 @@ void BM_GroupAggregate(benchmark::State& state) {
   spec.aggregates = {Call(AggKind::kCountStar, -1, DataType::Null()),
                      Call(AggKind::kSum, 1, DataType::BigInt())};
   spec.generate_update_before = false;
+  spec.allow_native_state = state.range(1) != 0;
   auto op = GroupAggregateOperator::Create(spec);
   if (!op.ok() || !backend.status().ok()) {
     state.SkipWithError("cannot create the operator");
@@ -93,7 +97,43 @@ void BM_GroupAggregate(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kBatchRows));
 }
-BENCHMARK(BM_GroupAggregate)->Arg(5000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
+// Second argument: 1 = native accumulators in a GroupTable, 0 = serialized ones in a StateCache.
+BENCHMARK(BM_GroupAggregate)
+    ->ArgsProduct({{5000, 100000, 1000000}, {0, 1}})
+    ->ArgNames({"keys", "native"})
+    ->Unit(benchmark::kMicrosecond);
+
+// A batch of random keys looked up in a GroupTable holding them all (the aggregate's probe).
+void BM_GroupTableFind(benchmark::State& state) {
+  const int64_t keys = state.range(0);
+  GroupTable table(24);
+  std::vector<std::string> names;
+  for (int64_t k = 0; k < keys; ++k) {
+    names.push_back("state-key-" + std::to_string(k));
+    table.Insert(names.back(), GroupTable::Hash(names.back()), 0);
+  }
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> pick(0, keys - 1);
+  std::vector<std::vector<std::string_view>> lookups(64);
+  std::vector<std::vector<uint64_t>> hashes(64);
+  for (size_t b = 0; b < lookups.size(); ++b) {
+    for (size_t r = 0; r < kBatchRows; ++r) {
+      lookups[b].push_back(names[pick(rng)]);
+      hashes[b].push_back(GroupTable::Hash(lookups[b].back()));
+    }
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    const auto& batch = lookups[i % lookups.size()];
+    const auto& h = hashes[i++ % lookups.size()];
+    for (size_t r = 0; r < batch.size(); ++r) {
+      if (r + 8 < batch.size()) table.PrefetchSlot(h[r + 8]);
+      benchmark::DoNotOptimize(table.Find(batch[r], h[r]));
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kBatchRows));
+}
+BENCHMARK(BM_GroupTableFind)->Arg(100000)->Arg(1000000);
 
 void BM_StateCacheFindMany(benchmark::State& state) {
   const int64_t keys = state.range(0);
@@ -148,6 +188,28 @@ void BM_AccumulatorRoundTrip(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 BENCHMARK(BM_AccumulatorRoundTrip);
+
+// The same group updated with one row in native form: what the aggregate now does per row.
+void BM_NativeAccumulatorUpdate(benchmark::State& state) {
+  const std::vector<DataType> types = {DataType::BigInt(), DataType::BigInt()};
+  auto functions = AggregateFunctions::Create(
+      {Call(AggKind::kCountStar, -1, DataType::Null()), Call(AggKind::kSum, 1, DataType::BigInt())},
+      types, /*retractions_possible=*/false);
+  if (!functions.ok()) {
+    state.SkipWithError("cannot create the functions");
+    return;
+  }
+  std::optional<NativeAggregates> native = NativeAggregates::Create(*functions);
+  const std::vector<ChangelogBatch> batches = RandomBatches(1000, 1);
+  std::vector<uint8_t> payload(native->payload_bytes(), 0);
+  size_t row = 0;
+  for (auto _ : state) {
+    native->Update(payload.data(), batches[0], row++ % kBatchRows, /*accumulate=*/true);
+    benchmark::DoNotOptimize(payload.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_NativeAccumulatorUpdate);
 
 }  // namespace
 }  // namespace eddy
