@@ -1,6 +1,7 @@
 #include "worker/operators/window_aggregate.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <span>
@@ -47,6 +48,8 @@ WindowAggregateOperator::WindowAggregateOperator(WindowAggregateSpec spec, KeyEn
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
   out_ = ChangelogBatch(output_types_);
+  native_ = NativeAggregates::Create(functions_);
+  functions_.Reset(&loaded_);
 }
 
 absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
@@ -58,7 +61,7 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
   }
   backend_ = ctx.state;
   memory_budget_ = ctx.state_cache_bytes;
-  entry_overhead_ = sizeof(MemoryEntry) + functions_.size() * sizeof(Accumulator) + 64;
+  entry_overhead_ = sizeof(GroupAccumulators) + functions_.size() * sizeof(Accumulator) + 16;
   state_id_ = ctx.state_id;
   max_parallelism_ = ctx.max_parallelism;
   // No cache: a firing window is read by a RocksDB scan, which must see every change.
@@ -103,7 +106,7 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
     }
     group_key_.clear();
     encoder_.Encode(batch, r, &group_key_);
-    const int key_group = group_key_.empty() ? 0 : KeyGroupOf(group_key_, max_parallelism_);
+    int key_group = -1;  // computed when a window in RocksDB needs it
     ends_.clear();
     spec_.window.AssignEnds(ts[r], &ends_);
     bool assigned = false;
@@ -111,11 +114,15 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
       if (end - 1 <= watermark_) continue;  // this window already fired
       assigned = true;
       // A window in memory, or a new one while the budget has room, folds in memory.
-      if (memory_budget_ > 0 && !pending_.count(end) &&
-          (memory_windows_.count(end) || memory_bytes_ < memory_budget_)) {
-        FoldIntoMemory(batch, r, group_key_, key_group, end);
+      // (The window of the previous fold is in memory, never in RocksDB too.)
+      if (memory_budget_ > 0 && ((last_window_ != nullptr && last_end_ == end) ||
+                                 (!pending_.count(end) && (memory_windows_.count(end) ||
+                                                           memory_bytes_ < memory_budget_)))) {
+        FoldIntoMemory(batch, r, group_key_, end);
         continue;
       }
+      if (key_group < 0)
+        key_group = group_key_.empty() ? 0 : KeyGroupOf(group_key_, max_parallelism_);
       key_buf_.clear();
       AppendEnd(end, &key_buf_);
       key_buf_.append(group_key_);
@@ -166,21 +173,75 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
   return SpillOverBudget();
 }
 
-void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t row,
-                                             const std::string& group_key, int key_group,
-                                             int64_t end) {
-  auto& window = memory_windows_[end];
-  auto [it, added] = window.try_emplace(group_key);
-  if (added) {
-    it->second.key_group = key_group;
-    functions_.Reset(&it->second.acc);
-    memory_bytes_ += group_key.size() + entry_overhead_;
+WindowAggregateOperator::MemoryWindow* WindowAggregateOperator::WindowInMemory(int64_t end) {
+  if (last_window_ != nullptr && last_end_ == end) return last_window_;
+  std::unique_ptr<MemoryWindow>& w = memory_windows_[end];
+  if (w == nullptr) {
+    if (!spare_windows_.empty()) {
+      w = std::move(spare_windows_.back());
+      spare_windows_.pop_back();
+    } else {
+      w = std::make_unique<MemoryWindow>(sizeof(PayloadHeader) +
+                                         (native_.has_value() ? native_->payload_bytes() : 0));
+    }
   }
-  functions_.Update(&it->second.acc, batch, row, /*accumulate=*/true);
+  last_end_ = end;
+  last_window_ = w.get();
+  return w.get();
+}
+
+void WindowAggregateOperator::FoldIntoMemory(const ChangelogBatch& batch, size_t row,
+                                             const std::string& group_key, int64_t end) {
+  MemoryWindow* w = WindowInMemory(end);
+  const uint64_t hash = GroupTable::Hash(group_key);
+  uint32_t g = w->table.Find(group_key, hash);
+  if (g == GroupTable::kNone) {
+    const size_t before = w->table.bytes();
+    g = w->table.Insert(group_key, hash, 0);
+    PayloadHeader h{group_key.empty() ? 0 : KeyGroupOf(group_key, max_parallelism_), 0, 0};
+    std::memcpy(w->table.payload(g), &h, sizeof(h));
+    size_t added = w->table.bytes() - before;
+    if (!native_.has_value()) {
+      if (g == w->accs.size()) w->accs.push_back(std::make_unique<GroupAccumulators>());
+      functions_.Reset(w->accs[g].get());
+      added += entry_overhead_;
+    }
+    w->bytes += added;
+    memory_bytes_ += added;
+  }
+  uint8_t* payload = w->table.payload(g);
+  if (native_.has_value()) {
+    native_->Update(payload + sizeof(PayloadHeader), batch, row, /*accumulate=*/true);
+    return;
+  }
+  functions_.Update(w->accs[g].get(), batch, row, /*accumulate=*/true);
   // LISTAGG strings, DISTINCT sets: accumulators that grow count toward the budget too.
   const size_t kept = functions_.BytesKept(batch, row);
-  it->second.kept_bytes += kept;
-  memory_bytes_ += kept;
+  if (kept > 0) {
+    PayloadHeader h;
+    std::memcpy(&h, payload, sizeof(h));
+    h.kept_bytes += kept;
+    std::memcpy(payload, &h, sizeof(h));
+    w->bytes += kept;
+    memory_bytes_ += kept;
+  }
+}
+
+const GroupAccumulators& WindowAggregateOperator::AccumulatorsOf(MemoryWindow& w, uint32_t g) {
+  if (!native_.has_value()) return *w.accs[g];
+  native_->Load(w.table.payload(g) + sizeof(PayloadHeader), &loaded_);
+  return loaded_;
+}
+
+void WindowAggregateOperator::Recycle(std::unique_ptr<MemoryWindow> w) {
+  memory_bytes_ -= std::min(memory_bytes_, w->bytes);
+  if (last_window_ == w.get()) last_window_ = nullptr;
+  // A couple of windows keep their memory for the next ones (tumbling windows fire and open one
+  // by one); the rest is freed.
+  if (spare_windows_.size() >= 2) return;
+  w->table.Reset();
+  w->bytes = 0;
+  spare_windows_.push_back(std::move(w));
 }
 
 absl::Status WindowAggregateOperator::Spill(bool all) {
@@ -188,19 +249,21 @@ absl::Status WindowAggregateOperator::Spill(bool all) {
   while (!memory_windows_.empty() && (all || memory_bytes_ > memory_budget_)) {
     auto node = memory_windows_.extract(std::prev(memory_windows_.end()));
     const int64_t end = node.key();
+    MemoryWindow& w = *node.mapped();
     std::vector<uint8_t>& groups = pending_[end];
     if (groups.empty()) groups.assign(static_cast<size_t>(max_parallelism_), 0);
-    for (auto& [group_key, entry] : node.mapped()) {
+    for (uint32_t g = 0; g < w.table.size(); ++g) {
+      PayloadHeader h;
+      std::memcpy(&h, w.table.payload(g), sizeof(h));
       key_buf_.clear();
       AppendEnd(end, &key_buf_);
-      key_buf_.append(group_key);
+      key_buf_.append(w.table.key(g));
       value_buf_.clear();
-      functions_.Serialize(entry.acc, &value_buf_);
-      table_->Put(entry.key_group, key_buf_, value_buf_);
-      groups[static_cast<size_t>(entry.key_group)] = 1;
-      memory_bytes_ -=
-          std::min(memory_bytes_, group_key.size() + entry_overhead_ + entry.kept_bytes);
+      functions_.Serialize(AccumulatorsOf(w, g), &value_buf_);
+      table_->Put(h.key_group, key_buf_, value_buf_);
+      groups[static_cast<size_t>(h.key_group)] = 1;
     }
+    Recycle(std::move(node.mapped()));
     RETURN_IF_ERROR(table_->Commit());
   }
   return absl::OkStatus();
@@ -208,21 +271,23 @@ absl::Status WindowAggregateOperator::Spill(bool all) {
 
 absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
   auto node = memory_windows_.extract(end);
+  MemoryWindow& w = *node.mapped();
   // The order RocksDB would give: key group, then key bytes.
-  std::vector<std::pair<std::pair<int, std::string_view>, const MemoryEntry*>> entries;
-  entries.reserve(node.mapped().size());
-  for (const auto& [key, entry] : node.mapped()) {
-    entries.push_back({{entry.key_group, key}, &entry});
-    memory_bytes_ -= std::min(memory_bytes_, key.size() + entry_overhead_ + entry.kept_bytes);
+  std::vector<std::pair<std::pair<int, std::string_view>, uint32_t>> entries;
+  entries.reserve(w.table.size());
+  for (uint32_t g = 0; g < w.table.size(); ++g) {
+    PayloadHeader h;
+    std::memcpy(&h, w.table.payload(g), sizeof(h));
+    entries.push_back({{h.key_group, w.table.key(g)}, g});
   }
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   const int64_t start = spec_.window.StartOf(end);
   const size_t num_keys = encoder_.key_types().size();
-  for (const auto& [order, entry] : entries) {
+  for (const auto& [order, g] : entries) {
     std::span<Column> key_columns(out_.mutable_columns().data(), num_keys);
     RETURN_IF_ERROR(encoder_.AppendToColumns(order.second, key_columns));
-    functions_.GetValues(entry->acc, &values_);
+    functions_.GetValues(AccumulatorsOf(w, g), &values_);
     for (size_t i = 0; i < values_.size(); ++i) {
       functions_.AppendValue(i, values_[i], &out_.mutable_column(num_keys + i));
     }
@@ -231,6 +296,7 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
     out_.mutable_kinds().push_back(RowKind::kInsert);
     RETURN_IF_ERROR(EmitWhenFull(&out_, kOutputBatchRows));
   }
+  Recycle(std::move(node.mapped()));
   return absl::OkStatus();
 }
 
@@ -346,6 +412,8 @@ absl::Status WindowAggregateOperator::Close() {
   // Windows held in memory are freed; what is in the store stays until the job ends.
   table_.reset();
   memory_windows_.clear();
+  spare_windows_.clear();
+  last_window_ = nullptr;
   memory_bytes_ = 0;
   return absl::OkStatus();
 }

@@ -12,7 +12,8 @@
 //
 // In front of RocksDB, open windows are kept in memory while they fit the operator's state budget
 // (OperatorContext::state_cache_bytes, --state-cache-mb): their rows fold into in-memory
-// accumulators and they fire from memory, touching RocksDB not at all. When the budget is
+// accumulators (a GroupTable per window, with native accumulators where the calls allow) and they
+// fire from memory, touching RocksDB not at all. When the budget is
 // exceeded, whole windows move to RocksDB, the latest-ending first (they fire last), and stay
 // there until they fire. The output is the same either way. A checkpoint moves every window to
 // RocksDB, so that the store's snapshot and the recorded index of pending windows are the whole
@@ -23,15 +24,17 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "common/base/hash.h"
 #include "worker/operators/accumulator.h"
 #include "worker/operators/batch_key_index.h"
+#include "worker/operators/group_table.h"
 #include "worker/operators/key_encoder.h"
+#include "worker/operators/native_aggregates.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/window_assigner.h"
 #include "worker/state/keyed_state_table.h"
@@ -93,7 +96,7 @@ class WindowAggregateOperator final : public Operator {
   absl::Status ProcessRows(const ChangelogBatch& batch, size_t begin, size_t end, size_t per_row);
   // The rows' windows that live in memory: folded there; the others are left for RocksDB.
   void FoldIntoMemory(const ChangelogBatch& batch, size_t row, const std::string& group_key,
-                      int key_group, int64_t end);
+                      int64_t end);
   absl::Status SpillOverBudget() { return Spill(/*all=*/false); }
   // Moves whole windows from memory to the store, latest end first: all of them, or until within
   // the budget.
@@ -113,17 +116,37 @@ class WindowAggregateOperator final : public Operator {
   int64_t watermark_ = kMinWatermark;
   // Window end -> key groups (one flag each) that hold state for it in RocksDB.
   std::map<int64_t, std::vector<uint8_t>> pending_;
-  // Windows held in memory: end -> group key -> (key group, accumulators).
-  struct MemoryEntry {
-    int key_group = 0;
-    GroupAccumulators acc;
-    size_t kept_bytes = 0;  // AggregateFunctions::BytesKept of the rows folded in
+  // An open window held in memory: its groups in a GroupTable (group i is the window's i-th key)
+  // whose payloads start with a PayloadHeader, followed by the native accumulators when every call
+  // has a native form (native_), else the group's accumulators are accs[i]. A fired or spilled
+  // window is kept for reuse with its memory (spare_windows_).
+  struct PayloadHeader {
+    int32_t key_group;
+    uint32_t unused;
+    uint64_t kept_bytes;  // AggregateFunctions::BytesKept of the rows folded in
   };
-  std::map<int64_t, absl::flat_hash_map<std::string, MemoryEntry>> memory_windows_;
+  struct MemoryWindow {
+    explicit MemoryWindow(size_t payload_bytes) : table(payload_bytes) {}
+    GroupTable table;
+    std::vector<std::unique_ptr<GroupAccumulators>> accs;
+    size_t bytes = 0;  // counted in memory_bytes_
+  };
+  MemoryWindow* WindowInMemory(int64_t end);
+  // Group g's accumulators in `w` (native ones loaded into loaded_).
+  const GroupAccumulators& AccumulatorsOf(MemoryWindow& w, uint32_t g);
+  // Takes `w` out of memory_bytes_ and keeps it for reuse.
+  void Recycle(std::unique_ptr<MemoryWindow> w);
+
+  std::optional<NativeAggregates> native_;
+  std::map<int64_t, std::unique_ptr<MemoryWindow>> memory_windows_;
+  std::vector<std::unique_ptr<MemoryWindow>> spare_windows_;
+  int64_t last_end_ = 0;  // the window of the last fold, looked up once per run of rows
+  MemoryWindow* last_window_ = nullptr;
+  GroupAccumulators loaded_;
   size_t memory_bytes_ = 0;
   std::atomic<uint64_t> reported_memory_bytes_{0};
   size_t memory_budget_ = 0;
-  size_t entry_overhead_ = 0;
+  size_t entry_overhead_ = 0;                   // per group without native accumulators
   std::atomic<uint64_t> late_rows_dropped_{0};  // read by metrics from other threads
 
   // Per-batch scratch, reused.

@@ -36,7 +36,8 @@ class WindowAggregateTest : public ::testing::Test {
   // SELECT word, COUNT(*) ... GROUP BY word over TUMBLE(ts, size) (ts in ms).
   std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, CollectingOutput* out,
                                                 size_t memory_budget = 0,
-                                                KeyedStateBackend* backend = nullptr) {
+                                                KeyedStateBackend* backend = nullptr,
+                                                bool with_listagg = false) {
     WindowAggregateSpec spec;
     spec.input_types = {DataType::String(), DataType::Timestamp(3)};
     spec.group_keys = {0};
@@ -44,6 +45,14 @@ class WindowAggregateTest : public ::testing::Test {
     count.kind = AggKind::kCountStar;
     count.result_type = DataType::BigInt().WithNullable(false);
     spec.aggregates = {count};
+    if (with_listagg) {  // an accumulator without a native form (strings kept in memory)
+      AggregateCall listagg;
+      listagg.kind = AggKind::kListAgg;
+      listagg.arg = 0;
+      listagg.arg_type = DataType::String();
+      listagg.result_type = *AggResultType(AggKind::kListAgg, DataType::String());
+      spec.aggregates.push_back(listagg);
+    }
     spec.window = shape;
     spec.time_column = 1;
     auto op = WindowAggregateOperator::Create(std::move(spec));
@@ -170,40 +179,43 @@ TEST_F(WindowAggregateTest, ReadsStateOncePerBatchAndHopsIntoEveryWindow) {
 // With a memory budget, open windows fold and fire in memory (RocksDB untouched); a small budget
 // moves the latest windows to RocksDB. Every budget gives the same rows in the same order.
 TEST_F(WindowAggregateTest, MemoryBudgetKeepsOpenWindowsOutOfRocksDbWithTheSameResult) {
-  std::vector<std::pair<std::string, int64_t>> rows;
-  for (int i = 0; i < 3000; ++i) rows.push_back({"k" + std::to_string(i % 37), i * 7});
-  auto run = [&](size_t budget, uint64_t* writes, size_t* max_memory_windows) {
-    CollectingOutput out;
-    auto op = Make({WindowShape::Kind::kHop, 1000, 250}, &out, budget);
-    const auto before = backend_->stats();
-    *max_memory_windows = 0;
-    for (size_t begin = 0; begin < rows.size(); begin += 500) {
-      std::vector<std::pair<std::string, int64_t>> part(
-          rows.begin() + begin, rows.begin() + std::min(rows.size(), begin + 500));
-      EXPECT_TRUE(op->Process(0, Rows(part)).ok());
-      *max_memory_windows = std::max(*max_memory_windows, op->memory_windows());
-      EXPECT_TRUE(op->ProcessWatermark({part.back().second - 2000, false}).ok());
-    }
-    EXPECT_TRUE(op->Finish().ok());
-    *writes = backend_->stats().keys_written - before.keys_written;
-    EXPECT_EQ(op->pending_windows(), 0u);
-    EXPECT_EQ(op->memory_bytes(), 0u);
-    return out.rows;
-  };
-  uint64_t writes_rocksdb = 0, writes_memory = 0, writes_small = 0;
-  size_t windows_rocksdb = 0, windows_memory = 0, windows_small = 0;
-  const std::vector<std::string> in_rocksdb = run(0, &writes_rocksdb, &windows_rocksdb);
-  const std::vector<std::string> in_memory = run(64 << 20, &writes_memory, &windows_memory);
-  const std::vector<std::string> small = run(40000, &writes_small, &windows_small);
-  ASSERT_FALSE(in_rocksdb.empty());
-  EXPECT_EQ(in_memory, in_rocksdb);
-  EXPECT_EQ(small, in_rocksdb);
-  EXPECT_EQ(windows_rocksdb, 0u);
-  EXPECT_GT(windows_memory, 0u);
-  EXPECT_EQ(writes_memory, 0u);  // everything fired from memory
-  EXPECT_GT(writes_rocksdb, 0u);
-  EXPECT_GT(writes_small, 0u);              // some windows spilled...
-  EXPECT_LT(writes_small, writes_rocksdb);  // ...not all
+  for (bool with_listagg : {false, true}) {
+    SCOPED_TRACE(with_listagg ? "COUNT(*), LISTAGG(word)" : "COUNT(*)");
+    std::vector<std::pair<std::string, int64_t>> rows;
+    for (int i = 0; i < 3000; ++i) rows.push_back({"k" + std::to_string(i % 37), i * 7});
+    auto run = [&](size_t budget, uint64_t* writes, size_t* max_memory_windows) {
+      CollectingOutput out;
+      auto op = Make({WindowShape::Kind::kHop, 1000, 250}, &out, budget, nullptr, with_listagg);
+      const auto before = backend_->stats();
+      *max_memory_windows = 0;
+      for (size_t begin = 0; begin < rows.size(); begin += 500) {
+        std::vector<std::pair<std::string, int64_t>> part(
+            rows.begin() + begin, rows.begin() + std::min(rows.size(), begin + 500));
+        EXPECT_TRUE(op->Process(0, Rows(part)).ok());
+        *max_memory_windows = std::max(*max_memory_windows, op->memory_windows());
+        EXPECT_TRUE(op->ProcessWatermark({part.back().second - 2000, false}).ok());
+      }
+      EXPECT_TRUE(op->Finish().ok());
+      *writes = backend_->stats().keys_written - before.keys_written;
+      EXPECT_EQ(op->pending_windows(), 0u);
+      EXPECT_EQ(op->memory_bytes(), 0u);
+      return out.rows;
+    };
+    uint64_t writes_rocksdb = 0, writes_memory = 0, writes_small = 0;
+    size_t windows_rocksdb = 0, windows_memory = 0, windows_small = 0;
+    const std::vector<std::string> in_rocksdb = run(0, &writes_rocksdb, &windows_rocksdb);
+    const std::vector<std::string> in_memory = run(64 << 20, &writes_memory, &windows_memory);
+    const std::vector<std::string> small = run(40000, &writes_small, &windows_small);
+    ASSERT_FALSE(in_rocksdb.empty());
+    EXPECT_EQ(in_memory, in_rocksdb);
+    EXPECT_EQ(small, in_rocksdb);
+    EXPECT_EQ(windows_rocksdb, 0u);
+    EXPECT_GT(windows_memory, 0u);
+    EXPECT_EQ(writes_memory, 0u);  // everything fired from memory
+    EXPECT_GT(writes_rocksdb, 0u);
+    EXPECT_GT(writes_small, 0u);              // some windows spilled...
+    EXPECT_LT(writes_small, writes_rocksdb);  // ...not all
+  }
 }
 
 }  // namespace
