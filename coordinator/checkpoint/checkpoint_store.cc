@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +12,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/file_checksum.h"
 #include "common/base/status_macros.h"
 #include "common/base/sync_directory.h"
 
@@ -35,10 +35,7 @@ uint64_t GetFixed(const char* p, int bytes) {
   for (int i = 0; i < bytes; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
   return v;
 }
-uint32_t Crc32(const std::string& data) {
-  return static_cast<uint32_t>(
-      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
-}
+uint32_t Crc32(const std::string& data) { return Crc32Update(0, data.data(), data.size()); }
 
 absl::Status ErrnoError(const std::string& what, const std::string& path) {
   return absl::InternalError(absl::StrCat(what, " '", path, "': ", std::strerror(errno)));
@@ -176,10 +173,34 @@ std::optional<v1::CheckpointMetadata> CheckpointStore::LatestValid(
     std::vector<std::string>* skipped) const {
   for (int64_t id : CompletedIds()) {
     auto metadata = ReadMetadata(id);
-    if (metadata.ok()) return *std::move(metadata);
-    if (skipped != nullptr) skipped->push_back(std::string(metadata.status().message()));
+    absl::Status files = metadata.ok() ? VerifyFiles(*metadata) : metadata.status();
+    if (files.ok()) return *std::move(metadata);
+    if (skipped != nullptr) skipped->push_back(std::string(files.message()));
   }
   return std::nullopt;
+}
+
+absl::Status CheckpointStore::VerifyFiles(const v1::CheckpointMetadata& metadata) const {
+  for (const auto& subtask : metadata.subtasks()) {
+    for (const auto& op : subtask.operators()) {
+      for (const auto& f : op.files()) {
+        const std::string path = (fs::path(job_dir_) / f.path()).string();
+        auto corrupt = [&](const std::string& why) {
+          return absl::DataLossError(absl::StrCat("state file '", path, "' of checkpoint ",
+                                                  metadata.checkpoint_id(), " ", why));
+        };
+        if (!IsPathInJobDir(f.path())) return corrupt("is outside the job's directory");
+        absl::StatusOr<FileChecksum> sum = ChecksumFile(path);
+        if (!sum.ok()) return corrupt(absl::StrCat("cannot be read: ", sum.status().message()));
+        if (sum->size != f.size()) {
+          return corrupt(
+              absl::StrCat("holds ", sum->size, " bytes, the checkpoint recorded ", f.size()));
+        }
+        if (sum->crc32 != f.crc32()) return corrupt("fails its checksum");
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 bool CheckpointStore::IsPathInJobDir(const std::string& path) {

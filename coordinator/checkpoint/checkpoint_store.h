@@ -42,8 +42,11 @@ class CheckpointStore {
   absl::StatusOr<v1::CheckpointMetadata> ReadMetadata(int64_t checkpoint_id) const;
   // Checkpoint ids that have a metadata file, newest first.
   std::vector<int64_t> CompletedIds() const;
-  // The newest checkpoint whose metadata verifies, skipping (and reporting in `skipped`) those that
-  // do not; nullopt when there is none.
+  // Checks every state file `metadata` references against the size and CRC-32 recorded for it; an
+  // error names the first file that is missing, of another size or fails its checksum.
+  absl::Status VerifyFiles(const v1::CheckpointMetadata& metadata) const;
+  // The newest checkpoint whose metadata and state files verify, skipping (and reporting in
+  // `skipped`) those that do not; nullopt when there is none.
   std::optional<v1::CheckpointMetadata> LatestValid(std::vector<std::string>* skipped) const;
 
   // Keeps the newest `retain` completed checkpoints and deletes the older ones with their shared

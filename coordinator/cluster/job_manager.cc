@@ -201,6 +201,13 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
       EDDY_LOG_WARN("job {}: not restoring from a checkpoint that cannot be trusted: {}", job_id,
                     why);
     }
+    if (!restore && !skipped.empty()) {
+      // Starting over would repeat what the completed checkpoints already committed.
+      release();
+      return absl::DataLossError(absl::StrCat("no completed checkpoint can be trusted (",
+                                              skipped.size(),
+                                              " skipped); the newest: ", skipped.front()));
+    }
   }
   std::map<std::pair<int, int>, const v1::SubtaskStateHandle*> restored_state;
   if (restore) {
@@ -797,9 +804,15 @@ void JobManager::Tick(Clock::time_point now) {
         continue;
       }
     }
-    // A restart that could not be deployed is one more failure for the restart strategy.
+    // A restart that could not be deployed is one more failure for the restart strategy, unless
+    // its checkpoints cannot be trusted: trying again cannot help.
     const std::string reason = absl::StrCat("restarting failed: ", s.message());
     job.info.set_last_failure(reason);
+    if (absl::IsDataLoss(s)) {
+      EDDY_LOG_ERROR("job {}: {}", id, reason);
+      FinishLocked(job, v1::JOB_STATUS_FAILED, reason);
+      continue;
+    }
     RestartDecision decision =
         job.spec.restart ? job.spec.restart->OnFailure(now) : RestartDecision{};
     if (decision.restart) {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <iostream>
 #include <map>
@@ -31,6 +32,23 @@ namespace eddy::testing {
 namespace {
 
 using ::testing::HasSubstr;
+
+// The newest completed checkpoint of the job in `dir` (the highest chk-<n> with a _metadata file).
+std::filesystem::path NewestCompletedCheckpoint(const std::filesystem::path& dir) {
+  std::filesystem::path newest;
+  int64_t newest_id = -1;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("chk-", 0) != 0 || !std::filesystem::exists(entry.path() / "_metadata"))
+      continue;
+    const int64_t id = std::atoll(name.c_str() + 4);
+    if (id > newest_id) {
+      newest_id = id;
+      newest = entry.path();
+    }
+  }
+  return newest;
+}
 
 class FailoverTest : public ClusterTest {
  protected:
@@ -127,6 +145,33 @@ class FailoverTest : public ClusterTest {
                 ::testing::ContainsRegex(
                     "job " + job + " .* attempt [2-6] deployed: .*, restored from checkpoint"));
     return printed;
+  }
+  // Flips one bit of one of the newest completed checkpoint's own files (a RocksDB MANIFEST,
+  // CURRENT or OPTIONS) in the job's checkpoint directory `dir`, both picked by the seed; returns
+  // the file ("" when there is none).
+  std::filesystem::path CorruptOneBitOfTheNewestCheckpoint(const std::filesystem::path& dir) {
+    const std::filesystem::path newest = NewestCompletedCheckpoint(dir);
+    std::vector<std::filesystem::path> own;
+    if (!newest.empty()) {
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(newest)) {
+        if (entry.is_regular_file() && entry.path().filename() != "_metadata" &&
+            entry.file_size() > 0) {
+          own.push_back(entry.path());
+        }
+      }
+    }
+    if (own.empty()) return {};
+    std::sort(own.begin(), own.end());
+    const std::filesystem::path file = own[Random()() % own.size()];
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    const auto size = static_cast<uint64_t>(std::filesystem::file_size(file));
+    const auto at = static_cast<std::streamoff>(Random()() % size);
+    char c = 0;
+    f.seekg(at);
+    f.get(c);
+    f.seekp(at);
+    f.put(static_cast<char>(c ^ 0x10));
+    return file;
   }
   std::string files_;  // where the filesystem sinks write
 };
@@ -234,6 +279,77 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
     expected[id % 10].second += id;
   }
   EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+}
+
+// A state file of the newest checkpoint loses one bit while a worker dies: the restart skips that
+// checkpoint, naming the file, and restores the one before it; every row still counts once.
+TEST_F(FailoverTest, ACorruptedStateFileMakesTheRestartUseThePreviousCheckpoint) {
+  constexpr int64_t kRows = 40000;
+  const std::string checkpoints = files_ + "/checkpoints";
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) +
+      "SET 'state.checkpoints.num-retained' = '3';"
+      "SET 'state.checkpoints.dir' = '" +
+      checkpoints +
+      "';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
+      "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  const std::string first = WaitForACompletedCheckpoint(job);
+  ASSERT_FALSE(first.empty()) << cluster_->CoordinatorLog();
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job, first).empty()) << cluster_->CoordinatorLog();
+
+  const std::filesystem::path victim_file =
+      CorruptOneBitOfTheNewestCheckpoint(std::filesystem::path(checkpoints) / job);
+  ASSERT_FALSE(victim_file.empty());
+  // At once, before the next checkpoint could complete.
+  const int victim =
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(0));
+  ASSERT_GE(victim, 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  const std::string log = cluster_->CoordinatorLog();
+  EXPECT_THAT(log, ::testing::HasSubstr("not restoring from a checkpoint that cannot be trusted: "
+                                        "state file '" +
+                                        victim_file.string()));
+  EXPECT_THAT(log,
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+}
+
+// With only the corrupted checkpoint retained, nothing can be trusted: the job fails and says which
+// file, instead of starting over and repeating what the checkpoint had committed.
+TEST_F(FailoverTest, WhenNoCheckpointCanBeTrustedTheJobFailsNamingTheFile) {
+  const std::string checkpoints = files_ + "/checkpoints";
+  RunResult submitted =
+      cluster_->Eddy(std::string(kCheckpointedAndRestarted) + "SET 'state.checkpoints.dir' = '" +
+                     checkpoints + "';" + kThrottledAggregation);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
+  const std::filesystem::path victim_file =
+      CorruptOneBitOfTheNewestCheckpoint(std::filesystem::path(checkpoints) / job);
+  ASSERT_FALSE(victim_file.empty());
+  ASSERT_GE(KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(0)),
+            0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(60)), "FAILED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::HasSubstr("no completed checkpoint can be trusted (1 skipped); the "
+                                   "newest: state file '" +
+                                   victim_file.string()));
 }
 
 // Every distinct (window, key) -> (count, sum) a `print` sink printed for a tumbling-window job.

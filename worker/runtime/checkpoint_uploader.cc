@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/file_checksum.h"
 #include "common/base/logging.h"
 #include "common/base/sync_directory.h"
 
@@ -18,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Copies `from` to `to` through a temporary file, synced and renamed: `to` is whole or absent.
-bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
+bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size, uint32_t* crc,
                  std::string* error) {
   const std::string tmp = to + ".inprogress";
   const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
@@ -35,6 +36,7 @@ bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
   char buf[1 << 16];
   bool ok = true;
   *size = 0;
+  *crc = 0;
   while (ok) {
     const ssize_t n = ::read(in, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
@@ -55,6 +57,7 @@ bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
       done += w;
     }
     *size += static_cast<uint64_t>(n);
+    *crc = Crc32Update(*crc, buf, static_cast<size_t>(n));
   }
   if (ok && ::fsync(out) != 0) {
     *error = absl::StrCat("cannot sync '", tmp, "': ", std::strerror(errno));
@@ -193,20 +196,26 @@ bool CheckpointUploader::UploadStore(const SubtaskSnapshot& snapshot, const Stor
         *file = found->second;  // the same immutable file, already in the checkpoint directory
       } else {
         uint64_t size = 0;
+        uint32_t crc = 0;
         const std::string rel = absl::StrCat(shared_rel, "/", name);
-        if (!CopyDurably(it->path().string(), (job_dir / rel).string(), &size, error)) {
+        if (!CopyDurably(it->path().string(), (job_dir / rel).string(), &size, &crc, error)) {
           return false;
         }
         file->set_path(rel);
         file->set_size(size);
+        file->set_crc32(crc);
       }
       uploaded_ssts[name] = *file;
     } else {
       uint64_t size = 0;
+      uint32_t crc = 0;
       const std::string rel = absl::StrCat(own_rel, "/", name);
-      if (!CopyDurably(it->path().string(), (job_dir / rel).string(), &size, error)) return false;
+      if (!CopyDurably(it->path().string(), (job_dir / rel).string(), &size, &crc, error)) {
+        return false;
+      }
       file->set_path(rel);
       file->set_size(size);
+      file->set_crc32(crc);
     }
   }
   if (ec) {

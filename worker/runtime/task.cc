@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/base/file_checksum.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
@@ -303,11 +304,21 @@ absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
   for (const v1::StateFile& f : it->second->files()) {
     const fs::path from = from_dir / f.path();
     fs::copy_file(from, local / from.filename(), ec);
-    if (ec) {
+    std::string wrong = ec ? ec.message() : "";
+    if (!ec) {
+      // The copy is what the store opens: it must hold the bytes the checkpoint recorded.
+      absl::StatusOr<FileChecksum> sum = ChecksumFile((local / from.filename()).string());
+      if (!sum.ok()) {
+        wrong = std::string(sum.status().message());
+      } else if (sum->size != f.size() || sum->crc32 != f.crc32()) {
+        wrong = absl::StrCat("its ", sum->size, " bytes fail the checksum recorded for ", f.size());
+      }
+    }
+    if (!wrong.empty()) {
       fs::remove_all(local, ec);
-      return absl::DataLossError(
-          absl::StrCat("cannot restore state file '", from.string(), "' of checkpoint ",
-                       checkpointing_.restore_checkpoint_id(), ": ", ec.message()));
+      return absl::DataLossError(absl::StrCat("cannot restore state file '", from.string(),
+                                              "' of checkpoint ",
+                                              checkpointing_.restore_checkpoint_id(), ": ", wrong));
     }
   }
   auto store =

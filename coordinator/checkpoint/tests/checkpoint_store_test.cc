@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/base/file_checksum.h"
 #include "tests/util/status_matchers.h"
 
 namespace eddy {
@@ -44,6 +45,7 @@ class CheckpointStoreTest : public ::testing::Test {
       auto* file = op->add_files();
       file->set_path(f);
       file->set_size(4);
+      file->set_crc32(Crc32Update(0, "data", 4));
     }
     EXPECT_OK(store_->WriteMetadata(m));
     return m;
@@ -101,6 +103,53 @@ TEST_F(CheckpointStoreTest, EveryCorruptedByteIsDetectedAndTheOlderCheckpointIsU
     std::ofstream(MetadataPath(2), std::ios::binary | std::ios::trunc) << original.substr(0, n);
     EXPECT_EQ(store_->ReadMetadata(2).status().code(), absl::StatusCode::kDataLoss) << n;
   }
+}
+
+TEST_F(CheckpointStoreTest, EveryKindOfStateFileCorruptedTruncatedOrMissingIsNeverTrusted) {
+  Complete(1, {"shared/s/1.sst", "chk-1/s/MANIFEST-000001", "chk-1/s/CURRENT"});
+  // A shared SST file, a file of the checkpoint alone, and one shared with checkpoint 1.
+  const std::vector<std::string> files = {"shared/s/2.sst", "chk-2/s/MANIFEST-000002",
+                                          "chk-2/s/CURRENT", "shared/s/1.sst"};
+  Complete(2, files);
+  auto newest_trusted = [&](std::vector<std::string>* skipped) {
+    auto latest = store_->LatestValid(skipped);
+    return latest.has_value() ? latest->checkpoint_id() : int64_t{0};
+  };
+  std::vector<std::string> skipped;
+  ASSERT_EQ(newest_trusted(&skipped), 2);
+  for (const std::string& f : {files[0], files[1], files[2]}) {
+    SCOPED_TRACE(f);
+    const fs::path path = fs::path(store_->job_dir()) / f;
+    for (size_t i = 0; i < 4; ++i) {  // every byte flipped
+      std::string bad = "data";
+      bad[i] = static_cast<char>(bad[i] ^ 0x01);
+      std::ofstream(path, std::ios::binary | std::ios::trunc) << bad;
+      skipped.clear();
+      EXPECT_EQ(newest_trusted(&skipped), 1) << "byte " << i << " flipped went unnoticed";
+      ASSERT_EQ(skipped.size(), 1u);
+      EXPECT_THAT(skipped[0], HasSubstr(path.string()));
+      EXPECT_THAT(skipped[0], HasSubstr("fails its checksum"));
+    }
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << "dat";  // truncated
+    skipped.clear();
+    EXPECT_EQ(newest_trusted(&skipped), 1);
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_THAT(skipped[0], HasSubstr("holds 3 bytes, the checkpoint recorded 4"));
+    fs::remove(path);  // missing
+    skipped.clear();
+    EXPECT_EQ(newest_trusted(&skipped), 1);
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_THAT(skipped[0], HasSubstr("cannot be read"));
+    Write(f);
+    skipped.clear();
+    EXPECT_EQ(newest_trusted(&skipped), 2);
+  }
+  // A file both reference: neither checkpoint can be trusted.
+  std::ofstream(fs::path(store_->job_dir()) / files[3], std::ios::binary | std::ios::trunc)
+      << "dbta";
+  skipped.clear();
+  EXPECT_EQ(newest_trusted(&skipped), 0);
+  EXPECT_EQ(skipped.size(), 2u);
 }
 
 TEST_F(CheckpointStoreTest, RetainDropsOldCheckpointsAndOnlyTheirUnreferencedSharedFiles) {
