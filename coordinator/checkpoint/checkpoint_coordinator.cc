@@ -187,8 +187,9 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   if (!written.ok()) {
     ++stats_.in_progress;  // FailLocked counts it out again
     for (const auto& s : metadata.subtasks()) p.acks[{s.task_index(), s.subtask_index()}] = s;
+    // A full checkpoint storage aborts the checkpoint; the job goes on and tries again later.
     FailLocked(std::move(p), absl::StrCat("Could not complete the checkpoint: ", written.message()),
-               true, now, actions);
+               !absl::IsResourceExhausted(written), now, actions);
     return;
   }
   consecutive_failures_ = 0;
@@ -221,15 +222,18 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
 }
 
 void CheckpointCoordinator::Decline(int64_t id, SubtaskId subtask, const std::string& reason,
-                                    Clock::time_point now) {
+                                    bool storage_full, Clock::time_point now) {
   Actions actions;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (pending_.count(id) == 0) return;
     AbortLocked(
         id,
-        absl::StrCat("Declined by task ", subtask.first, " subtask ", subtask.second, ": ", reason),
-        true, now, &actions);
+        absl::StrCat("Declined by task ", subtask.first, " subtask ", subtask.second, ": ", reason,
+                     storage_full ? " (the checkpoint storage is full: not counted as a "
+                                    "failed checkpoint)"
+                                  : ""),
+        !storage_full, now, &actions);
   }
   Run(actions);
 }

@@ -68,7 +68,10 @@ class CheckpointCoordinator {
   // (unknown checkpoint or subtask, a file outside the job's directory); an acknowledgement of a
   // checkpoint that was already aborted is ignored (OK).
   absl::Status Acknowledge(int64_t id, const v1::SubtaskStateHandle& state, Clock::time_point now);
-  void Decline(int64_t id, SubtaskId subtask, const std::string& reason,
+  // A subtask could not snapshot checkpoint `id`: it is aborted, and counted as a failed checkpoint
+  // unless the checkpoint storage was full (`storage_full`), which only aborts it (as does a full
+  // storage when the metadata is written).
+  void Decline(int64_t id, SubtaskId subtask, const std::string& reason, bool storage_full = false,
                Clock::time_point now = Clock::now());
   // `subtask` finished (every input ended) without a source to report from, so it never sees
   // another barrier: pending checkpoints stop waiting for it (and may complete), later ones do not

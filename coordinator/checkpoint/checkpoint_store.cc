@@ -37,8 +37,12 @@ uint64_t GetFixed(const char* p, int bytes) {
 }
 uint32_t Crc32(const std::string& data) { return Crc32Update(0, data.data(), data.size()); }
 
+// ResourceExhausted when the file system is full (the checkpoint coordinator does not count such
+// a failure against the tolerable ones), Internal otherwise.
 absl::Status ErrnoError(const std::string& what, const std::string& path) {
-  return absl::InternalError(absl::StrCat(what, " '", path, "': ", std::strerror(errno)));
+  const std::string message = absl::StrCat(what, " '", path, "': ", std::strerror(errno));
+  if (errno == ENOSPC || errno == EDQUOT) return absl::ResourceExhaustedError(message);
+  return absl::InternalError(message);
 }
 
 // Writes `data` to `path` and makes it durable before returning.

@@ -630,7 +630,7 @@ void JobManager::OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request
   }
   if (checkpoints) {
     checkpoints->Decline(request.checkpoint_id(), {request.task_index(), request.subtask_index()},
-                         request.reason());
+                         request.reason(), request.storage_full());
   }
 }
 

@@ -352,6 +352,95 @@ TEST_F(FailoverTest, WhenNoCheckpointCanBeTrustedTheJobFailsNamingTheFile) {
                                    victim_file.string()));
 }
 
+// A tmpfs mounted for one test (root only: without the right to mount, the test is skipped), and
+// unmounted at its end.
+class ScopedTmpfs {
+ public:
+  ScopedTmpfs(const std::string& dir, const std::string& size) : dir_(dir) {
+    std::filesystem::create_directories(dir);
+    mounted_ =
+        std::system(
+            ("mount -t tmpfs -o size=" + size + " tmpfs '" + dir + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~ScopedTmpfs() {
+    if (mounted_) (void)std::system(("umount -l '" + dir_ + "'").c_str());
+  }
+  bool mounted() const { return mounted_; }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+// A fixture whose checkpoint storage is a small tmpfs, mounted before the cluster starts (worker
+// processes run in mount namespaces of their own, which see only what was mounted before them).
+class FullStorageTest : public FailoverTest {
+ protected:
+  void SetUp() override {
+    storage_ = FreshTestDir("failover-storage-" + CurrentTestName());
+    disk_ = std::make_unique<ScopedTmpfs>(storage_, "2m");
+    if (!disk_->mounted()) GTEST_SKIP() << "mounting a tmpfs needs root";
+    FailoverTest::SetUp();
+  }
+  void TearDown() override {
+    if (disk_->mounted()) FailoverTest::TearDown();
+    disk_.reset();
+    std::filesystem::remove_all(storage_);
+  }
+  std::string storage_;
+  std::unique_ptr<ScopedTmpfs> disk_;
+};
+
+// The checkpoint storage fills up: checkpoints abort (not counted against the tolerable failures,
+// which are 0 here) and the job runs on; once there is room again checkpoints complete, and a
+// worker lost after that is recovered from one with every row counted once.
+TEST_F(FullStorageTest, AFullCheckpointStorageAbortsCheckpointsWhileTheJobGoesOn) {
+  const std::string checkpoints = storage_;
+  constexpr int64_t kRows = 60000;
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) + "SET 'state.checkpoints.dir' = '" + checkpoints +
+      "';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
+      "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  const std::string first = WaitForACompletedCheckpoint(job);
+  ASSERT_FALSE(first.empty()) << cluster_->CoordinatorLog();
+
+  // Fill the disk up.
+  const std::string filler = checkpoints + "/filler";
+  (void)std::system(("dd if=/dev/zero of='" + filler + "' bs=4k 2>/dev/null").c_str());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (std::chrono::steady_clock::now() < deadline &&
+         cluster_->CoordinatorLog().find("the checkpoint storage is full") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("checkpoint [0-9]+ failed: .*No space left on device"));
+  EXPECT_EQ(JobRow(job)[2], "RUNNING");
+
+  // Room again: checkpoints complete, and a lost worker is recovered from one.
+  std::filesystem::remove(filler);
+  const std::string after = WaitForACompletedCheckpoint(job, first);
+  ASSERT_FALSE(after.empty()) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+}
+
 // Every distinct (window, key) -> (count, sum) a `print` sink printed for a tumbling-window job.
 // An at-least-once sink may print a window again after a restore, but always with the same value.
 std::map<std::pair<int64_t, int64_t>, std::set<std::pair<int64_t, int64_t>>> PrintedWindows(

@@ -20,16 +20,16 @@ namespace fs = std::filesystem;
 
 // Copies `from` to `to` through a temporary file, synced and renamed: `to` is whole or absent.
 bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size, uint32_t* crc,
-                 std::string* error) {
+                 UploadError* error) {
   const std::string tmp = to + ".inprogress";
   const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
-    *error = absl::StrCat("cannot read '", from, "': ", std::strerror(errno));
+    error->Set(absl::StrCat("cannot read '", from, "': ", std::strerror(errno)), errno);
     return false;
   }
   const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) {
-    *error = absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno));
+    error->Set(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)), errno);
     ::close(in);
     return false;
   }
@@ -41,7 +41,7 @@ bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
     const ssize_t n = ::read(in, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      *error = absl::StrCat("cannot read '", from, "': ", std::strerror(errno));
+      error->Set(absl::StrCat("cannot read '", from, "': ", std::strerror(errno)), errno);
       ok = false;
       break;
     }
@@ -50,7 +50,7 @@ bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
       const ssize_t w = ::write(out, buf + done, static_cast<size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
       if (w < 0) {
-        *error = absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno));
+        error->Set(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)), errno);
         ok = false;
         break;
       }
@@ -60,27 +60,27 @@ bool CopyDurably(const std::string& from, const std::string& to, uint64_t* size,
     *crc = Crc32Update(*crc, buf, static_cast<size_t>(n));
   }
   if (ok && ::fsync(out) != 0) {
-    *error = absl::StrCat("cannot sync '", tmp, "': ", std::strerror(errno));
+    error->Set(absl::StrCat("cannot sync '", tmp, "': ", std::strerror(errno)), errno);
     ok = false;
   }
   ::close(in);
   if (::close(out) != 0 && ok) {
-    *error = absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno));
+    error->Set(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)), errno);
     ok = false;
   }
   if (ok && ::rename(tmp.c_str(), to.c_str()) != 0) {
-    *error = absl::StrCat("cannot rename '", tmp, "': ", std::strerror(errno));
+    error->Set(absl::StrCat("cannot rename '", tmp, "': ", std::strerror(errno)), errno);
     ok = false;
   }
   if (!ok) ::unlink(tmp.c_str());
   return ok;
 }
 
-bool MakeDir(const std::string& dir, std::string* error) {
+bool MakeDir(const std::string& dir, UploadError* error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    *error = absl::StrCat("cannot create '", dir, "': ", ec.message());
+    error->Set(absl::StrCat("cannot create '", dir, "': ", ec.message()), ec.value());
     return false;
   }
   return true;
@@ -170,7 +170,7 @@ void CheckpointUploader::Run() {
 }
 
 bool CheckpointUploader::UploadStore(const SubtaskSnapshot& snapshot, const StoreSnapshot& store,
-                                     v1::OperatorStateHandle* handle, std::string* error) {
+                                     v1::OperatorStateHandle* handle, UploadError* error) {
   std::map<std::string, v1::StateFile> reusable;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -219,13 +219,13 @@ bool CheckpointUploader::UploadStore(const SubtaskSnapshot& snapshot, const Stor
     }
   }
   if (ec) {
-    *error = absl::StrCat("cannot list '", store.local_dir, "': ", ec.message());
+    error->Set(absl::StrCat("cannot list '", store.local_dir, "': ", ec.message()), ec.value());
     return false;
   }
   absl::Status synced = SyncDirectory((job_dir / shared_rel).string());
   if (synced.ok()) synced = SyncDirectory((job_dir / own_rel).string());
   if (!synced.ok()) {
-    *error = std::string(synced.message());
+    error->Set(std::string(synced.message()), 0);
     return false;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -234,12 +234,14 @@ bool CheckpointUploader::UploadStore(const SubtaskSnapshot& snapshot, const Stor
 }
 
 void CheckpointUploader::Process(SubtaskSnapshot& snapshot) {
-  std::string error = snapshot.decline_reason;
+  UploadError upload;
+  upload.message = snapshot.decline_reason;
+  std::string& error = upload.message;
   if (error.empty()) {
     for (const StoreSnapshot& store : snapshot.stores) {
       v1::OperatorStateHandle* handle =
           snapshot.state.mutable_operators(static_cast<int>(store.operator_index));
-      if (!UploadStore(snapshot, store, handle, &error)) break;
+      if (!UploadStore(snapshot, store, handle, &upload)) break;
     }
   }
   if (!error.empty()) {
@@ -253,6 +255,7 @@ void CheckpointUploader::Process(SubtaskSnapshot& snapshot) {
     req.set_task_index(snapshot.state.task_index());
     req.set_subtask_index(snapshot.state.subtask_index());
     req.set_reason(error);
+    req.set_storage_full(upload.storage_full);
     if (decline_) decline_(req);
     return;
   }

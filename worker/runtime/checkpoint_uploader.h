@@ -11,6 +11,7 @@
 // renamed, and its directory fsynced. Thread-safe.
 #pragma once
 
+#include <cerrno>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -26,6 +27,17 @@
 namespace eddy {
 
 // One state store's part of a subtask snapshot.
+// Why an upload failed, and whether it was for lack of room in the checkpoint storage (ENOSPC,
+// EDQUOT): such a decline aborts the checkpoint without counting as a failed one.
+struct UploadError {
+  std::string message;
+  bool storage_full = false;
+  void Set(std::string m, int error_number) {
+    message = std::move(m);
+    storage_full = storage_full || error_number == ENOSPC || error_number == EDQUOT;
+  }
+};
+
 struct StoreSnapshot {
   size_t operator_index = 0;  // into SubtaskSnapshot::state.operators
   std::string store_name;     // unique per store instance
@@ -76,7 +88,7 @@ class CheckpointUploader {
   void Process(SubtaskSnapshot& snapshot);
   // Uploads one store's files into `handle`; false with *error on failure.
   bool UploadStore(const SubtaskSnapshot& snapshot, const StoreSnapshot& store,
-                   v1::OperatorStateHandle* handle, std::string* error);
+                   v1::OperatorStateHandle* handle, UploadError* error);
 
   AckFn ack_;
   DeclineFn decline_;

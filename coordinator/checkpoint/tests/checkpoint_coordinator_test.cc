@@ -191,7 +191,7 @@ TEST_F(CheckpointCoordinatorTest, TimeoutsAndDeclinesFailTheJobBeyondTheToleranc
   EXPECT_TRUE(failure_.empty());  // one failure is tolerated
   coordinator_->Tick(t0_ + seconds(11));
   ASSERT_THAT(triggered_, ElementsAre(1, 2));
-  coordinator_->Decline(2, {1, 0}, "the sink is blocked", t0_ + seconds(12));
+  coordinator_->Decline(2, {1, 0}, "the sink is blocked", false, t0_ + seconds(12));
   EXPECT_THAT(failure_, HasSubstr("Exceeded checkpoint tolerable failure threshold (1)"));
   EXPECT_THAT(failure_, HasSubstr("Declined by task 1 subtask 0: the sink is blocked"));
   coordinator_->Tick(t0_ + seconds(20));
