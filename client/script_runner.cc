@@ -1,6 +1,11 @@
 #include "client/script_runner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -17,6 +22,22 @@ void PrintError(FILE* out, const absl::Status& s) {
   std::fprintf(out, "[ERROR] Could not execute SQL statement. Reason:\n%s\n",
                std::string(s.message()).c_str());
   std::fflush(out);
+}
+
+// RUNNING, RESTARTING, ... (the enum's name without its prefix), as SHOW JOBS prints it.
+std::string JobStatusName(v1::JobStatus status) {
+  std::string name = v1::JobStatus_Name(status);
+  if (absl::StartsWith(name, "JOB_STATUS_")) name.erase(0, 11);
+  return name;
+}
+
+// Rows the job's sources produced so far: the nodes without input rows.
+int64_t RowsRead(const v1::JobInfo& info) {
+  int64_t rows = 0;
+  for (const v1::OperatorMetrics& op : info.operators()) {
+    if (op.rows_in() == 0) rows += op.rows_out();
+  }
+  return rows;
 }
 
 }  // namespace
@@ -203,13 +224,40 @@ absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& q
 }
 
 absl::Status ScriptRunner::WaitForJob(const std::string& job_id) {
+  // On a terminal, one line that keeps saying how far the job got (rewritten in place, erased
+  // before the job's last message); nothing of it when the messages go to a file or a pipe.
+  const bool progress = ::isatty(::fileno(messages_)) == 1;
+  const auto started = std::chrono::steady_clock::now();
+  bool progress_shown = false;
+  auto clear_progress = [&] {
+    if (!progress_shown) return;
+    std::fputs("\r\033[K", messages_);
+    std::fflush(messages_);
+    progress_shown = false;
+  };
   while (true) {
     if (options_.interrupted && options_.interrupted->load()) {
+      clear_progress();
       return absl::CancelledError("interrupted; jobs cancelled");
     }
     auto info = client_->WaitJob(job_id, 200);
-    if (!info.ok()) return info.status();
-    if (!IsFinalJobStatus(info->status())) continue;
+    if (!info.ok()) {
+      clear_progress();
+      return info.status();
+    }
+    if (!IsFinalJobStatus(info->status())) {
+      if (progress) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(messages_, "\r\033[K[INFO] Job %s %s: %s rows read, %.1f s", job_id.c_str(),
+                     JobStatusName(info->status()).c_str(), std::to_string(RowsRead(*info)).c_str(),
+                     seconds);
+        std::fflush(messages_);
+        progress_shown = true;
+      }
+      continue;
+    }
+    clear_progress();
     std::erase(running_jobs_, job_id);
     if (info->status() == v1::JOB_STATUS_FAILED) {
       return absl::AbortedError(absl::StrCat("Job ", job_id, " failed: ", info->error()));

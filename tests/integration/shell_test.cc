@@ -167,6 +167,33 @@ class Terminal {
   std::string pending_;
 };
 
+// A bounded INSERT the shell waits for (table.dml-sync) shows its progress on a terminal: rows read
+// so far and the time, on one line rewritten in place and erased before the job's last message;
+// with stderr not a terminal, no such line.
+TEST(ShellTest, AWaitedInsertShowsItsProgressOnATerminalOnly) {
+  const std::string dir = FreshTestDir("shell-progress");
+  std::filesystem::create_directories(dir);
+  const std::string script = dir + "/insert.sql";
+  std::ofstream(script)
+      << "SET 'table.dml-sync' = 'true';\n"
+         "CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', "
+         "'rows-per-second' = '4000', 'number-of-rows' = '16000');\n"
+         "CREATE TEMPORARY TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');\n"
+         "INSERT INTO snk SELECT id FROM src;\n";
+  Terminal t({EddyBinary("eddy"), "-f", script});
+  ASSERT_TRUE(t.started());
+  const std::string shown = t.WaitFor("finished.", 60000);
+  EXPECT_THAT(shown, ::testing::ContainsRegex("\\[INFO\\] Job [0-9a-f]+ RUNNING: [1-9][0-9]* rows "
+                                              "read, [0-9]+\\.[0-9] s"));
+  EXPECT_THAT(shown, HasSubstr("\r\033[K[INFO] Job "));  // rewritten in place, then erased
+  EXPECT_EQ(t.Wait(), 0);
+
+  RunResult piped = RunToCompletion({EddyBinary("eddy"), "-f", script}, dir, 60000);
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_THAT(piped.err, HasSubstr("finished."));
+  EXPECT_THAT(piped.err, Not(HasSubstr("rows read")));
+}
+
 TEST(ShellTest, TerminalSessionPromptsAndCtrlCCancelsOnlyTheQuery) {
   Terminal t({EddyBinary("eddy")});
   ASSERT_TRUE(t.started());
