@@ -261,8 +261,7 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
       slot.subtask_index = t.subtask_index();
       slot.worker_id = worker;
       for (const v1::PlanNode& node : t.nodes()) {
-        slot.reads_source = slot.reads_source || node.has_values() || node.has_datagen() ||
-                            node.has_nexmark() || node.has_filesystem_source();
+        slot.reads_source = slot.reads_source || node.has_values() || node.has_table_source();
       }
       *per_worker[worker].add_tasks() = t;
     }

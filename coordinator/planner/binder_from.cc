@@ -173,8 +173,8 @@ absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref, b
                              absl::StrCat("table '", path->ToString(), "' not found"));
   }
   const std::string connector = table->connector();
-  const ConnectorCapabilities* caps = FindConnector(connector);
-  if (caps == nullptr || !caps->source) {
+  const ConnectorFactory* factory = ConnectorOf(*table);
+  if (factory == nullptr || !factory->can_read()) {
     return ValidationError(absl::StrCat("table '", path->ToString(), "' (connector '", connector,
                                         "') cannot be read; it is a sink"));
   }

@@ -32,8 +32,8 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     return ValidationErrorAt(insert.target.pos, absl::StrCat("table '", name, "' not found"));
   }
   const std::string connector = table->connector();
-  const ConnectorCapabilities* caps = FindConnector(connector);
-  if (caps == nullptr || !caps->sink) {
+  const ConnectorFactory* factory = ConnectorOf(*table);
+  if (factory == nullptr || !factory->can_write()) {
     return ValidationError(absl::StrCat("table '", name, "' (connector '", connector,
                                         "') cannot be written; it is a source"));
   }

@@ -191,14 +191,14 @@ std::string ChangesName(const ChangelogMode& mode) {
 absl::Status SinkRequirements(LogicalNode* sink) {
   const LogicalNode& in = sink->input();
   const CatalogTable& table = *sink->sink_table;
-  const ConnectorCapabilities* caps = FindConnector(table.connector());
+  const ConnectorFactory* factory = ConnectorOf(table);
   if (in.mode.IsInsertOnly()) return absl::OkStatus();
-  if (caps == nullptr || !caps->sink_accepts_updates) {
+  if (factory == nullptr || factory->sink_changes() == SinkChanges::kInsertOnly) {
     return ValidationError(absl::StrCat("Table sink '", table.path.ToString(),
                                         "' doesn't support consuming ", ChangesName(in.mode),
                                         " which is produced by node ", Digest(*UpdateOrigin(in))));
   }
-  bool need_ub = caps->sink_requires_update_before;
+  bool need_ub = factory->sink_changes() == SinkChanges::kRetract;
   if (!need_ub && !table.primary_key.empty()) {
     // An upsert sink keyed differently from the query would overwrite the wrong rows: fall back to
     // retractions.

@@ -1,32 +1,26 @@
-// What each connector can do (read, write, which changes a sink consumes) and the validation of its
-// WITH options at CREATE TABLE time, so that a bad option fails the DDL rather than a running job.
+// A catalog table as the connector registry (common/connectors/connector_registry.h) sees it, and
+// the validation of its connector and WITH options at CREATE TABLE, so that a bad option fails the
+// DDL rather than a running job.
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "absl/status/status.h"
+#include "common/connectors/connector_config.h"
+#include "common/connectors/connector_factory.h"
+#include "common/connectors/connector_registry.h"
 #include "coordinator/catalog/catalog_objects.h"
 
 namespace eddy::planner {
 
-// The internal sink that feeds a SELECT's rows to the client (see PlanQuery).
-inline constexpr std::string_view kCollectConnector = "collect";
+// The columns the table's connector reads or writes (the non-computed ones) and its primary key.
+ConnectorTable ConnectorTableOf(const CatalogTable& table);
+// The table's options as its connector reads them.
+ConnectorConfig ConnectorConfigOf(const CatalogTable& table);
+// The table's connector; nullptr when unknown (CREATE TABLE refused it, so only for a table the
+// catalog could not have validated).
+const ConnectorFactory* ConnectorOf(const CatalogTable& table);
 
-struct ConnectorCapabilities {
-  std::string_view name;
-  bool source = false;
-  bool sink = false;
-  // Sink side: whether update/delete changes are accepted at all (false = append-only), and
-  // whether the sink needs UPDATE_BEFORE rows (retract) or works on upserts.
-  bool sink_accepts_updates = false;
-  bool sink_requires_update_before = false;
-};
-
-// nullptr for an unknown connector.
-const ConnectorCapabilities* FindConnector(std::string_view name);
-
-// Checks 'connector' and every option of `table` (schema filled in) against the connector's rules.
+// Checks 'connector', the columns and every option of `table` (schema filled in) against the
+// connector's factory; errors are validation errors naming the table and the option.
 absl::Status ValidateConnectorOptions(const CatalogTable& table);
 
 }  // namespace eddy::planner

@@ -45,9 +45,7 @@ class Splitter {
     switch (node.op_case()) {
       case v1::PlanNode::kValues:
         return Place(node, NewStage(1));
-      case v1::PlanNode::kDatagen:
-      case v1::PlanNode::kNexmark:
-      case v1::PlanNode::kFilesystemSource:
+      case v1::PlanNode::kTableSource:
         return Place(node, NewStage(default_parallelism_));
       case v1::PlanNode::kGroupAggregate:
       case v1::PlanNode::kWindowAggregate:

@@ -15,9 +15,9 @@
 #include "common/expr/function_registry.h"
 #include "common/types/type_proto.h"
 #include "coordinator/planner/config_values.h"
+#include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/logical_rewrite.h"
-#include "coordinator/planner/nexmark_table.h"
 #include "coordinator/planner/plan_digest.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/reuse_sub_plans.h"
@@ -34,94 +34,25 @@ void SetProcessingTime(v1::PlanNode* p, const std::vector<int>& time_columns) {
 
 // Rows per ValuesSource batch.
 constexpr size_t kValuesBatchRows = 1024;
-constexpr double kDefaultRowsPerSecond = 10000;
-constexpr int kDefaultRandomStringLength = 100;
 
-// Fills the datagen spec from the table options (validated at CREATE TABLE).
-// The datagen spec of `scan`: only the columns it reads, but bounded by every sequence of the table
-// (a sequence column nobody reads still ends the table).
-void FillDatagen(const LogicalNode& scan, v1::DatagenSource* out) {
+// The generic source of `scan`: its connector, options, the columns the connector produces, the
+// ones read, and the planning time; the connector parses the options where it runs.
+void FillTableSource(const LogicalNode& scan, int64_t plan_time_ms, v1::TableSource* out) {
   const CatalogTable& table = *scan.table;
-  double rps = kDefaultRowsPerSecond;
-  if (const std::string* v = table.FindOption("rows-per-second")) absl::SimpleAtod(*v, &rps);
-  out->set_rows_per_second(rps);
-  bool bounded = false;
-  if (const std::string* v = table.FindOption("number-of-rows")) {
-    int64_t n = 0;
-    if (absl::SimpleAtoi(*v, &n)) {
-      bounded = true;
-      out->set_number_of_rows(n);
-    }
-  }
-  const bool has_row_count = bounded;  // number-of-rows given
-  const Schema physical = table.PhysicalSchema();
-  std::vector<bool> read(physical.size(), scan.scan_columns.empty());
-  for (int c : scan.scan_columns) read[c] = true;
-  int64_t unread_sequence_rows = -1;
-  for (size_t c = 0; c < physical.size(); ++c) {
-    const Field& f = physical.fields[c];
-    v1::DatagenField unread;
-    v1::DatagenField* df = read[c] ? out->add_fields() : &unread;
-    df->set_name(f.name);
-    df->set_kind("random");
-    df->set_length(kDefaultRandomStringLength);
-    const std::string prefix = "fields." + f.name + ".";
-    for (const auto& [key, value] : table.options) {
-      if (key.rfind(prefix, 0) != 0) continue;
-      const std::string prop = key.substr(prefix.size());
-      int64_t i = 0;
-      double d = 0;
-      if (prop == "kind") {
-        df->set_kind(value);
-      } else if (prop == "start" && absl::SimpleAtoi(value, &i)) {
-        df->set_has_start(true);
-        df->set_start(i);
-      } else if (prop == "end" && absl::SimpleAtoi(value, &i)) {
-        df->set_has_end(true);
-        df->set_end(i);
-      } else if (prop == "min" && absl::SimpleAtod(value, &d)) {
-        df->set_has_min(true);
-        df->set_min(d);
-      } else if (prop == "max" && absl::SimpleAtod(value, &d)) {
-        df->set_has_max(true);
-        df->set_max(d);
-      } else if (prop == "length" && absl::SimpleAtoi(value, &i)) {
-        df->set_length(static_cast<int32_t>(i));
-      } else if (prop == "null-rate" && absl::SimpleAtod(value, &d)) {
-        df->set_null_rate(d);
-      }
-    }
-    // A sequence ends, so the table is bounded by its shortest sequence.
-    if (df->kind() == "sequence") bounded = true;
-    if (!read[c] && df->kind() == "sequence") {
-      const int64_t rows = df->end() - df->start() + 1;  // start <= end (validated)
-      unread_sequence_rows = unread_sequence_rows < 0 ? rows : std::min(unread_sequence_rows, rows);
-    }
-  }
-  // The worker splits number-of-rows and every sequence the same way over subtasks, so bounding the
-  // row count by the unread sequences' length gives each subtask the rows it would have had.
-  if (unread_sequence_rows > 0 &&
-      (!has_row_count || unread_sequence_rows < out->number_of_rows())) {
-    out->set_number_of_rows(unread_sequence_rows);
-  }
-  out->set_bounded(bounded);
-}
-
-// The filesystem source of `scan`: the table's options (the coordinator resolves 'path' before
-// deploying), every physical column (a CSV line holds them all) and the ones read.
-void FillFilesystem(const LogicalNode& scan, v1::FilesystemSource* out) {
-  const CatalogTable& table = *scan.table;
-  out->set_table_name(table.path.ToString());
+  const ConnectorTable columns = ConnectorTableOf(table);
+  out->set_connector(table.connector());
+  out->set_table_name(columns.name);
   for (const auto& [k, v] : table.options) {
     if (k != "connector") (*out->mutable_options())[k] = v;
   }
-  // A line holds the physical columns only; computed columns are computed above the scan.
-  const Schema physical = table.PhysicalSchema();
-  SchemaToProto(physical, out->mutable_file_schema());
+  SchemaToProto(columns.columns, out->mutable_table_schema());
   if (scan.scan_columns.empty()) {
-    for (size_t c = 0; c < physical.size(); ++c) out->add_columns(static_cast<int>(c));
+    for (size_t c = 0; c < columns.columns.size(); ++c) out->add_columns(static_cast<int>(c));
   }
   for (int c : scan.scan_columns) out->add_columns(c);
+  for (const std::string& key : columns.metadata_keys) out->add_metadata_keys(key);
+  for (int c : columns.primary_key) out->add_primary_key(c);
+  out->set_plan_time_ms(plan_time_ms);
 }
 
 void FillValues(const LogicalNode& values, v1::ValuesSource* out) {
@@ -214,19 +145,15 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
     case LogicalKind::kTableScan: {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->set_description(TableScanDigest(n));
-      const std::string& connector = n.table->connector();
-      if (connector == "filesystem") {
-        FillFilesystem(n, p->mutable_filesystem_source());  // bounded
-      } else if (connector == "nexmark") {
-        FillNexmark(n, plan_time_ms_, p->mutable_nexmark());
-        bounded_ = bounded_ && p->nexmark().events_num() > 0;
-      } else if (connector == "datagen") {
-        FillDatagen(n, p->mutable_datagen());
-        bounded_ = bounded_ && p->datagen().bounded();
-      } else {
-        return absl::InternalError(absl::StrCat(
-            "connector '", connector, "' cannot be read (table ", n.table->path.ToString(), ")"));
+      const ConnectorFactory* factory = ConnectorOf(*n.table);
+      if (factory == nullptr || !factory->can_read()) {
+        return absl::InternalError(absl::StrCat("connector '", n.table->connector(),
+                                                "' cannot be read (table ",
+                                                n.table->path.ToString(), ")"));
       }
+      FillTableSource(n, plan_time_ms_, p->mutable_table_source());
+      ConnectorConfig config = ConnectorConfigOf(*n.table);
+      bounded_ = bounded_ && factory->Bounded(ConnectorTableOf(*n.table), config);
       id = WithMiniBatchAssigner(n, p->id());
       break;
     }
@@ -392,20 +319,22 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.input().schema);
       p->add_inputs(in);
       p->set_description(SinkDigest(n));
-      v1::Sink* sink = p->mutable_sink();
+      v1::TableSink* sink = p->mutable_sink();
       sink->set_table_name(n.sink_table->path.ToString());
       sink->set_connector(n.sink_table->connector());
       for (const auto& [k, v] : n.sink_table->options) {
         if (k != "connector") (*sink->mutable_options())[k] = v;
       }
-      if (sink->connector() == "filesystem") {
-        // A file's columns are the table's (JSON field names), whatever the query called them.
-        const Schema& table = n.sink_table->schema;
-        for (int i = 0; i < p->output_schema().fields_size() && i < static_cast<int>(table.size());
-             ++i) {
-          p->mutable_output_schema()->mutable_fields(i)->set_name(table.fields[i].name);
-        }
+      // The connector writes the table's columns under the table's names (JSON field names),
+      // whatever the query called them.
+      const ConnectorTable columns = ConnectorTableOf(*n.sink_table);
+      for (int i = 0;
+           i < p->output_schema().fields_size() && i < static_cast<int>(columns.columns.size());
+           ++i) {
+        p->mutable_output_schema()->mutable_fields(i)->set_name(columns.columns.fields[i].name);
+        sink->add_metadata_keys(columns.metadata_keys[i]);
       }
+      for (int c : columns.primary_key) sink->add_primary_key(c);
       id = p->id();
       break;
     }

@@ -41,8 +41,7 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   auto table = std::make_shared<CatalogTable>();
   table->path = ObjectPath{"", "", "*anonymous_collect*"};
   table->schema = bound.node->schema;
-  table->options = {{"connector", std::string(planner::kCollectConnector)},
-                    {"sink.parallelism", "1"}};
+  table->options = {{"connector", std::string(kCollectConnector)}, {"sink.parallelism", "1"}};
   std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots));

@@ -12,10 +12,7 @@
 namespace eddy::planner {
 namespace {
 
-bool IsTableScan(const v1::PlanNode& node) {
-  return node.op_case() == v1::PlanNode::kDatagen || node.op_case() == v1::PlanNode::kNexmark ||
-         node.op_case() == v1::PlanNode::kFilesystemSource;
-}
+bool IsTableScan(const v1::PlanNode& node) { return node.op_case() == v1::PlanNode::kTableSource; }
 
 // What makes two nodes interchangeable: the operator with its expressions and options, the inputs
 // (already canonical ids), the output types and the changelog mode. Ids, descriptions and column
@@ -38,7 +35,7 @@ std::string ReuseDigest(const v1::PlanNode& node, const ChangelogMode& mode) {
 
 bool Reusable(const ReuseOptions& options, const v1::PlanNode& node) {
   if (!options.sub_plans || node.op_case() == v1::PlanNode::kSink) return false;
-  // Flink's reuse-source-enabled covers table source scans (datagen, filesystem), not VALUES.
+  // Flink's reuse-source-enabled covers table source scans (every connector), not VALUES.
   if (IsTableScan(node)) return options.sources;
   return true;
 }

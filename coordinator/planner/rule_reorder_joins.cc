@@ -17,6 +17,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/config_values.h"
+#include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/optimizer.h"
 
@@ -28,12 +29,10 @@ constexpr double kUnboundedRows = 1e9;
 double EstimatedRows(const LogicalNode& n) {
   switch (n.kind) {
     case LogicalKind::kTableScan: {
-      int64_t rows = 0;
-      const std::string* v = n.table->FindOption("number-of-rows");
-      if (n.table->connector() == "datagen" && v != nullptr && absl::SimpleAtoi(*v, &rows)) {
-        return static_cast<double>(rows);
-      }
-      return kUnboundedRows;
+      const ConnectorFactory* factory = ConnectorOf(*n.table);
+      ConnectorConfig config = ConnectorConfigOf(*n.table);
+      std::optional<double> rows = factory ? factory->RowCount(config) : std::nullopt;
+      return rows.value_or(kUnboundedRows);
     }
     case LogicalKind::kValues:
       return static_cast<double>(n.rows.size());

@@ -20,9 +20,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
       return true;
     case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
     case v1::PlanNode::kValues:
-    case v1::PlanNode::kDatagen:
-    case v1::PlanNode::kNexmark:
-    case v1::PlanNode::kFilesystemSource:
+    case v1::PlanNode::kTableSource:
     case v1::PlanNode::kCalc:
     case v1::PlanNode::kExpand:
     case v1::PlanNode::kUnionAll:

@@ -32,12 +32,12 @@ absl::Status Resolve(const std::vector<std::string>& allowed_dirs, const std::st
 absl::Status ResolveFilesystemPaths(const std::vector<std::string>& allowed_dirs,
                                     std::vector<v1::PlanNode>* nodes) {
   for (v1::PlanNode& node : *nodes) {
-    if (node.has_filesystem_source()) {
-      v1::FilesystemSource* src = node.mutable_filesystem_source();
+    if (node.has_table_source() && node.table_source().connector() == "filesystem") {
+      v1::TableSource* src = node.mutable_table_source();
       absl::Status s = Resolve(allowed_dirs, src->table_name(), src->mutable_options());
       if (!s.ok()) return s;
     } else if (node.has_sink() && node.sink().connector() == "filesystem") {
-      v1::Sink* sink = node.mutable_sink();
+      v1::TableSink* sink = node.mutable_sink();
       absl::Status s = Resolve(allowed_dirs, sink->table_name(), sink->mutable_options());
       if (!s.ok()) return s;
     }

@@ -1,7 +1,8 @@
-// The text formats of the filesystem connector (CSV and JSON lines): their options as a table's
-// WITH clause sets them, and the decoder/encoder contracts the source and the sink drive. Decoders
-// turn a file's bytes into TextRows (text per field, converted by CAST rules); encoders turn
-// batches into lines. Both keep their buffers, so the per-row work allocates nothing.
+// The text formats of the filesystem connector (CSV and JSON lines): the decoder/encoder contracts
+// the source and the sink drive, over the options common/connectors/format_options.h parses (the
+// parser the planner validates them with). Decoders turn a file's bytes into TextRows (text per
+// field, converted by CAST rules); encoders turn batches into lines. Both keep their buffers, so
+// the per-row work allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -13,46 +14,11 @@
 
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
+#include "common/connectors/format_options.h"
 #include "common/types/data_type.h"
 #include "worker/connectors/text_rows.h"
 
 namespace eddy {
-
-struct CsvOptions {
-  char field_delimiter = ',';        // csv.field-delimiter
-  bool quoting = true;               // false: csv.disable-quote-character
-  char quote_character = '"';        // csv.quote-character
-  bool allow_comments = false;       // csv.allow-comments: skip lines starting with '#'
-  bool ignore_parse_errors = false;  // csv.ignore-parse-errors
-  bool has_null_literal = false;     // csv.null-literal set
-  std::string null_literal;
-  bool ignore_first_line = false;  // csv.ignore-first-line: a header line (source only)
-};
-
-struct JsonOptions {
-  bool fail_on_missing_field = false;  // json.fail-on-missing-field
-  bool ignore_parse_errors = false;    // json.ignore-parse-errors
-  bool iso8601_timestamps = false;     // json.timestamp-format.standard = 'ISO-8601' (writing)
-};
-
-enum class FileFormatKind { kCsv, kJson };
-
-struct FileFormatOptions {
-  FileFormatKind kind = FileFormatKind::kCsv;
-  CsvOptions csv;
-  JsonOptions json;
-
-  bool ignore_parse_errors() const {
-    return kind == FileFormatKind::kCsv ? csv.ignore_parse_errors : json.ignore_parse_errors;
-  }
-  // File name extension of the sink's files.
-  std::string_view extension() const { return kind == FileFormatKind::kCsv ? "csv" : "json"; }
-};
-
-// Reads 'format' and the csv.* / json.* options of a table (the coordinator validated them at
-// CREATE TABLE; a bad value is still an error here, never a crash). Other keys are ignored.
-absl::StatusOr<FileFormatOptions> FileFormatFromOptions(
-    const std::map<std::string, std::string>& options);
 
 // Decodes records from a file's bytes, which arrive in chunks: Decode sees the unread rest of the
 // data read so far and consumes only complete records, so a record split across chunks is decoded
@@ -84,15 +50,14 @@ class RecordEncoder {
 
 // The decoder for the table columns `columns` (indexes into `file_schema`, in output order), and
 // the TextRows they fill.
-std::unique_ptr<RecordDecoder> MakeRecordDecoder(const FileFormatOptions& format,
+std::unique_ptr<RecordDecoder> MakeRecordDecoder(const FormatOptions& format,
                                                  const Schema& file_schema,
                                                  const std::vector<int>& columns);
-TextRows MakeTextRows(const FileFormatOptions& format, const Schema& file_schema,
+TextRows MakeTextRows(const FormatOptions& format, const Schema& file_schema,
                       const std::vector<int>& columns);
 
 // The encoder of rows with columns `schema` (names are JSON field names).
-std::unique_ptr<RecordEncoder> MakeRecordEncoder(const FileFormatOptions& format,
-                                                 const Schema& schema);
+std::unique_ptr<RecordEncoder> MakeRecordEncoder(const FormatOptions& format, const Schema& schema);
 
 // Timestamp text as Flink's CSV and JSON formats write it (ISO local time: the fraction without
 // trailing zeros, none when zero): "2024-01-31 10:00:00.120" -> "2024-01-31 10:00:00.12".

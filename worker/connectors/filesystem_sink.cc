@@ -42,16 +42,14 @@ absl::Status WriteAll(int fd, const char* data, size_t size) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
-    const v1::Sink& sink, Schema schema, const std::vector<std::string>& allowed_dirs) {
+    const v1::TableSink& sink, Schema schema, const std::vector<std::string>& allowed_dirs) {
   std::unique_ptr<FilesystemSink> s(new FilesystemSink());
   s->table_name_ = sink.table_name();
   const std::map<std::string, std::string> options(sink.options().begin(), sink.options().end());
-  auto table = ReadFilesystemTable(options, allowed_dirs);
+  auto table = ReadFilesystemTable(sink.table_name(), options, allowed_dirs);
   if (!table.ok()) return s->Error(table.status().message());
-  auto policy = RollingPolicy::FromOptions(options);
-  if (!policy.ok()) return s->Error(policy.status().message());
-  s->policy_ = *policy;
-  s->format_ = table->format;
+  s->policy_ = RollingPolicy::FromOptions(table->options);
+  s->format_ = table->options.format;
   s->dir_ = table->path;
   s->allowed_dirs_ = allowed_dirs;
   s->schema_ = std::move(schema);

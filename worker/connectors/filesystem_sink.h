@@ -37,7 +37,7 @@ class FilesystemSink : public Operator {
   // `schema`: the columns written (their names are JSON field names). Checks the directory
   // against `allowed_dirs` (canonical, see common/base/allowed_paths.h).
   static absl::StatusOr<std::unique_ptr<FilesystemSink>> Create(
-      const v1::Sink& sink, Schema schema, const std::vector<std::string>& allowed_dirs);
+      const v1::TableSink& sink, Schema schema, const std::vector<std::string>& allowed_dirs);
   ~FilesystemSink() override;
 
   absl::Status Open(const OperatorContext& ctx) override;
@@ -71,7 +71,7 @@ class FilesystemSink : public Operator {
   void Discard();  // closes and removes the in-progress part
 
   std::string table_name_;
-  FileFormatOptions format_;
+  FormatOptions format_;
   Schema schema_;
   std::vector<std::string> allowed_dirs_;
   RollingPolicy policy_;

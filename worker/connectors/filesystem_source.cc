@@ -27,16 +27,16 @@ bool Hidden(const std::string& name) { return name.empty() || name[0] == '.' || 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<FilesystemSource>> FilesystemSource::Create(
-    const v1::FilesystemSource& spec, const std::vector<std::string>& allowed_dirs) {
+    const v1::TableSource& spec, const std::vector<std::string>& allowed_dirs) {
   std::unique_ptr<FilesystemSource> s(new FilesystemSource());
   s->table_name_ = spec.table_name();
   const std::map<std::string, std::string> options(spec.options().begin(), spec.options().end());
-  auto table = ReadFilesystemTable(options, allowed_dirs);
+  auto table = ReadFilesystemTable(spec.table_name(), options, allowed_dirs);
   if (!table.ok()) return s->Error(table.status().message());
-  s->format_ = table->format;
+  s->format_ = table->options.format;
   s->path_ = table->path;
   s->allowed_dirs_ = allowed_dirs;
-  ASSIGN_OR_RETURN(s->file_schema_, SchemaFromProto(spec.file_schema()));
+  ASSIGN_OR_RETURN(s->file_schema_, SchemaFromProto(spec.table_schema()));
   for (int c : spec.columns()) {
     if (c < 0 || c >= static_cast<int>(s->file_schema_.size())) {
       return s->Error(absl::StrCat("column ", c, " out of range"));

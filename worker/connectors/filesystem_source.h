@@ -25,7 +25,7 @@ class FilesystemSource : public Source {
   // Checks the spec and its path against `allowed_dirs` (canonical, see
   // common/base/allowed_paths.h).
   static absl::StatusOr<std::unique_ptr<FilesystemSource>> Create(
-      const v1::FilesystemSource& spec, const std::vector<std::string>& allowed_dirs);
+      const v1::TableSource& spec, const std::vector<std::string>& allowed_dirs);
   ~FilesystemSource() override;
 
   absl::Status Open(const OperatorContext& ctx) override;
@@ -49,7 +49,7 @@ class FilesystemSource : public Source {
 
   std::string table_name_;
   std::string path_;
-  FileFormatOptions format_;
+  FormatOptions format_;
   Schema file_schema_;
   std::vector<int> columns_;
   std::vector<std::string> allowed_dirs_;

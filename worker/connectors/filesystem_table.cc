@@ -7,17 +7,14 @@
 namespace eddy {
 
 absl::StatusOr<FilesystemTable> ReadFilesystemTable(
-    const std::map<std::string, std::string>& options,
+    const std::string& table, const std::map<std::string, std::string>& options,
     const std::vector<std::string>& allowed_dirs) {
   FilesystemTable t;
-  ASSIGN_OR_RETURN(t.format, FileFormatFromOptions(options));
-  auto path = options.find("path");
-  if (path == options.end() || path->second.empty()) {
-    return absl::InvalidArgumentError("option 'path' is missing");
-  }
-  ASSIGN_OR_RETURN(t.path, CanonicalFilesystemPath(path->second));
+  ConnectorConfig config("filesystem", table, options);
+  ASSIGN_OR_RETURN(t.options, ReadFilesystemOptions(config));
+  ASSIGN_OR_RETURN(t.path, CanonicalFilesystemPath(t.options.path));
   if (!IsUnderAllowedDir(t.path, allowed_dirs)) {
-    return absl::InvalidArgumentError(absl::StrCat("path '", path->second, "' is outside ",
+    return absl::InvalidArgumentError(absl::StrCat("path '", t.options.path, "' is outside ",
                                                    AllowedDirsOf("worker", allowed_dirs)));
   }
   return t;

@@ -1,34 +1,13 @@
 #include "worker/connectors/rolling_policy.h"
 
-#include "absl/strings/str_cat.h"
-#include "common/base/duration.h"
-#include "common/base/memory_size.h"
-
 namespace eddy {
 
-absl::StatusOr<RollingPolicy> RollingPolicy::FromOptions(
-    const std::map<std::string, std::string>& options) {
+RollingPolicy RollingPolicy::FromOptions(const FilesystemOptions& options) {
   RollingPolicy p;
-  auto bad = [](const std::string& key, const std::string& value, const char* expected) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("option '", key, "' must be ", expected, ", but is '", value, "'"));
-  };
-  for (const auto& [key, value] : options) {
-    if (key == "sink.rolling-policy.file-size") {
-      std::optional<int64_t> bytes = ParseMemorySizeBytes(value);
-      if (!bytes || *bytes <= 0) return bad(key, value, "a positive memory size (e.g. 128mb)");
-      p.file_size_bytes = *bytes;
-      continue;
-    }
-    std::chrono::milliseconds* interval = nullptr;
-    if (key == "sink.rolling-policy.rollover-interval") interval = &p.rollover_interval;
-    if (key == "sink.rolling-policy.inactivity-interval") interval = &p.inactivity_interval;
-    if (key == "sink.rolling-policy.check-interval") interval = &p.check_interval;
-    if (interval == nullptr) continue;
-    std::optional<int64_t> ms = ParseDurationMillis(value);
-    if (!ms || *ms <= 0) return bad(key, value, "a positive duration (e.g. 30 min)");
-    *interval = std::chrono::milliseconds(*ms);
-  }
+  p.file_size_bytes = options.file_size_bytes;
+  p.rollover_interval = std::chrono::milliseconds(options.rollover_interval_ms);
+  p.inactivity_interval = std::chrono::milliseconds(options.inactivity_interval_ms);
+  p.check_interval = std::chrono::milliseconds(options.check_interval_ms);
   return p;
 }
 

@@ -7,10 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <map>
-#include <string>
 
-#include "absl/status/statusor.h"
+#include "common/connectors/filesystem_connector.h"
 
 namespace eddy {
 
@@ -22,10 +20,8 @@ struct RollingPolicy {
   std::chrono::milliseconds inactivity_interval = std::chrono::minutes(30);
   std::chrono::milliseconds check_interval = std::chrono::minutes(1);
 
-  // The defaults above, overridden by the table's options; errors name the option (the coordinator
-  // validated them already, so an error here means a plan built elsewhere).
-  static absl::StatusOr<RollingPolicy> FromOptions(
-      const std::map<std::string, std::string>& options);
+  // The table's sink.rolling-policy.* options (their defaults are Flink's).
+  static RollingPolicy FromOptions(const FilesystemOptions& options);
 
   bool ShouldRollOnSize(int64_t part_bytes) const { return part_bytes > file_size_bytes; }
   bool ShouldRollOnTime(Clock::time_point created, Clock::time_point last_write,

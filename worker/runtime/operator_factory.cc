@@ -7,13 +7,6 @@
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/expr_proto.h"
 #include "common/types/type_proto.h"
-#include "worker/connectors/blackhole_sink.h"
-#include "worker/connectors/collect_sink.h"
-#include "worker/connectors/datagen_source.h"
-#include "worker/connectors/filesystem_sink.h"
-#include "worker/connectors/filesystem_source.h"
-#include "worker/connectors/nexmark_source.h"
-#include "worker/connectors/print_sink.h"
 #include "worker/connectors/values_source.h"
 #include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/exchange_source.h"
@@ -36,6 +29,7 @@
 #include "worker/operators/window_aggregate.h"
 #include "worker/operators/window_rank_operator.h"
 #include "worker/operators/window_table_function.h"
+#include "worker/runtime/connector_registry.h"
 
 namespace eddy {
 namespace {
@@ -566,36 +560,17 @@ absl::StatusOr<BuiltNode> BuildOverAggregate(const v1::PlanNode& node,
   return CheckedNode(node, std::move(op), "OverAggregate");
 }
 
+ConnectorContext ConnectorContextOf(const NodeBuildContext& ctx) {
+  ConnectorContext c;
+  c.filesystem_allowed_dirs = ctx.filesystem_allowed_dirs;
+  c.results = ctx.results;
+  return c;
+}
+
 absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildContext& ctx) {
-  const auto& sink = node.sink();
+  ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
   BuiltNode built;
-  if (sink.connector() == "print") {
-    std::string identifier;
-    bool to_stderr = false;
-    if (auto it = sink.options().find("print-identifier"); it != sink.options().end()) {
-      identifier = it->second;
-    }
-    if (auto it = sink.options().find("standard-error"); it != sink.options().end()) {
-      to_stderr = it->second == "true";
-    }
-    built.op = std::make_unique<PrintSink>(identifier, to_stderr);
-  } else if (sink.connector() == "blackhole") {
-    built.op = std::make_unique<BlackholeSink>();
-  } else if (sink.connector() == "filesystem") {
-    if (ctx.filesystem_allowed_dirs == nullptr) {
-      return absl::FailedPreconditionError("filesystem sink without allowed directories");
-    }
-    ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
-    ASSIGN_OR_RETURN(built.op,
-                     FilesystemSink::Create(sink, std::move(schema), *ctx.filesystem_allowed_dirs));
-  } else if (sink.connector() == "collect") {
-    if (ctx.results == nullptr)
-      return absl::FailedPreconditionError("collect sink without result buffers");
-    built.op = std::make_unique<CollectSink>(ctx.results);
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown sink connector '", sink.connector(), "'"));
-  }
+  ASSIGN_OR_RETURN(built.op, CreateTableSink(node.sink(), schema, ConnectorContextOf(ctx)));
   return built;
 }
 
@@ -662,25 +637,10 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       built.source = std::make_unique<ValuesSource>(std::move(batches));
       return built;
     }
-    case v1::PlanNode::kDatagen: {
-      ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
+    case v1::PlanNode::kTableSource: {
       BuiltNode built;
-      built.source = std::make_unique<DatagenSource>(node.datagen(), std::move(schema));
-      return built;
-    }
-    case v1::PlanNode::kNexmark: {
-      ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(node.output_schema()));
-      BuiltNode built;
-      built.source = std::make_unique<NexmarkSource>(node.nexmark(), schema.Types());
-      return built;
-    }
-    case v1::PlanNode::kFilesystemSource: {
-      if (ctx.filesystem_allowed_dirs == nullptr) {
-        return absl::FailedPreconditionError("filesystem source without allowed directories");
-      }
-      BuiltNode built;
-      ASSIGN_OR_RETURN(built.source, FilesystemSource::Create(node.filesystem_source(),
-                                                              *ctx.filesystem_allowed_dirs));
+      ASSIGN_OR_RETURN(built.source,
+                       CreateTableSource(node.table_source(), ConnectorContextOf(ctx)));
       return built;
     }
     case v1::PlanNode::kCalc: {
@@ -792,8 +752,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kTemporalSort:
       break;
     case v1::PlanNode::kValues:
-    case v1::PlanNode::kDatagen:
-    case v1::PlanNode::kNexmark:
+    case v1::PlanNode::kTableSource:
     case v1::PlanNode::kCalc:
     case v1::PlanNode::kExpand:
     case v1::PlanNode::kGroupAggregate:
@@ -803,7 +762,6 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kExchangeSource:
     case v1::PlanNode::kWatermarkAssigner:
     case v1::PlanNode::kWindowTableFunction:
-    case v1::PlanNode::kFilesystemSource:
     case v1::PlanNode::kMiniBatchAssigner:
     case v1::PlanNode::kLocalGroupAggregate:
     case v1::PlanNode::kGlobalGroupAggregate:

@@ -29,8 +29,7 @@ std::string InstanceSuffix() {
 }
 
 bool IsConnectorSource(const v1::PlanNode& spec) {
-  return spec.has_values() || spec.has_datagen() || spec.has_nexmark() ||
-         spec.has_filesystem_source();
+  return spec.has_values() || spec.has_table_source();
 }
 
 }  // namespace

@@ -102,14 +102,14 @@ TEST_F(FilesystemPlanTest, ScanReadsTheUsedColumnsOfTheWholeLine) {
   auto job = Plan("INSERT INTO p SELECT note, n FROM words WHERE n > 1");
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_TRUE(job->bounded);
-  auto scans = NodesOf(*job, v1::PlanNode::kFilesystemSource);
+  auto scans = ScansOf(*job, "filesystem");
   ASSERT_EQ(scans.size(), 1u);
-  const v1::FilesystemSource& src = scans[0]->filesystem_source();
+  const v1::TableSource& src = scans[0]->table_source();
   EXPECT_EQ(src.table_name(), "default_catalog.default_database.words");
   EXPECT_EQ(src.options().at("path"), "in/words.csv");  // resolved by the coordinator service
   EXPECT_EQ(src.options().at("csv.field-delimiter"), ";");
   EXPECT_EQ(src.options().count("connector"), 0u);
-  EXPECT_EQ(src.file_schema().fields_size(), 3);
+  EXPECT_EQ(src.table_schema().fields_size(), 3);
   EXPECT_EQ(std::vector<int>(src.columns().begin(), src.columns().end()), (std::vector<int>{1, 2}));
   EXPECT_EQ(scans[0]->output_schema().fields_size(), 2);
   EXPECT_EQ(
@@ -138,13 +138,13 @@ TEST_F(FilesystemPlanTest, ScansOfOneTableAreReused) {
       "EXECUTE STATEMENT SET BEGIN INSERT INTO p SELECT word, n FROM words; "
       "INSERT INTO out SELECT word, CAST(n AS BIGINT) FROM words; END");
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kFilesystemSource).size(), 1u);
+  EXPECT_EQ(ScansOf(*job, "filesystem").size(), 1u);
   config_["table.optimizer.reuse-source-enabled"] = "false";
   job = Plan(
       "EXECUTE STATEMENT SET BEGIN INSERT INTO p SELECT word, n FROM words; "
       "INSERT INTO out SELECT word, CAST(n AS BIGINT) FROM words; END");
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kFilesystemSource).size(), 2u);
+  EXPECT_EQ(ScansOf(*job, "filesystem").size(), 2u);
 }
 
 TEST_F(FilesystemPlanTest, UpdatingQueryIntoTheAppendOnlySinkIsAPlanningError) {

@@ -16,7 +16,9 @@ std::string Describe(const JobGraph& g) {
   for (const auto& s : g.stages) {
     std::vector<std::string> ops, edges;
     for (const auto& n : s.nodes) {
-      ops.push_back(v1::PlanNode::descriptor()->FindFieldByNumber(n.op_case())->name());
+      ops.push_back(n.has_table_source()  // a scan by its connector
+                        ? n.table_source().connector()
+                        : v1::PlanNode::descriptor()->FindFieldByNumber(n.op_case())->name());
     }
     for (const auto& e : s.inputs) {
       std::string keys = e.partitioning == v1::ExchangeSink::HASH

@@ -61,7 +61,7 @@ TEST_F(OptimizerRulesTest, DropsAlwaysTrueConditionsAndEmptiesAlwaysFalseFilters
   for (const char* never : {"1 = 0", "c > 3 AND FALSE", "CAST(NULL AS BOOLEAN)"}) {
     auto job = Plan(std::string("INSERT INTO o1 SELECT a FROM wide WHERE ") + never);
     ASSERT_TRUE(job.ok()) << job.status();
-    EXPECT_TRUE(NodesOf(*job, v1::PlanNode::kDatagen).empty()) << never << ": " << Ops(*job);
+    EXPECT_TRUE(ScansOf(*job, "datagen").empty()) << never << ": " << Ops(*job);
     ASSERT_EQ(NodesOf(*job, v1::PlanNode::kValues).size(), 1u) << never;
     EXPECT_EQ(NodesOf(*job, v1::PlanNode::kValues)[0]->values().batches_size(), 0) << never;
   }
@@ -137,10 +137,10 @@ TEST_F(OptimizerRulesTest, ScansReadOnlyTheColumnsUsedAbove) {
   EXPECT_THAT(plan, HasSubstr(Scan("wide", "b, c"))) << plan;
   auto job = Plan("INSERT INTO out SELECT b, COUNT(d) FROM wide GROUP BY b");
   ASSERT_TRUE(job.ok()) << job.status();
-  const v1::PlanNode* scan = NodesOf(*job, v1::PlanNode::kDatagen)[0];
-  ASSERT_EQ(scan->datagen().fields_size(), 2);
-  EXPECT_EQ(scan->datagen().fields(0).name(), "b");
-  EXPECT_EQ(scan->datagen().fields(1).name(), "d");
+  const v1::DatagenSource gen = DatagenOf(*ScansOf(*job, "datagen")[0]);
+  ASSERT_EQ(gen.fields_size(), 2);
+  EXPECT_EQ(gen.fields(0).name(), "b");
+  EXPECT_EQ(gen.fields(1).name(), "d");
   // COUNT(*) reads one column: a row needs one.
   plan = PhysicalPlan("INSERT INTO o1 SELECT COUNT(*) FROM wide");
   EXPECT_THAT(plan, HasSubstr(Scan("wide", "a"))) << plan;
@@ -149,7 +149,7 @@ TEST_F(OptimizerRulesTest, ScansReadOnlyTheColumnsUsedAbove) {
 TEST_F(OptimizerRulesTest, AnUnreadSequenceStillEndsTheTable) {
   auto job = Plan("INSERT INTO ox SELECT x FROM seq");
   ASSERT_TRUE(job.ok()) << job.status();
-  const v1::DatagenSource& gen = NodesOf(*job, v1::PlanNode::kDatagen)[0]->datagen();
+  const v1::DatagenSource gen = DatagenOf(*ScansOf(*job, "datagen")[0]);
   ASSERT_EQ(gen.fields_size(), 1);
   EXPECT_EQ(gen.fields(0).name(), "x");
   EXPECT_TRUE(gen.bounded());
@@ -165,7 +165,7 @@ TEST_F(OptimizerRulesTest, ScansOfOneTableReadTheUnionOfTheirColumnsWhileSources
   EXPECT_THAT(text, HasSubstr(Scan("wide", "a, b") + "(reuse_id=[1])")) << text;
   auto job = Plan("EXECUTE " + both);
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kDatagen).size(), 1u) << Ops(*job);
+  EXPECT_EQ(ScansOf(*job, "datagen").size(), 1u) << Ops(*job);
 
   config_["table.optimizer.reuse-source-enabled"] = "false";
   std::string plan = PhysicalPlan(both);

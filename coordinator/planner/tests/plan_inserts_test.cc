@@ -102,7 +102,7 @@ TEST_F(WordCountTest, Q1OverDatagen) {
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(Ops(*job), "datagen,group_aggregate,sink");
   EXPECT_TRUE(job->bounded);
-  const auto& gen = job->nodes[0].datagen();
+  const v1::DatagenSource gen = DatagenOf(job->nodes[0]);
   EXPECT_TRUE(gen.bounded());
   EXPECT_EQ(gen.number_of_rows(), 100);
   EXPECT_EQ(gen.rows_per_second(), 10000);
@@ -122,7 +122,7 @@ TEST_F(WordCountTest, UnboundedDatagen) {
   auto job = Plan("INSERT INTO sink1 SELECT word, COUNT(*) AS cnt FROM gen GROUP BY word");
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_FALSE(job->bounded);
-  EXPECT_FALSE(job->nodes[0].datagen().bounded());
+  EXPECT_FALSE(DatagenOf(job->nodes[0]).bounded());
 }
 
 TEST_F(WordCountTest, SequenceMakesDatagenBounded) {
@@ -133,7 +133,7 @@ TEST_F(WordCountTest, SequenceMakesDatagenBounded) {
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_TRUE(job->bounded);
   EXPECT_EQ(Ops(*job), "datagen,calc,sink");
-  const auto& f = job->nodes[0].datagen().fields(0);
+  const v1::DatagenField f = DatagenOf(job->nodes[0]).fields(0);
   EXPECT_EQ(f.kind(), "sequence");
   EXPECT_TRUE(f.has_start());
   EXPECT_EQ(f.start(), 1);

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/connectors/datagen_connector.h"
+#include "common/connectors/table_spec.h"
 #include "common/sql/parser.h"
 #include "coordinator/catalog/catalog.h"
 #include "coordinator/planner/planner.h"
@@ -90,8 +92,8 @@ class PlannerTest : public ::testing::Test {
         case v1::PlanNode::kValues:
           out += "values";
           break;
-        case v1::PlanNode::kDatagen:
-          out += "datagen";
+        case v1::PlanNode::kTableSource:
+          out += n.table_source().connector();
           break;
         case v1::PlanNode::kCalc:
           out += "calc";
@@ -122,6 +124,27 @@ class PlannerTest : public ::testing::Test {
       if (n.op_case() == op) out.push_back(&n);
     }
     return out;
+  }
+
+  // The scans of tables of `connector`.
+  static std::vector<const v1::PlanNode*> ScansOf(const PlannedJob& job,
+                                                  const std::string& connector) {
+    std::vector<const v1::PlanNode*> out;
+    for (const auto& n : job.nodes) {
+      if (n.has_table_source() && n.table_source().connector() == connector) out.push_back(&n);
+    }
+    return out;
+  }
+
+  // The datagen spec a worker derives from a datagen scan.
+  static v1::DatagenSource DatagenOf(const v1::PlanNode& scan) {
+    auto table = ConnectorTableOf(scan.table_source());
+    EXPECT_TRUE(table.ok()) << table.status();
+    ConnectorConfig config = ConnectorConfigOf(scan.table_source());
+    const auto& c = scan.table_source().columns();
+    auto spec = ReadDatagenSpec(*table, config, std::vector<int>(c.begin(), c.end()));
+    EXPECT_TRUE(spec.ok()) << spec.status();
+    return spec.ok() ? *spec : v1::DatagenSource();
   }
 
   Catalog catalog_;

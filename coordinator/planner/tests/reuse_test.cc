@@ -65,7 +65,7 @@ TEST_F(ReuseTest, DisabledByConfigKeepsTwoCopies) {
   auto job = Plan(kFilteredTwice);
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(Ops(*job), "datagen,calc,sink,datagen,calc,sink");
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kDatagen).size(), 2u);
+  EXPECT_EQ(ScansOf(*job, "datagen").size(), 2u);
 }
 
 TEST_F(ReuseTest, SourceReuseDisabledKeepsTwoSources) {
@@ -73,7 +73,7 @@ TEST_F(ReuseTest, SourceReuseDisabledKeepsTwoSources) {
   auto job = Plan(kFilteredTwice);
   ASSERT_TRUE(job.ok()) << job.status();
   // Without a shared source nothing above it is identical either.
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kDatagen).size(), 2u);
+  EXPECT_EQ(ScansOf(*job, "datagen").size(), 2u);
   EXPECT_EQ(NodesOf(*job, v1::PlanNode::kCalc).size(), 2u);
 }
 
@@ -93,7 +93,7 @@ TEST_F(ReuseTest, DifferentTablesStayApart) {
       "EXECUTE STATEMENT SET BEGIN INSERT INTO p1 SELECT word FROM words; "
       "INSERT INTO p2 SELECT word FROM words2; END");
   ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_EQ(NodesOf(*job, v1::PlanNode::kDatagen).size(), 2u);
+  EXPECT_EQ(ScansOf(*job, "datagen").size(), 2u);
 }
 
 TEST_F(ReuseTest, SinksAreNeverMerged) {

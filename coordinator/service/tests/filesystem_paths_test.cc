@@ -16,10 +16,11 @@ namespace fs = std::filesystem;
 
 std::vector<v1::PlanNode> Plan(const std::string& source_path, const std::string& sink_path) {
   std::vector<v1::PlanNode> nodes(2);
-  v1::FilesystemSource* src = nodes[0].mutable_filesystem_source();
+  v1::TableSource* src = nodes[0].mutable_table_source();
+  src->set_connector("filesystem");
   src->set_table_name("default_catalog.default_database.src");
   (*src->mutable_options())["path"] = source_path;
-  v1::Sink* sink = nodes[1].mutable_sink();
+  v1::TableSink* sink = nodes[1].mutable_sink();
   sink->set_table_name("default_catalog.default_database.out");
   sink->set_connector("filesystem");
   (*sink->mutable_options())["path"] = sink_path;
@@ -30,7 +31,7 @@ TEST(FilesystemPathsTest, ResolvesAndChecksEverySourceAndSink) {
   const std::string cwd = DefaultFilesystemAllowedDir();
   std::vector<v1::PlanNode> nodes = Plan("in/./a.csv", "out/../out2");
   ASSERT_TRUE(ResolveFilesystemPaths({cwd}, &nodes).ok());
-  EXPECT_EQ(nodes[0].filesystem_source().options().at("path"), cwd + "/in/a.csv");
+  EXPECT_EQ(nodes[0].table_source().options().at("path"), cwd + "/in/a.csv");
   EXPECT_EQ(nodes[1].sink().options().at("path"), cwd + "/out2");
 
   nodes = Plan("in/a.csv", "../elsewhere");

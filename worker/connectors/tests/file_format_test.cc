@@ -34,7 +34,7 @@ std::vector<int> AllColumns(const Schema& s) {
 // Decodes `text` the way the source feeds a decoder: the unread rest of what was read so far,
 // `chunk` more bytes at a time (0: everything at once), batches of `batch_rows`. Rows print as the
 // print sink shows them.
-absl::StatusOr<Rows> Decode(const FileFormatOptions& format, const Schema& schema,
+absl::StatusOr<Rows> Decode(const FormatOptions& format, const Schema& schema,
                             const std::string& text, size_t chunk = 0,
                             std::vector<int> columns = {}, size_t batch_rows = 1024) {
   if (columns.empty()) columns = AllColumns(schema);
@@ -71,7 +71,7 @@ absl::StatusOr<Rows> Decode(const FileFormatOptions& format, const Schema& schem
 }
 
 // All of `text` decoded into one batch.
-absl::StatusOr<ChangelogBatch> DecodeBatch(const FileFormatOptions& format, const Schema& schema,
+absl::StatusOr<ChangelogBatch> DecodeBatch(const FormatOptions& format, const Schema& schema,
                                            const std::string& text) {
   auto decoder = MakeRecordDecoder(format, schema, AllColumns(schema));
   TextRows rows = MakeTextRows(format, schema, AllColumns(schema));
@@ -81,16 +81,16 @@ absl::StatusOr<ChangelogBatch> DecodeBatch(const FileFormatOptions& format, cons
   return rows.TakeBatch(format.ignore_parse_errors());
 }
 
-FileFormatOptions Csv(CsvOptions o = {}) {
-  FileFormatOptions f;
-  f.kind = FileFormatKind::kCsv;
+FormatOptions Csv(CsvOptions o = {}) {
+  FormatOptions f;
+  f.kind = FormatKind::kCsv;
   f.csv = o;
   return f;
 }
 
-FileFormatOptions Json(JsonOptions o = {}) {
-  FileFormatOptions f;
-  f.kind = FileFormatKind::kJson;
+FormatOptions Json(JsonOptions o = {}) {
+  FormatOptions f;
+  f.kind = FormatKind::kJson;
   f.json = o;
   return f;
 }
@@ -273,7 +273,7 @@ TEST(CsvDecoder, ReadsOnlyTheProjectedColumns) {
 
 // ---- CSV writing ----
 
-std::string Encode(const FileFormatOptions& format, const Schema& schema,
+std::string Encode(const FormatOptions& format, const Schema& schema,
                    const std::vector<std::vector<Value>>& rows) {
   ChangelogBatch batch(schema.Types());
   for (const auto& r : rows) batch.AppendValues(r, RowKind::kInsert);
@@ -462,25 +462,7 @@ TEST(JsonLinesEncoder, RoundTripsThroughTheDecoder) {
 
 // ---- options ----
 
-TEST(FileFormatOptions, ParsesTableOptions) {
-  auto f = FileFormatFromOptions({{"format", "csv"},
-                                  {"csv.field-delimiter", "\\t"},
-                                  {"csv.quote-character", "'"},
-                                  {"csv.null-literal", ""},
-                                  {"csv.ignore-parse-errors", "TRUE"}});
-  ASSERT_TRUE(f.ok()) << f.status();
-  EXPECT_EQ(f->csv.field_delimiter, '\t');
-  EXPECT_EQ(f->csv.quote_character, '\'');
-  EXPECT_TRUE(f->csv.has_null_literal);
-  EXPECT_TRUE(f->ignore_parse_errors());
-  EXPECT_EQ(f->extension(), "csv");
-  f = FileFormatFromOptions({{"format", "json"}, {"json.timestamp-format.standard", "ISO-8601"}});
-  ASSERT_TRUE(f.ok()) << f.status();
-  EXPECT_TRUE(f->json.iso8601_timestamps);
-  EXPECT_EQ(f->extension(), "json");
-  EXPECT_FALSE(FileFormatFromOptions({{"format", "avro"}}).ok());
-  EXPECT_FALSE(FileFormatFromOptions({{"format", "csv"}, {"csv.field-delimiter", ";;"}}).ok());
-  EXPECT_FALSE(FileFormatFromOptions({{"format", "csv"}, {"csv.quote-character", ","}}).ok());
+TEST(FileFormat, TrimsTimestampFractions) {
   EXPECT_EQ(TrimTimestampFraction("2024-01-31 10:00:00.000"), "2024-01-31 10:00:00");
   EXPECT_EQ(TrimTimestampFraction("2024-01-31 10:00:00.100"), "2024-01-31 10:00:00.1");
   EXPECT_EQ(TrimTimestampFraction("2024-01-31 10:00:00"), "2024-01-31 10:00:00");

@@ -40,19 +40,19 @@ class FilesystemConnectorTest : public ::testing::Test {
     std::ofstream(root_ + "/" + rel, std::ios::binary) << text;
   }
 
-  v1::FilesystemSource Spec(const std::string& path, const std::string& format = "csv") {
-    v1::FilesystemSource spec;
+  v1::TableSource Spec(const std::string& path, const std::string& format = "csv") {
+    v1::TableSource spec;
     spec.set_table_name("default_catalog.default_database.t");
     (*spec.mutable_options())["path"] = path;
     (*spec.mutable_options())["format"] = format;
     Schema schema{{{"word", DataType::String()}, {"cnt", DataType::BigInt()}}};
-    SchemaToProto(schema, spec.mutable_file_schema());
+    SchemaToProto(schema, spec.mutable_table_schema());
     return spec;
   }
 
   // Every row the source produces, as printed; the error when it fails.
-  absl::StatusOr<std::vector<std::string>> ReadAll(const v1::FilesystemSource& spec,
-                                                   int subtask = 0, int parallelism = 1,
+  absl::StatusOr<std::vector<std::string>> ReadAll(const v1::TableSource& spec, int subtask = 0,
+                                                   int parallelism = 1,
                                                    std::vector<std::string>* files = nullptr) {
     auto source = FilesystemSource::Create(spec, allowed_);
     if (!source.ok()) return source.status();
@@ -181,8 +181,8 @@ TEST_F(FilesystemConnectorTest, MissingPathAndPathsOutsideTheAllowedDirectories)
             absl::string_view::npos);
 }
 
-v1::Sink SinkSpec(const std::string& dir, const std::string& format) {
-  v1::Sink sink;
+v1::TableSink SinkSpec(const std::string& dir, const std::string& format) {
+  v1::TableSink sink;
   sink.set_table_name("default_catalog.default_database.out");
   sink.set_connector("filesystem");
   (*sink.mutable_options())["path"] = dir;

@@ -49,7 +49,7 @@ class FilesystemSinkTest : public ::testing::Test {
 
   std::unique_ptr<FilesystemSink> Open(bool checkpointing, int attempt = 0, int subtask = 0,
                                        std::map<std::string, std::string> options = {}) {
-    v1::Sink spec;
+    v1::TableSink spec;
     spec.set_table_name("t");
     spec.set_connector("filesystem");
     (*spec.mutable_options())["path"] = dir_;
@@ -221,15 +221,15 @@ TEST_F(FilesystemSinkTest, RestoreWithAMissingPartIsDataLoss) {
 }
 
 TEST_F(FilesystemSinkTest, BadRollingOptionsAreErrors) {
-  v1::Sink spec;
+  v1::TableSink spec;
   spec.set_table_name("t");
   (*spec.mutable_options())["path"] = dir_;
   (*spec.mutable_options())["format"] = "csv";
   (*spec.mutable_options())["sink.rolling-policy.file-size"] = "big";
   const Schema schema{{{"word", DataType::String()}}};
   EXPECT_EQ(FilesystemSink::Create(spec, schema, {root_}).status().message(),
-            "filesystem sink for table 't': option 'sink.rolling-policy.file-size' must be a "
-            "positive memory size (e.g. 128mb), but is 'big'");
+            "filesystem sink for table 't': option 'sink.rolling-policy.file-size' of table 't' "
+            "expects a positive memory size (e.g. 128mb), got 'big'");
 }
 
 }  // namespace

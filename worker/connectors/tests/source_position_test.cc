@@ -171,16 +171,16 @@ TEST_P(FilesystemPositionTest, ReplaysFromEveryBatch) {
       }
     }
   }
-  v1::FilesystemSource spec;
+  v1::TableSource spec;
   spec.set_table_name("t");
   (*spec.mutable_options())["path"] = root_ + "/in";
   (*spec.mutable_options())["format"] = format;
   Schema schema{{{"word", DataType::String()}, {"cnt", DataType::BigInt()}}};
-  SchemaToProto(schema, spec.mutable_file_schema());
+  SchemaToProto(schema, spec.mutable_table_schema());
   const std::vector<std::string> allowed = {root_};
   ExpectReplaysFromEveryPosition(
       [&]() -> std::unique_ptr<Source> {
-        v1::FilesystemSource s = spec;
+        v1::TableSource s = spec;
         if (format == "csv") (*s.mutable_options())["csv.ignore-first-line"] = "true";
         return *FilesystemSource::Create(s, allowed);
       },

@@ -270,10 +270,12 @@ TEST_F(ExchangeTaskTest, TheDriversTicksFlushASlowSourcesRowsAfterTheBufferTimeo
   src.set_id(1);
   src.set_description("datagen");
   SchemaToProto(schema, src.mutable_output_schema());
-  src.mutable_datagen()->set_rows_per_second(200);  // far below the 1024-row flush threshold
-  auto* f = src.mutable_datagen()->add_fields();
-  f->set_name("x");
-  f->set_kind("random");
+  v1::TableSource* gen = src.mutable_table_source();
+  gen->set_connector("datagen");
+  gen->set_table_name("gen");
+  (*gen->mutable_options())["rows-per-second"] = "200";  // far below the 1024-row flush threshold
+  SchemaToProto(schema, gen->mutable_table_schema());
+  gen->add_columns(0);
   *d.add_nodes() = src;
   v1::PlanNode out;
   out.set_id(2);
