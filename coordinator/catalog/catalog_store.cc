@@ -12,6 +12,9 @@
 namespace eddy {
 namespace {
 
+// The job store's keys, in the same database (coordinator/cluster/job_store.h).
+constexpr char kJobStorePrefix[] = "j/";
+
 // Keys: "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/..." (NUL cannot occur
 // in a name, so keys of different objects never collide).
 std::string DatabaseKey(const std::string& catalog, const std::string& database) {
@@ -38,12 +41,10 @@ ObjectPath PathFromProto(const v1::StoredPath& p) {
 
 }  // namespace
 
-CatalogStore::CatalogStore(std::string path, std::unique_ptr<rocksdb::DB> db)
+CatalogStore::CatalogStore(std::string path, std::shared_ptr<rocksdb::DB> db)
     : path_(std::move(path)), db_(std::move(db)) {}
 
-CatalogStore::~CatalogStore() {
-  if (db_ != nullptr) db_->Close().PermitUncheckedError();
-}
+CatalogStore::~CatalogStore() = default;
 
 absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path) {
   std::error_code ec;
@@ -54,7 +55,12 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::stri
   o.keep_log_file_num = 2;
   rocksdb::DB* raw = nullptr;
   RETURN_IF_ERROR(FromRocks(rocksdb::DB::Open(o, path, &raw), "open", path));
-  return std::unique_ptr<CatalogStore>(new CatalogStore(path, std::unique_ptr<rocksdb::DB>(raw)));
+  // Closed (and deleted) when its last holder lets go of it.
+  std::shared_ptr<rocksdb::DB> db(raw, [](rocksdb::DB* d) {
+    d->Close().PermitUncheckedError();
+    delete d;
+  });
+  return std::unique_ptr<CatalogStore>(new CatalogStore(path, std::move(db)));
 }
 
 absl::Status CatalogStore::Put(const std::string& key, const std::string& value) {
@@ -111,6 +117,7 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const std::string key = it->key().ToString();
+    if (key.rfind(kJobStorePrefix, 0) == 0) continue;  // the job store's
     const std::string value = it->value().ToString();
     auto bad = [&](const std::string& why) {
       std::string shown = key;

@@ -1,7 +1,9 @@
 // Durable storage of the permanent catalog: databases, tables and views in a RocksDB instance
 // under the coordinator's data dir (<data-dir>/catalog), one key per object, written synchronously
 // (catalog changes are rare and must survive a crash). Catalog loads it at start and writes
-// through it on every change. Thread-safe (RocksDB is).
+// through it on every change. The coordinator's job store keeps its records in the same database
+// under keys of its own (`j/...`, see coordinator/cluster/job_store.h), which Load() skips.
+// Thread-safe (RocksDB is).
 #pragma once
 
 #include <memory>
@@ -40,14 +42,17 @@ class CatalogStore {
   absl::StatusOr<Contents> Load() const;
 
   const std::string& path() const { return path_; }
+  // The database, for other records of the coordinator's (the job store); it stays open while
+  // anyone holds it.
+  std::shared_ptr<rocksdb::DB> db() const { return db_; }
 
  private:
-  CatalogStore(std::string path, std::unique_ptr<rocksdb::DB> db);
+  CatalogStore(std::string path, std::shared_ptr<rocksdb::DB> db);
   absl::Status Put(const std::string& key, const std::string& value);
   absl::Status Delete(const std::string& key);
 
   std::string path_;
-  std::unique_ptr<rocksdb::DB> db_;
+  std::shared_ptr<rocksdb::DB> db_;
 };
 
 }  // namespace eddy

@@ -85,6 +85,7 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
   }
   Run(actions);
   if (trigger_id == 0) return;
+  EDDY_LOG_INFO("job {}: triggering checkpoint {} (attempt {})", job_id_, trigger_id, attempt_);
   absl::Status s =
       callbacks_.trigger ? callbacks_.trigger(trigger_id, trigger_ms) : absl::OkStatus();
   if (!s.ok()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <random>
 #include <set>
 #include <thread>
@@ -33,10 +34,13 @@ constexpr auto kTickInterval = std::chrono::milliseconds(50);
 // How often FetchResults asks again for results that are not on their worker yet.
 constexpr auto kSinkRetryInterval = std::chrono::milliseconds(50);
 constexpr auto kSlotRetryInterval = std::chrono::seconds(1);
+// How often finished jobs are checked against the retention.
+constexpr auto kPruneInterval = std::chrono::seconds(1);
 
 }  // namespace
 
-JobManager::JobManager(WorkerRegistry* registry) : registry_(registry) {
+JobManager::JobManager(WorkerRegistry* registry, JobStore* store, JobRetention retention)
+    : registry_(registry), store_(store), retention_(retention) {
   ticker_ = std::thread([this] { TickLoop(); });
 }
 
@@ -125,6 +129,110 @@ std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
   return coordinator;
 }
 
+absl::Status JobManager::PersistLocked(const Job& job) {
+  if (store_ == nullptr) return absl::OkStatus();
+  v1::StoredJobStatus status;
+  *status.mutable_info() = InfoLocked(job);
+  if (job.store) status.set_checkpoint_dir(job.store->job_dir());
+  absl::Status s = store_->UpdateStatus(job.info.job_id(), status);
+  if (!s.ok()) EDDY_LOG_ERROR("job {}: {}", job.info.job_id(), std::string(s.message()));
+  return s;
+}
+
+void JobManager::PruneLocked(int64_t now_ms) {
+  std::vector<std::pair<int64_t, std::string>> finished;  // (end time, job id)
+  for (const auto& [id, job] : jobs_) {
+    if (IsFinal(job.info.status())) finished.push_back({job.info.end_time_ms(), id});
+  }
+  std::sort(finished.begin(), finished.end());
+  const size_t capacity = static_cast<size_t>(std::max(0, retention_.max_capacity));
+  const size_t excess = finished.size() > capacity ? finished.size() - capacity : 0;
+  for (size_t i = 0; i < finished.size(); ++i) {
+    const auto& [end_ms, id] = finished[i];
+    const bool expired = now_ms - end_ms >= retention_.expiration.count();
+    if (i >= excess && !expired) continue;
+    Job& job = jobs_.at(id);
+    // A client still fetching a query's last rows keeps it until it is done.
+    if (job.results && job.results.use_count() > 1) continue;
+    EDDY_LOG_INFO("job {} ({}) pruned: {}", id, job.info.name(),
+                  expired ? "it ended longer ago than jobstore.expiration-time"
+                          : "more finished jobs than jobstore.max-capacity");
+    if (store_ != nullptr) {
+      if (absl::Status s = store_->Remove(id); !s.ok()) {
+        EDDY_LOG_WARN("job {}: {}", id, std::string(s.message()));
+      }
+    }
+    jobs_.erase(id);
+    std::erase(order_, id);
+  }
+}
+
+absl::Status JobManager::Recover(const SpecFactory& make_spec) {
+  if (store_ == nullptr) return absl::OkStatus();
+  ASSIGN_OR_RETURN(std::vector<JobStore::StoredJob> stored, store_->Load());
+  int redeployed = 0, listed = 0, failed = 0;
+  std::lock_guard<std::mutex> lock(mu_);
+  const Clock::time_point now = Clock::now();
+  for (JobStore::StoredJob& s : stored) {
+    Job& job = jobs_[s.job_id];
+    order_.push_back(s.job_id);
+    job.info = s.status.info();
+    job.info.set_job_id(s.job_id);
+    job.attempt = job.info.attempt();
+    // Whatever of those attempts still runs somewhere must stop; the next one numbers on.
+    job.attempts_over = job.attempt;
+    job.checkpoints_completed_before = job.info.checkpoints_completed();
+    job.checkpoints_failed_before = job.info.checkpoints_failed();
+    if (!s.status.checkpoint_dir().empty()) {
+      job.store = std::make_unique<CheckpointStore>(s.status.checkpoint_dir());
+    }
+    if (IsFinal(job.info.status())) {  // listed as it ended, final row counts included
+      job.spec.name = job.info.name();
+      ++listed;
+      continue;
+    }
+    job.info.clear_operators();  // of an attempt that is over
+    auto fail = [&](const std::string& why) {
+      job.spec.name = job.info.name();
+      EDDY_LOG_ERROR("job {} ({}): {}", s.job_id, job.info.name(), why);
+      job.info.set_status(v1::JOB_STATUS_FAILED);
+      job.info.set_error(why);
+      job.info.set_end_time_ms(NowMs());
+      (void)PersistLocked(job);
+      ++failed;
+    };
+    if (s.spec.query()) {
+      fail(
+          "the coordinator restarted while the query ran: its rows went to a client that lost "
+          "its connection with it");
+      continue;
+    }
+    absl::StatusOr<JobSpec> spec = make_spec(s.spec);
+    if (!spec.ok()) {
+      fail(absl::StrCat("cannot be deployed again after a coordinator restart: ",
+                        spec.status().message()));
+      continue;
+    }
+    job.spec = *std::move(spec);
+    job.spec.stored = s.spec;
+    job.recovered = true;
+    job.info.set_status(v1::JOB_STATUS_RESTARTING);
+    job.info.set_last_failure("the coordinator restarted");
+    job.restart_at = now + kRecoveryGrace;
+    (void)PersistLocked(job);
+    EDDY_LOG_INFO("job {} ({}) recovered: attempt {} was {}; deploying the next one{}", s.job_id,
+                  job.info.name(), job.attempt,
+                  v1::JobStatus_Name(s.status.info().status()).substr(strlen("JOB_STATUS_")),
+                  job.store ? " from its latest completed checkpoint"
+                            : " from the beginning: checkpointing is off");
+    ++redeployed;
+  }
+  EDDY_LOG_INFO("job store {}: {} jobs to deploy again, {} finished, {} failed to recover",
+                store_->path(), redeployed, listed, failed);
+  PruneLocked(NowMs());
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> JobManager::Submit(JobSpec spec) {
   spec.slots_needed = std::max(1, spec.slots_needed);
   const std::string job_id = NewJobId();
@@ -145,18 +253,35 @@ absl::StatusOr<std::string> JobManager::Submit(JobSpec spec) {
     if (job.spec.collects_results) {
       job.results = std::make_shared<QueryResults>(job_id, job.spec.checkpointing.enabled());
     }
+    if (store_ != nullptr) {
+      // Recorded before anything of it runs: a coordinator that restarts from here on finds it.
+      v1::StoredJobStatus status;
+      *status.mutable_info() = InfoLocked(job);
+      if (job.store) status.set_checkpoint_dir(job.store->job_dir());
+      if (absl::Status s = store_->Add(job_id, job.spec.stored, status); !s.ok()) {
+        jobs_.erase(job_id);
+        return s;
+      }
+    }
     order_.push_back(job_id);
   }
   absl::Status deployed = DeployAttempt(job_id, kSlotWait);
   if (!deployed.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_[job_id];
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return deployed;  // cancelled and pruned meanwhile
+    Job& job = it->second;
     if (job.store) (void)job.store->DeleteAll();
     if (job.attempt == 0) {
       // No slots, or no subtasks could be built: nothing was deployed, and the client gets the
       // error instead of a job.
       jobs_.erase(job_id);
       std::erase(order_, job_id);
+      if (store_ != nullptr) {
+        if (absl::Status s = store_->Remove(job_id); !s.ok()) {
+          EDDY_LOG_WARN("job {}: {}", job_id, std::string(s.message()));
+        }
+      }
     } else {
       FinishLocked(job, v1::JOB_STATUS_FAILED, std::string(deployed.message()));
     }
@@ -173,7 +298,9 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
   CheckpointConfig checkpointing;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_.at(job_id);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job ", job_id, " is gone"));
+    Job& job = it->second;
     slots_needed = job.spec.slots_needed;
     build = job.spec.build;
     store = job.store.get();
@@ -219,14 +346,26 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
   std::string name;
   std::map<std::string, v1::DeployTasksRequest> per_worker;
   std::shared_ptr<CheckpointCoordinator> checkpoints;
+  bool recovered = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_.at(job_id);
-    if (IsFinal(job.info.status())) {  // cancelled meanwhile
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || IsFinal(it->second.info.status())) {  // cancelled meanwhile
       release();
       return absl::CancelledError(absl::StrCat("job ", job_id, " was cancelled"));
     }
+    Job& job = it->second;
     attempt = ++job.attempt;
+    // The attempt is recorded before any of its subtasks can run: a coordinator that restarts
+    // from here on takes it (and those before it) for over, and numbers on above it.
+    if (absl::Status s = PersistLocked(job); !s.ok()) {
+      job.attempts_over = std::max(job.attempts_over, attempt);
+      release();
+      return s;
+    }
+    recovered = job.recovered;
+    job.recovered = false;
+    if (restore) job.info.set_last_checkpoint_id(restore->checkpoint_id());
     name = job.spec.name;
     if (job.checkpoints) {
       const CheckpointCoordinator::Stats stats = job.checkpoints->stats();
@@ -275,6 +414,13 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     job.restart_at.reset();
     job.waiting_for_slots_since.reset();
   }
+  if (recovered && attempt > 1) {
+    // The attempts a coordinator before this one deployed may still run anywhere (a worker that
+    // has not heartbeated yet is told the same at its next heartbeat). Attempt 0 never ran.
+    std::vector<std::string> everywhere;
+    for (const WorkerInfo& w : registry_->Workers()) everywhere.push_back(w.id);
+    CancelOnWorkers(job_id, attempt - 1, everywhere);
+  }
   std::vector<std::string> deployed;
   absl::Status failure;
   for (auto& [worker, req] : per_worker) {
@@ -305,15 +451,20 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     if (checkpoints) checkpoints->Stop("the attempt could not be deployed");
     CancelOnWorkers(job_id, attempt, deployed);
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_.at(job_id);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return failure;
+    Job& job = it->second;
     job.attempts_over = std::max(job.attempts_over, attempt);
     ReleaseSlotsLocked(job);
     return failure;
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_.at(job_id);
-    if (!IsFinal(job.info.status())) job.info.set_status(v1::JOB_STATUS_RUNNING);
+    auto it = jobs_.find(job_id);
+    if (it != jobs_.end() && !IsFinal(it->second.info.status()) && it->second.attempt == attempt) {
+      it->second.info.set_status(v1::JOB_STATUS_RUNNING);
+      (void)PersistLocked(it->second);
+    }
   }
   cv_.notify_all();  // a fetch waiting for the restart
   std::string from;
@@ -363,6 +514,7 @@ std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status
   }
   EDDY_LOG_INFO("job {} {}{}", job.info.job_id(), v1::JobStatus_Name(status),
                 error.empty() ? "" : ": " + error);
+  (void)PersistLocked(job);
   cv_.notify_all();
   return to_cancel;
 }
@@ -396,6 +548,7 @@ void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::
       job.restart_at = Clock::now() + decision.delay;
       EDDY_LOG_WARN("job {} attempt {} failed, restarting in {} ms: {}", job_id, attempt,
                     decision.delay.count(), reason);
+      (void)PersistLocked(job);
       cv_.notify_all();
     }
   }
@@ -426,7 +579,9 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
     std::string worker;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      const Job& job = jobs_.at(job_id);
+      auto it = jobs_.find(job_id);
+      if (it == jobs_.end()) return absl::NotFoundError("job '" + job_id + "' not found");
+      const Job& job = it->second;
       status = job.info.status();
       if (status == v1::JOB_STATUS_FAILED) {
         return absl::AbortedError("Job " + job_id + " failed: " + job.info.error());
@@ -508,9 +663,10 @@ absl::Status JobManager::FetchResults(const std::string& job_id, int wait_ms,
 bool JobManager::WaitForJobChange(const std::string& job_id, v1::JobStatus status, int attempt,
                                   Clock::time_point until) {
   std::unique_lock<std::mutex> lock(mu_);
-  const Job& job = jobs_.at(job_id);
   return cv_.wait_until(lock, until, [&] {
-    return stopping_ || job.info.status() != status || job.attempt != attempt;
+    auto it = jobs_.find(job_id);  // pruned: changed too
+    return stopping_ || it == jobs_.end() || it->second.info.status() != status ||
+           it->second.attempt != attempt;
   });
 }
 
@@ -779,6 +935,10 @@ void JobManager::Tick(Clock::time_point now) {
   std::vector<std::string> restarts;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (now >= next_prune_) {
+      PruneLocked(NowMs());
+      next_prune_ = now + kPruneInterval;
+    }
     for (auto& [id, job] : jobs_) {
       if (job.info.status() == v1::JOB_STATUS_RUNNING && job.checkpoints) {
         checkpoints.push_back(job.checkpoints);
@@ -793,8 +953,9 @@ void JobManager::Tick(Clock::time_point now) {
     absl::Status s = DeployAttempt(id, std::chrono::milliseconds(0));
     if (s.ok()) continue;
     std::lock_guard<std::mutex> lock(mu_);
-    Job& job = jobs_.at(id);
-    if (IsFinal(job.info.status())) continue;
+    auto it = jobs_.find(id);
+    if (it == jobs_.end() || IsFinal(it->second.info.status())) continue;
+    Job& job = it->second;
     if (absl::IsResourceExhausted(s)) {
       // Not enough free slots yet (a lost worker may come back): try again for a while.
       if (!job.waiting_for_slots_since) job.waiting_for_slots_since = now;
@@ -829,8 +990,13 @@ absl::StatusOr<v1::JobInfo> JobManager::Get(const std::string& job_id, int64_t w
   auto it = jobs_.find(job_id);
   if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
   if (wait_ms > 0) {
-    cv_.wait_for(lock, std::chrono::milliseconds(wait_ms),
-                 [&] { return IsFinal(it->second.info.status()); });
+    cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] {
+      it = jobs_.find(job_id);
+      return it == jobs_.end() || IsFinal(it->second.info.status());
+    });
+    if (it == jobs_.end()) {
+      return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+    }
   }
   return InfoLocked(it->second);
 }

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@
 #include "coordinator/checkpoint/checkpoint_config.h"
 #include "coordinator/checkpoint/checkpoint_coordinator.h"
 #include "coordinator/checkpoint/checkpoint_store.h"
+#include "coordinator/cluster/job_store.h"
 #include "coordinator/cluster/restart_strategy.h"
 #include "coordinator/cluster/result_relay.h"
 #include "coordinator/cluster/worker_registry.h"
@@ -36,9 +38,18 @@
 
 namespace eddy {
 
+// How long, and how many, finished (FINISHED, FAILED, CANCELED) jobs are kept: Flink's
+// `jobstore.expiration-time` and `jobstore.max-capacity`.
+struct JobRetention {
+  std::chrono::milliseconds expiration{std::chrono::hours(1)};
+  int max_capacity = std::numeric_limits<int>::max();
+};
+
 class JobManager {
  public:
-  explicit JobManager(WorkerRegistry* registry);
+  // `store` (may be null: nothing survives a restart) must outlive the manager.
+  explicit JobManager(WorkerRegistry* registry, JobStore* store = nullptr,
+                      JobRetention retention = {});
   ~JobManager();
 
   // Builds a job's subtasks once its slots are known: (job id, worker id per slot, worker address
@@ -57,12 +68,26 @@ class JobManager {
     // A SELECT: its collect sink (subtask 0, on the first slot) holds rows for FetchResults. With
     // checkpointing they reach the client exactly once, as each checkpoint completes.
     bool collects_results = false;
+    // What the job store records of the job, from which the rest of this spec is made again after
+    // a coordinator restart (Recover's factory).
+    v1::StoredJobSpec stored;
   };
+  // Makes a job's spec again from what the store recorded of it.
+  using SpecFactory = std::function<absl::StatusOr<JobSpec>(const v1::StoredJobSpec&)>;
 
   // Allocates the slots, builds the subtasks and deploys them; on any failure nothing of the job
   // keeps running and its slots are released. With checkpointing on, the job's checkpoint
   // directory must be writable (an error names it).
+  // With a job store, the job is recorded before it is deployed; an error to record it is the
+  // submission's error.
   absl::StatusOr<std::string> Submit(JobSpec spec);
+  // After a coordinator restart, before it serves: loads the stored jobs. Finished ones are listed
+  // again; every other one (CREATED, RUNNING, RESTARTING) is deployed again, once workers are
+  // back (after kRecoveryGrace), as its next attempt, from its latest completed checkpoint (from
+  // the beginning without checkpointing); a worker still running one of its earlier attempts is
+  // told to cancel it. A SELECT that was running fails: its client lost its rows with the
+  // coordinator. A job whose spec cannot be made again fails naming why.
+  absl::Status Recover(const SpecFactory& make_spec);
   void OnTaskState(const v1::TaskStateReport& report);
   // Row counts of running subtasks, from a worker's heartbeat. Returns what the worker must cancel
   // among them: every subtask of a job unknown here (this coordinator restarted since it was
@@ -96,6 +121,9 @@ class JobManager {
   static constexpr int kMissedHeartbeatsForLostTask = 3;
   // How long a restart waits for enough free slots before it counts as another failure.
   static constexpr std::chrono::milliseconds kRestartSlotWait{300000};
+  // How long a recovered job waits for workers to register with a restarted coordinator before
+  // its next attempt is deployed (they do so within about a heartbeat interval).
+  static constexpr std::chrono::milliseconds kRecoveryGrace{2000};
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -132,7 +160,15 @@ class JobManager {
     std::optional<Clock::time_point> restart_at;  // while RESTARTING
     std::optional<Clock::time_point> waiting_for_slots_since;
     std::shared_ptr<QueryResults> results;  // a SELECT's
+    // Recovered after a coordinator restart: its earlier attempts may still run on any worker, so
+    // the next deployment first tells every worker to cancel them.
+    bool recovered = false;
   };
+  // Writes the job's status record (a no-op without a store); caller holds mu_, so that records
+  // are written in the order of the changes.
+  absl::Status PersistLocked(const Job& job);
+  // Drops finished jobs beyond the retention (memory and store); caller holds mu_.
+  void PruneLocked(int64_t now_ms);
   static bool IsFinal(v1::JobStatus s);
   static bool IsFinal(v1::TaskState s);
   // The job's info with its per-node row counts summed over subtasks; caller holds mu_.
@@ -168,11 +204,14 @@ class JobManager {
                                                                    const Job& job, int64_t last_id);
 
   WorkerRegistry* registry_;
+  JobStore* store_;
+  const JobRetention retention_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Job> jobs_;
   std::vector<std::string> order_;  // job ids in submission order
   bool stopping_ = false;
+  Clock::time_point next_prune_{};
   std::thread ticker_;
 };
 

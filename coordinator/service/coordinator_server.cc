@@ -8,6 +8,7 @@
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
+#include "coordinator/service/job_specs.h"
 
 namespace eddy {
 
@@ -126,13 +127,15 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
-  // Permanent tables, views and databases live in <data-dir>/catalog.
+  // Permanent tables, views and databases live in <data-dir>/catalog, and so do the jobs.
   ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
                    CatalogStore::Open(options.data_dir + "/catalog"));
+  c->job_store_ = std::make_unique<JobStore>(store->db(), store->path());
   RETURN_IF_ERROR(c->catalog_.AttachStore(std::move(store)));
   c->registry_ =
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
-  c->jobs_ = std::make_unique<JobManager>(c->registry_.get());
+  c->jobs_ =
+      std::make_unique<JobManager>(c->registry_.get(), c->job_store_.get(), options.job_retention);
   c->registry_->SetLostListener(
       [jobs = c->jobs_.get()](const std::string& id, const std::string& address,
                               const std::string& why) { jobs->OnWorkerLost(id, address, why); });
@@ -142,6 +145,8 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
       options.checkpoints_dir.empty() ? options.data_dir + "/checkpoints" : options.checkpoints_dir;
   c->executor_ =
       std::make_unique<StatementExecutor>(c->jobs_.get(), c->registry_.get(), std::move(submit));
+  // The jobs of the coordinator before this one: listed again, the unfinished ones deployed anew.
+  RETURN_IF_ERROR(c->jobs_->Recover(JobSpecFrom));
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
 

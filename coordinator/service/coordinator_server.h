@@ -1,5 +1,7 @@
 // An eddy-coordinator: serves ClientService (statements, jobs) and ClusterService (worker
-// registration, heartbeats, task states) on one gRPC port, and checks worker heartbeats.
+// registration, heartbeats, task states) on one gRPC port, and checks worker heartbeats. Its data
+// directory holds the permanent catalog and the job store; at start it recovers the stored jobs
+// before it serves.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -35,6 +37,9 @@ struct CoordinatorOptions {
   // Default of `state.checkpoints.dir` (--checkpoints-dir); empty: <data_dir>/checkpoints. Shared
   // with every worker in a real cluster (NFS), since workers write the state files.
   std::string checkpoints_dir;
+  // Finished jobs kept in the job store (and SHOW JOBS): --jobstore-expiration-time,
+  // --jobstore-max-capacity (Flink's jobstore.expiration-time and jobstore.max-capacity).
+  JobRetention job_retention;
 };
 
 class CoordinatorServer {
@@ -60,6 +65,7 @@ class CoordinatorServer {
   int port_ = 0;
   Catalog catalog_;
   std::unique_ptr<WorkerRegistry> registry_;
+  std::unique_ptr<JobStore> job_store_;  // outlives jobs_
   std::unique_ptr<JobManager> jobs_;
   std::unique_ptr<StatementExecutor> executor_;
   std::unique_ptr<ClientServiceImpl> client_service_;

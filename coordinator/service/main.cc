@@ -1,10 +1,15 @@
 // eddy-coordinator: plans SQL into jobs and schedules them on registered workers. Stops cleanly on
 // SIGTERM/SIGINT.
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "common/base/allowed_paths.h"
+#include "common/base/duration.h"
 #include "common/base/logging.h"
 #include "common/base/program_flags.h"
 #include "common/base/signals.h"
@@ -19,6 +24,12 @@ ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDi
 ABSL_FLAG(std::string, checkpoints_dir, "",
           "default of state.checkpoints.dir: where jobs' checkpoints go, a directory every worker "
           "reaches at the same path (default: <data-dir>/checkpoints)");
+ABSL_FLAG(std::string, jobstore_expiration_time, "3600",
+          "how long a finished, failed or cancelled job stays listed (SHOW JOBS) and in the job "
+          "store: seconds, or a duration such as 30 min (Flink's jobstore.expiration-time)");
+ABSL_FLAG(int, jobstore_max_capacity, std::numeric_limits<int>::max(),
+          "how many finished, failed or cancelled jobs are kept at most, the oldest pruned first "
+          "(Flink's jobstore.max-capacity)");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
 
 int main(int argc, char** argv) {
@@ -41,6 +52,30 @@ int main(int argc, char** argv) {
     return 2;
   }
   opts.filesystem_allowed_dirs = *allowed;
+  // As Flink's jobstore.expiration-time: a bare number counts seconds.
+  const std::string expiration = absl::GetFlag(FLAGS_jobstore_expiration_time);
+  int64_t expiration_s = 0;
+  std::optional<int64_t> expiration_ms;
+  if (absl::SimpleAtoi(expiration, &expiration_s) && expiration_s >= 0 &&
+      expiration_s <= std::numeric_limits<int64_t>::max() / 1000) {
+    expiration_ms = expiration_s * 1000;
+  } else {
+    expiration_ms = eddy::ParseDurationMillis(std::string(absl::StripAsciiWhitespace(expiration)));
+  }
+  if (!expiration_ms || *expiration_ms < 0) {
+    std::fprintf(stderr,
+                 "eddy-coordinator: --jobstore-expiration-time must be seconds or a duration such "
+                 "as '30 min', got '%s'\n",
+                 expiration.c_str());
+    return 2;
+  }
+  opts.job_retention.expiration = std::chrono::milliseconds(*expiration_ms);
+  opts.job_retention.max_capacity = absl::GetFlag(FLAGS_jobstore_max_capacity);
+  if (opts.job_retention.max_capacity < 0) {
+    std::fprintf(stderr, "eddy-coordinator: --jobstore-max-capacity must be 0 or more, got %d\n",
+                 opts.job_retention.max_capacity);
+    return 2;
+  }
   eddy::BlockTerminationSignals();
   auto server = eddy::CoordinatorServer::Start(opts);
   if (!server.ok()) {

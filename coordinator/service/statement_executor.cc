@@ -9,13 +9,10 @@
 #include "common/expr/function_registry.h"
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
-#include "coordinator/checkpoint/checkpoint_config.h"
-#include "coordinator/cluster/restart_strategy.h"
-#include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/config_keys.h"
-#include "coordinator/service/deployment_builder.h"
 #include "coordinator/service/filesystem_paths.h"
+#include "coordinator/service/job_specs.h"
 #include "coordinator/service/show_create.h"
 
 namespace eddy {
@@ -51,10 +48,6 @@ Response SingleColumn(const std::string& name, const std::vector<std::string>& v
   return Table({name}, rows);
 }
 
-// An INSERT job restarts from its latest checkpoint as its restart strategy allows. A SELECT's
-// rows go to the client (collect sink): with checkpointing it restarts in the same way, its client
-// getting each row once a checkpoint covers it (exactly once across restarts); without, it never
-// restarts, since its rows went to the client as they came.
 enum class JobKind { kInsert, kQuery };
 
 absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
@@ -62,27 +55,14 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
                                           JobKind kind) {
   std::vector<v1::PlanNode> nodes = planned.nodes;
   RETURN_IF_ERROR(ResolveFilesystemPaths(options.filesystem_allowed_dirs, &nodes));
-  ASSIGN_OR_RETURN(JobGraph built_graph, BuildJobGraph(nodes, session.config));
-  JobManager::JobSpec spec;
-  spec.name = planned.name;
+  std::string name = planned.name;
   if (auto it = session.config.find("pipeline.name"); it != session.config.end()) {
-    spec.name = it->second;
+    name = it->second;
   }
-  spec.slots_needed = built_graph.MaxParallelism();
-  ASSIGN_OR_RETURN(spec.checkpointing,
-                   CheckpointConfigFrom(session.config, options.checkpoints_dir));
-  spec.collects_results = kind == JobKind::kQuery;
-  if (kind == JobKind::kInsert || spec.checkpointing.enabled()) {
-    ASSIGN_OR_RETURN(spec.restart,
-                     MakeRestartStrategy(session.config, spec.checkpointing.enabled()));
-  }
-  // The builder runs again for every restart: it owns the graph and the configuration.
-  auto graph = std::make_shared<const JobGraph>(std::move(built_graph));
-  spec.build = [graph, config = session.config](const std::string& id,
-                                                const std::vector<std::string>& workers,
-                                                const std::vector<std::string>& addresses) {
-    return BuildDeployments(*graph, id, workers, addresses, config);
-  };
+  const v1::StoredJobSpec stored =
+      MakeStoredJobSpec(name, kind == JobKind::kQuery, planned.bounded, nodes, session.config,
+                        options.checkpoints_dir);
+  ASSIGN_OR_RETURN(JobManager::JobSpec spec, JobSpecFrom(stored));
   return jobs->Submit(std::move(spec));
 }
 

@@ -178,6 +178,12 @@ bool ProcessCluster::RestartCoordinator() {
   return coordinator_.started();
 }
 
+std::string ProcessCluster::CurrentCoordinatorLogPath() const {
+  return dir_ + (coordinator_starts_ <= 1
+                     ? "/coordinator.err"
+                     : "/coordinator." + std::to_string(coordinator_starts_ - 1) + ".err");
+}
+
 std::string ProcessCluster::WorkerId(int i) const {
   const std::string log = ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".err");
   const std::string marker = " as worker-";

@@ -61,6 +61,10 @@ class ProcessCluster {
   // Kills the coordinator (SIGKILL) and starts a new one on the same port and data directory;
   // its log goes to coordinator.<n>.err.
   bool RestartCoordinator();
+  // The log (stderr) of the coordinator process started last.
+  std::string CurrentCoordinatorLogPath() const;
+  // The coordinator's data directory (the same for every coordinator process).
+  std::string coordinator_data_dir() const { return dir_ + "/coordinator"; }
   // Kills worker i (SIGKILL) if it still runs and starts it again with the same flags and data
   // directory; it registers as a new worker (its logs go to worker<i>.<n>.out/.err).
   bool RestartWorker(int i);

@@ -25,7 +25,10 @@ std::string LocalHostname() {
 }
 
 constexpr auto kHeartbeatInterval = std::chrono::milliseconds(1000);
+// Registration attempts back off from the first to the longest delay (doubling) while the
+// coordinator does not answer, and start over once it did.
 constexpr auto kRegisterRetry = std::chrono::milliseconds(500);
+constexpr auto kRegisterRetryMax = std::chrono::milliseconds(2000);
 constexpr auto kRegistrationWarningInterval = std::chrono::seconds(30);
 
 // 16 random hex digits: this process's identity towards the coordinator.
@@ -214,6 +217,22 @@ void WorkerServer::ControlLoop() {
       grpc::ClientContext ctx;
       SetDeadline(&ctx, 2000);
       grpc::Status s = coordinator_->Heartbeat(&ctx, req, &resp);
+      if (!s.ok()) {
+        // The coordinator is gone (or restarting): its subtasks run on, and heartbeats go on every
+        // interval; a coordinator that comes back answers that it does not know this worker, and
+        // it registers again.
+        if (failed_heartbeats_++ == 0) {
+          EDDY_LOG_WARN(
+              "worker {}: the coordinator at {} does not answer heartbeats ({}); trying "
+              "again every {} ms",
+              worker_id_, options_.coordinator_address, s.error_message(),
+              kHeartbeatInterval.count());
+        }
+      } else if (failed_heartbeats_ > 0) {
+        EDDY_LOG_INFO("worker {}: the coordinator at {} answers again after {} failed heartbeats",
+                      worker_id_, options_.coordinator_address, failed_heartbeats_);
+        failed_heartbeats_ = 0;
+      }
       if (s.ok() && !resp.known()) {
         EDDY_LOG_WARN("worker {}: the coordinator at {} no longer knows it; registering again",
                       worker_id_, options_.coordinator_address);
@@ -230,8 +249,13 @@ void WorkerServer::ControlLoop() {
     }
     ReapFinished();
     lock.lock();
-    cv_.wait_for(lock, registered ? kHeartbeatInterval : kRegisterRetry,
-                 [this] { return shutdown_; });
+    std::chrono::milliseconds wait = kHeartbeatInterval;
+    if (!registered) {
+      wait = kRegisterRetry;
+      for (int i = 1; i < failed_registrations_ && wait < kRegisterRetryMax; ++i) wait *= 2;
+      wait = std::min(wait, kRegisterRetryMax);
+    }
+    cv_.wait_for(lock, wait, [this] { return shutdown_; });
   }
 }
 

@@ -118,5 +118,28 @@ TEST(CatalogStoreTest, ADamagedEntryIsAnErrorNamingIt) {
       << s.message();
 }
 
+// The job store keeps its records in the same database under `j/`: the catalog skips them, and
+// they stay readable through db() while the catalog holds the store.
+TEST(CatalogStoreTest, TheJobStoresKeysInTheSameDatabaseAreLeftAlone) {
+  const std::string path = FreshDir();
+  {
+    Catalog catalog;
+    std::unique_ptr<CatalogStore> store = OpenOrDie(path);
+    std::shared_ptr<rocksdb::DB> db = store->db();
+    ASSERT_TRUE(catalog.AttachStore(std::move(store)).ok());
+    ASSERT_TRUE(
+        catalog.CreateTable(Orders({kDefaultCatalog, kDefaultDatabase, "orders"}), false).ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "j/0123/spec", "\xff a job's record").ok());
+  }
+  Catalog catalog;
+  std::unique_ptr<CatalogStore> store = OpenOrDie(path);
+  std::shared_ptr<rocksdb::DB> db = store->db();
+  ASSERT_TRUE(catalog.AttachStore(std::move(store)).ok());
+  EXPECT_NE(catalog.FindTable({kDefaultCatalog, kDefaultDatabase, "orders"}), nullptr);
+  std::string value;
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "j/0123/spec", &value).ok());
+  EXPECT_EQ(value, "\xff a job's record");
+}
+
 }  // namespace
 }  // namespace eddy

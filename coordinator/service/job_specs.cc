@@ -1,0 +1,50 @@
+#include "coordinator/service/job_specs.h"
+
+#include <memory>
+
+#include "common/base/status_macros.h"
+#include "coordinator/checkpoint/checkpoint_config.h"
+#include "coordinator/cluster/restart_strategy.h"
+#include "coordinator/planner/job_graph.h"
+#include "coordinator/service/deployment_builder.h"
+
+namespace eddy {
+
+v1::StoredJobSpec MakeStoredJobSpec(const std::string& name, bool query, bool bounded,
+                                    const std::vector<v1::PlanNode>& nodes,
+                                    const std::map<std::string, std::string>& config,
+                                    const std::string& default_checkpoints_dir) {
+  v1::StoredJobSpec stored;
+  stored.set_name(name);
+  stored.set_query(query);
+  stored.set_bounded(bounded);
+  for (const v1::PlanNode& n : nodes) *stored.add_nodes() = n;
+  for (const auto& [k, v] : config) (*stored.mutable_config())[k] = v;
+  stored.set_default_checkpoints_dir(default_checkpoints_dir);
+  return stored;
+}
+
+absl::StatusOr<JobManager::JobSpec> JobSpecFrom(const v1::StoredJobSpec& stored) {
+  const std::vector<v1::PlanNode> nodes(stored.nodes().begin(), stored.nodes().end());
+  const std::map<std::string, std::string> config(stored.config().begin(), stored.config().end());
+  ASSIGN_OR_RETURN(JobGraph built_graph, BuildJobGraph(nodes, config));
+  JobManager::JobSpec spec;
+  spec.name = stored.name();
+  spec.slots_needed = built_graph.MaxParallelism();
+  ASSIGN_OR_RETURN(spec.checkpointing,
+                   CheckpointConfigFrom(config, stored.default_checkpoints_dir()));
+  spec.collects_results = stored.query();
+  if (!stored.query() || spec.checkpointing.enabled()) {
+    ASSIGN_OR_RETURN(spec.restart, MakeRestartStrategy(config, spec.checkpointing.enabled()));
+  }
+  // The builder runs again for every restart: it owns the graph and the configuration.
+  auto graph = std::make_shared<const JobGraph>(std::move(built_graph));
+  spec.build = [graph, config](const std::string& id, const std::vector<std::string>& workers,
+                               const std::vector<std::string>& addresses) {
+    return BuildDeployments(*graph, id, workers, addresses, config);
+  };
+  spec.stored = stored;
+  return spec;
+}
+
+}  // namespace eddy
