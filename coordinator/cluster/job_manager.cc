@@ -202,6 +202,8 @@ absl::Status JobManager::Recover(const SpecFactory& make_spec) {
       ++failed;
     };
     if (s.spec.query()) {
+      // Its client, fetching again, learns why there are no more rows.
+      job.results = std::make_shared<QueryResults>(s.job_id, false);
       fail(
           "the coordinator restarted while the query ran: its rows went to a client that lost "
           "its connection with it");

@@ -2,9 +2,10 @@
 // (SIGKILL) at moments drawn from a seed (printed; EDDY_TEST_SEED replays a run) and started again
 // on the same data directory. A checkpointed job killed between a checkpoint's trigger and its
 // completion, and again while the restarted coordinator deploys it anew, finishes with every
-// window published exactly once; an INSERT whose submission is cut short either never became a
-// job or runs to the exact result; finished jobs stay listed across a restart and are pruned
-// beyond --jobstore-max-capacity.
+// window published exactly once, as does one whose coordinator dies while it waits to restart
+// after a worker loss; an INSERT whose submission is cut short either never became a job or runs
+// to the exact result; finished jobs stay listed across a restart and are pruned beyond
+// --jobstore-max-capacity.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -111,13 +112,17 @@ class CoordinatorFailoverTest : public ClusterTest {
     return lines;
   }
 
+  // Every window of WindowJob published exactly once under `out`, and no hidden file left.
+  void ExpectEveryWindowOnce(const std::string& out, int64_t rows);
+
   std::string files_;  // where the filesystem sinks write
 };
 
 // A tumbling event-time window aggregation (100 ids per 1-second window, 4 keys) of a bounded
 // sequence into CSV files, checkpointed every second.
-std::string WindowJob(int64_t rows, const std::string& out) {
-  return "SET 'execution.checkpointing.interval' = '1 s';"
+std::string WindowJob(int64_t rows, const std::string& out, const std::string& settings = "") {
+  return settings +
+         "SET 'execution.checkpointing.interval' = '1 s';"
          "SET 'parallelism.default' = '2';"
          "SET 'pipeline.name' = 'windows';"
          "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3), "
@@ -149,6 +154,24 @@ std::map<std::string, int> ExpectedWindows(int64_t rows) {
             std::to_string(value.second)];
   }
   return lines;
+}
+
+void CoordinatorFailoverTest::ExpectEveryWindowOnce(const std::string& out, int64_t rows) {
+  std::vector<std::string> hidden;
+  const std::map<std::string, int> published = PublishedLines(out, &hidden);
+  const std::map<std::string, int> expected = ExpectedWindows(rows);
+  EXPECT_TRUE(hidden.empty()) << hidden.front();
+  int missing = 0, repeated = 0, wrong = 0;
+  for (const auto& [line, n] : expected) {
+    auto it = published.find(line);
+    if (it == published.end()) ++missing;
+    if (it != published.end() && it->second > 1) ++repeated;
+  }
+  for (const auto& [line, n] : published) wrong += expected.count(line) == 0 ? 1 : 0;
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(repeated, 0);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(published, expected);
 }
 
 TEST_F(CoordinatorFailoverTest,
@@ -204,21 +227,37 @@ TEST_F(CoordinatorFailoverTest,
   ASSERT_GE(row.size(), 5u);
   EXPECT_GE(std::atoi(row[4].c_str()), 2) << "restarts";
 
-  std::vector<std::string> hidden;
-  const std::map<std::string, int> published = PublishedLines(out, &hidden);
-  const std::map<std::string, int> expected = ExpectedWindows(kRows);
-  EXPECT_TRUE(hidden.empty()) << hidden.front();
-  int missing = 0, repeated = 0, wrong = 0;
-  for (const auto& [line, n] : expected) {
-    auto it = published.find(line);
-    if (it == published.end()) ++missing;
-    if (it != published.end() && it->second > 1) ++repeated;
-  }
-  for (const auto& [line, n] : published) wrong += expected.count(line) == 0 ? 1 : 0;
-  EXPECT_EQ(missing, 0);
-  EXPECT_EQ(repeated, 0);
-  EXPECT_EQ(wrong, 0);
-  EXPECT_EQ(published, expected);
+  ExpectEveryWindowOnce(out, kRows);
+}
+
+// A worker is lost, and while the job waits to restart the coordinator dies too: the restarted
+// coordinator deploys the job (its status RESTARTING was stored) on the workers left.
+TEST_F(CoordinatorFailoverTest, AJobWaitingToRestartAfterAWorkerLossIsRecoveredByANewCoordinator) {
+  ASSERT_NO_FATAL_FAILURE(Start());
+  constexpr int64_t kRows = 40000;
+  const std::string out = files_ + "/out";
+  RunResult submitted =
+      cluster_->Eddy(WindowJob(kRows, out,
+                               "SET 'restart-strategy.type' = 'fixed-delay';"
+                               "SET 'restart-strategy.fixed-delay.attempts' = '3';"
+                               "SET 'restart-strategy.fixed-delay.delay' = '4 s';"));
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_TRUE(WaitForACompletedCheckpoint(job)) << cluster_->CoordinatorLog();
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(cluster_->WaitForJobStatus(job, {"RESTARTING"}, std::chrono::seconds(20)), "RESTARTING")
+      << cluster_->CoordinatorLog();
+  const int delay_ms = static_cast<int>(Random()() % 3000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  std::cout << "coordinator killed " << delay_ms << " ms into the job's restart delay" << std::endl;
+  ASSERT_TRUE(cluster_->RestartCoordinator());
+  ASSERT_EQ(cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED", "CANCELED"},
+                                       std::chrono::seconds(180)),
+            "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              HasSubstr("job " + job + " (windows) recovered: attempt 1 was RESTARTING"));
+  ExpectEveryWindowOnce(out, kRows);
 }
 
 // Every id of 1..rows exactly once in `lines` (CSV `id,twice`).

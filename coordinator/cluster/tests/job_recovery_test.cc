@@ -113,6 +113,13 @@ TEST(JobRecoveryTest, StoredJobsComeBackAndUnfinishedOnesWaitForTheirNextAttempt
   EXPECT_NE(by_id["q1"].error().find("the coordinator restarted while the query ran"),
             std::string::npos)
       << by_id["q1"].error();
+  // Its client, fetching again, is told why the rows stopped.
+  v1::FetchResultsResponse fetched;
+  absl::Status fetch = jobs.FetchResults("q1", 0, &fetched);
+  EXPECT_EQ(fetch.code(), absl::StatusCode::kAborted);
+  EXPECT_NE(fetch.message().find("the coordinator restarted while the query ran"),
+            std::string::npos)
+      << fetch.message();
   EXPECT_EQ(by_id["b2"].status(), v1::JOB_STATUS_FAILED);
   EXPECT_NE(by_id["b2"].error().find("cannot be deployed again after a coordinator restart: "
                                      "Validation error: table 'gone' not found"),
