@@ -217,21 +217,15 @@ void WorkerServer::ControlLoop() {
       grpc::ClientContext ctx;
       SetDeadline(&ctx, 2000);
       grpc::Status s = coordinator_->Heartbeat(&ctx, req, &resp);
-      if (!s.ok()) {
-        // The coordinator is gone (or restarting): its subtasks run on, and heartbeats go on every
-        // interval; a coordinator that comes back answers that it does not know this worker, and
-        // it registers again.
-        if (failed_heartbeats_++ == 0) {
-          EDDY_LOG_WARN(
-              "worker {}: the coordinator at {} does not answer heartbeats ({}); trying "
-              "again every {} ms",
-              worker_id_, options_.coordinator_address, s.error_message(),
-              kHeartbeatInterval.count());
-        }
-      } else if (failed_heartbeats_ > 0) {
-        EDDY_LOG_INFO("worker {}: the coordinator at {} answers again after {} failed heartbeats",
-                      worker_id_, options_.coordinator_address, failed_heartbeats_);
-        failed_heartbeats_ = 0;
+      if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+        // Nothing answers at the coordinator's address: it is gone or restarting. The subtasks
+        // here run on; the worker registers again, with backoff, until a coordinator answers
+        // (registering again with one that still knows it changes nothing).
+        EDDY_LOG_WARN(
+            "worker {}: the coordinator at {} does not answer ({}); registering again "
+            "until it does",
+            worker_id_, options_.coordinator_address, s.error_message());
+        registered = false;
       }
       if (s.ok() && !resp.known()) {
         EDDY_LOG_WARN("worker {}: the coordinator at {} no longer knows it; registering again",

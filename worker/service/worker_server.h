@@ -112,7 +112,6 @@ class WorkerServer final : public v1::WorkerService::Service {
   std::string worker_id_;
   std::string instance_id_;       // random per process; the coordinator derives worker_id_ from it
   int failed_registrations_ = 0;  // in a row; control thread only
-  int failed_heartbeats_ = 0;     // in a row; control thread only
   std::chrono::steady_clock::time_point last_registration_warning_{};  // control thread only
   std::vector<std::unique_ptr<Task>> tasks_;
   // Source subtasks that finished and were reaped, by job: (attempt, final positions), acknowledged
