@@ -507,16 +507,18 @@ std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status
   if (status != v1::JOB_STATUS_FINISHED) to_cancel = LiveWorkersLocked(job);
   // The job's checkpoint coordinator is not ticked again, and acknowledgements for a job that is
   // not running are ignored, so its pending checkpoints end with it.
+  // The final status is recorded first: a coordinator that dies before its checkpoints are gone
+  // must not take the job for unfinished and run it again from the beginning.
+  const bool recorded = PersistLocked(job).ok();
   // A job that finished or was cancelled needs its checkpoints no more; a failed job keeps its
-  // latest, for inspection.
-  if (job.store && status != v1::JOB_STATUS_FAILED) {
+  // latest, for inspection (and so does one whose end could not be recorded).
+  if (job.store && status != v1::JOB_STATUS_FAILED && recorded) {
     if (absl::Status s = job.store->DeleteAll(); !s.ok()) {
       EDDY_LOG_WARN("job {}: {}", job.info.job_id(), std::string(s.message()));
     }
   }
   EDDY_LOG_INFO("job {} {}{}", job.info.job_id(), v1::JobStatus_Name(status),
                 error.empty() ? "" : ": " + error);
-  (void)PersistLocked(job);
   cv_.notify_all();
   return to_cancel;
 }
