@@ -137,7 +137,7 @@ TEST_F(KafkaTest, AKeyedAggregationWrittenToUpsertKafkaReadsBackAsTheTable) {
             "FINISHED")
       << cluster_->CoordinatorLog();
   ChangelogTable table = ReplayChangelog(cluster_->AllWorkerStdout(), 1);
-  EXPECT_THAT(table.errors, ::testing::IsEmpty());
+  EXPECT_TRUE(table.errors.empty()) << table.errors.front();
   EXPECT_EQ(table.rows, wanted_table);
 }
 
