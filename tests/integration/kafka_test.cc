@@ -67,6 +67,7 @@ class KafkaTest : public ClusterTest {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const std::string job = JobIdIn(r.err);
     EXPECT_FALSE(job.empty()) << r.out << r.err;
+    if (job.empty()) return "not submitted";
     return cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED", "CANCELED"},
                                       std::chrono::seconds(120));
   }
@@ -91,7 +92,8 @@ TEST_F(KafkaTest, AKeyedAggregationWrittenToUpsertKafkaReadsBackAsTheTable) {
   ASSERT_EQ(ProduceRecords(mock_->bootstrap(), "claims", claims), "");
   ASSERT_EQ(
       Finished(std::string(kCheckpointed) +
-               "CREATE TABLE claims (claim_id BIGINT, customer STRING, amount BIGINT) WITH (" +
+               "CREATE TABLE claims (claim_id BIGINT, customer STRING NOT NULL, amount BIGINT) "
+               "WITH (" +
                Kafka("claims",
                      "'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
                      "'scan.bounded.mode' = 'latest-offset'") +
