@@ -179,7 +179,7 @@ TEST_F(KafkaTest, PerPartitionWatermarksWaitForAQuietPartitionUntilItIsIdle) {
   }
   std::this_thread::sleep_for(std::chrono::seconds(2));
   const std::string out = cluster_->AllWorkerStdout();
-  EXPECT_THAT(out, ::testing::HasSubstr("idle> +I[1970-01-01 00:00:00, 5]"));
+  EXPECT_THAT(out, ::testing::HasSubstr("idle> +I[1970-01-01 00:00:00.000, 5]"));
   EXPECT_THAT(out, ::testing::Not(::testing::HasSubstr("idle> +I[1970-01-01 00:00:10")));
   EXPECT_THAT(out, ::testing::Not(::testing::HasSubstr("stalled> ")));
   Eddy("STOP JOB '" + stalled + "';");
