@@ -14,7 +14,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libabsl-dev zlib1g-dev libre2-dev libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev libsqlite3-dev librdkafka-dev
   iproute2
 )
 

@@ -6,6 +6,7 @@
 #include "common/base/status_macros.h"
 #include "common/connectors/datagen_connector.h"
 #include "common/connectors/filesystem_connector.h"
+#include "common/connectors/kafka_connector.h"
 #include "common/connectors/nexmark_connector.h"
 #include "common/connectors/sink_only_connectors.h"
 
@@ -68,8 +69,8 @@ std::vector<int> ConnectorTable::PhysicalColumnIndexes() const {
 const std::vector<const ConnectorFactory*>& AllConnectorFactories() {
   static const std::vector<const ConnectorFactory*> kAll = [] {
     std::vector<const ConnectorFactory*> all = {
-        &BlackholeConnector(),  &CollectConnector(), &DatagenConnector(),
-        &FilesystemConnector(), &NexmarkConnector(), &PrintConnector(),
+        &BlackholeConnector(), &CollectConnector(), &DatagenConnector(), &FilesystemConnector(),
+        &KafkaConnector(),     &NexmarkConnector(), &PrintConnector(),   &UpsertKafkaConnector(),
     };
     std::sort(all.begin(), all.end(), [](const ConnectorFactory* a, const ConnectorFactory* b) {
       return a->name() < b->name();

@@ -220,6 +220,10 @@ struct ColumnDef {
   std::string name;
   TypeSpec type;
   ExprPtr computed;  // `name AS expr` (computed column); type is then empty
+  // `name type METADATA [FROM 'key'] [VIRTUAL]`: the connector's metadata `key` (the column's name
+  // without FROM); a VIRTUAL one is only read.
+  std::optional<std::string> metadata;
+  bool metadata_virtual = false;
   std::optional<std::string> comment;
   SourcePos pos;
 };

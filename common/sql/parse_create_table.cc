@@ -75,6 +75,13 @@ absl::Status Parser::ParseColumn(CreateTable& table) {
     ASSIGN_OR_RETURN(column.computed, ParseExpr());
   } else {
     ASSIGN_OR_RETURN(column.type, ParseType());
+    if (AcceptKeyword("METADATA")) {
+      column.metadata = column.name;
+      if (AcceptKeyword("FROM")) {
+        ASSIGN_OR_RETURN(column.metadata, ParseStringLiteral());
+      }
+      column.metadata_virtual = AcceptKeyword("VIRTUAL");
+    }
     if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
       const Token& primary = Advance();
       Advance();

@@ -39,6 +39,10 @@ struct CatalogTable {
   // physical one; an empty vector means all columns are physical. A source reads the physical
   // columns; the binder computes the others over them. A sink receives the physical columns.
   std::vector<std::string> computed_exprs;
+  // Per column of `schema`, the metadata key of a METADATA column ("" for others), and whether it
+  // is VIRTUAL (read only); empty vectors when the table has none.
+  std::vector<std::string> metadata_keys;
+  std::vector<bool> metadata_virtual;
   std::vector<std::string> primary_key;
   OptionList options;
   std::string watermark_column;  // empty: none
@@ -60,7 +64,21 @@ struct CatalogTable {
     }
     return false;
   }
-  // The columns a connector reads or writes.
+  bool IsMetadata(size_t column) const {
+    return column < metadata_keys.size() && !metadata_keys[column].empty();
+  }
+  bool IsVirtual(size_t column) const {
+    return IsMetadata(column) && column < metadata_virtual.size() && metadata_virtual[column];
+  }
+  // The columns an INSERT writes: the connector's columns except VIRTUAL metadata ones.
+  Schema SinkSchema() const {
+    Schema s;
+    for (size_t i = 0; i < schema.fields.size(); ++i) {
+      if (!IsComputed(i) && !IsVirtual(i)) s.fields.push_back(schema.fields[i]);
+    }
+    return s;
+  }
+  // The columns a connector reads (metadata ones included).
   Schema PhysicalSchema() const {
     if (!HasComputedColumns()) return schema;
     Schema s;

@@ -92,6 +92,8 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   p.set_watermark_column(t.watermark_column);
   p.set_watermark_expr(t.watermark_expr);
   for (const auto& e : t.computed_exprs) p.add_computed_exprs(e);
+  for (const auto& k : t.metadata_keys) p.add_metadata_keys(k);
+  for (bool v : t.metadata_virtual) p.add_metadata_virtual(v);
   p.set_comment(t.comment);
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
@@ -142,6 +144,8 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       t.watermark_column = p.watermark_column();
       t.watermark_expr = p.watermark_expr();
       t.computed_exprs.assign(p.computed_exprs().begin(), p.computed_exprs().end());
+      t.metadata_keys.assign(p.metadata_keys().begin(), p.metadata_keys().end());
+      t.metadata_virtual.assign(p.metadata_virtual().begin(), p.metadata_virtual().end());
       t.comment = p.comment();
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {

@@ -1,6 +1,7 @@
 // CREATE TABLE: column types, primary key (its columns become NOT NULL, as in Flink), watermark,
 // LIKE (copies columns, and unless excluded the primary key, watermark and options; the new
 // table's WITH entries override copied options), then connector option validation.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -87,6 +88,8 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     ASSIGN_OR_RETURN(LikeParts parts, ParseLikeOptions(*ddl.like));
     table.schema = src->schema;
     table.computed_exprs = src->computed_exprs;
+    table.metadata_keys = src->metadata_keys;
+    table.metadata_virtual = src->metadata_virtual;
     if (parts.constraints) table.primary_key = src->primary_key;
     if (parts.watermarks) {
       table.watermark_column = src->watermark_column;
@@ -110,11 +113,20 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     table.schema.fields.push_back({col.name, type});
     table.computed_exprs.resize(table.schema.size() - 1);
     table.computed_exprs.push_back(col.computed ? sql::DebugString(*col.computed) : "");
+    table.metadata_keys.resize(table.schema.size() - 1);
+    table.metadata_keys.push_back(col.metadata.value_or(""));
+    table.metadata_virtual.resize(table.schema.size() - 1, false);
+    table.metadata_virtual.push_back(col.metadata_virtual);
   }
   if (table.schema.fields.empty()) {
     return ValidationError(absl::StrCat("table '", name, "' has no columns"));
   }
   if (!table.HasComputedColumns()) table.computed_exprs.clear();
+  if (std::none_of(table.metadata_keys.begin(), table.metadata_keys.end(),
+                   [](const std::string& k) { return !k.empty(); })) {
+    table.metadata_keys.clear();
+    table.metadata_virtual.clear();
+  }
   for (const sql::ColumnDef& col : ddl.columns) {
     if (!col.computed) continue;
     ASSIGN_OR_RETURN(ExprPtr e, planner::BindComputedColumn(table, *col.computed));

@@ -41,7 +41,7 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
   if (insert.query == nullptr) return ValidationError("INSERT has no query");
   ASSIGN_OR_RETURN(BoundRelation query, BindQuery(*insert.query));
 
-  const Schema sink = table->PhysicalSchema();
+  const Schema sink = table->SinkSchema();
   const Schema& result = query.node->schema;
   // target[j] = query column that feeds sink column j, or -1 (NULL: not in the column list).
   std::vector<int> target(sink.size(), -1);

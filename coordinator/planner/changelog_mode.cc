@@ -26,7 +26,14 @@ void TopoOrder(const LogicalNodePtr& n, std::unordered_set<const LogicalNode*>* 
 void ComputeModes(const std::vector<LogicalNode*>& order) {
   for (LogicalNode* n : order) {
     switch (n->kind) {
-      case LogicalKind::kTableScan:
+      case LogicalKind::kTableScan: {
+        // An upsert source (upsert-kafka) normalizes its changes by key into a full changelog
+        // (Flink's ChangelogNormalize, run in the source subtask).
+        const ConnectorFactory* f = n->table ? ConnectorOf(*n->table) : nullptr;
+        const bool upsert = f != nullptr && f->source_changes() == SourceChanges::kUpsert;
+        n->mode = upsert ? ChangelogMode{true, true, true, true} : ChangelogMode::InsertOnly();
+        break;
+      }
       case LogicalKind::kValues:
       case LogicalKind::kWindowAggregate:  // a fired window is final: +I only
       case LogicalKind::kOverAggregate:    // each row once, when the watermark passes it
@@ -299,7 +306,12 @@ std::vector<std::vector<int>> UpsertKeys(const LogicalNode& n) {
     }
     case LogicalKind::kJoin:
       return JoinUpsertKeys(n);
-    case LogicalKind::kTableScan:
+    case LogicalKind::kTableScan: {
+      // An upsert source's changes are by its primary key.
+      std::optional<std::vector<int>> key = UniqueKey(n);
+      if (key && !n.mode.IsInsertOnly()) return {*key};
+      return {};
+    }
     case LogicalKind::kValues:
     case LogicalKind::kUnion:
     case LogicalKind::kWatermarkAssigner:

@@ -7,12 +7,15 @@
 
 namespace eddy::planner {
 
-ConnectorTable ConnectorTableOf(const CatalogTable& table) {
+ConnectorTable ConnectorTableOf(const CatalogTable& table, bool sink) {
   ConnectorTable t;
   t.name = table.path.ToString();
-  t.columns = table.PhysicalSchema();
-  t.metadata_keys.assign(t.columns.size(), "");
-  t.metadata_virtual.assign(t.columns.size(), false);
+  for (size_t i = 0; i < table.schema.size(); ++i) {
+    if (table.IsComputed(i) || (sink && table.IsVirtual(i))) continue;
+    t.columns.fields.push_back(table.schema.fields[i]);
+    t.metadata_keys.push_back(table.IsMetadata(i) ? table.metadata_keys[i] : "");
+    t.metadata_virtual.push_back(table.IsVirtual(i));
+  }
   for (const std::string& key : table.primary_key) {
     if (std::optional<int> c = t.columns.FindField(key)) t.primary_key.push_back(*c);
   }

@@ -11,8 +11,9 @@
 
 namespace eddy::planner {
 
-// The columns the table's connector reads or writes (the non-computed ones) and its primary key.
-ConnectorTable ConnectorTableOf(const CatalogTable& table);
+// The columns the table's connector reads (the non-computed ones, metadata ones with their keys),
+// or with `sink` the ones it writes (without VIRTUAL metadata columns), and its primary key.
+ConnectorTable ConnectorTableOf(const CatalogTable& table, bool sink = false);
 // The table's options as its connector reads them.
 ConnectorConfig ConnectorConfigOf(const CatalogTable& table);
 // The table's connector; nullptr when unknown (CREATE TABLE refused it, so only for a table the

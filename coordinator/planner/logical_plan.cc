@@ -79,7 +79,7 @@ LogicalNodePtr MakeUnion(std::vector<LogicalNodePtr> inputs) {
 LogicalNodePtr MakeSink(LogicalNodePtr input, std::shared_ptr<const CatalogTable> table) {
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kSink;
-  n->schema = table->PhysicalSchema();
+  n->schema = table->SinkSchema();
   n->sink_table = std::move(table);
   n->inputs.push_back(std::move(input));
   return n;

@@ -327,7 +327,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       }
       // The connector writes the table's columns under the table's names (JSON field names),
       // whatever the query called them.
-      const ConnectorTable columns = ConnectorTableOf(*n.sink_table);
+      const ConnectorTable columns = ConnectorTableOf(*n.sink_table, /*sink=*/true);
       for (int i = 0;
            i < p->output_schema().fields_size() && i < static_cast<int>(columns.columns.size());
            ++i) {

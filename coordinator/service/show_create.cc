@@ -25,8 +25,13 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
   std::vector<std::string> lines;
   for (size_t i = 0; i < t.schema.fields.size(); ++i) {
     const Field& f = t.schema.fields[i];
-    lines.push_back(t.IsComputed(i) ? absl::StrCat(Quote(f.name), " AS ", t.computed_exprs[i])
-                                    : absl::StrCat(Quote(f.name), " ", f.type.ToString()));
+    std::string line = t.IsComputed(i) ? absl::StrCat(Quote(f.name), " AS ", t.computed_exprs[i])
+                                       : absl::StrCat(Quote(f.name), " ", f.type.ToString());
+    if (t.IsMetadata(i)) {
+      absl::StrAppend(&line, " METADATA FROM ", Literal(t.metadata_keys[i]),
+                      t.IsVirtual(i) ? " VIRTUAL" : "");
+    }
+    lines.push_back(std::move(line));
   }
   if (!t.watermark_column.empty()) {
     lines.push_back(

@@ -37,6 +37,7 @@
 namespace eddy {
 
 class KeyedStateBackend;
+class Source;
 
 // Receives an operator's output; implemented by the runtime (fan-out to downstream operators, an
 // exchange sender, or a test collector).
@@ -73,6 +74,9 @@ struct OperatorContext {
   // The job's attempt (0 first, +1 per restart); names what a subtask leaves on disk, so that a
   // late task of an older attempt never writes over the current one's files.
   int attempt = 0;
+  // The task's source, for a WatermarkAssigner chained after it (per-split watermarks); null in a
+  // task fed by exchanges.
+  const Source* source = nullptr;
   // Wakes the task driver from an idle wait (new input arrived for a source). Thread-safe; may be
   // empty.
   std::function<void()> wakeup;

@@ -41,6 +41,18 @@ class Source {
   virtual std::optional<BarrierSignal> TakeBarrier() { return std::nullopt; }
   // Checkpoint `checkpoint_id` was aborted: stop aligning barriers for it.
   virtual void AbortCheckpoint(int64_t checkpoint_id) {}
+  // Per-split event time (Flink's per-split watermarks): a source that reads several splits (the
+  // partitions of a Kafka topic) puts the rows of one split in each batch and says which, so that a
+  // WatermarkAssigner chained after it keeps one watermark per split, each going idle on its own.
+  // num_splits() -1: the source has no splits (the default); 0: none assigned to this subtask.
+  virtual int num_splits() const { return -1; }
+  // The split of the batch Next() returned last, in [0, num_splits()).
+  virtual int batch_split() const { return 0; }
+  // A split read to its end (a bounded scan) no longer holds event time back.
+  virtual bool split_finished(int split) const { return false; }
+  // The idle timeout of a split that the table sets (scan.watermark.idle-timeout); -1: the job's
+  // (table.exec.source.idle-timeout).
+  virtual int64_t split_idle_timeout_ms() const { return -1; }
   // How long the driver may wait after kIdle before asking again.
   virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "worker/connectors/builtin_runtimes.h"
+#include "worker/connectors/kafka/kafka_runtimes.h"
 
 namespace eddy {
 namespace {
@@ -15,8 +16,8 @@ absl::Status Unknown(const std::string& connector, const std::string& table) {
 
 const std::vector<const ConnectorRuntime*>& AllConnectorRuntimes() {
   static const std::vector<const ConnectorRuntime*> kAll = {
-      &BlackholeRuntime(),  &CollectRuntime(), &DatagenRuntime(),
-      &FilesystemRuntime(), &NexmarkRuntime(), &PrintRuntime(),
+      &BlackholeRuntime(), &CollectRuntime(), &DatagenRuntime(), &FilesystemRuntime(),
+      &KafkaRuntime(),     &NexmarkRuntime(), &PrintRuntime(),   &UpsertKafkaRuntime(),
   };
   return kAll;
 }

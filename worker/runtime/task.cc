@@ -333,8 +333,13 @@ absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
 }
 
 absl::Status Task::OpenAll() {
+  const Source* task_source = nullptr;
+  for (auto& node : nodes_) {
+    if (node->source && task_source == nullptr) task_source = node->source.get();
+  }
   for (auto& node : nodes_) {
     OperatorContext ctx;
+    ctx.source = task_source;
     ctx.job_id = job_id_;
     ctx.state_id = node->spec.state_id();
     ctx.subtask_index = subtask_index_;

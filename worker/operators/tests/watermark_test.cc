@@ -9,6 +9,7 @@
 #include "common/expr/function_registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "worker/operators/source.h"
 #include "worker/operators/testing/collecting_output.h"
 #include "worker/operators/watermark_assigner.h"
 #include "worker/operators/window_assigner.h"
@@ -126,6 +127,54 @@ TEST(WatermarkAssignerTest, EmitsTheHighestWatermarkAfterEachBatchAndIdlesAfterT
   ASSERT_EQ(out.watermarks.size(), 3u);
   EXPECT_FALSE(out.watermarks[2].idle);
   EXPECT_EQ(out.watermarks[2].millis, 25000);
+}
+
+// A source of two splits, as the Kafka source reports them to the assigner.
+class TwoSplits : public Source {
+ public:
+  absl::StatusOr<SourceState> Next(ChangelogBatch*) override { return SourceState::kIdle; }
+  int num_splits() const override { return 2; }
+  int batch_split() const override { return split; }
+  bool split_finished(int s) const override { return s == 1 && finished; }
+  int64_t split_idle_timeout_ms() const override { return 50; }
+  int split = 0;
+  bool finished = false;
+};
+
+TEST(WatermarkAssignerTest, KeepsAWatermarkPerSplitAndLeavesOutIdleAndFinishedSplits) {
+  auto wm = MakeColumnRef(0, DataType::Timestamp(3));
+  TwoSplits source;
+  // The job's idle timeout (1 h) gives way to the table's (50 ms).
+  WatermarkAssignerOperator op(wm, std::chrono::hours(1));
+  CollectingOutput out;
+  op.set_output(&out);
+  OperatorContext ctx;
+  ctx.source = &source;
+  ASSERT_TRUE(op.Open(ctx).ok());
+  source.split = 0;
+  ASSERT_TRUE(op.Process(0, Times({30000})).ok());
+  EXPECT_TRUE(out.watermarks.empty());  // split 1 has no rows yet: it holds event time back
+  source.split = 1;
+  ASSERT_TRUE(op.Process(0, Times({10000})).ok());
+  ASSERT_EQ(out.watermarks.size(), 1u);
+  EXPECT_EQ(out.watermarks[0].millis, 10000);  // the least of the splits
+  source.split = 0;
+  ASSERT_TRUE(op.Process(0, Times({40000})).ok());
+  EXPECT_EQ(out.watermarks.size(), 1u);
+  // A finished split no longer counts.
+  source.finished = true;
+  const auto now = std::chrono::steady_clock::now();
+  ASSERT_TRUE(op.OnTick(now).ok());
+  ASSERT_EQ(out.watermarks.size(), 2u);
+  EXPECT_EQ(out.watermarks[1].millis, 40000);
+  // Split 0 quiet for longer than the timeout: idle.
+  ASSERT_TRUE(op.OnTick(now + std::chrono::seconds(1)).ok());
+  ASSERT_EQ(out.watermarks.size(), 3u);
+  EXPECT_TRUE(out.watermarks[2].idle);
+  ASSERT_TRUE(op.Process(0, Times({50000})).ok());
+  ASSERT_EQ(out.watermarks.size(), 4u);
+  EXPECT_FALSE(out.watermarks[3].idle);
+  EXPECT_EQ(out.watermarks[3].millis, 50000);
 }
 
 // The window TVF on its own: a row per window with the window columns; late rows are dropped.

@@ -1,0 +1,265 @@
+// Kafka tables on a real cluster (coordinator and worker processes) against an eddy-kafka-mock
+// process: a keyed aggregation from kafka into upsert-kafka, read back as a table and compared with
+// the answer computed here; per-partition watermarks, where a quiet partition holds a tumbling
+// window back until it goes idle; and the exactly-once sink across a worker killed (SIGKILL) at a
+// moment drawn from a seed, its output read with isolation.level=read_committed. The workers share
+// loopback with the mock, which listens there only.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "tests/integration/changelog_table.h"
+#include "tests/integration/cluster_test.h"
+#include "tests/integration/kafka_test_support.h"
+#include "tests/integration/process_cluster.h"
+
+namespace eddy::testing {
+namespace {
+
+constexpr char kCheckpointed[] =
+    "SET 'execution.checkpointing.interval' = '500 ms';"
+    "SET 'restart-strategy.type' = 'fixed-delay';"
+    "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+    "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
+    "SET 'parallelism.default' = '2';";
+
+class KafkaTest : public ClusterTest {
+ protected:
+  void SetUp() override {
+    Random();  // the seed first
+    mock_dir_ = FreshTestDir("kafka-mock-" + CurrentTestName());
+    std::filesystem::create_directories(mock_dir_);
+    mock_ = std::make_unique<KafkaMockProcess>(
+        mock_dir_, 3,
+        std::vector<std::string>{"claims:4", "totals:3", "events:2", "eo-in:4", "eo-out:2"});
+    ASSERT_TRUE(mock_->ok()) << mock_->error();
+    ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 3,
+                                                        .slots_per_worker = 2,
+                                                        .heartbeat_timeout_ms = 3000,
+                                                        .isolate_workers = false}));
+  }
+  void TearDown() override {
+    ClusterTest::TearDown();
+    mock_.reset();
+    std::filesystem::remove_all(mock_dir_);
+  }
+
+  std::string Kafka(const std::string& topic, const std::string& extra) const {
+    return "'connector' = 'kafka', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" +
+           mock_->bootstrap() + "'" + (extra.empty() ? "" : ", " + extra);
+  }
+  std::string UpsertKafka(const std::string& topic, const std::string& extra) const {
+    return "'connector' = 'upsert-kafka', 'topic' = '" + topic +
+           "', 'properties.bootstrap.servers' = '" + mock_->bootstrap() +
+           "', 'key.format' = 'json', 'value.format' = 'json'" +
+           (extra.empty() ? "" : ", " + extra);
+  }
+  std::string Finished(const std::string& sql) {
+    RunResult r = Eddy(sql);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string job = JobIdIn(r.err);
+    EXPECT_FALSE(job.empty()) << r.out << r.err;
+    if (job.empty()) return "not submitted";
+    return cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED", "CANCELED"},
+                                      std::chrono::seconds(120));
+  }
+
+  std::string mock_dir_;
+  std::unique_ptr<KafkaMockProcess> mock_;
+};
+
+TEST_F(KafkaTest, AKeyedAggregationWrittenToUpsertKafkaReadsBackAsTheTable) {
+  // Claims in, as JSON, spread over 4 partitions by key.
+  std::vector<KafkaRecord> claims;
+  std::map<std::string, std::pair<int64_t, int64_t>> expected;  // customer -> count, sum
+  for (int i = 0; i < 3000; ++i) {
+    const std::string customer = "cust" + std::to_string((i * 7) % 41);
+    const int64_t amount = (i * 13) % 1000;
+    claims.push_back({-1, std::to_string(i),
+                      "{\"claim_id\":" + std::to_string(i) + ",\"customer\":\"" + customer +
+                          "\",\"amount\":" + std::to_string(amount) + "}"});
+    expected[customer].first += 1;
+    expected[customer].second += amount;
+  }
+  ASSERT_EQ(ProduceRecords(mock_->bootstrap(), "claims", claims), "");
+  ASSERT_EQ(
+      Finished(std::string(kCheckpointed) +
+               "CREATE TABLE claims (claim_id BIGINT, customer STRING NOT NULL, amount BIGINT) "
+               "WITH (" +
+               Kafka("claims",
+                     "'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
+                     "'scan.bounded.mode' = 'latest-offset'") +
+               ");"
+               "CREATE TABLE totals (customer STRING, n BIGINT, total BIGINT, "
+               "PRIMARY KEY (customer) NOT ENFORCED) WITH (" +
+               UpsertKafka("totals", "") +
+               ");"
+               "INSERT INTO totals SELECT customer, COUNT(*), SUM(amount) FROM claims "
+               "GROUP BY customer;"),
+      "FINISHED")
+      << cluster_->CoordinatorLog();
+
+  // The topic as a table, read here: the last value of each key.
+  std::map<std::string, std::string> last;
+  for (const KafkaRecord& r : ConsumeTopic(mock_->bootstrap(), "totals", false)) {
+    ASSERT_TRUE(r.key.has_value());
+    if (r.value) {
+      last[*r.key] = *r.value;
+    } else {
+      last.erase(*r.key);
+    }
+  }
+  std::map<std::string, std::string> wanted_topic, wanted_table;
+  for (const auto& [customer, cs] : expected) {
+    wanted_topic["{\"customer\":\"" + customer + "\"}"] =
+        "{\"customer\":\"" + customer + "\",\"n\":" + std::to_string(cs.first) +
+        ",\"total\":" + std::to_string(cs.second) + "}";
+    wanted_table[customer] =
+        customer + ", " + std::to_string(cs.first) + ", " + std::to_string(cs.second);
+  }
+  EXPECT_EQ(last, wanted_topic);
+
+  // The same topic read by an upsert-kafka source: its changelog replays into the table.
+  ASSERT_EQ(Finished("SET 'parallelism.default' = '2';"
+                     "CREATE TABLE totals_read (customer STRING, n BIGINT, total BIGINT, "
+                     "PRIMARY KEY (customer) NOT ENFORCED) WITH (" +
+                     UpsertKafka("totals", "'scan.bounded.mode' = 'latest-offset'") +
+                     ");"
+                     "CREATE TABLE shown (customer STRING, n BIGINT, total BIGINT) WITH "
+                     "('connector' = 'print', 'print-identifier' = 'totals');"
+                     "INSERT INTO shown SELECT * FROM totals_read;"),
+            "FINISHED")
+      << cluster_->CoordinatorLog();
+  ChangelogTable table = ReplayChangelog(cluster_->AllWorkerStdout(), 1);
+  EXPECT_TRUE(table.errors.empty()) << table.errors.front();
+  EXPECT_EQ(table.rows, wanted_table);
+}
+
+TEST_F(KafkaTest, PerPartitionWatermarksWaitForAQuietPartitionUntilItIsIdle) {
+  // Events in partition 0 only, up to 25 s: the window [0 s, 10 s) is complete there. Partition 1
+  // holds none, so without idleness it holds event time back.
+  std::vector<KafkaRecord> events;
+  for (int s : {1, 2, 3, 4, 5, 25}) {
+    events.push_back({0, std::nullopt,
+                      "{\"k\":\"a\",\"ts\":\"1970-01-01 00:00:" + std::string(s < 10 ? "0" : "") +
+                          std::to_string(s) + "\"}"});
+  }
+  ASSERT_EQ(ProduceRecords(mock_->bootstrap(), "events", events), "");
+  auto Submit = [&](const std::string& name, const std::string& idle) {
+    RunResult r = Eddy(
+        "SET 'parallelism.default' = '1';"
+        "CREATE TABLE ev_" +
+        name + " (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH (" +
+        Kafka("events", "'format' = 'json', 'scan.startup.mode' = 'earliest-offset'" + idle) +
+        ");"
+        "CREATE TABLE out_" +
+        name + " (ws TIMESTAMP(3), c BIGINT) WITH ('connector' = 'print', 'print-identifier' = '" +
+        name +
+        "');"
+        "INSERT INTO out_" +
+        name + " SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE ev_" + name +
+        ", DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end;");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return JobIdIn(r.err);
+  };
+  const std::string stalled = Submit("stalled", "");
+  const std::string idle = Submit("idle", ", 'scan.watermark.idle-timeout' = '1 s'");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline &&
+         cluster_->AllWorkerStdout().find("idle> ") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const std::string out = cluster_->AllWorkerStdout();
+  EXPECT_THAT(out, ::testing::HasSubstr("idle> +I[1970-01-01 00:00:00.000, 5]"));
+  EXPECT_THAT(out, ::testing::Not(::testing::HasSubstr("idle> +I[1970-01-01 00:00:10")));
+  EXPECT_THAT(out, ::testing::Not(::testing::HasSubstr("stalled> ")));
+  Eddy("STOP JOB '" + stalled + "';");
+  Eddy("STOP JOB '" + idle + "';");
+}
+
+TEST_F(KafkaTest, TheExactlyOnceSinkWritesEveryRowOnceAcrossAKilledWorker) {
+  constexpr int kPartitions = 4;
+  constexpr int kPerPartition = 6000;
+  std::string stops;
+  for (int p = 0; p < kPartitions; ++p) {
+    stops += (p ? ";" : "") + std::string("partition:") + std::to_string(p) +
+             ",offset:" + std::to_string(kPerPartition);
+  }
+  RunResult submitted =
+      Eddy(std::string(kCheckpointed) + "CREATE TABLE src (id BIGINT, payload STRING) WITH (" +
+           Kafka("eo-in",
+                 "'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
+                 "'scan.bounded.mode' = 'specific-offsets', 'scan.bounded.specific-offsets' = '" +
+                     stops + "'") +
+           ");"
+           "CREATE TABLE dst (id BIGINT, payload STRING) WITH (" +
+           Kafka("eo-out",
+                 "'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once', "
+                 "'sink.transactional-id-prefix' = 'eo-test'") +
+           ");"
+           "INSERT INTO dst SELECT id, UPPER(payload) FROM src;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+
+  // The input arrives while the job runs, about 4 s long.
+  std::atomic<bool> producing_failed{false};
+  std::thread producer([&] {
+    for (int chunk = 0; chunk < kPerPartition / 150; ++chunk) {
+      std::vector<KafkaRecord> records;
+      for (int p = 0; p < kPartitions; ++p) {
+        for (int i = 0; i < 150; ++i) {
+          const int64_t id = static_cast<int64_t>(p) * kPerPartition + chunk * 150 + i;
+          records.push_back(
+              {p, std::nullopt,
+               "{\"id\":" + std::to_string(id) + ",\"payload\":\"p" + std::to_string(id) + "\"}"});
+        }
+      }
+      if (!ProduceRecords(mock_->bootstrap(), "eo-in", records).empty()) producing_failed = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  // Once a checkpoint completed (so that the restart restores one), at a seeded random moment.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<std::string> row = cluster_->JobRow(job);
+    if (row.size() > 5 && !row[5].empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const int victim =
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(2500));
+  producer.join();
+  ASSERT_FALSE(producing_failed);
+  ASSERT_GE(victim, 0);
+  ASSERT_EQ(cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)),
+            "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::ContainsRegex("restored from checkpoint"));
+
+  std::string error;
+  std::map<int64_t, int> seen;
+  for (const KafkaRecord& r : ConsumeTopic(mock_->bootstrap(), "eo-out", true, &error)) {
+    ASSERT_TRUE(r.value.has_value());
+    long long id = -1;
+    ASSERT_EQ(std::sscanf(r.value->c_str(), "{\"id\":%lld,", &id), 1) << *r.value;
+    EXPECT_EQ(*r.value,
+              "{\"id\":" + std::to_string(id) + ",\"payload\":\"P" + std::to_string(id) + "\"}");
+    ++seen[id];
+  }
+  EXPECT_EQ(error, "");
+  int duplicates = 0;
+  for (const auto& [id, n] : seen) duplicates += n > 1;
+  EXPECT_EQ(duplicates, 0);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kPartitions * kPerPartition));
+}
+
+}  // namespace
+}  // namespace eddy::testing

@@ -1,0 +1,101 @@
+// The kafka and upsert-kafka sources: subtask i of p reads the partitions i, i + p, ... of the
+// sorted (topic, partition) list of its topics (or of the topics topic-pattern matches), from the
+// offsets scan.startup.mode gives, and in a bounded scan up to the offsets scan.bounded.mode fixed
+// when the scan started. Records come in batches of up to 1024 rows, one partition per batch, so
+// that a WatermarkAssigner after the source keeps one watermark per partition. The checkpoint holds
+// each partition's next offset (and stop offset), and a restore resumes from them; offsets are
+// committed to properties.group.id when a checkpoint completes, for monitoring only. The
+// upsert-kafka source turns its records into a full changelog by key (UpsertNormalizer).
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "common/connectors/connector_factory.h"
+#include "common/connectors/kafka_connector.h"
+#include "eddy/v1/plan.pb.h"
+#include "worker/connectors/kafka/kafka_client.h"
+#include "worker/connectors/kafka/kafka_record_reader.h"
+#include "worker/connectors/kafka/upsert_normalizer.h"
+#include "worker/operators/source.h"
+
+namespace eddy {
+
+class KafkaSource : public Source {
+ public:
+  static absl::StatusOr<std::unique_ptr<KafkaSource>> Create(const v1::TableSource& spec);
+  ~KafkaSource() override;
+
+  absl::Status Open(const OperatorContext& ctx) override;
+  absl::StatusOr<SourceState> Next(ChangelogBatch* out) override;
+  absl::Status Close() override;
+  absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
+  absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
+  std::chrono::microseconds idle_wait() const override { return std::chrono::microseconds(5000); }
+
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  int batch_split() const override { return batch_split_; }
+  bool split_finished(int split) const override { return splits_[split].finished; }
+  int64_t split_idle_timeout_ms() const override { return options_.watermark_idle_timeout_ms; }
+
+ private:
+  struct Split {
+    std::string topic;
+    int32_t partition = 0;
+    int64_t next = -1;  // next offset to read; -1 until started or restored
+    int64_t stop = -1;  // bounded: the first offset not read; -1: unbounded
+    bool finished = false;
+  };
+
+  KafkaSource() = default;
+  absl::Status Error(const std::string& message) const;
+  absl::Status Start();
+  absl::StatusOr<int64_t> StartOffset(const Split& s);
+  absl::StatusOr<int64_t> StopOffset(const Split& s);
+  absl::StatusOr<std::pair<int64_t, int64_t>> Watermarks(const Split& s);
+  absl::StatusOr<int64_t> Committed(const Split& s);
+  absl::StatusOr<int64_t> OffsetForTime(const Split& s, int64_t timestamp_ms);
+  void Finish(int split);
+  int SplitOf(const rd_kafka_message_t* m);
+  // Appends message `m` (of split `split`) to the reader; upsert tables normalize it first.
+  absl::Status Append(const rd_kafka_message_t* m, int split);
+  void ReleaseMessages();
+  static std::string PositionKey(const Split& s, const char* what);
+
+  std::string table_name_;
+  ConnectorTable table_;
+  KafkaOptions options_;
+  std::vector<int> columns_;
+  std::unique_ptr<KafkaRecordReader> reader_;
+  std::string job_id_;
+  int subtask_ = 0;
+
+  KafkaHandle consumer_;
+  rd_kafka_queue_t* queue_ = nullptr;
+  std::vector<Split> splits_;
+  absl::flat_hash_map<std::pair<const void*, int32_t>, int> split_of_;
+  bool started_ = false;
+  bool restored_ = false;
+  int remaining_ = 0;  // splits not finished
+  int batch_split_ = 0;
+
+  static constexpr size_t kMaxMessages = 1024;
+  rd_kafka_message_t* messages_[kMaxMessages];
+  size_t message_pos_ = 0, message_count_ = 0;
+
+  UpsertNormalizer normalizer_;
+  std::string previous_;
+  // Offsets per checkpoint, committed to the group when it completes.
+  std::map<int64_t, std::vector<std::pair<int, int64_t>>> pending_commits_;
+};
+
+}  // namespace eddy
