@@ -68,6 +68,30 @@ Table Table::FullOuterJoin(const Table& right, const api::Expression& condition)
   return JoinWith(right, "FULL JOIN", condition.sql());
 }
 
+namespace {
+
+std::string LateralTable(const api::Expression& call, const std::vector<std::string>& names,
+                         const std::string& alias) {
+  std::string sql = absl::StrCat("LATERAL TABLE(", call.sql(), ") AS ", alias);
+  if (!names.empty()) {
+    std::vector<std::string> quoted;
+    for (const auto& n : names) quoted.push_back(api::QuoteIdentifier(n));
+    absl::StrAppend(&sql, "(", absl::StrJoin(quoted, ", "), ")");
+  }
+  return sql;
+}
+
+}  // namespace
+
+Table Table::JoinLateral(const api::Expression& call, const std::vector<std::string>& names) const {
+  return Wrap("*", ", " + LateralTable(call, names, env_->NextAlias()));
+}
+
+Table Table::LeftOuterJoinLateral(const api::Expression& call,
+                                  const std::vector<std::string>& names) const {
+  return Wrap("*", "LEFT JOIN " + LateralTable(call, names, env_->NextAlias()) + " ON TRUE");
+}
+
 Table Table::Limit(int64_t n) const { return Wrap("*", absl::StrCat("LIMIT ", n)); }
 
 absl::StatusOr<TableResult> Table::Execute() const { return env_->ExecuteSql(sql_); }
@@ -107,6 +131,22 @@ Table TableEnvironment::FromElements(const std::vector<std::vector<api::Expressi
   for (const auto& n : names) columns.push_back(api::QuoteIdentifier(n));
   return Table(this, absl::StrCat("SELECT * FROM (VALUES ", absl::StrJoin(tuples, ", "), ") AS ",
                                   NextAlias(), "(", absl::StrJoin(columns, ", "), ")"));
+}
+
+absl::Status TableEnvironment::CreateTemporarySystemFunction(const std::string& name,
+                                                             const std::string& symbol,
+                                                             const std::string& library_path) {
+  ASSIGN_OR_RETURN(TableResult r, ExecuteSql(absl::StrCat(
+                                      "CREATE TEMPORARY SYSTEM FUNCTION ",
+                                      api::QuoteIdentifier(name), " AS ", api::Lit(symbol).sql(),
+                                      " LANGUAGE CPP USING JAR ", api::Lit(library_path).sql())));
+  return absl::OkStatus();
+}
+
+absl::Status TableEnvironment::DropTemporarySystemFunction(const std::string& name) {
+  ASSIGN_OR_RETURN(TableResult r, ExecuteSql(absl::StrCat("DROP TEMPORARY SYSTEM FUNCTION ",
+                                                          api::QuoteIdentifier(name))));
+  return absl::OkStatus();
 }
 
 absl::Status TableEnvironment::CreateTemporaryView(const std::string& name, const Table& table) {

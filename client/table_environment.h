@@ -37,6 +37,13 @@ class Table {
   Table LeftOuterJoin(const Table& right, const api::Expression& condition) const;
   Table RightOuterJoin(const Table& right, const api::Expression& condition) const;
   Table FullOuterJoin(const Table& right, const api::Expression& condition) const;
+  // Flink's joinLateral / leftOuterJoinLateral: each row with the rows the table function `call`
+  // (api::Call of a user-defined table function over this table's columns) makes of it; `names`
+  // rename the function's columns (empty: the names it declares). The left outer form keeps a
+  // row the function makes nothing of, its columns NULL.
+  Table JoinLateral(const api::Expression& call, const std::vector<std::string>& names = {}) const;
+  Table LeftOuterJoinLateral(const api::Expression& call,
+                             const std::vector<std::string>& names = {}) const;
   // The first n rows of an append-only result (the last operation before Execute).
   Table Limit(int64_t n) const;
 
@@ -92,6 +99,12 @@ class TableEnvironment {
   // Literal rows with the given column names.
   Table FromElements(const std::vector<std::vector<api::Expression>>& rows,
                      const std::vector<std::string>& names);
+  // Registers the function `symbol` of the user-function library at `library_path` (a .so built
+  // against include/eddy/udf.h, docs/udf.md) as a temporary system function `name` of this
+  // session, as CREATE TEMPORARY SYSTEM FUNCTION does; the coordinator reads the library.
+  absl::Status CreateTemporarySystemFunction(const std::string& name, const std::string& symbol,
+                                             const std::string& library_path);
+  absl::Status DropTemporarySystemFunction(const std::string& name);
   // Registers `table` as a temporary view, readable from SQL.
   absl::Status CreateTemporaryView(const std::string& name, const Table& table);
   StatementSet CreateStatementSet() { return StatementSet(client_.get()); }

@@ -62,6 +62,15 @@ Expression Null(const std::string& sql_type) {
 }
 Expression CountStar() { return Expression("COUNT(*)"); }
 
+Expression Call(const std::string& name, const std::vector<Expression>& args) {
+  std::string sql = QuoteIdentifier(name) + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) sql += ", ";
+    sql += args[i].sql();
+  }
+  return Expression(sql + ")");
+}
+
 Expression operator+(const Expression& a, const Expression& b) { return Binary(a, "+", b); }
 Expression operator-(const Expression& a, const Expression& b) { return Binary(a, "-", b); }
 Expression operator*(const Expression& a, const Expression& b) { return Binary(a, "*", b); }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace eddy::api {
 
@@ -44,6 +45,9 @@ Expression Lit(const char* v);
 Expression Null(const std::string& sql_type);  // CAST(NULL AS type)
 // COUNT(*).
 Expression CountStar();
+// A call of function `name` — a user-defined function registered with
+// TableEnvironment::CreateTemporarySystemFunction (or CREATE FUNCTION), or a built-in.
+Expression Call(const std::string& name, const std::vector<Expression>& args);
 
 Expression operator+(const Expression& a, const Expression& b);
 Expression operator-(const Expression& a, const Expression& b);

@@ -117,6 +117,35 @@ TEST_F(TableApiTest, JoinsComposeWithWhereAndTheOtherOperations) {
   EXPECT_THAT(*right, HasSubstr("RightOuterJoin"));
 }
 
+TEST_F(TableApiTest, UserDefinedFunctionsByCall) {
+  const std::string library = std::string(EDDY_EXAMPLE_UDF_DIR) + "/libeddy_example_udfs.so";
+  ASSERT_TRUE(env_->CreateTemporarySystemFunction("mask", "mask_digits", library).ok());
+  ASSERT_TRUE(env_->CreateTemporarySystemFunction("split", "split_words", library).ok());
+  EXPECT_EQ(api::Call("mask", {Col("s")}).sql(), "`mask`(`s`)");
+  Table cards = env_->FromElements({{Lit(1), Lit("4111 1111")}, {Lit(2), api::Null("STRING")}},
+                                   {"id", "card"});
+  EXPECT_THAT(Rows(cards.Select({Col("id"), api::Call("mask", {Col("card")}).As("masked")})),
+              ElementsAre("+I[1, **** ****]", "+I[2, null]"));
+  // Table functions: joinLateral / leftOuterJoinLateral.
+  EXPECT_THAT(Rows(cards.JoinLateral(api::Call("split", {Col("card")}), {"part", "pos"})
+                       .Select({Col("id"), Col("part"), Col("pos")})),
+              ElementsAre("+I[1, 4111, 0]", "+I[1, 1111, 1]"));
+  EXPECT_THAT(Rows(cards.LeftOuterJoinLateral(api::Call("split", {Col("card")}))
+                       .Select({Col("id"), Col("word")})),
+              ElementsAre("+I[1, 4111]", "+I[1, 1111]", "+I[2, null]"));
+  // Errors name the function.
+  auto bad = cards.Select({api::Call("mask", {Col("id"), Col("card")})}).Execute();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("Invalid number of arguments to function 'mask': 2 (it takes 1)"));
+  ASSERT_TRUE(env_->DropTemporarySystemFunction("mask").ok());
+  auto gone = cards.Select({api::Call("mask", {Col("card")})}).Execute();
+  ASSERT_FALSE(gone.ok());
+  EXPECT_THAT(std::string(gone.status().message()), HasSubstr("mask"));
+  auto missing = env_->CreateTemporarySystemFunction("f", "f", "/nonexistent/lib.so");
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("Cannot read user function library"));
+}
+
 TEST_F(TableApiTest, InsertsRunAsJobsAndErrorsSayWhat) {
   ASSERT_TRUE(env_->ExecuteSql("CREATE TEMPORARY TABLE hole (x INT) WITH ('connector' = "
                                "'blackhole')")

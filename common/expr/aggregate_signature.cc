@@ -88,6 +88,8 @@ std::string_view AggKindName(AggKind kind) {
       return "LAST_VALUE";
     case AggKind::kListAgg:
       return "LISTAGG";
+    case AggKind::kUser:
+      return "USER";
   }
   return "?";
 }
@@ -118,6 +120,8 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg) {
     case AggKind::kListAgg:
       if (!arg.IsString()) return CannotApply(kind, arg);
       return DataType::String();
+    case AggKind::kUser:
+      return absl::InternalError("a user-defined aggregate's result type is the function's");
   }
   return absl::InternalError("unknown AggKind");
 }
@@ -176,6 +180,8 @@ absl::StatusOr<std::vector<AggPartialField>> AggPartialFields(AggKind kind, cons
       ASSIGN_OR_RETURN(DataType result, AggResultType(kind, arg));
       return std::vector<AggPartialField>{{"concatAcc", result.WithNullable(true)}};
     }
+    case AggKind::kUser:
+      return std::vector<AggPartialField>{{"acc", DataType::String().WithNullable(false)}};
   }
   return absl::InternalError("unknown AggKind");
 }

@@ -22,6 +22,9 @@ enum class AggKind {
   kFirstValue,  // the first non-NULL value in arrival order
   kLastValue,   // the last non-NULL value in arrival order
   kListAgg,     // the non-NULL strings in arrival order, joined by a separator
+  // A user-defined aggregate function (docs/udf.md): its accumulator is the library's bytes; its
+  // argument and result types are the function's. ParseAggKind never returns it.
+  kUser,
 };
 
 // LISTAGG's separator when the call gives none (Flink's default).
@@ -66,6 +69,8 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg);
 //                      had no non-null x. Retracting: (sum NOT NULL, count BIGINT NOT NULL).
 //   AVG(x)     (sum, count): sum BIGINT (integers), DECIMAL(18, s) or DOUBLE, both NOT NULL
 //   MIN/MAX(x) min / max of x's type, NULL when the mini-batch had no non-null x
+//   user f     acc     STRING NOT NULL: the function's accumulator bytes (of the mini-batch's rows,
+//                      retractions included), merged by its merge
 //   LISTAGG(x) concatAcc STRING: the mini-batch's values joined by the separator, NULL when
 //                    none (Flink also carries the separator, accDelimiter; here it is the plan's)
 // DISTINCT calls, and MIN/MAX and LISTAGG over retracting input, cannot be split

@@ -172,6 +172,8 @@ absl::StatusOr<Column> EvalRandom(const Expr& call, const ArgList& args, size_t 
 absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalJson(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast);
+// A user-defined scalar function (user_function_call.cc).
+absl::StatusOr<Column> EvalUserFunction(const Expr& call, const ArgList& args, size_t n);
 // Lazy kernels evaluate their own operands.
 absl::StatusOr<Column> EvalAndOr(const Expr& call, const ChangelogBatch& input);
 absl::StatusOr<Column> EvalCase(const Expr& call, const ChangelogBatch& input);

@@ -78,6 +78,7 @@ absl::Status InternalError(const Expr& call, std::string_view what) {
 
 bool MayFail(const Expr& e) {
   if (e.kind != ExprKind::kCall) return false;
+  if (e.user_function != nullptr) return true;  // user code may fail on any row
   const std::string& f = e.function;
   if (f == "/" || f == "%" || f == "CAST" || e.type.id == TypeId::kDecimal) return true;
   for (const auto& a : e.args) {
@@ -99,11 +100,12 @@ void CollectColumns(const Expr& e, std::vector<bool>* used) {
 absl::StatusOr<EvalColumn> Eval(const Expr& e, const ChangelogBatch& input);
 
 absl::StatusOr<Column> EvalCall(const Expr& e, const ChangelogBatch& input) {
-  const FunctionDef* def = FindFunction(e.function);
-  if (def == nullptr || (def->eval == nullptr && def->eval_lazy == nullptr)) {
+  const FunctionDef* def = e.user_function != nullptr ? nullptr : FindFunction(e.function);
+  if (e.user_function == nullptr &&
+      (def == nullptr || (def->eval == nullptr && def->eval_lazy == nullptr))) {
     return absl::InvalidArgumentError(absl::StrCat("Unknown function '", e.function, "'"));
   }
-  if (def->eval_lazy != nullptr) return def->eval_lazy(e, input);
+  if (def != nullptr && def->eval_lazy != nullptr) return def->eval_lazy(e, input);
   const size_t n = input.num_rows();
   std::vector<EvalColumn> holders;
   holders.reserve(e.args.size());
@@ -118,6 +120,7 @@ absl::StatusOr<Column> EvalCall(const Expr& e, const ChangelogBatch& input) {
     if (h->size() != n) return InternalError(e, "argument column size differs from the batch");
     args.push_back(&h.get());
   }
+  if (def == nullptr) return EvalUserFunction(e, args, n);
   return def->eval(e, args, n);
 }
 

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "common/types/data_type.h"
 #include "common/types/value.h"
+#include "common/udf/user_function.h"
 
 namespace eddy {
 
@@ -52,6 +53,9 @@ struct Expr {
   Value literal;         // kLiteral
   std::string function;  // kCall: canonical name (see function_registry.h)
   std::vector<ExprPtr> args;
+  // kCall of a user-defined scalar function (user_function_call.h); `function` is then the name
+  // it was registered under.
+  std::shared_ptr<const UserFunction> user_function;
   KernelState kernel_state;  // kCall: what its kernel keeps between batches
 };
 

@@ -3,7 +3,9 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/function_registry.h"
+#include "common/expr/user_function_call.h"
 #include "common/types/type_proto.h"
+#include "common/udf/user_library.h"
 
 namespace eddy {
 namespace {
@@ -91,6 +93,10 @@ void ExprToProto(const Expr& e, v1::Expr* out) {
     case ExprKind::kCall: {
       v1::Call* call = out->mutable_call();
       call->set_function(e.function);
+      if (e.user_function != nullptr) {
+        call->mutable_user_function()->set_library_digest(e.user_function->library().digest());
+        call->mutable_user_function()->set_symbol(e.user_function->symbol());
+      }
       for (const auto& a : e.args) ExprToProto(*a, call->add_args());
       break;
     }
@@ -126,7 +132,12 @@ absl::StatusOr<ExprPtr> ExprFromProto(const v1::Expr& p, const std::vector<DataT
         args.push_back(std::move(arg));
       }
       ExprPtr call;
-      if (c.function() == "CAST" || c.function() == "TRY_CAST") {
+      if (c.has_user_function()) {
+        ASSIGN_OR_RETURN(std::shared_ptr<const UserFunction> fn,
+                         UserLibraries::Global().Find(c.user_function().library_digest(),
+                                                      c.user_function().symbol()));
+        ASSIGN_OR_RETURN(call, MakeUserFunctionCall(c.function(), std::move(fn), std::move(args)));
+      } else if (c.function() == "CAST" || c.function() == "TRY_CAST") {
         if (args.size() != 1) return PlanError(absl::StrCat(c.function(), " needs one argument"));
         RETURN_IF_ERROR(CheckCast(args[0]->type, type));
         call = MakeCast(args[0], type, c.function() == "TRY_CAST");

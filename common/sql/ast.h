@@ -268,10 +268,23 @@ struct CreateView {
 };
 
 struct Drop {
-  enum class What { kTable, kView, kDatabase } what = What::kTable;
+  enum class What { kTable, kView, kDatabase, kFunction } what = What::kTable;
   QualifiedName name;
   bool temporary = false;
+  bool system = false;  // DROP TEMPORARY SYSTEM FUNCTION
   bool if_exists = false;
+};
+
+// CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] name AS 'symbol' [LANGUAGE lang]
+// [USING JAR 'path' [, JAR 'path']*].
+struct CreateFunction {
+  QualifiedName name;
+  bool temporary = false;
+  bool system = false;
+  bool if_not_exists = false;
+  std::string identifier;  // the symbol the library exports
+  std::string language;    // upper-case as written; empty when not given
+  std::vector<std::string> jars;
 };
 
 struct Insert {
@@ -307,8 +320,8 @@ struct Use {
 };
 
 struct Show {
-  std::string what;  // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, JOBS, WORKERS, CREATE TABLE,
-                     // CREATE VIEW
+  std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, JOBS,
+                       // WORKERS, CREATE TABLE, CREATE VIEW
   QualifiedName name;  // for SHOW CREATE ...
 };
 
@@ -340,6 +353,7 @@ enum class StatementKind {
   kShow,
   kDescribe,
   kCreateDatabase,
+  kCreateFunction,
   kStopJob,
   kHelp,
   kQuit,
@@ -363,6 +377,7 @@ struct Statement {
   std::unique_ptr<Show> show;
   std::unique_ptr<Describe> describe;
   std::unique_ptr<CreateDatabase> create_database;
+  std::unique_ptr<CreateFunction> create_function;
   std::unique_ptr<StopJob> stop_job;
 };
 using StatementPtr = std::unique_ptr<Statement>;

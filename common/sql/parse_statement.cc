@@ -172,6 +172,11 @@ absl::StatusOr<bool> Parser::ParseIfExists() {
 absl::Status Parser::ParseCreate(Statement& stmt) {
   Advance();  // CREATE
   bool temporary = AcceptKeyword("TEMPORARY");
+  const bool system = temporary && AcceptKeyword("SYSTEM");
+  if (system || PeekKeyword("FUNCTION")) {
+    if (!PeekKeyword("FUNCTION")) return ErrorExpected("'FUNCTION'");
+    return ParseCreateFunction(stmt, temporary, system);
+  }
   if (PeekKeyword("TABLE")) return ParseCreateTable(stmt, temporary);
   if (PeekKeyword("VIEW")) return ParseCreateView(stmt, temporary);
   if (!temporary && AcceptKeyword("DATABASE")) {
@@ -181,7 +186,33 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
     ASSIGN_OR_RETURN(stmt.create_database->name, ParseQualifiedName());
     return absl::OkStatus();
   }
-  return ErrorExpected(temporary ? "'TABLE' or 'VIEW'" : "'TABLE', 'VIEW' or 'DATABASE'");
+  return ErrorExpected(temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
+                                 : "'TABLE', 'VIEW', 'FUNCTION' or 'DATABASE'");
+}
+
+absl::Status Parser::ParseCreateFunction(Statement& stmt, bool temporary, bool system) {
+  Advance();  // FUNCTION
+  stmt.kind = StatementKind::kCreateFunction;
+  stmt.create_function = std::make_unique<CreateFunction>();
+  CreateFunction& fn = *stmt.create_function;
+  fn.temporary = temporary;
+  fn.system = system;
+  ASSIGN_OR_RETURN(fn.if_not_exists, ParseIfNotExists());
+  ASSIGN_OR_RETURN(fn.name, ParseQualifiedName());
+  RETURN_IF_ERROR(ExpectKeyword("AS"));
+  ASSIGN_OR_RETURN(fn.identifier, ParseStringLiteral());
+  if (AcceptKeyword("LANGUAGE")) {
+    if (Peek().kind != TokenKind::kWord) return ErrorExpected("a language (CPP)");
+    fn.language = Advance().upper;
+  }
+  if (AcceptKeyword("USING")) {
+    do {
+      RETURN_IF_ERROR(ExpectKeyword("JAR"));
+      ASSIGN_OR_RETURN(std::string path, ParseStringLiteral());
+      fn.jars.push_back(std::move(path));
+    } while (AcceptSymbol(","));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Parser::ParseCreateView(Statement& stmt, bool temporary) {
@@ -208,14 +239,20 @@ absl::Status Parser::ParseDrop(Statement& stmt) {
   stmt.drop = std::make_unique<Drop>();
   Drop& drop = *stmt.drop;
   drop.temporary = AcceptKeyword("TEMPORARY");
-  if (AcceptKeyword("TABLE")) {
+  drop.system = drop.temporary && AcceptKeyword("SYSTEM");
+  if (AcceptKeyword("FUNCTION")) {
+    drop.what = Drop::What::kFunction;
+  } else if (drop.system) {
+    return ErrorExpected("'FUNCTION'");
+  } else if (AcceptKeyword("TABLE")) {
     drop.what = Drop::What::kTable;
   } else if (AcceptKeyword("VIEW")) {
     drop.what = Drop::What::kView;
   } else if (!drop.temporary && AcceptKeyword("DATABASE")) {
     drop.what = Drop::What::kDatabase;
   } else {
-    return ErrorExpected(drop.temporary ? "'TABLE' or 'VIEW'" : "'TABLE', 'VIEW' or 'DATABASE'");
+    return ErrorExpected(drop.temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
+                                        : "'TABLE', 'VIEW', 'FUNCTION' or 'DATABASE'");
   }
   ASSIGN_OR_RETURN(drop.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(drop.name, ParseQualifiedName());
@@ -283,6 +320,12 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     show.what = Advance().upper;
     return absl::OkStatus();
   }
+  if (PeekKeyword("USER") && PeekKeyword("FUNCTIONS", 1)) {
+    Advance();
+    Advance();
+    show.what = "USER FUNCTIONS";
+    return absl::OkStatus();
+  }
   if (AcceptKeyword("CURRENT")) {
     if (!PeekKeyword("CATALOG") && !PeekKeyword("DATABASE")) {
       return ErrorExpected("'CATALOG' or 'DATABASE'");
@@ -297,8 +340,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     return absl::OkStatus();
   }
   return ErrorExpected(
-      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or "
-      "'CREATE'");
+      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'USER FUNCTIONS', 'JOBS', "
+      "'WORKERS', 'CURRENT' or 'CREATE'");
 }
 
 }  // namespace eddy::sql

@@ -75,6 +75,7 @@ class Parser {
   absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody();
   absl::Status ParseCreate(Statement& stmt);
   absl::Status ParseCreateView(Statement& stmt, bool temporary);
+  absl::Status ParseCreateFunction(Statement& stmt, bool temporary, bool system);
   absl::Status ParseDrop(Statement& stmt);
   absl::Status ParseExplain(Statement& stmt);
   absl::Status ParseShow(Statement& stmt);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
@@ -80,6 +81,11 @@ absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
     ObjectPath path = v.path;
     databases_[path.catalog].insert(path.database);
     views_[path] = std::make_shared<const CatalogView>(std::move(v));
+  }
+  for (auto& f : contents.functions) {
+    ObjectPath path = f.path;
+    databases_[path.catalog].insert(path.database);
+    functions_[path] = std::make_shared<const CatalogFunction>(std::move(f));
   }
   store_ = std::move(store);
   return absl::OkStatus();
@@ -199,6 +205,38 @@ std::vector<std::string> Catalog::ListViews(const std::string& catalog,
   return NamesIn(views_, catalog, db);
 }
 
+absl::Status Catalog::CreateFunction(CatalogFunction function, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ObjectPath path = function.path;
+  RETURN_IF_ERROR(CheckDatabaseLocked(path));
+  if (functions_.count(path)) {
+    return if_not_exists ? absl::OkStatus() : ExistsError("function", path);
+  }
+  if (store_) RETURN_IF_ERROR(store_->PutFunction(function));
+  functions_[path] = std::make_shared<const CatalogFunction>(std::move(function));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::DropFunction(const ObjectPath& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!functions_.count(path)) return NotFoundError("function", path);
+  if (store_) RETURN_IF_ERROR(store_->DeleteFunction(path));
+  functions_.erase(path);
+  return absl::OkStatus();
+}
+
+std::shared_ptr<const CatalogFunction> Catalog::FindFunction(const ObjectPath& path) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = functions_.find(path);
+  return it == functions_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::ListFunctions(const std::string& catalog,
+                                                const std::string& db) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return NamesIn(functions_, catalog, db);
+}
+
 // ------------------------------------------------------------------ SessionCatalog
 
 absl::Status SessionCatalog::UseCatalog(const std::string& catalog) {
@@ -284,6 +322,65 @@ std::shared_ptr<const CatalogView> SessionCatalog::FindView(const ObjectPath& pa
   if (auto it = temp_views_.find(path); it != temp_views_.end()) return it->second;
   if (temp_tables_.count(path)) return nullptr;
   return catalog_->FindView(path);
+}
+
+absl::Status SessionCatalog::CreateFunction(CatalogFunction function, bool temporary, bool system,
+                                            bool if_not_exists) {
+  function.path.object = absl::AsciiStrToLower(function.path.object);
+  if (system) {
+    const std::string name = function.path.object;
+    if (temp_system_functions_.count(name)) {
+      if (if_not_exists) return absl::OkStatus();
+      return absl::AlreadyExistsError(
+          absl::StrCat("Validation error: temporary system function '", name, "' already exists"));
+    }
+    temp_system_functions_[name] = std::make_shared<const CatalogFunction>(std::move(function));
+    return absl::OkStatus();
+  }
+  if (!temporary) return catalog_->CreateFunction(std::move(function), if_not_exists);
+  if (!catalog_->DatabaseExists(function.path.catalog, function.path.database)) {
+    return DatabaseNotFound(function.path);
+  }
+  bool taken = temp_functions_.count(function.path) > 0;
+  return AddTemporary(temp_functions_, taken, std::move(function), if_not_exists,
+                      "temporary function");
+}
+
+absl::Status SessionCatalog::DropFunction(const ObjectPath& path, bool temporary, bool system,
+                                          bool if_exists) {
+  ObjectPath lower = path;
+  lower.object = absl::AsciiStrToLower(path.object);
+  if (system) {
+    if (temp_system_functions_.erase(lower.object) || if_exists) return absl::OkStatus();
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: temporary system function '", lower.object, "' not found"));
+  }
+  return DropObject(temp_functions_, lower, temporary, if_exists, "temporary function",
+                    [this](const ObjectPath& p) { return catalog_->DropFunction(p); });
+}
+
+std::shared_ptr<const CatalogFunction> SessionCatalog::FindSystemFunction(
+    const std::string& name) const {
+  auto it = temp_system_functions_.find(absl::AsciiStrToLower(name));
+  return it == temp_system_functions_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const CatalogFunction> SessionCatalog::FindFunction(const ObjectPath& path) const {
+  ObjectPath lower = path;
+  lower.object = absl::AsciiStrToLower(path.object);
+  if (auto it = temp_functions_.find(lower); it != temp_functions_.end()) return it->second;
+  return catalog_->FindFunction(lower);
+}
+
+std::vector<std::string> SessionCatalog::ListUserFunctions() const {
+  std::vector<std::string> out = catalog_->ListFunctions(current_catalog_, current_database_);
+  for (const auto& [p, f] : temp_functions_) {
+    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+  }
+  for (const auto& [name, f] : temp_system_functions_) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 bool SessionCatalog::IsTemporary(const ObjectPath& path) const {

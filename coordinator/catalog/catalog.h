@@ -49,6 +49,11 @@ class Catalog {
   std::vector<std::string> ListTables(const std::string& catalog, const std::string& db) const;
   std::vector<std::string> ListViews(const std::string& catalog, const std::string& db) const;
 
+  absl::Status CreateFunction(CatalogFunction function, bool if_not_exists);
+  absl::Status DropFunction(const ObjectPath& path);  // NotFound when absent
+  std::shared_ptr<const CatalogFunction> FindFunction(const ObjectPath& path) const;
+  std::vector<std::string> ListFunctions(const std::string& catalog, const std::string& db) const;
+
  private:
   absl::Status CheckDatabaseLocked(const ObjectPath& path) const;  // NotFound unless it exists
 
@@ -57,6 +62,7 @@ class Catalog {
   std::map<std::string, std::set<std::string>> databases_;  // catalog -> databases
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;
   std::map<ObjectPath, std::shared_ptr<const CatalogView>> views_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogFunction>> functions_;
 };
 
 // One session's view of the catalog. Not thread-safe: a session runs one statement at a time.
@@ -84,6 +90,18 @@ class SessionCatalog {
 
   std::vector<std::string> ListTables() const;  // tables and views of the current database
   std::vector<std::string> ListViews() const;
+
+  // User-defined functions. `function.path` of a temporary system function holds only the name;
+  // the others are resolved paths. Names are compared in lower case.
+  absl::Status CreateFunction(CatalogFunction function, bool temporary, bool system,
+                              bool if_not_exists);
+  absl::Status DropFunction(const ObjectPath& path, bool temporary, bool system, bool if_exists);
+  // The temporary system function called `name`, or null.
+  std::shared_ptr<const CatalogFunction> FindSystemFunction(const std::string& name) const;
+  // A temporary catalog function first, then a permanent one; null when neither exists.
+  std::shared_ptr<const CatalogFunction> FindFunction(const ObjectPath& path) const;
+  // SHOW USER FUNCTIONS: temporary system functions and the functions of the current database.
+  std::vector<std::string> ListUserFunctions() const;
   Catalog* catalog() const { return catalog_; }
 
  private:
@@ -92,6 +110,8 @@ class SessionCatalog {
   std::string current_database_ = kDefaultDatabase;
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> temp_tables_;
   std::map<ObjectPath, std::shared_ptr<const CatalogView>> temp_views_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogFunction>> temp_functions_;
+  std::map<std::string, std::shared_ptr<const CatalogFunction>> temp_system_functions_;
 };
 
 }  // namespace eddy

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -91,6 +92,19 @@ struct CatalogTable {
     const std::string* c = FindOption("connector");
     return c ? *c : "";
   }
+};
+
+// A user-defined function (CREATE FUNCTION ... LANGUAGE CPP USING JAR '<library>'). The library's
+// bytes are part of the entry: the coordinator ships them to the workers (docs/udf.md).
+struct CatalogFunction {
+  // Temporary system functions have only a name (`object`); the others a full path. Function
+  // names are case-insensitive and kept in lower case.
+  ObjectPath path;
+  std::string symbol;        // what the library exports
+  std::string language;      // CPP
+  std::string library_path;  // as written in USING JAR
+  std::string library_digest;
+  std::shared_ptr<const std::string> library;
 };
 
 struct CatalogView {

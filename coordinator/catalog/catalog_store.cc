@@ -15,8 +15,8 @@ namespace {
 // The job store's keys, in the same database (coordinator/cluster/job_store.h).
 constexpr char kJobStorePrefix[] = "j/";
 
-// Keys: "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/..." (NUL cannot occur
-// in a name, so keys of different objects never collide).
+// Keys: "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/...", "f/..." (NUL
+// cannot occur in a name, so keys of different objects never collide).
 std::string DatabaseKey(const std::string& catalog, const std::string& database) {
   return absl::StrCat("d/", catalog, std::string(1, '\0'), database);
 }
@@ -107,6 +107,20 @@ absl::Status CatalogStore::PutView(const CatalogView& v) {
   return Put(ObjectKey('v', v.path), p.SerializeAsString());
 }
 
+absl::Status CatalogStore::PutFunction(const CatalogFunction& f) {
+  v1::StoredFunction p;
+  PathToProto(f.path, p.mutable_path());
+  p.set_symbol(f.symbol);
+  p.set_language(f.language);
+  p.set_library_path(f.library_path);
+  if (f.library != nullptr) p.set_library(*f.library);
+  return Put(ObjectKey('f', f.path), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::DeleteFunction(const ObjectPath& path) {
+  return Delete(ObjectKey('f', path));
+}
+
 absl::Status CatalogStore::DeleteTable(const ObjectPath& path) {
   return Delete(ObjectKey('t', path));
 }
@@ -159,6 +173,16 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       if (!schema.ok()) return bad(absl::StrCat("has a bad schema: ", schema.status().message()));
       v.schema = *std::move(schema);
       out.views.push_back(std::move(v));
+    } else if (key.rfind("f/", 0) == 0) {
+      v1::StoredFunction p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a function");
+      CatalogFunction f;
+      f.path = PathFromProto(p.path());
+      f.symbol = p.symbol();
+      f.language = p.language();
+      f.library_path = p.library_path();
+      f.library = std::make_shared<const std::string>(p.library());
+      out.functions.push_back(std::move(f));
     } else {
       return bad("has an unknown kind");
     }

@@ -26,6 +26,7 @@ class CatalogStore {
     std::vector<std::pair<std::string, std::string>> databases;  // (catalog, database)
     std::vector<CatalogTable> tables;
     std::vector<CatalogView> views;
+    std::vector<CatalogFunction> functions;
   };
 
   // Opens (creating when absent) the store at `path`.
@@ -37,6 +38,8 @@ class CatalogStore {
   absl::Status PutView(const CatalogView& view);
   absl::Status DeleteTable(const ObjectPath& path);
   absl::Status DeleteView(const ObjectPath& path);
+  absl::Status PutFunction(const CatalogFunction& function);  // with the library's bytes
+  absl::Status DeleteFunction(const ObjectPath& path);
 
   // Everything stored; a value that does not decode is an error naming its key.
   absl::StatusOr<Contents> Load() const;

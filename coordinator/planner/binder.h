@@ -16,6 +16,7 @@
 #include "coordinator/catalog/catalog.h"
 #include "coordinator/planner/logical_plan.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/planner/user_functions.h"
 
 namespace eddy::planner {
 
@@ -221,6 +222,9 @@ class Binder {
   // `versioned`: the right side of a temporal join, which may say FOR SYSTEM_TIME AS OF.
   absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref, bool versioned = false);
   absl::StatusOr<BoundRelation> BindJoin(const sql::TableRef& ref);
+  // binder_lateral.cc: `join`'s right side is LATERAL TABLE(f(...)) over `left` (a Correlate).
+  absl::StatusOr<BoundRelation> BindLateralTable(const sql::TableRef& join, BoundRelation left,
+                                                 JoinType type);
   // Checks a temporal join's versioned table and period and marks `join` as temporal.
   absl::Status BindTemporal(const sql::TableRef& versioned, const BoundRelation& left,
                             const BoundRelation& right, LogicalNode* join);
@@ -267,6 +271,7 @@ class Binder {
   const SessionCatalog& catalog_;
   const ConfigMap& config_;
   int view_depth_;
+  UserFunctionScope user_functions_{&catalog_};  // calls in expressions see its functions
   // The table qualifiers of every query enclosing this binder's (for the error on a correlation
   // across more than one level).
   std::vector<std::string> enclosing_qualifiers_;

@@ -13,6 +13,7 @@
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/evaluator.h"
 #include "common/expr/function_registry.h"
+#include "common/expr/user_function_call.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/type_spec.h"
@@ -122,15 +123,24 @@ absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope)
                                                     absl::AsciiStrToUpper(name)));
     }
   }
+  ASSIGN_OR_RETURN(std::optional<BoundUserFunction> user, LookupUserFunction(e.name));
   ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindAll(e.args, scope));
+  if (user.has_value()) {
+    auto r = MakeUserFunctionCall(user->name, user->function, std::move(args));
+    if (!r.ok()) return AsValidationError(e.pos, r.status());
+    return *std::move(r);
+  }
   return Call(e.pos, name, std::move(args));
 }
 
 }  // namespace
 
 bool IsAggregateCall(const sql::Expr& e) {
-  return e.kind == sql::ExprKind::kFunction && e.over == nullptr && e.name.parts.size() == 1 &&
-         IsBuiltinAggregate(e.name.parts[0]);
+  if (e.kind != sql::ExprKind::kFunction || e.over != nullptr) return false;
+  if (e.name.parts.size() == 1 && IsBuiltinAggregate(e.name.parts[0])) return true;
+  auto user = LookupUserFunction(e.name);
+  return user.ok() && user->has_value() &&
+         (*user)->function->kind() == UserFunctionKind::kAggregate;
 }
 
 bool ContainsSubexpression(const sql::Expr& e, const std::function<bool(const sql::Expr&)>& pred) {

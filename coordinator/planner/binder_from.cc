@@ -53,7 +53,9 @@ absl::StatusOr<BoundRelation> Binder::BindTableRef(const sql::TableRef& ref) {
     }
     case sql::TableRefKind::kFunction:
       if (ref.lateral) {
-        return ValidationErrorAt(ref.pos, "LATERAL TABLE functions are not supported yet");
+        return ValidationErrorAt(ref.pos,
+                                 "LATERAL TABLE must be joined with a table on its left: "
+                                 "FROM t, LATERAL TABLE(f(t.x))");
       }
       return BindWindowTableFunction(ref);
     case sql::TableRefKind::kJoin:
@@ -76,10 +78,12 @@ absl::StatusOr<BoundRelation> Binder::BindJoin(const sql::TableRef& ref) {
   } else if (ref.join_type != "INNER" && ref.join_type != "CROSS") {
     return ValidationErrorAt(ref.pos, absl::StrCat("unsupported join type '", ref.join_type, "'"));
   }
+  const bool lateral = ref.right->kind == sql::TableRefKind::kFunction && ref.right->lateral;
   if (ref.join_type != "CROSS" && ref.join_condition == nullptr) {
     return ValidationErrorAt(ref.pos, absl::StrCat(ref.join_type, " JOIN needs an ON condition"));
   }
   ASSIGN_OR_RETURN(BoundRelation left, BindTableRef(*ref.left));
+  if (lateral) return BindLateralTable(ref, std::move(left), type);
   const bool temporal = ref.right->kind == sql::TableRefKind::kTable && ref.right->system_time;
   ASSIGN_OR_RETURN(BoundRelation right, temporal ? BindNamedTable(*ref.right, /*versioned=*/true)
                                                  : BindTableRef(*ref.right));

@@ -17,6 +17,7 @@
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/evaluator.h"
 #include "common/expr/function_registry.h"
+#include "common/expr/user_function_call.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/logical_rewrite.h"
@@ -206,6 +207,8 @@ class AggregateScope {
         return ValidationErrorAt(a->pos, "aggregate function calls cannot be nested");
       }
     }
+    ASSIGN_OR_RETURN(std::optional<BoundUserFunction> user, LookupUserFunction(e.name));
+    if (user.has_value()) return BindUserAggregate(e, *user);
     // FILTER (WHERE cond): the call aggregates CASE WHEN cond THEN arg END, which every aggregate
     // skips where it is NULL; COUNT(*) counts CASE WHEN cond THEN 1 END.
     ExprPtr filter;
@@ -289,6 +292,60 @@ class AggregateScope {
     return MakeColumnRef(num_keys_ + static_cast<int>(calls_.size()) - 1, call.result_type);
   }
 
+  // A user-defined aggregate: its arguments converted to the declared types, each an input column
+  // of the aggregate (shared with equal keys and arguments of other calls).
+  absl::StatusOr<ExprPtr> BindUserAggregate(const sql::Expr& e, const BoundUserFunction& user) {
+    if (e.distinct || e.filter) {
+      return ValidationErrorAt(e.pos, absl::StrCat(e.distinct ? "DISTINCT" : "FILTER",
+                                                   " is not supported with the user-defined "
+                                                   "aggregate function '",
+                                                   user.name, "'"));
+    }
+    ExprScope arg_scope = input_;
+    arg_scope.clause = "an aggregate argument";
+    std::vector<ExprPtr> args;
+    for (const auto& a : e.args) {
+      if (a == nullptr || a->kind == sql::ExprKind::kStar) {
+        return ValidationErrorAt(a ? a->pos : e.pos,
+                                 absl::StrCat("'*' is not allowed as an argument of ", user.name));
+      }
+      ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(*a, arg_scope));
+      args.push_back(std::move(bound));
+    }
+    auto coerced = CoerceUserFunctionArgs(user.name, *user.function, std::move(args));
+    if (!coerced.ok()) return AsValidationError(e.pos, coerced.status());
+    LogicalAggCall call;
+    call.kind = AggKind::kUser;
+    call.user_function = user.function;
+    call.user_name = user.name;
+    call.result_type = user.function->result_types()[0].WithNullable(true);
+    for (ExprPtr& arg : *coerced) {
+      int column = -1;
+      for (size_t i = 0; i < pre_.size(); ++i) {
+        if (ExprEquals(*pre_[i], *arg)) column = static_cast<int>(i);
+      }
+      if (column < 0) {
+        column = static_cast<int>(pre_.size());
+        pre_names_.push_back(arg->kind == ExprKind::kColumn
+                                 ? input_.schema->fields[arg->column].name
+                                 : absl::StrCat("$f", pre_.size()));
+        pre_.push_back(arg);
+      }
+      call.user_args.push_back(column);
+    }
+    call.arg = call.user_args.empty() ? -1 : call.user_args[0];
+    if (!call.user_args.empty()) call.arg_type = pre_[call.arg]->type;
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      const LogicalAggCall& c = calls_[i];
+      if (c.kind == AggKind::kUser && c.user_function == call.user_function &&
+          c.user_args == call.user_args) {
+        return MakeColumnRef(num_keys_ + static_cast<int>(i), c.result_type);
+      }
+    }
+    calls_.push_back(call);
+    return MakeColumnRef(num_keys_ + static_cast<int>(calls_.size()) - 1, call.result_type);
+  }
+
   // GROUPING(k1, ...) / GROUPING_ID(k1, ...): the keys' bit vector, a column of the aggregate
   // (PlaceGroupingColumns puts it after the calls). Calcite's messages.
   absl::StatusOr<ExprPtr> BindGroupingCall(const sql::Expr& e) {
@@ -361,6 +418,7 @@ ExprPtr OverNoRows(const ExprPtr& e, AggregateScope& agg) {
       case AggKind::kFirstValue:
       case AggKind::kLastValue:
       case AggKind::kListAgg:
+      case AggKind::kUser:
         no_rows.push_back(MakeLiteral(Value::Null(), call.result_type.WithNullable(true)));
         break;
     }

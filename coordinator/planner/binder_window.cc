@@ -314,6 +314,7 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
   std::vector<LogicalAggCall> calls = agg->calls;
   for (size_t c = 0; c < calls.size(); ++c) {
     if (calls[c].arg >= 0) calls[c].arg = moved[calls[c].arg];
+    for (int& u : calls[c].user_args) u = moved[u];
     out_names.push_back(agg->schema.fields[agg->group_keys.size() + c].name);
   }
   std::string start_name = "window_start", end_name = "window_end";

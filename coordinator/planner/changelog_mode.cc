@@ -44,7 +44,8 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
       case LogicalKind::kSink:
       case LogicalKind::kWatermarkAssigner:
       case LogicalKind::kWindowTableFunction:
-      case LogicalKind::kExpand:  // each change once per grouping set
+      case LogicalKind::kExpand:     // each change once per grouping set
+      case LogicalKind::kCorrelate:  // each change with the rows the function makes of it
         n->mode = n->input().mode;
         break;
       case LogicalKind::kUnion: {
@@ -128,6 +129,7 @@ void RequireUpdateBefore(LogicalNode* n) {
     case LogicalKind::kUnion:
     case LogicalKind::kSink:
     case LogicalKind::kExpand:
+    case LogicalKind::kCorrelate:
       for (const auto& in : n->inputs) RequireUpdateBefore(in.get());
       break;
     case LogicalKind::kTableScan:
@@ -185,6 +187,8 @@ std::string Digest(const LogicalNode& n) {
       return LogicalNodeName(n.kind);
     case LogicalKind::kExpand:
       return ExpandDigest(n);
+    case LogicalKind::kCorrelate:
+      return CorrelateDigest(n);
   }
   return LogicalNodeName(n.kind);  // not reached: every kind is a case above
 }
@@ -318,7 +322,8 @@ std::vector<std::vector<int>> UpsertKeys(const LogicalNode& n) {
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kOverAggregate:
-    case LogicalKind::kExpand:  // a row per grouping set: no key of the input is one here
+    case LogicalKind::kExpand:     // a row per grouping set: no key of the input is one here
+    case LogicalKind::kCorrelate:  // several rows per input row
       return {};
     case LogicalKind::kRank: {
       // One row per partition and row number; with one rank only, one row per partition. Not

@@ -76,6 +76,11 @@ std::string GroupingCalls(const LogicalNode& n) {
 
 std::string AggCall(const LogicalAggCall& c) {
   if (c.kind == AggKind::kCountStar) return "COUNT()";
+  if (c.kind == AggKind::kUser) {
+    std::vector<std::string> args;
+    for (int a : c.user_args) args.push_back(absl::StrCat("$", a));
+    return AggCallDigest(c, absl::StrJoin(args, ", "));
+  }
   return AggCallDigest(c, absl::StrCat("$", c.arg));
 }
 
@@ -205,6 +210,9 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
     }
     case LogicalKind::kExpand:
       return absl::StrCat("LogicalExpand(projects=[", ExpandProjects(n), "])");
+    case LogicalKind::kCorrelate:
+      return absl::StrCat("LogicalCorrelate(invocation=[", CorrelateInvocation(n), "], joinType=[",
+                          JoinTypeName(n.join_type), "])");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
                           absl::StrJoin(shown_input->schema.Names(), ", "), "])");

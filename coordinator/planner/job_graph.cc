@@ -135,6 +135,7 @@ class Splitter {
       }
       case v1::PlanNode::kCalc:
       case v1::PlanNode::kExpand:
+      case v1::PlanNode::kCorrelate:
       case v1::PlanNode::kLocalGroupAggregate:
       case v1::PlanNode::kWatermarkAssigner:
       case v1::PlanNode::kWindowTableFunction:

@@ -179,6 +179,24 @@ LogicalNodePtr MakeOverAggregate(LogicalNodePtr input, OverSpec over,
   return n;
 }
 
+LogicalNodePtr MakeCorrelate(LogicalNodePtr input, std::string function_name,
+                             std::shared_ptr<const UserFunction> function,
+                             std::vector<ExprPtr> args, JoinType type,
+                             const std::vector<std::string>& names) {
+  auto n = std::make_shared<LogicalNode>();
+  n->kind = LogicalKind::kCorrelate;
+  n->schema = input->schema;
+  for (size_t i = 0; i < function->result_types().size(); ++i) {
+    n->schema.fields.push_back({names[i], function->result_types()[i].WithNullable(true)});
+  }
+  n->projections = std::move(args);
+  n->join_type = type;
+  n->table_function = std::move(function);
+  n->table_function_name = std::move(function_name);
+  n->inputs.push_back(std::move(input));
+  return n;
+}
+
 LogicalNodePtr MakeExpand(LogicalNodePtr input, std::vector<ExpandProjection> projections,
                           int expand_id_column, std::vector<std::string> names) {
   auto n = std::make_shared<LogicalNode>();
@@ -268,6 +286,7 @@ std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
     case LogicalKind::kRank:
     case LogicalKind::kOverAggregate:
     case LogicalKind::kExpand:
+    case LogicalKind::kCorrelate:
       return std::nullopt;
   }
   return std::nullopt;
@@ -384,6 +403,9 @@ TimeAttribute TimeAttributeOf(const LogicalNode& n, int column) {
     case LogicalKind::kOverAggregate:  // each input row once, in time order
       return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
                                                                 : TimeAttribute::kNone;
+    case LogicalKind::kCorrelate:  // the input row's columns keep their attributes
+      return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
+                                                                : TimeAttribute::kNone;
     case LogicalKind::kExpand: {
       // A column every projection copies from one input column keeps its time attribute (the
       // rowtime of a window aggregate of grouping sets).
@@ -474,6 +496,8 @@ std::string LogicalNodeName(LogicalKind kind) {
       return "LogicalOverAggregate";
     case LogicalKind::kExpand:
       return "LogicalExpand";
+    case LogicalKind::kCorrelate:
+      return "LogicalCorrelate";
   }
   return "Logical?";
 }

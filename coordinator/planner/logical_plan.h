@@ -55,6 +55,7 @@ enum class LogicalKind {
   kRank,                 // ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..), bounded by a filter
   kOverAggregate,        // aggregates OVER (PARTITION BY .. ORDER BY rowtime ROWS|RANGE ..)
   kExpand,               // each input row once per grouping set (ExpandGroupingSets)
+  kCorrelate,            // LATERAL TABLE(f(args)): each input row with the rows f makes of it
 };
 
 // Flink's join types; kSemi and kAnti (IN / EXISTS and their negations) output the left side only.
@@ -125,6 +126,11 @@ struct LogicalAggCall {
   DataType result_type;
   // LISTAGG(x, 'sep'): the separator literal; nullopt when the call gives none (',').
   std::optional<std::string> separator;
+  // kUser: the user-defined aggregate function (registered as `user_name`) and every argument
+  // column (`arg` is the first, -1 with none; arg_type its type).
+  std::shared_ptr<const UserFunction> user_function;
+  std::string user_name;
+  std::vector<int> user_args;
 };
 
 // GROUPING(k1, ...) or GROUPING_ID(k1, ...) of an aggregate with grouping sets: the bit vector of
@@ -228,6 +234,12 @@ struct LogicalNode {
   // kOverAggregate: `over` and `calls` (over the input); the schema is the input's then one column
   // per call.
   OverSpec over;
+  // kCorrelate: the user-defined table function `table_function` (registered as
+  // `table_function_name`) over each input row, its arguments in `projections` (over the input's
+  // columns); join_type kInner or kLeft (input rows it makes no row of kept, NULL-padded). The
+  // schema is the input's then the function's columns.
+  std::shared_ptr<const UserFunction> table_function;
+  std::string table_function_name;
 
   const LogicalNode& input(size_t i = 0) const { return *inputs[i]; }
 };
@@ -261,6 +273,11 @@ LogicalNodePtr MakeRank(LogicalNodePtr input, RankSpec rank, const std::string& 
 
 // `names`: one per output column (`$e` at expand_id_column); `projections` as ExpandProjection
 // says, all of the same width, never NULL in every projection.
+// `names`: the function's output column names.
+LogicalNodePtr MakeCorrelate(LogicalNodePtr input, std::string function_name,
+                             std::shared_ptr<const UserFunction> function,
+                             std::vector<ExprPtr> args, JoinType type,
+                             const std::vector<std::string>& names);
 LogicalNodePtr MakeExpand(LogicalNodePtr input, std::vector<ExpandProjection> projections,
                           int expand_id_column, std::vector<std::string> names);
 

@@ -14,6 +14,7 @@
 #include "common/expr/expr_proto.h"
 #include "common/expr/function_registry.h"
 #include "common/types/type_proto.h"
+#include "common/udf/user_library.h"
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/expr_util.h"
@@ -78,6 +79,12 @@ void FillCalls(const std::vector<LogicalAggCall>& calls,
     TypeToProto(c.result_type, call->mutable_result_type());
     if (c.kind == AggKind::kListAgg) {
       call->set_separator(c.separator.value_or(std::string(kDefaultListAggSeparator)));
+    }
+    if (c.kind == AggKind::kUser) {
+      call->set_function(c.user_name);
+      call->mutable_user_function()->set_library_digest(c.user_function->library().digest());
+      call->mutable_user_function()->set_symbol(c.user_function->symbol());
+      for (int a : c.user_args) call->add_user_args(a);
     }
   }
 }
@@ -200,6 +207,12 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       break;
     }
     case LogicalKind::kWindowAggregate: {
+      for (const LogicalAggCall& c : n.calls) {
+        if (c.kind == AggKind::kUser) {
+          return ValidationError(absl::StrCat("the user-defined aggregate function '", c.user_name,
+                                              "' is not supported in window aggregations yet"));
+        }
+      }
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
@@ -298,6 +311,20 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         out->set_expand_id(projection.expand_id);
       }
       e->set_expand_id_column(n.expand_id_column);
+      id = p->id();
+      break;
+    }
+    case LogicalKind::kCorrelate: {
+      ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
+      v1::PlanNode* p = NewNode(n, n.schema);
+      p->add_inputs(in);
+      p->set_description(CorrelateDigest(n));
+      v1::Correlate* c = p->mutable_correlate();
+      c->set_function(n.table_function_name);
+      c->mutable_user_function()->set_library_digest(n.table_function->library().digest());
+      c->mutable_user_function()->set_symbol(n.table_function->symbol());
+      for (const auto& a : n.projections) ExprToProto(*a, c->add_args());
+      c->set_left_outer(n.join_type == JoinType::kLeft);
       id = p->id();
       break;
     }

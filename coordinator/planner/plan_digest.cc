@@ -44,9 +44,18 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
   return out + ")";
 }
 
+std::string AggCallArgs(const LogicalAggCall& call, const std::vector<std::string>& in) {
+  if (call.kind == AggKind::kCountStar) return "*";
+  if (call.kind != AggKind::kUser) return in[call.arg];
+  std::vector<std::string> args;
+  for (int a : call.user_args) args.push_back(in[a]);
+  return absl::StrJoin(args, ", ");
+}
+
 std::string AggCallDigest(const LogicalAggCall& call, const std::string& arg) {
-  std::string s =
-      absl::StrCat(std::string(AggKindName(call.kind)), "(", call.distinct ? "DISTINCT " : "", arg);
+  const std::string name =
+      call.kind == AggKind::kUser ? call.user_name : std::string(AggKindName(call.kind));
+  std::string s = absl::StrCat(name, "(", call.distinct ? "DISTINCT " : "", arg);
   if (call.separator) {
     absl::StrAppend(&s, ", ", LiteralToString(Value::String(*call.separator), DataType::String()));
   }
@@ -66,9 +75,8 @@ std::vector<std::string> AggregateSelect(const LogicalNode& agg, std::vector<std
   }
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
-    select.push_back(
-        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
-                     " AS ", out[agg.group_keys.size() + c]));
+    select.push_back(absl::StrCat(AggCallDigest(call, AggCallArgs(call, in)), " AS ",
+                                  out[agg.group_keys.size() + c]));
   }
   return select;
 }
@@ -98,6 +106,19 @@ std::string ExpandProjects(const LogicalNode& expand) {
 
 std::string ExpandDigest(const LogicalNode& expand) {
   return absl::StrCat("Expand(projects=[", ExpandProjects(expand), "])");
+}
+
+std::string CorrelateInvocation(const LogicalNode& n) {
+  const std::vector<std::string> in = n.input().schema.Names();
+  std::vector<std::string> args;
+  for (const auto& a : n.projections) args.push_back(ExprToString(*a, in));
+  return absl::StrCat(n.table_function_name, "(", absl::StrJoin(args, ", "), ")");
+}
+
+std::string CorrelateDigest(const LogicalNode& n) {
+  return absl::StrCat("Correlate(invocation=[", CorrelateInvocation(n), "], select=[",
+                      absl::StrJoin(n.schema.Names(), ", "), "], joinType=[",
+                      n.join_type == JoinType::kLeft ? "LEFT" : "INNER", "])");
 }
 
 std::string FormatDurationMs(int64_t ms) {
@@ -181,9 +202,8 @@ std::string AggregateDigest(const LogicalNode& agg) {
   }
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
-    select.push_back(
-        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
-                     " AS ", out[agg.group_keys.size() + c]));
+    select.push_back(absl::StrCat(AggCallDigest(call, AggCallArgs(call, in)), " AS ",
+                                  out[agg.group_keys.size() + c]));
   }
   std::string s = "GroupAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
@@ -265,8 +285,7 @@ std::string OverAggregateDigest(const LogicalNode& over) {
   for (size_t c = 0; c < over.calls.size(); ++c) {
     const LogicalAggCall& call = over.calls[c];
     select.push_back(
-        absl::StrCat(AggCallDigest(call, call.kind == AggKind::kCountStar ? "*" : in[call.arg]),
-                     " AS ", out[in.size() + c]));
+        absl::StrCat(AggCallDigest(call, AggCallArgs(call, in)), " AS ", out[in.size() + c]));
   }
   std::string s = "OverAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "partitionBy=[", absl::StrJoin(keys, ", "), "], ");

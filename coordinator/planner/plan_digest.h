@@ -26,12 +26,19 @@ std::string AggregateDigest(const LogicalNode& aggregate);
 // `COUNT(DISTINCT x)`, `LISTAGG(s)`, `LISTAGG(s, '-')`. (Flink projects LISTAGG's separator into
 // the input and prints `LISTAGG(s, $f2)`; here it is a property of the call, printed as a literal.)
 std::string AggCallDigest(const LogicalAggCall& call, const std::string& arg);
+// The argument text of a call over input columns named `in`: `*` for COUNT(*), the columns of a
+// user-defined aggregate joined by ", ", else the argument column.
+std::string AggCallArgs(const LogicalAggCall& call, const std::vector<std::string>& in);
 
 // Flink's Expand(projects=[{a, b, 0 AS $e}, {a, null AS b, 1 AS $e}, {null AS a, null AS b, 3 AS
 // $e}]): per projection, each column as its input column (`in AS out` when renamed), `null AS out`
 // or the expand id; ExpandProjects is the part inside projects=[...].
 std::string ExpandDigest(const LogicalNode& expand);
 std::string ExpandProjects(const LogicalNode& expand);
+// Correlate(invocation=[split(line)], select=[id, line, word, pos], joinType=[INNER]);
+// CorrelateInvocation is the call alone.
+std::string CorrelateDigest(const LogicalNode& correlate);
+std::string CorrelateInvocation(const LogicalNode& correlate);
 // WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
 std::string WatermarkAssignerDigest(const LogicalNode& assigner);
 // TUMBLE(time_col=[ts], size=[10 min]), HOP(..., size=[..], slide=[..]), CUMULATE(..., max_size,

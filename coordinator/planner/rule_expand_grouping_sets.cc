@@ -126,6 +126,9 @@ absl::StatusOr<LogicalNodePtr> Decompose(const LogicalNodePtr& n) {
     keys.push_back(width);
     for (LogicalAggCall& call : calls) {
       if (call.arg >= 0 && copy_of[call.arg] >= 0) call.arg = copy_of[call.arg];
+      for (int& u : call.user_args) {
+        if (copy_of[u] >= 0) u = copy_of[u];
+      }
     }
   }
 

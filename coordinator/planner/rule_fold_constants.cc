@@ -35,7 +35,10 @@ ExprPtr Fold(const ExprPtr& e) {
     copy->args = std::move(args);
     call = std::move(copy);
   }
-  if (!all_literals || !IsDeterministic(call->function)) return call;
+  // User functions run on the workers only: the coordinator never calls user code per query.
+  if (!all_literals || call->user_function != nullptr || !IsDeterministic(call->function)) {
+    return call;
+  }
   absl::StatusOr<Value> v = EvaluateConstant(*call);
   if (!v.ok()) return call;
   return MakeLiteral(*std::move(v), call->type);

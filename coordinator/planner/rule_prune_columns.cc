@@ -121,6 +121,7 @@ class ColumnPruner {
         for (int& k : a->group_keys) k = in[k];
         for (LogicalAggCall& c : a->calls) {
           if (c.arg >= 0) c.arg = in[c.arg];
+          for (int& u : c.user_args) u = in[u];
         }
         if (a->window.time_column >= 0) a->window.time_column = in[a->window.time_column];
         return a;
@@ -208,6 +209,7 @@ class ColumnPruner {
       case LogicalKind::kSink:
       case LogicalKind::kWindowTableFunction:
       case LogicalKind::kExpand:
+      case LogicalKind::kCorrelate:
         return n;
     }
     return n;  // not reached: every kind is a case above
@@ -252,6 +254,7 @@ class ColumnPruner {
         for (int k : n.group_keys) in[k] = true;
         for (const LogicalAggCall& c : n.calls) {
           if (c.arg >= 0) in[c.arg] = true;
+          for (int u : c.user_args) in[u] = true;
         }
         return;
       }
@@ -317,6 +320,7 @@ class ColumnPruner {
       case LogicalKind::kSink:
       case LogicalKind::kWindowTableFunction:
       case LogicalKind::kExpand:  // its input is the aggregate's pre-projection: all used
+      case LogicalKind::kCorrelate:
         for (const auto& input : n.inputs) {
           ColumnSet& in = Used(*input);
           std::fill(in.begin(), in.end(), true);

@@ -70,6 +70,7 @@ class FilterPusher {
         case LogicalKind::kWatermarkAssigner:
         case LogicalKind::kWindowTableFunction:
         case LogicalKind::kWindowAggregate:
+        case LogicalKind::kCorrelate:
           break;
       }
     }

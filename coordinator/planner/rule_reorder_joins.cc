@@ -57,6 +57,8 @@ double EstimatedRows(const LogicalNode& n) {
       return std::max(EstimatedRows(n.input(0)), EstimatedRows(n.input(1)));
     case LogicalKind::kExpand:
       return EstimatedRows(n.input()) * static_cast<double>(n.expand_projections.size());
+    case LogicalKind::kCorrelate:
+      return EstimatedRows(n.input());
   }
   return kUnboundedRows;
 }

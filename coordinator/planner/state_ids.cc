@@ -23,6 +23,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kTableSource:
     case v1::PlanNode::kCalc:
     case v1::PlanNode::kExpand:
+    case v1::PlanNode::kCorrelate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:
     case v1::PlanNode::kExchangeSink:

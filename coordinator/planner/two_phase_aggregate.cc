@@ -13,6 +13,7 @@ namespace {
 constexpr char kStrategyKey[] = "table.optimizer.agg-phase-strategy";
 
 std::string FnName(const LogicalAggCall& c) {
+  if (c.kind == AggKind::kUser) return c.user_name;
   std::string_view n = AggKindName(c.kind);
   return std::string(n.data(), n.size());
 }
@@ -83,7 +84,7 @@ std::string LocalAggregateDigest(const LogicalNode& agg, const PartialLayout& la
   select = keys;
   for (size_t c = 0; c < agg.calls.size(); ++c) {
     const LogicalAggCall& call = agg.calls[c];
-    const std::string arg = call.kind == AggKind::kCountStar ? "*" : in[call.arg];
+    const std::string arg = AggCallArgs(call, in);
     select.push_back(absl::StrCat(AggCallDigest(call, arg), " AS ", Fields(layout, c)));
   }
   if (layout.appended_row_count) {

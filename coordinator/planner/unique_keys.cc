@@ -73,6 +73,7 @@ std::optional<std::vector<int>> UniqueKey(const LogicalNode& n) {
     case LogicalKind::kWindowTableFunction:
     case LogicalKind::kWindowAggregate:
     case LogicalKind::kExpand:
+    case LogicalKind::kCorrelate:
       return std::nullopt;
   }
   return std::nullopt;  // not reached: every kind is a case above

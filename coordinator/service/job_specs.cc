@@ -12,6 +12,7 @@ namespace eddy {
 
 v1::StoredJobSpec MakeStoredJobSpec(const std::string& name, bool query, bool bounded,
                                     const std::vector<v1::PlanNode>& nodes,
+                                    const std::vector<v1::UserLibrary>& libraries,
                                     const std::map<std::string, std::string>& config,
                                     const std::string& default_checkpoints_dir) {
   v1::StoredJobSpec stored;
@@ -19,6 +20,7 @@ v1::StoredJobSpec MakeStoredJobSpec(const std::string& name, bool query, bool bo
   stored.set_query(query);
   stored.set_bounded(bounded);
   for (const v1::PlanNode& n : nodes) *stored.add_nodes() = n;
+  for (const v1::UserLibrary& lib : libraries) *stored.add_user_libraries() = lib;
   for (const auto& [k, v] : config) (*stored.mutable_config())[k] = v;
   stored.set_default_checkpoints_dir(default_checkpoints_dir);
   return stored;
@@ -39,9 +41,18 @@ absl::StatusOr<JobManager::JobSpec> JobSpecFrom(const v1::StoredJobSpec& stored)
   }
   // The builder runs again for every restart: it owns the graph and the configuration.
   auto graph = std::make_shared<const JobGraph>(std::move(built_graph));
-  spec.build = [graph, config](const std::string& id, const std::vector<std::string>& workers,
-                               const std::vector<std::string>& addresses) {
-    return BuildDeployments(*graph, id, workers, addresses, config);
+  auto libraries = std::make_shared<const std::vector<v1::UserLibrary>>(
+      stored.user_libraries().begin(), stored.user_libraries().end());
+  spec.build = [graph, config, libraries](const std::string& id,
+                                          const std::vector<std::string>& workers,
+                                          const std::vector<std::string>& addresses)
+      -> absl::StatusOr<std::vector<v1::TaskDeployment>> {
+    ASSIGN_OR_RETURN(std::vector<v1::TaskDeployment> deployments,
+                     BuildDeployments(*graph, id, workers, addresses, config));
+    for (v1::TaskDeployment& d : deployments) {
+      for (const v1::UserLibrary& lib : *libraries) *d.add_user_libraries() = lib;
+    }
+    return deployments;
   };
   spec.stored = stored;
   return spec;

@@ -1,8 +1,9 @@
 // Turns a planned job into what the job manager runs and the job store records: the stored spec
-// (the planned nodes with their filesystem paths resolved, the session's configuration, the
-// coordinator's default checkpoint directory) and, from it alone, the job spec (job graph,
-// deployment builder, checkpointing, restart strategy). A coordinator that restarts makes the spec
-// again from the stored one with the same function, so a recovered job runs as it was submitted.
+// (the planned nodes with their filesystem paths resolved, the user function libraries they call,
+// the session's configuration, the coordinator's default checkpoint directory) and, from it alone,
+// the job spec (job graph, deployment builder, checkpointing, restart strategy). A coordinator that
+// restarts makes the spec again from the stored one with the same function, so a recovered job runs
+// as it was submitted.
 #pragma once
 
 #include <map>
@@ -19,6 +20,7 @@ namespace eddy {
 // `nodes` must have their filesystem paths resolved already.
 v1::StoredJobSpec MakeStoredJobSpec(const std::string& name, bool query, bool bounded,
                                     const std::vector<v1::PlanNode>& nodes,
+                                    const std::vector<v1::UserLibrary>& libraries,
                                     const std::map<std::string, std::string>& config,
                                     const std::string& default_checkpoints_dir);
 

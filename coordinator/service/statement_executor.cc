@@ -14,6 +14,7 @@
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
 #include "coordinator/service/show_create.h"
+#include "coordinator/service/user_function_ddl.h"
 
 namespace eddy {
 namespace {
@@ -55,13 +56,14 @@ absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
                                           JobKind kind) {
   std::vector<v1::PlanNode> nodes = planned.nodes;
   RETURN_IF_ERROR(ResolveFilesystemPaths(options.filesystem_allowed_dirs, &nodes));
+  ASSIGN_OR_RETURN(std::vector<v1::UserLibrary> libraries, UserLibrariesOf(nodes));
   std::string name = planned.name;
   if (auto it = session.config.find("pipeline.name"); it != session.config.end()) {
     name = it->second;
   }
   const v1::StoredJobSpec stored =
-      MakeStoredJobSpec(name, kind == JobKind::kQuery, planned.bounded, nodes, session.config,
-                        options.checkpoints_dir);
+      MakeStoredJobSpec(name, kind == JobKind::kQuery, planned.bounded, nodes, libraries,
+                        session.config, options.checkpoints_dir);
   ASSIGN_OR_RETURN(JobManager::JobSpec spec, JobSpecFrom(stored));
   return jobs->Submit(std::move(spec));
 }
@@ -143,6 +145,9 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     std::sort(names.begin(), names.end());
     return SingleColumn("function name", names);
   }
+  if (what == "USER FUNCTIONS") {
+    return SingleColumn("function name", session.catalog.ListUserFunctions());
+  }
   if (what == "CREATE TABLE" || what == "CREATE VIEW") {
     ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(show.name));
     const bool temporary = session.catalog.IsTemporary(path);
@@ -216,8 +221,20 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       if (drop.what == sql::Drop::What::kDatabase) {
         return absl::UnimplementedError("DROP DATABASE is not supported yet");
       }
+      if (drop.what == sql::Drop::What::kFunction && drop.system) {
+        if (drop.name.parts.size() != 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("Validation error: a temporary system function has a plain name, not '",
+                           drop.name.ToString(), "'"));
+        }
+        RETURN_IF_ERROR(
+            catalog.DropFunction({"", "", drop.name.parts[0]}, true, true, drop.if_exists));
+        return Ok();
+      }
       ASSIGN_OR_RETURN(ObjectPath path, catalog.Resolve(drop.name));
-      if (drop.what == sql::Drop::What::kTable) {
+      if (drop.what == sql::Drop::What::kFunction) {
+        RETURN_IF_ERROR(catalog.DropFunction(path, drop.temporary, false, drop.if_exists));
+      } else if (drop.what == sql::Drop::What::kTable) {
         RETURN_IF_ERROR(catalog.DropTable(path, drop.temporary, drop.if_exists));
       } else {
         RETURN_IF_ERROR(catalog.DropView(path, drop.temporary, drop.if_exists));
@@ -239,6 +256,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       RETURN_IF_ERROR(catalog.catalog()->CreateDatabase(cat, db, cd.if_not_exists));
       return Ok();
     }
+    case sql::StatementKind::kCreateFunction:
+      RETURN_IF_ERROR(CreateUserFunction(*stmt->create_function, catalog));
+      return Ok();
     case sql::StatementKind::kUse: {
       const auto& use = *stmt->use;
       if (use.catalog) {

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -26,10 +28,23 @@ namespace {
 using eddy::testing::ReadFileToString;
 using eddy::testing::RunResult;
 
+// `${EDDY_UDF_EXAMPLES}` in a script stands for the directory of the example user-function
+// libraries (examples/udf), which CTest passes in the environment variable of that name.
+std::string SubstituteVariables(std::string script) {
+  static const std::string kName = "${EDDY_UDF_EXAMPLES}";
+  const char* value = std::getenv("EDDY_UDF_EXAMPLES");
+  if (value == nullptr) return script;
+  for (size_t at = script.find(kName); at != std::string::npos; at = script.find(kName, at)) {
+    script.replace(at, kName.size(), value);
+    at += std::strlen(value);
+  }
+  return script;
+}
+
 RunResult RunEddy(const std::string& eddy, const std::vector<std::string>& extra,
                   const std::string& script, const std::string& tmp) {
   std::string sql_path = tmp + "/script.sql";
-  std::ofstream(sql_path) << script;
+  std::ofstream(sql_path) << SubstituteVariables(script);
   std::vector<std::string> args = {eddy, "-f", sql_path};
   args.insert(args.end(), extra.begin(), extra.end());
   return eddy::testing::RunToCompletion(args, tmp);

@@ -48,6 +48,15 @@ absl::StatusOr<AggregateFunctions::Plan> AggregateFunctions::PlanCall(const Aggr
     p.arg_type = c.arg_type.id;
     p.value_class = ValueClassOf(c.arg_type.id);
   }
+  if (c.kind == AggKind::kUser) {
+    if (c.user_function == nullptr || !c.user_function->result_types()[0].SameAs(c.result_type)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": result type differs from the user function's"));
+    }
+    p.mode = Mode::kUser;
+    p.value_class = ValueClass::kString;  // the accumulator bytes; never the native form
+    return p;
+  }
   ASSIGN_OR_RETURN(DataType expected, AggResultType(c.kind, c.arg_type));
   if (!expected.SameAs(c.result_type)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -91,8 +100,92 @@ absl::StatusOr<AggregateFunctions::Plan> AggregateFunctions::PlanCall(const Aggr
       p.separator = c.separator;
       p.mode = retractions_possible || c.distinct ? Mode::kListAggList : Mode::kListAggInsertOnly;
       break;
+    case AggKind::kUser:
+      break;  // returned above
   }
   return p;
+}
+
+absl::Status AggregateFunctions::MakeUserCall(const AggregateCall& c, Plan* p) {
+  if (c.distinct) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DISTINCT is not supported with user-defined aggregate '", c.user_name, "'"));
+  }
+  auto call = std::make_shared<UserCall>();
+  ASSIGN_OR_RETURN(call->instance, UserFunctionInstance::Create(c.user_function, c.user_name));
+  call->args = c.user_args;
+  call->value = Column(c.result_type);
+  p->user = static_cast<int>(users_.size());
+  users_.push_back(std::move(call));
+  if (user_status_ == nullptr) user_status_ = std::make_shared<absl::Status>();
+  return absl::OkStatus();
+}
+
+void AggregateFunctions::RecordUserFailure(absl::Status s) const {
+  if (user_status_->ok()) *user_status_ = std::move(s);
+}
+
+void AggregateFunctions::UserAccumulate(const Plan& p, Accumulator* a, const ChangelogBatch& batch,
+                                        size_t row, bool accumulate) const {
+  UserCall& call = *users_[p.user];
+  call.arg_columns.clear();
+  for (int c : call.args) call.arg_columns.push_back(&batch.column(c));
+  const uint32_t rows[1] = {static_cast<uint32_t>(row)};
+  const uint8_t retract[1] = {static_cast<uint8_t>(accumulate ? 0 : 1)};
+  absl::Status s = call.instance->Accumulate(&a->user_acc, call.arg_columns, rows, retract, 1);
+  if (!s.ok()) RecordUserFailure(std::move(s));
+}
+
+void AggregateFunctions::UserMerge(const Plan& p, Accumulator* a, std::string_view other) const {
+  absl::Status s = users_[p.user]->instance->Merge(&a->user_acc, other);
+  if (!s.ok()) RecordUserFailure(std::move(s));
+}
+
+void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue* v) const {
+  UserCall& call = *users_[p.user];
+  Column& col = call.value;
+  col.Clear();
+  absl::Status s = call.instance->GetValue(a.user_acc, &col);
+  v->null = true;
+  if (!s.ok()) {
+    RecordUserFailure(std::move(s));
+    return;
+  }
+  if (col.IsNull(0)) return;
+  v->null = false;
+  switch (col.type().id) {
+    case TypeId::kString:
+      v->s.assign(col.GetString(0));
+      break;
+    case TypeId::kFloat:
+      v->d = col.Get<float>(0);
+      break;
+    case TypeId::kDouble:
+      v->d = col.Get<double>(0);
+      break;
+    case TypeId::kBoolean:
+      v->i = col.Get<uint8_t>(0);
+      break;
+    case TypeId::kTinyInt:
+      v->i = col.Get<int8_t>(0);
+      break;
+    case TypeId::kSmallInt:
+      v->i = col.Get<int16_t>(0);
+      break;
+    case TypeId::kInt:
+    case TypeId::kDate:
+      v->i = col.Get<int32_t>(0);
+      break;
+    case TypeId::kBigInt:
+    case TypeId::kDecimal:
+    case TypeId::kTimestamp:
+    case TypeId::kInterval:
+      v->i = col.Get<int64_t>(0);
+      break;
+    case TypeId::kNull:
+      v->null = true;
+      break;
+  }
 }
 
 absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
@@ -103,6 +196,25 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::Create(
   f.retractions_possible_ = retractions_possible;
   for (size_t i = 0; i < calls.size(); ++i) {
     const AggregateCall& c = calls[i];
+    if (c.kind == AggKind::kUser) {
+      if (c.user_function == nullptr || c.user_args.size() != c.user_function->arg_types().size()) {
+        return absl::InvalidArgumentError(absl::StrCat("Aggregate call ", i, " (", c.user_name,
+                                                       "): arguments differ from the function's"));
+      }
+      for (size_t k = 0; k < c.user_args.size(); ++k) {
+        const int col = c.user_args[k];
+        if (col < 0 || static_cast<size_t>(col) >= input_types.size() ||
+            !input_types[col].SameAs(c.user_function->arg_types()[k])) {
+          return absl::InvalidArgumentError(absl::StrCat("Aggregate call ", i, " (", c.user_name,
+                                                         "): argument ", k + 1,
+                                                         " is not a column of its type"));
+        }
+      }
+      ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retractions_possible));
+      RETURN_IF_ERROR(f.MakeUserCall(c, &p));
+      f.plans_.push_back(p);
+      continue;
+    }
     if (c.kind != AggKind::kCountStar) {
       std::string_view name = AggKindName(c.kind);
       std::string where = absl::StrCat("Aggregate call ", i, " (",
@@ -156,6 +268,7 @@ absl::StatusOr<AggregateFunctions> AggregateFunctions::CreateMerging(
     }
     ASSIGN_OR_RETURN(Plan p, PlanCall(c, i, retracting));
     p.arg = c.arg;  // the first partial column
+    if (c.kind == AggKind::kUser) RETURN_IF_ERROR(f.MakeUserCall(c, &p));
     f.plans_.push_back(p);
   }
   if (row_count_column >= 0 && (static_cast<size_t>(row_count_column) >= partial_types.size() ||
@@ -178,6 +291,7 @@ void AggregateFunctions::Reset(GroupAccumulators* g) const {
     a.isum = 0;
     a.dsum = 0;
     a.has_extreme = false;
+    a.user_acc.clear();
     a.ints.Clear();
     a.doubles.Clear();
     a.strings.Clear();
@@ -201,6 +315,10 @@ void AggregateFunctions::Update(GroupAccumulators* g, const ChangelogBatch& batc
     Accumulator* a = &g->accs[i];
     if (p.mode == Mode::kCountStar) {
       a->count += accumulate ? 1 : -1;
+      continue;
+    }
+    if (p.mode == Mode::kUser) {  // sees NULL arguments too
+      UserAccumulate(p, a, batch, row, accumulate);
       continue;
     }
     UpdateOne(p, a, batch.column(p.arg), row, accumulate);
@@ -363,6 +481,8 @@ void AggregateFunctions::ApplyValue(const Plan& p, Accumulator* a, int64_t iv, d
     case Mode::kListAggList:
       accumulate ? a->lists->strings.Add(sv) : (void)a->lists->strings.Remove(sv);
       break;
+    case Mode::kUser:
+      break;  // UserAccumulate
   }
 }
 
@@ -477,6 +597,9 @@ void AggregateFunctions::GetValues(const GroupAccumulators& g, std::vector<AggVa
           v.s.append(a.lists->strings.values()[k]);
         }
         break;
+      case Mode::kUser:
+        UserValue(p, a, &v);
+        break;
     }
   }
 }
@@ -488,7 +611,9 @@ void AggregateFunctions::MergeAccumulators(GroupAccumulators* into,
     const Plan& p = plans_[i];
     Accumulator* a = &into->accs[i];
     const Accumulator& b = from.accs[i];
-    if (p.distinct) {
+    if (p.mode == Mode::kUser) {
+      UserMerge(p, a, b.user_acc);
+    } else if (p.distinct) {
       MergeDistinct(p, a, b);
     } else {
       MergeOne(p, a, b);
@@ -579,6 +704,8 @@ void AggregateFunctions::MergeOne(const Plan& p, Accumulator* a, const Accumulat
       for (double v : b.lists->doubles.values()) a->lists->doubles.Add(v);
       for (const std::string& v : b.lists->strings.values()) a->lists->strings.Add(v);
       break;
+    case Mode::kUser:
+      break;  // MergeAccumulators merges through the function
   }
 }
 
@@ -724,6 +851,9 @@ void AggregateFunctions::Serialize(const GroupAccumulators& g, std::string* out)
             break;
         }
         break;
+      case Mode::kUser:
+        agg_codec::PutString(a.user_acc, out);
+        break;
     }
   }
 }
@@ -812,6 +942,11 @@ absl::Status AggregateFunctions::Deserialize(std::string_view in, GroupAccumulat
             break;
         }
         break;
+      case Mode::kUser: {
+        std::string_view acc = r.String();
+        a.user_acc.assign(acc.data(), acc.size());
+        break;
+      }
     }
   }
   if (!r.ok() || !r.done()) {
@@ -881,6 +1016,9 @@ void AggregateFunctions::AppendPartials(const GroupAccumulators& g, ChangelogBat
         // No partial form (AggPartialFields); the planner keeps such aggregates in one phase.
         out->mutable_column(c++).AppendNull();
         break;
+      case Mode::kUser:
+        out->mutable_column(c++).AppendString(a.user_acc);
+        break;
     }
   }
 }
@@ -888,7 +1026,9 @@ void AggregateFunctions::AppendPartials(const GroupAccumulators& g, ChangelogBat
 bool AggregateFunctions::IsEmptyDelta(const GroupAccumulators& g) const {
   if (g.row_count != 0) return false;
   for (const Accumulator& a : g.accs) {
-    if (a.count != 0 || a.isum != 0 || a.dsum != 0 || a.has_extreme) return false;
+    if (a.count != 0 || a.isum != 0 || a.dsum != 0 || a.has_extreme || !a.user_acc.empty()) {
+      return false;
+    }
   }
   return true;
 }
@@ -939,6 +1079,9 @@ void AggregateFunctions::Merge(GroupAccumulators* g, const ChangelogBatch& parti
       case Mode::kFirstLastList:
       case Mode::kListAggList:
         break;  // not splittable (rejected by CreateMerging)
+      case Mode::kUser:
+        UserMerge(p, a, col.GetString(row));
+        break;
     }
   }
 }

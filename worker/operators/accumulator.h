@@ -16,6 +16,7 @@
 #include "common/batch/column.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/types/data_type.h"
+#include "common/udf/user_function.h"
 #include "worker/operators/accumulator_arrival_list.h"
 #include "worker/operators/accumulator_multiset.h"
 
@@ -30,6 +31,11 @@ struct AggregateCall {
   bool distinct = false;  // COUNT(DISTINCT x), SUM(DISTINCT x), ...
   // LISTAGG's separator (a literal of the call); other functions ignore it.
   std::string separator{kDefaultListAggSeparator};
+  // kUser: the user-defined aggregate function (registered as `user_name`) and every argument
+  // column (`arg` is the first).
+  std::shared_ptr<const UserFunction> user_function;
+  std::string user_name;
+  std::vector<int> user_args;
 };
 
 // How an argument's values are held: integers, BOOLEAN, DECIMAL (unscaled), DATE and TIMESTAMP as
@@ -70,6 +76,8 @@ struct Accumulator {
   // Allocated (by Reset) only for the calls that keep lists, so that the other functions'
   // accumulators stay small.
   std::unique_ptr<ArrivalLists> lists;
+  // A user-defined aggregate's accumulator: the library's bytes (empty: fresh).
+  std::string user_acc;
   // DISTINCT: the values seen, with counts; only the first copy reaches the aggregate.
   ValueMultiset<int64_t> distinct_ints;
   ValueMultiset<double> distinct_doubles;
@@ -109,6 +117,11 @@ class AggregateFunctions {
   static bool Equal(const std::vector<AggValue>& a, const std::vector<AggValue>& b);
   // Appends call `i`'s value to a column of its result type.
   void AppendValue(size_t i, const AggValue& v, Column* col) const;
+
+  // The first failure of a user-defined aggregate function since the functions were made (OK
+  // while none failed): the operator fails its task with it after the batch. Built-in aggregates
+  // never fail.
+  absl::Status status() const { return user_status_ == nullptr ? absl::OkStatus() : *user_status_; }
 
   void Serialize(const GroupAccumulators& g, std::string* out) const;
   absl::Status Deserialize(std::string_view in, GroupAccumulators* g) const;
@@ -156,6 +169,7 @@ class AggregateFunctions {
     kFirstLastList,        // FIRST_VALUE/LAST_VALUE: every value in arrival order (lists)
     kListAggInsertOnly,    // LISTAGG: the joined string (ext_s)
     kListAggList,          // LISTAGG: every value in arrival order (lists->strings)
+    kUser,                 // a user-defined aggregate: the library's accumulator (user_acc)
   };
   static bool UsesLists(Mode m) { return m == Mode::kFirstLastList || m == Mode::kListAggList; }
   struct Plan {
@@ -168,7 +182,22 @@ class AggregateFunctions {
     TypeId arg_type = TypeId::kNull;
     int64_t avg_scale_factor = 1;  // AVG(DECIMAL): 10^(result scale - argument scale)
     std::string separator;         // LISTAGG
+    int user = -1;                 // kUser: index in users_
   };
+  // One user-defined aggregate call: its instance of the function and scratch space.
+  struct UserCall {
+    std::unique_ptr<UserFunctionInstance> instance;
+    std::vector<int> args;
+    std::vector<const Column*> arg_columns;
+    Column value;  // of the result type: GetValue's output
+  };
+  // Calls user call `p.user`; a failure is kept in user_status_ (the first one).
+  void UserAccumulate(const Plan& p, Accumulator* a, const ChangelogBatch& batch, size_t row,
+                      bool accumulate) const;
+  void UserMerge(const Plan& p, Accumulator* a, std::string_view other) const;
+  void UserValue(const Plan& p, const Accumulator& a, AggValue* v) const;
+  void RecordUserFailure(absl::Status s) const;
+  absl::Status MakeUserCall(const AggregateCall& c, Plan* p);
 
   static void UpdateOne(const Plan& p, Accumulator* a, const Column& col, size_t row,
                         bool accumulate);
@@ -186,8 +215,12 @@ class AggregateFunctions {
   std::vector<AggregateCall> calls_;
   std::vector<Plan> plans_;
   std::vector<size_t> keeping_calls_;  // calls whose state grows with their values (BytesKept)
-  bool retractions_possible_ = true;   // partial layout: retracting (signed deltas)
-  int row_count_column_ = -1;          // CreateMerging only
+  // User-defined aggregate calls (shared: AggregateFunctions is copied and moved by value; every
+  // copy belongs to the same operator and thread).
+  std::vector<std::shared_ptr<UserCall>> users_;
+  std::shared_ptr<absl::Status> user_status_;
+  bool retractions_possible_ = true;  // partial layout: retracting (signed deltas)
+  int row_count_column_ = -1;         // CreateMerging only
 };
 
 }  // namespace eddy

@@ -254,6 +254,8 @@ absl::Status GroupAggregateOperator::Apply(const ChangelogBatch& batch, bool fol
       table_->Erase(i);
     }
   }
+  // A failed user-defined aggregate fails the task before its batch changes any state.
+  RETURN_IF_ERROR(functions_.status());
   RETURN_IF_ERROR(table_->Commit());
   memory_bytes_.store(table_->cache().bytes(), std::memory_order_relaxed);
   return Emit(out_);

@@ -89,7 +89,7 @@ absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatc
     if (pending_rows_++ == 0) pending_since_ = std::chrono::steady_clock::now();
     if (pending_rows_ >= static_cast<size_t>(spec_.mini_batch_size)) RETURN_IF_ERROR(Flush());
   }
-  return absl::OkStatus();
+  return functions_.status();  // a user-defined aggregate that failed fails the task
 }
 
 absl::Status LocalGroupAggregateOperator::OnTick(std::chrono::steady_clock::time_point now) {
@@ -125,6 +125,7 @@ absl::Status LocalGroupAggregateOperator::Flush() {
   table_.Reset();  // keeps its memory: the next mini-batch likely has as many keys
   keys_.Clear();
   pending_rows_ = 0;
+  RETURN_IF_ERROR(functions_.status());
   return Emit(out_);
 }
 

@@ -46,6 +46,7 @@ std::optional<NativeAggregates> NativeAggregates::Create(const AggregateFunction
       case Mode::kFirstLastList:
       case Mode::kListAggInsertOnly:
       case Mode::kListAggList:
+      case Mode::kUser:
         return std::nullopt;
     }
     offset += c.op == Op::kCount ? 8 : 16;

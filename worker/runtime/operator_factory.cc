@@ -30,6 +30,7 @@
 #include "worker/operators/window_rank_operator.h"
 #include "worker/operators/window_table_function.h"
 #include "worker/runtime/connector_registry.h"
+#include "worker/runtime/user_function_nodes.h"
 
 namespace eddy {
 namespace {
@@ -88,6 +89,11 @@ absl::Status ReadKeysAndCalls(const google::protobuf::RepeatedField<int32_t>& ke
     group_keys->push_back(k);
   }
   for (const auto& c : calls) {
+    if (c.has_user_function()) {
+      ASSIGN_OR_RETURN(AggregateCall user, ReadUserAggregateCall(c, in, merging));
+      aggregates->push_back(std::move(user));
+      continue;
+    }
     AggregateCall call;
     ASSIGN_OR_RETURN(call.kind, ParseAggKind(c.function(), c.count_star()));
     call.arg = c.arg();
@@ -651,6 +657,10 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildExpand(node, in);
     }
+    case v1::PlanNode::kCorrelate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildCorrelate(node, in);
+    }
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kGlobalGroupAggregate: {
       RETURN_IF_ERROR(RequireStateId(node));
@@ -755,6 +765,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kTableSource:
     case v1::PlanNode::kCalc:
     case v1::PlanNode::kExpand:
+    case v1::PlanNode::kCorrelate:
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:

@@ -14,6 +14,7 @@
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
+#include "common/udf/user_library.h"
 
 namespace eddy {
 namespace {
@@ -302,6 +303,20 @@ void WorkerServer::Report(const v1::TaskStateReport& report) {
 
 grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTasksRequest* req,
                                        v1::DeployTasksResponse*) {
+  // The user-function libraries the plans call, shipped with them: loaded before any node is built.
+  for (const auto& d : req->tasks()) {
+    for (const auto& lib : d.user_libraries()) {
+      if (UserLibraries::Global().Library(lib.digest()) != nullptr) continue;
+      auto digest =
+          UserLibraries::Global().Load(std::make_shared<const std::string>(lib.content()),
+                                       lib.name(), UserLibraries::JobDirectory(d.job_id()));
+      if (!digest.ok()) return ToGrpcStatus(digest.status());
+      if (*digest != lib.digest()) {
+        return ToGrpcStatus(absl::DataLossError(absl::StrCat(
+            "User function library '", lib.name(), "' arrived with another digest than sent")));
+      }
+    }
+  }
   std::vector<std::unique_ptr<Task>> created;
   // A slot holds one subtask index of every stage of a job; its state share is divided over the
   // stateful operators of all of them.

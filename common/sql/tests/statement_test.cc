@@ -104,10 +104,43 @@ TEST(Statement, CreateDatabaseAndDrop) {
   EXPECT_TRUE(s->drop->if_exists);
   EXPECT_EQ(
       Error("DROP TEMPORARY DATABASE db"),
-      "SQL parse error at line 1, column 16: expected 'TABLE' or 'VIEW' but found 'DATABASE'");
+      "SQL parse error at line 1, column 16: expected 'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM' but "
+      "found 'DATABASE'");
   EXPECT_EQ(Error("CREATE FUNCTION f"),
-            "SQL parse error at line 1, column 8: expected 'TABLE', 'VIEW' or 'DATABASE' but found "
-            "'FUNCTION'");
+            "SQL parse error at line 1, column 18: expected 'AS' but found end of input");
+  EXPECT_EQ(Error("CREATE TEMPORARY SYSTEM TABLE t"),
+            "SQL parse error at line 1, column 25: expected 'FUNCTION' but found 'TABLE'");
+}
+
+TEST(StatementTest, CreateAndDropFunction) {
+  auto s = Parse(
+      "CREATE TEMPORARY SYSTEM FUNCTION IF NOT EXISTS mask AS 'mask_digits' LANGUAGE CPP "
+      "USING JAR '/tmp/libudfs.so'");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->kind, StatementKind::kCreateFunction);
+  const CreateFunction& f = *s->create_function;
+  EXPECT_TRUE(f.temporary);
+  EXPECT_TRUE(f.system);
+  EXPECT_TRUE(f.if_not_exists);
+  EXPECT_EQ(f.name.ToString(), "mask");
+  EXPECT_EQ(f.identifier, "mask_digits");
+  EXPECT_EQ(f.language, "CPP");
+  EXPECT_EQ(f.jars, std::vector<std::string>{"/tmp/libudfs.so"});
+  s = Parse("create function db.f as 'sym' using jar 'a.so', jar 'b.so'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->create_function->temporary);
+  EXPECT_EQ(s->create_function->name.ToString(), "db.f");
+  EXPECT_EQ(s->create_function->jars.size(), 2u);
+  EXPECT_EQ(s->create_function->language, "");
+  s = Parse("DROP TEMPORARY SYSTEM FUNCTION IF EXISTS mask");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->drop->what, Drop::What::kFunction);
+  EXPECT_TRUE(s->drop->temporary);
+  EXPECT_TRUE(s->drop->system);
+  EXPECT_TRUE(s->drop->if_exists);
+  s = Parse("SHOW USER FUNCTIONS");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "USER FUNCTIONS");
 }
 
 TEST(Statement, Explain) {
@@ -202,7 +235,8 @@ TEST(Statement, Show) {
   EXPECT_EQ(s->show->what, "CURRENT DATABASE");
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
-            "'VIEWS', 'FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+            "'VIEWS', 'FUNCTIONS', 'USER FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or 'CREATE' but "
+            "found 'STUFF'");
 }
 
 TEST(Statement, DescribeStopHelpQuit) {
