@@ -79,6 +79,13 @@ TEST_F(CommandLineTest, UnknownFlagsAndBadValuesAreNamedAsTypedAndExitWithTwo) {
       {"eddy-coordinator",
        {"--heartbeat-timeout-ms", "soon"},
        "eddy-coordinator: flag --heartbeat-timeout-ms expects an integer, got 'soon'\n"},
+      {"eddy-coordinator",
+       {"--jobstore-expiration-time", "a while"},
+       "eddy-coordinator: --jobstore-expiration-time must be seconds or a duration such as "
+       "'30 min', got 'a while'\n"},
+      {"eddy-coordinator",
+       {"--jobstore-max-capacity", "-1"},
+       "eddy-coordinator: --jobstore-max-capacity must be 0 or more, got -1\n"},
       {"eddy-worker",
        {"--heartbeat-timeout-ms=5000"},
        "eddy-worker: unknown flag --heartbeat-timeout-ms\n"},
