@@ -39,7 +39,8 @@ class KafkaTest : public ClusterTest {
     std::filesystem::create_directories(mock_dir_);
     mock_ = std::make_unique<KafkaMockProcess>(
         mock_dir_, 3,
-        std::vector<std::string>{"claims:4", "totals:3", "events:2", "eo-in:4", "eo-out:2"});
+        std::vector<std::string>{"claims:4", "totals:3", "events:2", "eo-in:4", "eo-out:2",
+                                 "meta:2", "stamped:1"});
     ASSERT_TRUE(mock_->ok()) << mock_->error();
     ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 3,
                                                         .slots_per_worker = 2,
@@ -141,6 +142,44 @@ TEST_F(KafkaTest, AKeyedAggregationWrittenToUpsertKafkaReadsBackAsTheTable) {
   ChangelogTable table = ReplayChangelog(cluster_->AllWorkerStdout(), 1);
   EXPECT_TRUE(table.errors.empty()) << table.errors.front();
   EXPECT_EQ(table.rows, wanted_table);
+}
+
+TEST_F(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetAndTimestampAndWriteItsTime) {
+  ASSERT_EQ(ProduceRecords(mock_->bootstrap(), "meta",
+                           {{0, std::nullopt, "a", 1700000000000},
+                            {1, std::nullopt, "b", 1700000001000},
+                            {1, std::nullopt, "c", 1700000002000}}),
+            "");
+  ASSERT_EQ(
+      Finished("SET 'parallelism.default' = '1';"
+               "SET 'table.dml-sync' = 'true';"  // the second INSERT finishes too
+               "CREATE TABLE meta (v STRING, p INT METADATA FROM 'partition' VIRTUAL, "
+               "o BIGINT METADATA FROM 'offset' VIRTUAL, t STRING METADATA FROM 'topic' VIRTUAL, "
+               "ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
+               Kafka("meta",
+                     "'format' = 'raw', 'scan.startup.mode' = 'earliest-offset', "
+                     "'scan.bounded.mode' = 'latest-offset'") +
+               ");"
+               "CREATE TABLE stamped (v STRING, ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
+               Kafka("stamped", "'format' = 'raw'") +
+               ");"
+               "CREATE TABLE shown (v STRING, p INT, o BIGINT, t STRING, ts TIMESTAMP(3)) WITH "
+               "('connector' = 'print', 'print-identifier' = 'meta');"
+               "INSERT INTO shown SELECT v, p, o, t, ts FROM meta;"
+               "INSERT INTO stamped SELECT v, ts + INTERVAL '1' HOUR FROM meta;"),
+      "FINISHED")
+      << cluster_->CoordinatorLog();
+  const std::string out = cluster_->AllWorkerStdout();
+  EXPECT_THAT(out, ::testing::HasSubstr("meta> +I[a, 0, 0, meta, 2023-11-14 22:13:20.000]"));
+  EXPECT_THAT(out, ::testing::HasSubstr("meta> +I[b, 1, 0, meta, 2023-11-14 22:13:21.000]"));
+  EXPECT_THAT(out, ::testing::HasSubstr("meta> +I[c, 1, 1, meta, 2023-11-14 22:13:22.000]"));
+  // The sink wrote each record's timestamp from its 'timestamp' column.
+  std::map<std::string, int64_t> stamps;
+  for (const KafkaRecord& r : ConsumeTopic(mock_->bootstrap(), "stamped", false)) {
+    stamps[r.value.value_or("")] = r.timestamp;
+  }
+  EXPECT_EQ(stamps, (std::map<std::string, int64_t>{
+                        {"a", 1700003600000}, {"b", 1700003601000}, {"c", 1700003602000}}));
 }
 
 TEST_F(KafkaTest, PerPartitionWatermarksWaitForAQuietPartitionUntilItIsIdle) {

@@ -85,7 +85,7 @@ TEST_F(CreateTableTest, ConnectorRequiredAndKnown) {
   EXPECT_EQ(DdlError("CREATE TABLE t (a INT) WITH ('connector' = 'foo')"),
             "Validation error: unknown connector 'foo' for table "
             "'default_catalog.default_database.t'; supported: blackhole, datagen, filesystem, "
-            "nexmark, print");
+            "kafka, nexmark, print, upsert-kafka");
 }
 
 TEST_F(CreateTableTest, DatagenGoodOptions) {

@@ -48,6 +48,11 @@ absl::Status KafkaSource::Open(const OperatorContext& ctx) {
   ASSIGN_OR_RETURN(consumer_, NewKafkaHandle(table_name_, RD_KAFKA_CONSUMER, conf));
   queue_ = rd_kafka_queue_get_consumer(consumer_.get());
   if (queue_ == nullptr) return Error("the Kafka consumer has no queue");
+  if (ctx.wakeup) {
+    wakeup_ = ctx.wakeup;
+    rd_kafka_queue_cb_event_enable(
+        queue_, [](rd_kafka_t*, void* self) { static_cast<KafkaSource*>(self)->wakeup_(); }, this);
+  }
 
   std::vector<std::string> topics = options_.topics;
   if (!options_.topic_pattern.empty()) {
@@ -362,6 +367,7 @@ absl::Status KafkaSource::NotifyCheckpointComplete(int64_t checkpoint_id) {
 absl::Status KafkaSource::Close() {
   ReleaseMessages();
   if (queue_ != nullptr) {
+    if (wakeup_) rd_kafka_queue_cb_event_enable(queue_, nullptr, nullptr);
     rd_kafka_queue_destroy(queue_);
     queue_ = nullptr;
   }

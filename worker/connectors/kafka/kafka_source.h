@@ -11,6 +11,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,7 +41,10 @@ class KafkaSource : public Source {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
-  std::chrono::microseconds idle_wait() const override { return std::chrono::microseconds(5000); }
+  // Records arriving wake the task (librdkafka's queue event), so the wait may be long.
+  std::chrono::microseconds idle_wait() const override {
+    return std::chrono::microseconds(wakeup_ ? 100000 : 2000);
+  }
 
   int num_splits() const override { return static_cast<int>(splits_.size()); }
   int batch_split() const override { return batch_split_; }
@@ -78,6 +82,7 @@ class KafkaSource : public Source {
   std::unique_ptr<KafkaRecordReader> reader_;
   std::string job_id_;
   int subtask_ = 0;
+  std::function<void()> wakeup_;  // the task's, called from librdkafka's threads
 
   KafkaHandle consumer_;
   rd_kafka_queue_t* queue_ = nullptr;

@@ -1,7 +1,8 @@
 // The kafka and upsert-kafka sources and sinks against librdkafka's mock cluster, in this process:
 // round trips in each format, key fields and key prefixes, metadata columns, startup and bounded
-// modes, partitions spread over subtasks, offsets restored from a checkpoint, the upsert changelog
-// and its normalisation, the exactly-once sink's transactions and their replay after a restore.
+// modes, sink partitioners, partitions spread over subtasks, offsets restored from a checkpoint,
+// the upsert changelog and its normalisation, the exactly-once sink's transactions and their replay
+// after a restore.
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -311,6 +312,38 @@ TEST_F(KafkaConnectorTest, MetadataColumnsNameEachRecord) {
                                  {"", "topic", "partition", "offset", "timestamp", "headers"}));
   ASSERT_TRUE(rows.ok()) << rows.status();
   EXPECT_EQ(*rows, std::vector<std::string>{"+I[x, meta, 1, 0, 2023-11-14 22:13:20.123, {}]"});
+}
+
+TEST_F(KafkaConnectorTest, SinkPartitionersPickThePartitions) {
+  const Schema schema{{{"v", DataType::String()}}};
+  const Schema read{{{"v", DataType::String()}, {"p", DataType::Int()}}};
+  auto PerPartition = [&](const std::string& topic, const std::string& partitioner) {
+    CreateTopic(topic, 4);
+    std::vector<ChangelogBatch> batches;
+    std::vector<std::vector<Value>> rows;
+    for (int i = 0; i < 8; ++i) rows.push_back({Value::String("r" + std::to_string(i))});
+    batches.push_back(Rows(schema, rows));
+    EXPECT_TRUE(WriteAll(SinkSpec("kafka", Options({{"topic", topic},
+                                                    {"format", "raw"},
+                                                    {"sink.partitioner", partitioner}})),
+                         schema, batches)
+                    .ok());
+    auto out = ReadAll(SourceSpec("kafka", read,
+                                  Options({{"topic", topic},
+                                           {"format", "raw"},
+                                           {"scan.startup.mode", "earliest-offset"},
+                                           {"scan.bounded.mode", "latest-offset"}}),
+                                  {"", "partition"}));
+    EXPECT_TRUE(out.ok()) << out.status();
+    std::map<int, int> counts;
+    for (const std::string& row : out.ok() ? *out : std::vector<std::string>{}) {
+      counts[row[row.size() - 2] - '0']++;  // "+I[r3, 2]"
+    }
+    return counts;
+  };
+  EXPECT_EQ(PerPartition("rr", "round-robin"),
+            (std::map<int, int>{{0, 2}, {1, 2}, {2, 2}, {3, 2}}));
+  EXPECT_EQ(PerPartition("fixed", "fixed"), (std::map<int, int>{{0, 8}}));  // subtask 0
 }
 
 TEST_F(KafkaConnectorTest, StartupModesPickTheFirstOffsetOfEachPartition) {
