@@ -141,7 +141,7 @@ TEST_F(TableApiTest, UserDefinedFunctionsByCall) {
   ASSERT_TRUE(env_->DropTemporarySystemFunction("mask").ok());
   auto gone = cards.Select({api::Call("mask", {Col("card")})}).Execute();
   ASSERT_FALSE(gone.ok());
-  EXPECT_THAT(std::string(gone.status().message()), HasSubstr("mask"));
+  EXPECT_THAT(std::string(gone.status().message()), HasSubstr("Unknown function 'MASK'"));
   auto missing = env_->CreateTemporarySystemFunction("f", "f", "/nonexistent/lib.so");
   EXPECT_THAT(std::string(missing.message()), HasSubstr("Cannot read user function library"));
 }
