@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "client/eddy_client.h"
 #include "client/statement_set.h"
+#include "client/stream_conversion.h"
 #include "client/table_expression.h"
 #include "client/table_result.h"
 
@@ -52,6 +53,12 @@ class Table {
   // INSERT INTO `table` (an SQL identifier path) this query: submits a job.
   absl::StatusOr<TableResult> ExecuteInsert(const std::string& table) const;
   absl::StatusOr<std::string> Explain(bool changelog_mode = false) const;
+  // The result as a stream (stream_conversion.h), as Flink's toChangelogStream, toRetractStream
+  // and toDataStream; the last is for append-only tables only (an error naming the node that
+  // produces updates otherwise).
+  absl::StatusOr<ChangelogStream> ToChangelogStream() const;
+  absl::StatusOr<RetractStream> ToRetractStream() const;
+  absl::StatusOr<DataStream> ToDataStream() const;
 
   // The SQL query this table stands for.
   const std::string& sql() const { return sql_; }

@@ -141,9 +141,53 @@ TEST_F(TableApiTest, UserDefinedFunctionsByCall) {
   ASSERT_TRUE(env_->DropTemporarySystemFunction("mask").ok());
   auto gone = cards.Select({api::Call("mask", {Col("card")})}).Execute();
   ASSERT_FALSE(gone.ok());
-  EXPECT_THAT(std::string(gone.status().message()), HasSubstr("mask"));
+  EXPECT_THAT(std::string(gone.status().message()), HasSubstr("Unknown function 'MASK'"));
   auto missing = env_->CreateTemporarySystemFunction("f", "f", "/nonexistent/lib.so");
   EXPECT_THAT(std::string(missing.message()), HasSubstr("Cannot read user function library"));
+}
+
+TEST_F(TableApiTest, ResultsAsChangelogRetractAndDataStreams) {
+  Table words = env_->FromElements({{Lit("a")}, {Lit("b")}, {Lit("a")}}, {"word"});
+  Table counts = words.GroupBy({Col("word")}).Select({Col("word"), CountStar().As("n")});
+  auto changes = counts.ToChangelogStream();
+  ASSERT_TRUE(changes.ok()) << changes.status();
+  std::vector<std::string> seen;
+  ResultRow row;
+  while (true) {
+    auto more = changes->Next(&row);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    seen.push_back(row.ToString());
+  }
+  EXPECT_THAT(seen, ElementsAre("+I[a, 1]", "+I[b, 1]", "-U[a, 1]", "+U[a, 2]"));
+  auto retracts = counts.ToRetractStream();
+  ASSERT_TRUE(retracts.ok()) << retracts.status();
+  std::vector<std::string> pairs;
+  bool add = false;
+  while (true) {
+    auto more = retracts->Next(&add, &row);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    pairs.push_back(std::string(add ? "true " : "false ") + row.text[0] + "=" + row.text[1]);
+  }
+  EXPECT_THAT(pairs, ElementsAre("true a=1", "true b=1", "false a=1", "true a=2"));
+  // An append-only table streams its rows; an updating one is refused before it runs.
+  auto inserts = words.Where(Col("word") == Lit("a")).ToDataStream();
+  ASSERT_TRUE(inserts.ok()) << inserts.status();
+  int n = 0;
+  while (true) {
+    auto more = inserts->Next(&row);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    EXPECT_EQ(row.ToString(), "+I[a]");
+    ++n;
+  }
+  EXPECT_EQ(n, 2);
+  auto refused = counts.ToDataStream();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("doesn't support consuming update changes which is produced by node "
+                        "GroupAggregate(groupBy=[word]"));
 }
 
 TEST_F(TableApiTest, InsertsRunAsJobsAndErrorsSayWhat) {

@@ -48,10 +48,11 @@ absl::StatusOr<ExprPtr> MakeUserFunctionCall(const std::string& name,
                                              std::shared_ptr<const UserFunction> fn,
                                              std::vector<ExprPtr> args) {
   if (fn->kind() != UserFunctionKind::kScalar) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Function '", name, "' is a ", UserFunctionKindName(fn->kind()), " function",
-        fn->kind() == UserFunctionKind::kTable ? ": call it in FROM as LATERAL TABLE(...)"
-                                               : ", not a scalar function"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Function '", name, "' is ",
+                     fn->kind() == UserFunctionKind::kTable
+                         ? "a table function: call it in FROM as LATERAL TABLE(...)"
+                         : "an aggregate function: call it in an aggregating query"));
   }
   ASSIGN_OR_RETURN(args, CoerceUserFunctionArgs(name, *fn, std::move(args)));
   auto call = std::make_shared<Expr>();

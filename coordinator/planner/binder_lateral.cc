@@ -41,8 +41,9 @@ absl::StatusOr<BoundRelation> Binder::BindLateralTable(const sql::TableRef& join
                                                       "one)"));
   }
   if (user->function->kind() != UserFunctionKind::kTable) {
-    return ValidationErrorAt(fn_ref.pos, absl::StrCat("function '", user->name, "' is a ",
-                                                      UserFunctionKindName(user->function->kind()),
+    const bool scalar = user->function->kind() == UserFunctionKind::kScalar;
+    return ValidationErrorAt(fn_ref.pos, absl::StrCat("function '", user->name, "' is ",
+                                                      scalar ? "a scalar" : "an aggregate",
                                                       " function, not a table function"));
   }
   ExprScope scope;

@@ -208,7 +208,9 @@ class AggregateScope {
       }
     }
     ASSIGN_OR_RETURN(std::optional<BoundUserFunction> user, LookupUserFunction(e.name));
-    if (user.has_value()) return BindUserAggregate(e, *user);
+    if (user.has_value() && user->function->kind() == UserFunctionKind::kAggregate) {
+      return BindUserAggregate(e, *user);
+    }
     // FILTER (WHERE cond): the call aggregates CASE WHEN cond THEN arg END, which every aggregate
     // skips where it is NULL; COUNT(*) counts CASE WHEN cond THEN 1 END.
     ExprPtr filter;

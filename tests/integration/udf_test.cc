@@ -202,3 +202,42 @@ TEST_F(UdfTest, AThrowingFunctionFailsItsJobWithItsMessageAndTheWorkersLiveOn) {
 
 }  // namespace
 }  // namespace eddy::testing
+
+namespace eddy::testing {
+namespace {
+
+// A permanent function keeps its library in the catalog: after the file is gone and the
+// coordinator restarted on its data dir, other sessions still call it on the workers.
+TEST(UdfCatalogTest, APermanentFunctionOutlivesItsFileAndACoordinatorRestart) {
+  const std::string dir = FreshTestDir("udf-catalog");
+  std::filesystem::create_directories(dir + "/lib");
+  const std::string library = dir + "/lib/libkept.so";
+  std::filesystem::copy_file(kExampleLibrary, library);
+  ClusterOptions options;
+  options.workers = 1;
+  options.isolate_workers = false;
+  {
+    ProcessCluster cluster(dir, options);
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    RunResult created =
+        cluster.Eddy("CREATE FUNCTION mask AS 'mask_digits' LANGUAGE CPP USING JAR '" + library +
+                     "'; CREATE TEMPORARY FUNCTION gone AS 'mask_digits' "
+                     "USING JAR '" +
+                     library + "';");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+  }
+  std::filesystem::remove(library);
+  ProcessCluster restarted(dir, options);
+  ASSERT_TRUE(restarted.ok()) << restarted.error();
+  RunResult listed = restarted.Eddy("SHOW USER FUNCTIONS;");
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("mask"));
+  EXPECT_THAT(listed.out, ::testing::Not(HasSubstr("gone")));
+  RunResult called = restarted.Eddy("SELECT mask('card 42');");
+  ASSERT_EQ(called.exit_code, 0) << called.err;
+  EXPECT_THAT(called.out, HasSubstr("card **"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace eddy::testing
