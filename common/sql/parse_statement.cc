@@ -62,9 +62,10 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     stmt.kind = StatementKind::kSet;
     stmt.set = std::make_unique<Set>();
     if (!AtStatementEnd()) {
-      ASSIGN_OR_RETURN(stmt.set->key, ParseStringLiteral());
+      ASSIGN_OR_RETURN(stmt.set->key, ParseConfigWord("a key", /*until_equals=*/true));
       RETURN_IF_ERROR(ExpectSymbol("="));
-      ASSIGN_OR_RETURN(stmt.set->value, ParseStringLiteral());
+      ASSIGN_OR_RETURN(stmt.set->value, ParseConfigWord("a value", /*until_equals=*/false));
+      if (!AtStatementEnd()) return ErrorExpected("';'");
     }
     return absl::OkStatus();
   }
@@ -73,7 +74,8 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     stmt.kind = StatementKind::kReset;
     stmt.reset = std::make_unique<Reset>();
     if (!AtStatementEnd()) {
-      ASSIGN_OR_RETURN(stmt.reset->key, ParseStringLiteral());
+      ASSIGN_OR_RETURN(stmt.reset->key, ParseConfigWord("a key", /*until_equals=*/false));
+      if (!AtStatementEnd()) return ErrorExpected("';'");
     }
     return absl::OkStatus();
   }

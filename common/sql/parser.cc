@@ -130,6 +130,15 @@ absl::StatusOr<std::vector<std::string>> Parser::ParseIdentifierList() {
   return names;
 }
 
+absl::StatusOr<std::string> Parser::ParseConfigWord(std::string_view what, bool until_equals) {
+  if (Peek().kind == TokenKind::kString) return ParseStringLiteral();
+  const size_t begin = Peek().begin;
+  size_t end = begin;
+  while (!AtStatementEnd() && !(until_equals && PeekSymbol("="))) end = Advance().end;
+  if (end == begin) return ErrorExpected(std::string(what));
+  return SourceText(begin, end);
+}
+
 absl::StatusOr<std::string> Parser::ParseStringLiteral() {
   if (Peek().kind != TokenKind::kString) return ErrorExpected("string literal");
   return Advance().text;

@@ -66,6 +66,10 @@ class Parser {
   absl::StatusOr<std::vector<std::string>> ParseIdentifierList();  // ( a, b, ... )
   absl::StatusOr<std::string> ParseStringLiteral();
   absl::StatusOr<int64_t> ParseIntegerLiteral();
+  // A SET/RESET key or value: a string literal, or (as the SQL client also accepts) the source
+  // text of the tokens up to '=' (`until_equals`) or the end of the statement, trimmed:
+  // `SET execution.runtime-mode = batch`. `what` names it in the error when there is none.
+  absl::StatusOr<std::string> ParseConfigWord(std::string_view what, bool until_equals);
 
   // ---- statements (parse_statement.cc)
   absl::StatusOr<StatementPtr> ParseStatementWithText();

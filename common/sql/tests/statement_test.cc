@@ -200,6 +200,31 @@ TEST(Statement, SetAndReset) {
             "SQL parse error at line 1, column 9: expected '=' but found ''b''");
 }
 
+TEST(Statement, SetAndResetTakeUnquotedKeysAndValues) {
+  StatementPtr s = Parse("SET execution.runtime-mode = batch;");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->set->key, "execution.runtime-mode");
+  EXPECT_EQ(*s->set->value, "batch");
+  s = Parse("SET table.exec.state.ttl=1 h");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->set->key, "table.exec.state.ttl");
+  EXPECT_EQ(*s->set->value, "1 h");
+  s = Parse("SET 'pipeline.name' = my-job");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->set->key, "pipeline.name");
+  EXPECT_EQ(*s->set->value, "my-job");
+  s = Parse("RESET parallelism.default;");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(*s->reset->key, "parallelism.default");
+  EXPECT_EQ(Error("SET parallelism.default"),
+            "SQL parse error at line 1, column 24: expected '=' but found end of input");
+  EXPECT_EQ(Error("SET = 4"), "SQL parse error at line 1, column 5: expected a key but found '='");
+  EXPECT_EQ(Error("SET a ="),
+            "SQL parse error at line 1, column 8: expected a value but found end of input");
+  EXPECT_EQ(Error("SET 'a' = 'b' 'c'"),
+            "SQL parse error at line 1, column 15: expected ';' but found ''c''");
+}
+
 TEST(Statement, Use) {
   StatementPtr s = Parse("USE CATALOG my_cat");
   ASSERT_NE(s, nullptr);
