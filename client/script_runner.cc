@@ -40,6 +40,21 @@ int64_t RowsRead(const v1::JobInfo& info) {
   return rows;
 }
 
+// A statement as one upper-case line without its ';': "BEGIN STATEMENT SET".
+std::string Normalized(const std::string& statement) {
+  std::string out;
+  for (char c : statement) {
+    if (c == ';') continue;
+    if (absl::ascii_isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      continue;
+    }
+    out += absl::ascii_toupper(static_cast<unsigned char>(c));
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
@@ -76,8 +91,58 @@ absl::Status ScriptRunner::Run(const std::string& script) {
   return FinishJobs();
 }
 
+std::optional<absl::Status> ScriptRunner::RunStatementSetPart(const std::string& statement,
+                                                              bool* quit) {
+  const std::string word = Normalized(statement);
+  auto fail = [&](absl::Status s) {
+    PrintError(messages_, s);
+    return s;
+  };
+  if (!open_set_) {
+    if (word != "BEGIN STATEMENT SET") return std::nullopt;
+    open_set_.emplace();
+    std::fputs("[INFO] Begin a statement set.\n", messages_);
+    std::fflush(messages_);
+    return absl::OkStatus();
+  }
+  if (word == "QUIT" || word == "EXIT") return std::nullopt;
+  if (word == "END") {
+    std::vector<std::string> inserts = std::move(*open_set_);
+    open_set_.reset();
+    if (inserts.empty()) {
+      std::fputs("[INFO] No statement in the statement set, skip submit.\n", messages_);
+      std::fflush(messages_);
+      return absl::OkStatus();
+    }
+    std::string set = "BEGIN STATEMENT SET;\n";
+    for (const std::string& insert : inserts) absl::StrAppend(&set, insert, ";\n");
+    absl::StrAppend(&set, "END;");
+    auto parsed = sql::ParseScript(set);
+    if (!parsed.ok()) return fail(parsed.status());
+    absl::Status s = RunParsed(*parsed->front(), quit);
+    if (!s.ok()) {
+      PrintError(messages_, s);
+      CancelStatementJobs();
+    }
+    return s;
+  }
+  const absl::Status only_inserts =
+      absl::InvalidArgumentError("Only INSERT statement is allowed in Statement Set.");
+  if (word == "BEGIN STATEMENT SET") return fail(only_inserts);
+  auto parsed = sql::ParseScript(statement);
+  if (!parsed.ok()) return fail(parsed.status());
+  if (parsed->size() != 1 || parsed->front()->kind != sql::StatementKind::kInsert) {
+    return fail(only_inserts);
+  }
+  open_set_->push_back(parsed->front()->text);
+  std::fputs("[INFO] Add SQL update statement to the statement set.\n", messages_);
+  std::fflush(messages_);
+  return absl::OkStatus();
+}
+
 absl::Status ScriptRunner::RunInteractive(const std::string& statement, bool* quit) {
   *quit = false;
+  if (std::optional<absl::Status> s = RunStatementSetPart(statement, quit)) return *s;
   auto statements = sql::ParseScript(statement);
   if (!statements.ok()) {
     PrintError(messages_, statements.status());
@@ -167,8 +232,10 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
         "  SHOW CATALOGS | DATABASES | TABLES | VIEWS | JOBS | WORKERS; DESCRIBE t;\n"
         "  SELECT ...;           runs a query and shows its changing result (Ctrl-C stops it)\n"
         "  INSERT INTO t ...;    submits a job; EXECUTE STATEMENT SET BEGIN ...; END; submits one\n"
+        "  BEGIN STATEMENT SET;  collects the INSERTs that follow until END; then submits them\n"
         "  EXPLAIN [CHANGELOG_MODE] ...; STOP JOB 'id';\n"
-        "  SET 'key' = 'value'; RESET 'key'; SET;  e.g. 'sql-client.execution.result-mode' =\n"
+        "  SET 'key' = 'value'; (quotes optional) RESET 'key'; SET;  e.g.\n"
+        "                        'sql-client.execution.result-mode' =\n"
         "                        'tableau' | 'table' | 'changelog', 'table.dml-sync' = 'true'\n",
         results_);
     std::fflush(results_);

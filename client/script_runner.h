@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ class ScriptRunner {
 
  private:
   absl::Status RunParsed(const sql::Statement& stmt, bool* quit);
+  // The interactive form of a statement set: BEGIN STATEMENT SET; then INSERTs one at a time,
+  // collected here; END; submits them as one job. Returns nullopt when `statement` is not part of
+  // it (no set open, and neither BEGIN STATEMENT SET nor END).
+  std::optional<absl::Status> RunStatementSetPart(const std::string& statement, bool* quit);
   absl::Status RunStatement(const std::string& text, int line, int column, bool* quit);
   absl::Status WaitForJob(const std::string& job_id);
   // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
@@ -57,6 +62,7 @@ class ScriptRunner {
   bool dml_sync_ = false;
   std::string statement_job_;  // the job the current statement started, if any
   std::vector<std::string> running_jobs_;
+  std::optional<std::vector<std::string>> open_set_;  // the INSERTs of an open statement set
 };
 
 }  // namespace eddy

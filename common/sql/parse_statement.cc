@@ -42,7 +42,7 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     RETURN_IF_ERROR(ExpectKeyword("SET"));
     RETURN_IF_ERROR(ExpectKeyword("BEGIN"));
     stmt.kind = StatementKind::kStatementSet;
-    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody());
+    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody(/*allow_empty=*/false));
     return absl::OkStatus();
   }
   if (word == "BEGIN") {  // Flink's older form: BEGIN STATEMENT SET; INSERT ...; END
@@ -50,8 +50,13 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     RETURN_IF_ERROR(ExpectKeyword("STATEMENT"));
     RETURN_IF_ERROR(ExpectKeyword("SET"));
     stmt.kind = StatementKind::kStatementSet;
-    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody());
+    ASSIGN_OR_RETURN(stmt.statement_set, ParseStatementSetBody(/*allow_empty=*/true));
     return absl::OkStatus();
+  }
+  if (word == "END") {
+    return ErrorAt(Peek(),
+                   "No Statement Set to submit, \"END;\" command should be used after \"BEGIN "
+                   "STATEMENT SET;\".");
   }
   if (word == "CREATE") return ParseCreate(stmt);
   if (word == "DROP") return ParseDrop(stmt);
@@ -139,17 +144,22 @@ absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {
   return insert;
 }
 
-absl::StatusOr<std::unique_ptr<StatementSet>> Parser::ParseStatementSetBody() {
+absl::StatusOr<std::unique_ptr<StatementSet>> Parser::ParseStatementSetBody(bool allow_empty) {
   auto set = std::make_unique<StatementSet>();
   while (true) {
     while (AcceptSymbol(";")) {
     }
     if (PeekKeyword("END")) {
-      if (set->inserts.empty()) return ErrorAt(Peek(), "a statement set needs at least one INSERT");
+      if (set->inserts.empty() && !allow_empty) {
+        return ErrorAt(Peek(), "a statement set needs at least one INSERT");
+      }
       Advance();
       return set;
     }
-    if (!PeekKeyword("INSERT")) return ErrorExpected("'INSERT' or 'END'");
+    if (Peek().kind == TokenKind::kEnd) return ErrorExpected("'INSERT' or 'END'");
+    if (!PeekKeyword("INSERT")) {
+      return ErrorAt(Peek(), "Only INSERT statement is allowed in Statement Set.");
+    }
     ASSIGN_OR_RETURN(std::unique_ptr<Insert> insert, ParseInsert());
     set->inserts.push_back(std::move(*insert));
     if (!PeekSymbol(";") && !PeekKeyword("END")) return ErrorExpected("';'");
@@ -301,7 +311,7 @@ absl::Status Parser::ParseExplain(Statement& stmt) {
     RETURN_IF_ERROR(ExpectKeyword("SET"));
     RETURN_IF_ERROR(ExpectKeyword("BEGIN"));
     target->kind = StatementKind::kStatementSet;
-    ASSIGN_OR_RETURN(target->statement_set, ParseStatementSetBody());
+    ASSIGN_OR_RETURN(target->statement_set, ParseStatementSetBody(/*allow_empty=*/false));
   } else {
     return ErrorExpected("a query, INSERT or STATEMENT SET");
   }

@@ -76,7 +76,8 @@ class Parser {
   absl::Status ParseStatementBody(Statement& stmt);
   absl::StatusOr<std::unique_ptr<Insert>> ParseInsert();
   // After the opening BEGIN: INSERT ...; INSERT ...; END
-  absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody();
+  // (The BEGIN STATEMENT SET form may be empty: the SQL client then submits nothing.)
+  absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody(bool allow_empty);
   absl::Status ParseCreate(Statement& stmt);
   absl::Status ParseCreateView(Statement& stmt, bool temporary);
   absl::Status ParseCreateFunction(Statement& stmt, bool temporary, bool system);

@@ -285,6 +285,10 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kInsert:
       return Submit(jobs_, session, {stmt->insert.get()}, options_);
     case sql::StatementKind::kStatementSet: {
+      // BEGIN STATEMENT SET; END; (the SQL client's form) submits nothing.
+      if (stmt->statement_set->inserts.empty()) {
+        return Ok("No statement in the statement set, skip submit.");
+      }
       std::vector<const sql::Insert*> inserts;
       for (const auto& i : stmt->statement_set->inserts) inserts.push_back(&i);
       return Submit(jobs_, session, inserts, options_);

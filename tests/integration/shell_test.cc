@@ -74,6 +74,46 @@ TEST(ShellTest, StdinStatementSetRunsAsOneJob) {
   EXPECT_EQ(CountOccurrences(r.out, "FINISHED"), 1) << r.out;
 }
 
+TEST(ShellTest, BeginStatementSetCollectsInsertsOneAtATimeUntilEnd) {
+  const std::string dir = FreshTestDir("shell-begin-statement-set");
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/input.sql";
+  std::ofstream(input) << "CREATE TEMPORARY TABLE a (x INT) WITH ('connector' = 'print', "
+                          "'print-identifier' = 'A');\n"
+                          "CREATE TEMPORARY TABLE b (x INT) WITH ('connector' = 'print', "
+                          "'print-identifier' = 'B');\n"
+                          "END;\n"
+                          "BEGIN STATEMENT SET;\n"
+                          "begin  statement set;\n"
+                          "SELECT 1;\n"
+                          "INSERT INTO a SELECT * FROM (VALUES (1), (2)) AS t(x);\n"
+                          "INSERT INTO b\n  SELECT * FROM (VALUES (3)) AS t(x);\n"
+                          "END;\n"
+                          "BEGIN STATEMENT SET;\n"
+                          "END;\n"
+                          "SHOW JOBS;\n";
+  RunResult r = RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string only_inserts =
+      "[ERROR] Could not execute SQL statement. Reason:\n"
+      "Only INSERT statement is allowed in Statement Set.\n";
+  EXPECT_THAT(r.err, HasSubstr("No Statement Set to submit, \"END;\" command should be used "
+                               "after \"BEGIN STATEMENT SET;\"."));
+  EXPECT_THAT(r.err, HasSubstr("[INFO] Begin a statement set.\n" + only_inserts + only_inserts +
+                               "[INFO] Add SQL update statement to the statement set.\n"
+                               "[INFO] Add SQL update statement to the statement set.\n"
+                               "[INFO] Submitting SQL update statement to the cluster...\n"));
+  EXPECT_THAT(r.err, HasSubstr("[INFO] Begin a statement set.\n"
+                               "[INFO] No statement in the statement set, skip submit.\n"));
+  // The two INSERTs ran as one job; the SELECT inside the set did not run.
+  EXPECT_EQ(CountOccurrences(r.err, "Job ID: "), 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("A> +I[1]"));
+  EXPECT_THAT(r.out, HasSubstr("A> +I[2]"));
+  EXPECT_THAT(r.out, HasSubstr("B> +I[3]"));
+  EXPECT_THAT(r.out, Not(HasSubstr("EXPR$0")));
+  EXPECT_EQ(CountOccurrences(r.out, "FINISHED"), 1) << r.out;
+}
+
 TEST(ShellTest, QuitWithAnUnboundedJobRunningCancelsItAndSaysSo) {
   const std::string dir = FreshTestDir("shell-quit-running");
   std::filesystem::create_directories(dir);

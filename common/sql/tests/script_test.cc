@@ -84,7 +84,19 @@ TEST(Script, Errors) {
             "SQL parse error at line 1, column 41: duplicate key 'k' in WITH options");
   // Statement sets.
   EXPECT_EQ(Error("EXECUTE STATEMENT SET BEGIN SELECT 1; END"),
-            "SQL parse error at line 1, column 29: expected 'INSERT' or 'END' but found 'SELECT'");
+            "SQL parse error at line 1, column 29: Only INSERT statement is allowed in Statement "
+            "Set.");
+  EXPECT_EQ(Error("BEGIN STATEMENT SET;\nBEGIN STATEMENT SET;\nEND;"),
+            "SQL parse error at line 2, column 1: Only INSERT statement is allowed in Statement "
+            "Set.");
+  EXPECT_EQ(Error("SELECT 1;\nEND;"),
+            "SQL parse error at line 2, column 1: No Statement Set to submit, \"END;\" command "
+            "should be used after \"BEGIN STATEMENT SET;\".");
+  // The SQL client's form may be empty (nothing is submitted); EXECUTE STATEMENT SET may not.
+  auto empty = ParseScript("BEGIN STATEMENT SET;\nEND;");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  ASSERT_EQ(empty->size(), 1u);
+  EXPECT_TRUE((*empty)[0]->statement_set->inserts.empty());
   EXPECT_EQ(Error("EXECUTE STATEMENT SET BEGIN END"),
             "SQL parse error at line 1, column 29: a statement set needs at least one INSERT");
   EXPECT_EQ(
