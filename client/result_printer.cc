@@ -46,6 +46,8 @@ std::string Cell(const std::string& text, int width) {
 
 std::string CellText(const Column& c, size_t row) {
   if (c.IsNull(row)) return kNull;
+  // As the SQL client shows them (a cast to STRING); the print sink keeps Java's true/false.
+  if (c.type().id == TypeId::kBoolean) return c.GetValue(row).bool_value() ? "TRUE" : "FALSE";
   return FormatValue(c.GetValue(row), c.type());
 }
 

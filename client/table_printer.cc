@@ -6,6 +6,8 @@
 namespace eddy {
 
 std::string FormatTextTable(const v1::TextTable& table) {
+  // As the SQL client answers a SHOW that finds nothing.
+  if (table.rows_size() == 0) return "Empty set\n";
   const int n = table.column_names_size();
   std::vector<size_t> width(n);
   for (int c = 0; c < n; ++c) width[c] = table.column_names(c).size();
