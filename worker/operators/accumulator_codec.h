@@ -1,5 +1,6 @@
-// Compact byte encoding helpers for aggregate state values stored in RocksDB: LEB128 varints,
-// zigzag for signed numbers, raw 8-byte doubles. A Reader never reads past its input.
+// Compact byte encoding helpers for aggregate state values stored in RocksDB (and other state a
+// task saves, e.g. the Kafka connectors'): LEB128 varints, zigzag for signed numbers, raw 8-byte
+// doubles. A Reader never reads past its input.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +64,12 @@ class Reader {
   }
   std::string_view String() {
     uint64_t n = Varint();
-    if (!ok_ || in_.size() - pos_ < n) {
+    if (!ok_) return {};
+    return Bytes(n);
+  }
+  // The next n bytes as they are.
+  std::string_view Bytes(uint64_t n) {
+    if (in_.size() - pos_ < n) {
       ok_ = false;
       pos_ = in_.size();
       return {};

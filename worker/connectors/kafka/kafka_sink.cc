@@ -1,11 +1,13 @@
 #include "worker/connectors/kafka/kafka_sink.h"
 
 #include <limits>
+#include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/table_spec.h"
+#include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
 namespace {
@@ -22,43 +24,21 @@ void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
   }
 }
 
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-bool GetVarint(std::string_view* in, uint64_t* v) {
-  *v = 0;
-  for (int shift = 0; shift < 64 && !in->empty(); shift += 7) {
-    const uint8_t b = static_cast<uint8_t>(in->front());
-    in->remove_prefix(1);
-    *v |= static_cast<uint64_t>(b & 0x7f) << shift;
-    if ((b & 0x80) == 0) return true;
-  }
-  return false;
-}
-
 // Bytes or null: length + 1, 0 for null.
 void PutBytes(const std::string_view* s, std::string* out) {
   if (s == nullptr) {
-    PutVarint(0, out);
+    agg_codec::PutVarint(0, out);
     return;
   }
-  PutVarint(s->size() + 1, out);
+  agg_codec::PutVarint(s->size() + 1, out);
   out->append(s->data(), s->size());
 }
 
-bool GetBytes(std::string_view* in, std::string_view* out, bool* null) {
-  uint64_t n = 0;
-  if (!GetVarint(in, &n) || (n > 0 && n - 1 > in->size())) return false;
-  *null = n == 0;
-  if (n == 0) return true;
-  *out = in->substr(0, n - 1);
-  in->remove_prefix(n - 1);
-  return true;
+// What PutBytes wrote: nullopt for null.
+std::optional<std::string_view> GetBytes(agg_codec::Reader& in) {
+  const uint64_t n = in.Varint();
+  if (n == 0) return std::nullopt;
+  return in.Bytes(n - 1);
 }
 
 DeliveryState& StateOf(rd_kafka_t* rk) { return *static_cast<DeliveryState*>(rd_kafka_opaque(rk)); }
@@ -190,8 +170,8 @@ absl::Status KafkaSink::Process(int input, const ChangelogBatch& batch) {
     const int32_t partition = PartitionFor(has_key);
     const int64_t timestamp = writer_->timestamp(batch, r);
     if (exactly_once) {
-      PutVarint(static_cast<uint64_t>(partition + 1), &current_.bytes);
-      PutVarint(static_cast<uint64_t>(timestamp), &current_.bytes);
+      agg_codec::PutVarint(static_cast<uint64_t>(partition + 1), &current_.bytes);
+      agg_codec::PutVarint(static_cast<uint64_t>(timestamp), &current_.bytes);
       PutBytes(has_key ? &key : nullptr, &current_.bytes);
       PutBytes(has_value ? &value : nullptr, &current_.bytes);
       ++current_.records;
@@ -296,18 +276,18 @@ absl::Status KafkaSink::CommitIntervals(int64_t checkpoint_id) {
   };
   if (rd_kafka_error_t* e = rd_kafka_begin_transaction(rk)) return Fail("beginning", e);
   for (auto it = pending_.begin(); it != end; ++it) {
-    std::string_view in = it->second.bytes;
-    while (!in.empty()) {
-      uint64_t partition = 0, timestamp = 0;
-      std::string_view key, value;
-      bool key_null = true, value_null = true;
-      if (!GetVarint(&in, &partition) || !GetVarint(&in, &timestamp) ||
-          !GetBytes(&in, &key, &key_null) || !GetBytes(&in, &value, &value_null)) {
+    agg_codec::Reader in(it->second.bytes);
+    while (!in.done()) {
+      const uint64_t partition = in.Varint();
+      const uint64_t timestamp = in.Varint();
+      const std::optional<std::string_view> key = GetBytes(in);
+      const std::optional<std::string_view> value = GetBytes(in);
+      if (!in.ok()) {
         return absl::DataLossError(
             absl::StrCat("table '", table_name_, "': a saved Kafka record is truncated"));
       }
-      RETURN_IF_ERROR(Produce(static_cast<int32_t>(partition) - 1, key_null ? nullptr : &key,
-                              value_null ? nullptr : &value, static_cast<int64_t>(timestamp)));
+      RETURN_IF_ERROR(Produce(static_cast<int32_t>(partition) - 1, key ? &*key : nullptr,
+                              value ? &*value : nullptr, static_cast<int64_t>(timestamp)));
     }
   }
   KafkaPartitionList marker(rd_kafka_topic_partition_list_new(1));

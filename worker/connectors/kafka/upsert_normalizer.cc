@@ -2,37 +2,9 @@
 
 #include <cstdint>
 
+#include "worker/operators/accumulator_codec.h"
+
 namespace eddy {
-namespace {
-
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-bool GetVarint(std::string_view* in, uint64_t* v) {
-  *v = 0;
-  for (int shift = 0; shift < 64 && !in->empty(); shift += 7) {
-    const uint8_t b = static_cast<uint8_t>(in->front());
-    in->remove_prefix(1);
-    *v |= static_cast<uint64_t>(b & 0x7f) << shift;
-    if ((b & 0x80) == 0) return true;
-  }
-  return false;
-}
-
-bool GetBytes(std::string_view* in, std::string_view* out) {
-  uint64_t n = 0;
-  if (!GetVarint(in, &n) || n > in->size()) return false;
-  *out = in->substr(0, n);
-  in->remove_prefix(n);
-  return true;
-}
-
-}  // namespace
 
 UpsertNormalizer::Change UpsertNormalizer::Apply(std::string_view key, std::string_view value,
                                                  bool tombstone, std::string* previous) {
@@ -56,21 +28,19 @@ UpsertNormalizer::Change UpsertNormalizer::Apply(std::string_view key, std::stri
 std::string UpsertNormalizer::Encode() const {
   std::string out;
   for (const auto& [key, value] : values_) {
-    PutVarint(key.size(), &out);
-    out.append(key);
-    PutVarint(value.size(), &out);
-    out.append(value);
+    agg_codec::PutString(key, &out);
+    agg_codec::PutString(value, &out);
   }
   return out;
 }
 
 absl::Status UpsertNormalizer::Decode(std::string_view bytes) {
   values_.clear();
-  while (!bytes.empty()) {
-    std::string_view key, value;
-    if (!GetBytes(&bytes, &key) || !GetBytes(&bytes, &value)) {
-      return absl::DataLossError("upsert-kafka source state is truncated");
-    }
+  agg_codec::Reader in(bytes);
+  while (!in.done()) {
+    const std::string_view key = in.String();
+    const std::string_view value = in.String();
+    if (!in.ok()) return absl::DataLossError("upsert-kafka source state is truncated");
     values_.emplace(std::string(key), std::string(value));
   }
   return absl::OkStatus();
