@@ -4,42 +4,19 @@
 // whose spec cannot be made again fails naming why, and finished jobs beyond the retention are
 // pruned from the list and the store.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <filesystem>
 
 #include "coordinator/cluster/job_manager.h"
 #include "coordinator/cluster/job_store.h"
-#include "rocksdb/db.h"
-#include "rocksdb/options.h"
+#include "coordinator/cluster/tests/job_store_db.h"
 
 namespace eddy {
 namespace {
 
 using std::chrono::milliseconds;
 
-std::string FreshDir() {
-  static std::atomic<int> n{0};
-  std::string dir = testing::TempDir() + "/eddy_job_recovery_" + std::to_string(getpid()) + "_" +
-                    std::to_string(n++);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using job_store_testing::OpenDb;
 
-std::shared_ptr<rocksdb::DB> OpenDb(const std::string& path) {
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(o, path, &raw);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::shared_ptr<rocksdb::DB>(raw, [](rocksdb::DB* d) {
-    if (d == nullptr) return;
-    d->Close().PermitUncheckedError();
-    delete d;
-  });
-}
+std::string FreshDir() { return job_store_testing::FreshDir("eddy_job_recovery"); }
 
 int64_t NowMs() {
   return std::chrono::duration_cast<milliseconds>(
