@@ -1,8 +1,10 @@
 #include "client/interactive_shell.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <readline/history.h>
 #include <readline/readline.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -21,16 +23,22 @@ constexpr char kContinuation[] = "> ";
 // only sets `interrupted` (readline does not install its own handlers), and the loop below polls
 // the terminal and the flag. A Ctrl-C drops what was typed at the prompt; the caller then drops
 // the unfinished statement too.
+//
+// Readline reads its keys through ReadKey, never with a blocking read: a Ctrl-C makes the
+// terminal discard the input it holds, so a key that poll() announced may be gone by the time it
+// is read, and a blocking read would then wait for the next key with the Ctrl-C unanswered.
 class TerminalReader : public LineReader {
  public:
   TerminalReader(std::string history_file, const std::atomic<bool>* interrupted)
       : history_file_(std::move(history_file)), interrupted_(interrupted) {
     rl_catch_signals = 0;
+    rl_getc_function = &TerminalReader::ReadKey;
     using_history();
     if (!history_file_.empty()) read_history(history_file_.c_str());
   }
   ~TerminalReader() override {
     if (!history_file_.empty()) write_history(history_file_.c_str());
+    if (key_fd_ >= 0) close(key_fd_);
   }
   std::optional<std::string> Read(const std::string& prompt) override {
     current_ = this;
@@ -68,11 +76,39 @@ class TerminalReader : public LineReader {
     current_->done_ = true;
   }
 
+  // One key from the terminal. The terminal is read through a descriptor of its own opened
+  // non-blocking (the shell's standard input, shared with the parent shell, keeps its mode). On a
+  // Ctrl-C it returns C-@, a key that only sets the mark, so that readline returns to Read, which
+  // drops the line.
+  static int ReadKey(FILE* in) {
+    const int fd = current_->KeyDescriptor(fileno(in));
+    for (;;) {
+      if (current_->interrupted_ != nullptr && current_->interrupted_->load()) return 0;
+      unsigned char key = 0;
+      const ssize_t n = read(fd, &key, 1);
+      if (n == 1) return key;
+      if (n == 0) return EOF;
+      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return EOF;
+      pollfd p{fd, POLLIN, 0};
+      (void)poll(&p, 1, 100);
+    }
+  }
+
+  int KeyDescriptor(int in_fd) {
+    if (key_fd_ < 0) {
+      const char* name = ttyname(in_fd);
+      key_fd_ = name == nullptr ? -1 : open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+      if (key_fd_ < 0) key_fd_ = dup(in_fd);  // not a terminal device: blocking reads are safe
+    }
+    return key_fd_;
+  }
+
   static inline TerminalReader* current_ = nullptr;
   std::string history_file_;
   const std::atomic<bool>* interrupted_;
   bool done_ = false;
   std::optional<std::string> line_;
+  int key_fd_ = -1;
 };
 
 class StreamReader : public LineReader {
