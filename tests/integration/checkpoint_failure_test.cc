@@ -71,10 +71,14 @@ TEST_F(CheckpointFailureTest, ALostWorkerBeforeAnyCheckpointRestartsFromTheBegin
 // One task on one worker: no exchange stream breaks when it dies, so the next checkpoint trigger
 // (at most an interval later, well before the 3 s heartbeat timeout) finds it gone.
 TEST_F(CheckpointFailureTest, AWorkerLostBetweenCheckpointsIsNamedByTheNextTrigger) {
+  // Heartbeats time out long after the next trigger, so the trigger is what finds the loss; a
+  // checkpoint the kill left pending expires (tolerated) so that the next one is triggered.
   ASSERT_NO_FATAL_FAILURE(StartCluster(
-      ClusterOptions{.workers = 2, .slots_per_worker = 1, .heartbeat_timeout_ms = 3000}));
+      ClusterOptions{.workers = 2, .slots_per_worker = 1, .heartbeat_timeout_ms = 30000}));
   RunResult submitted = cluster_->Eddy(
       "SET 'execution.checkpointing.interval' = '500 ms';"
+      "SET 'execution.checkpointing.timeout' = '2 s';"
+      "SET 'execution.checkpointing.tolerable-failed-checkpoints' = '3';"
       "SET 'restart-strategy.type' = 'fixed-delay';"
       "SET 'restart-strategy.fixed-delay.attempts' = '3';"
       "SET 'restart-strategy.fixed-delay.delay' = '0 s';"
