@@ -320,9 +320,15 @@ struct Use {
 };
 
 struct Show {
-  std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, JOBS,
-                       // WORKERS, CREATE TABLE, CREATE VIEW
-  QualifiedName name;  // for SHOW CREATE ...
+  std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
+                       // MODULES, FULL MODULES, JOBS, WORKERS, CURRENT CATALOG, CURRENT
+                       // DATABASE, CREATE TABLE, CREATE VIEW
+  QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM: the object
+  std::optional<QualifiedName> from;  // FROM | IN: the catalog or database listed
+  // [NOT] LIKE | ILIKE '<pattern>' filtering the names listed (ILIKE ignores case).
+  std::optional<std::string> like;
+  bool not_like = false;
+  bool ilike = false;
 };
 
 struct Describe {

@@ -320,40 +320,4 @@ absl::Status Parser::ParseExplain(Statement& stmt) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParseShow(Statement& stmt) {
-  Advance();  // SHOW
-  stmt.kind = StatementKind::kShow;
-  stmt.show = std::make_unique<Show>();
-  Show& show = *stmt.show;
-  const Token& t = Peek();
-  if (t.kind == TokenKind::kWord &&
-      (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
-       t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" || t.upper == "WORKERS")) {
-    show.what = Advance().upper;
-    return absl::OkStatus();
-  }
-  if (PeekKeyword("USER") && PeekKeyword("FUNCTIONS", 1)) {
-    Advance();
-    Advance();
-    show.what = "USER FUNCTIONS";
-    return absl::OkStatus();
-  }
-  if (AcceptKeyword("CURRENT")) {
-    if (!PeekKeyword("CATALOG") && !PeekKeyword("DATABASE")) {
-      return ErrorExpected("'CATALOG' or 'DATABASE'");
-    }
-    show.what = "CURRENT " + Advance().upper;
-    return absl::OkStatus();
-  }
-  if (AcceptKeyword("CREATE")) {
-    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW")) return ErrorExpected("'TABLE' or 'VIEW'");
-    show.what = "CREATE " + Advance().upper;
-    ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
-    return absl::OkStatus();
-  }
-  return ErrorExpected(
-      "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'FUNCTIONS', 'USER FUNCTIONS', 'JOBS', "
-      "'WORKERS', 'CURRENT' or 'CREATE'");
-}
-
 }  // namespace eddy::sql

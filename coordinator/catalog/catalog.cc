@@ -372,10 +372,11 @@ std::shared_ptr<const CatalogFunction> SessionCatalog::FindFunction(const Object
   return catalog_->FindFunction(lower);
 }
 
-std::vector<std::string> SessionCatalog::ListUserFunctions() const {
-  std::vector<std::string> out = catalog_->ListFunctions(current_catalog_, current_database_);
+std::vector<std::string> SessionCatalog::ListUserFunctions(const std::string& catalog,
+                                                           const std::string& database) const {
+  std::vector<std::string> out = catalog_->ListFunctions(catalog, database);
   for (const auto& [p, f] : temp_functions_) {
-    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+    if (p.catalog == catalog && p.database == database) out.push_back(p.object);
   }
   for (const auto& [name, f] : temp_system_functions_) out.push_back(name);
   std::sort(out.begin(), out.end());
@@ -387,22 +388,24 @@ bool SessionCatalog::IsTemporary(const ObjectPath& path) const {
   return temp_tables_.count(path) || temp_views_.count(path);
 }
 
-std::vector<std::string> SessionCatalog::ListTables() const {
-  std::vector<std::string> out = catalog_->ListTables(current_catalog_, current_database_);
-  auto views = ListViews();
+std::vector<std::string> SessionCatalog::ListTables(const std::string& catalog,
+                                                    const std::string& database) const {
+  std::vector<std::string> out = catalog_->ListTables(catalog, database);
+  auto views = ListViews(catalog, database);
   out.insert(out.end(), views.begin(), views.end());
   for (const auto& [p, t] : temp_tables_) {
-    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+    if (p.catalog == catalog && p.database == database) out.push_back(p.object);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-std::vector<std::string> SessionCatalog::ListViews() const {
-  std::vector<std::string> out = catalog_->ListViews(current_catalog_, current_database_);
+std::vector<std::string> SessionCatalog::ListViews(const std::string& catalog,
+                                                   const std::string& database) const {
+  std::vector<std::string> out = catalog_->ListViews(catalog, database);
   for (const auto& [p, v] : temp_views_) {
-    if (p.catalog == current_catalog_ && p.database == current_database_) out.push_back(p.object);
+    if (p.catalog == catalog && p.database == database) out.push_back(p.object);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -88,8 +88,17 @@ class SessionCatalog {
   std::shared_ptr<const CatalogView> FindView(const ObjectPath& path) const;
   bool IsTemporary(const ObjectPath& path) const;
 
-  std::vector<std::string> ListTables() const;  // tables and views of the current database
-  std::vector<std::string> ListViews() const;
+  // Tables and views (and views alone) of a database, temporary ones included; without
+  // arguments, of the current database.
+  std::vector<std::string> ListTables(const std::string& catalog,
+                                      const std::string& database) const;
+  std::vector<std::string> ListViews(const std::string& catalog, const std::string& database) const;
+  std::vector<std::string> ListTables() const {
+    return ListTables(current_catalog_, current_database_);
+  }
+  std::vector<std::string> ListViews() const {
+    return ListViews(current_catalog_, current_database_);
+  }
 
   // User-defined functions. `function.path` of a temporary system function holds only the name;
   // the others are resolved paths. Names are compared in lower case.
@@ -100,8 +109,13 @@ class SessionCatalog {
   std::shared_ptr<const CatalogFunction> FindSystemFunction(const std::string& name) const;
   // A temporary catalog function first, then a permanent one; null when neither exists.
   std::shared_ptr<const CatalogFunction> FindFunction(const ObjectPath& path) const;
-  // SHOW USER FUNCTIONS: temporary system functions and the functions of the current database.
-  std::vector<std::string> ListUserFunctions() const;
+  // SHOW USER FUNCTIONS: temporary system functions and the functions of a database (without
+  // arguments, the current one).
+  std::vector<std::string> ListUserFunctions(const std::string& catalog,
+                                             const std::string& database) const;
+  std::vector<std::string> ListUserFunctions() const {
+    return ListUserFunctions(current_catalog_, current_database_);
+  }
   Catalog* catalog() const { return catalog_; }
 
  private:

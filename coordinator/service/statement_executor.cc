@@ -13,7 +13,8 @@
 #include "coordinator/service/config_keys.h"
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
-#include "coordinator/service/show_create.h"
+#include "coordinator/service/show_statements.h"
+#include "coordinator/service/statement_responses.h"
 #include "coordinator/service/user_function_ddl.h"
 
 namespace eddy {
@@ -22,31 +23,7 @@ namespace {
 using Response = v1::ExecuteStatementResponse;
 
 Response Ok(const std::string& message = "Execute statement succeeded.") {
-  Response r;
-  r.set_kind(Response::OK);
-  r.set_message(message);
-  return r;
-}
-
-Response Table(std::vector<std::string> columns,
-               const std::vector<std::vector<std::string>>& rows) {
-  Response r;
-  r.set_kind(Response::TABLE);
-  for (auto& c : columns) r.mutable_table()->add_column_names(c);
-  for (const auto& row : rows) {
-    auto* out = r.mutable_table()->add_rows();
-    for (const auto& cell : row) {
-      out->add_cells(cell);
-      out->add_is_null(false);
-    }
-  }
-  return r;
-}
-
-Response SingleColumn(const std::string& name, const std::vector<std::string>& values) {
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& v : values) rows.push_back({v});
-  return Table({name}, rows);
+  return OkResponse(message);
 }
 
 enum class JobKind { kInsert, kQuery };
@@ -88,114 +65,11 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
     for (const auto& [k, v] : session.config) all[k] = v;
     std::vector<std::vector<std::string>> rows;
     for (const auto& [k, v] : all) rows.push_back({k, v});
-    return Table({"key", "value"}, rows);
+    return TableResponse({"key", "value"}, rows);
   }
   ASSIGN_OR_RETURN(std::string value, ValidateConfigValue(*set.key, set.value.value_or("")));
   session.config[*set.key] = std::move(value);
   return Ok("Execute statement succeeded.");
-}
-
-absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerRegistry* workers,
-                                     const sql::Show& show) {
-  const std::string& what = show.what;
-  if (what == "CATALOGS")
-    return SingleColumn("catalog name", session.catalog.catalog()->ListCatalogs());
-  if (what == "DATABASES") {
-    return SingleColumn("database name", session.catalog.catalog()->ListDatabases(
-                                             session.catalog.current_catalog()));
-  }
-  if (what == "TABLES") return SingleColumn("table name", session.catalog.ListTables());
-  if (what == "VIEWS") return SingleColumn("view name", session.catalog.ListViews());
-  if (what == "CURRENT CATALOG") {
-    return SingleColumn("current catalog name", {session.catalog.current_catalog()});
-  }
-  if (what == "CURRENT DATABASE") {
-    return SingleColumn("current database name", {session.catalog.current_database()});
-  }
-  if (what == "JOBS") {
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& j : jobs->List()) {
-      std::string status = v1::JobStatus_Name(j.status()).substr(strlen("JOB_STATUS_"));
-      // As Flink prints it: 2026-12-03T10:00:00.123 (UTC here).
-      const std::string start = absl::FormatTime(
-          "%Y-%m-%dT%H:%M:%E3S", absl::FromUnixMillis(j.start_time_ms()), absl::UTCTimeZone());
-      rows.push_back({j.job_id(), j.name(), status, start,
-                      std::to_string(std::max(0, j.attempt() - 1)),
-                      j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
-                      j.error().empty() ? j.last_failure() : j.error()});
-    }
-    return Table(
-        {"job id", "job name", "status", "start time", "restarts", "last checkpoint", "failure"},
-        rows);
-  }
-  if (what == "WORKERS") {
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& w : workers->Statuses()) {
-      rows.push_back({w.worker_id(), w.address(), std::to_string(w.slots()),
-                      std::to_string(w.free_slots()), std::to_string(w.running_subtasks()),
-                      std::to_string(w.last_heartbeat_age_ms())});
-    }
-    return Table(
-        {"worker id", "address", "slots", "free slots", "running subtasks", "heartbeat age ms"},
-        rows);
-  }
-  if (what == "FUNCTIONS") {
-    std::vector<std::string> names = KnownFunctionNames();
-    for (const std::string& agg : BuiltinAggregateNames()) names.push_back(agg);
-    std::sort(names.begin(), names.end());
-    return SingleColumn("function name", names);
-  }
-  if (what == "USER FUNCTIONS") {
-    return SingleColumn("function name", session.catalog.ListUserFunctions());
-  }
-  if (what == "CREATE TABLE" || what == "CREATE VIEW") {
-    ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(show.name));
-    const bool temporary = session.catalog.IsTemporary(path);
-    Response r;
-    r.set_kind(Response::TEXT);
-    if (what == "CREATE TABLE") {
-      auto table = session.catalog.FindTable(path);
-      if (table == nullptr) {
-        return absl::NotFoundError(
-            absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
-      }
-      r.set_message(ShowCreateTable(*table, temporary));
-    } else {
-      auto view = session.catalog.FindView(path);
-      if (view == nullptr) {
-        return absl::NotFoundError(
-            absl::StrCat("Validation error: view '", path.ToString(), "' not found"));
-      }
-      r.set_message(ShowCreateView(*view, temporary));
-    }
-    return r;
-  }
-  return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
-}
-
-absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::Describe& d) {
-  ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(d.name));
-  const Schema* schema = nullptr;
-  std::vector<std::string> pk;
-  auto table = session.catalog.FindTable(path);
-  auto view = table ? nullptr : session.catalog.FindView(path);
-  if (table) {
-    schema = &table->schema;
-    pk = table->primary_key;
-  } else if (view) {
-    schema = &view->schema;
-  } else {
-    return absl::NotFoundError(
-        absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& f : schema->fields) {
-    bool is_key = std::find(pk.begin(), pk.end(), f.name) != pk.end();
-    rows.push_back({f.name, f.type.WithNullable(true).ToString(),
-                    f.type.nullable ? "TRUE" : "FALSE",
-                    is_key ? absl::StrCat("PRI(", absl::StrJoin(pk, ", "), ")") : ""});
-  }
-  return Table({"name", "type", "null", "key"}, rows);
 }
 
 }  // namespace
@@ -281,7 +155,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kShow:
       return ExecuteShow(session, jobs_, workers_, *stmt->show);
     case sql::StatementKind::kDescribe:
-      return ExecuteDescribe(session, *stmt->describe);
+      return ExecuteDescribe(session, stmt->describe->name);
     case sql::StatementKind::kInsert:
       return Submit(jobs_, session, {stmt->insert.get()}, options_);
     case sql::StatementKind::kStatementSet: {

@@ -1,0 +1,225 @@
+#include "coordinator/service/show_statements.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "common/base/status_macros.h"
+#include "common/expr/aggregate_signature.h"
+#include "common/expr/function_registry.h"
+#include "common/expr/like_matcher.h"
+#include "coordinator/service/show_create.h"
+#include "coordinator/service/statement_responses.h"
+
+namespace eddy {
+namespace {
+
+using Response = v1::ExecuteStatementResponse;
+
+// Keeps the names the statement's [NOT] LIKE / ILIKE admits (all of them without one). Patterns
+// use % and _, with backslash as the escape character, as the SQL client's do.
+absl::StatusOr<std::vector<std::string>> Filter(const sql::Show& show,
+                                                std::vector<std::string> names) {
+  if (!show.like) return names;
+  LikePattern pattern;
+  const std::string text = show.ilike ? absl::AsciiStrToLower(*show.like) : *show.like;
+  if (absl::Status s = pattern.Compile(text, "\\"); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("Validation error: ", s.message()));
+  }
+  std::vector<std::string> kept;
+  for (std::string& name : names) {
+    const bool match = pattern.Matches(show.ilike ? absl::AsciiStrToLower(name) : name);
+    if (match != show.not_like) kept.push_back(std::move(name));
+  }
+  return kept;
+}
+
+absl::StatusOr<Response> FilteredColumn(const sql::Show& show, const std::string& column,
+                                        std::vector<std::string> names) {
+  ASSIGN_OR_RETURN(std::vector<std::string> kept, Filter(show, std::move(names)));
+  return SingleColumnResponse(column, kept);
+}
+
+// The database a SHOW ... FROM names (the current one without FROM); it must exist.
+absl::StatusOr<std::pair<std::string, std::string>> ListedDatabase(const Session& session,
+                                                                   const sql::Show& show) {
+  std::string catalog = session.catalog.current_catalog();
+  std::string database = session.catalog.current_database();
+  if (show.from) {
+    const auto& parts = show.from->parts;
+    database = parts.back();
+    if (parts.size() == 2) catalog = parts[0];
+  }
+  if (!session.catalog.catalog()->DatabaseExists(catalog, database)) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: database '", catalog, ".", database, "' not found"));
+  }
+  return std::make_pair(catalog, database);
+}
+
+Response ShowJobs(JobManager* jobs) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& j : jobs->List()) {
+    std::string status = v1::JobStatus_Name(j.status()).substr(strlen("JOB_STATUS_"));
+    // As Flink prints it: 2026-12-03T10:00:00.123 (UTC here).
+    const std::string start = absl::FormatTime(
+        "%Y-%m-%dT%H:%M:%E3S", absl::FromUnixMillis(j.start_time_ms()), absl::UTCTimeZone());
+    rows.push_back({j.job_id(), j.name(), status, start,
+                    std::to_string(std::max(0, j.attempt() - 1)),
+                    j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
+                    j.error().empty() ? j.last_failure() : j.error()});
+  }
+  return TableResponse(
+      {"job id", "job name", "status", "start time", "restarts", "last checkpoint", "failure"},
+      rows);
+}
+
+Response ShowWorkers(WorkerRegistry* workers) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& w : workers->Statuses()) {
+    rows.push_back({w.worker_id(), w.address(), std::to_string(w.slots()),
+                    std::to_string(w.free_slots()), std::to_string(w.running_subtasks()),
+                    std::to_string(w.last_heartbeat_age_ms())});
+  }
+  return TableResponse(
+      {"worker id", "address", "slots", "free slots", "running subtasks", "heartbeat age ms"},
+      rows);
+}
+
+absl::StatusOr<Response> ShowCreate(Session& session, const sql::Show& show) {
+  ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(show.name));
+  const bool temporary = session.catalog.IsTemporary(path);
+  Response r;
+  r.set_kind(Response::TEXT);
+  if (show.what == "CREATE TABLE") {
+    auto table = session.catalog.FindTable(path);
+    if (table == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
+    }
+    r.set_message(ShowCreateTable(*table, temporary));
+  } else {
+    auto view = session.catalog.FindView(path);
+    if (view == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat("Validation error: view '", path.ToString(), "' not found"));
+    }
+    r.set_message(ShowCreateView(*view, temporary));
+  }
+  return r;
+}
+
+bool IsProctime(const std::string& expr) {
+  return absl::AsciiStrToUpper(absl::StripAsciiWhitespace(expr)) == "PROCTIME()";
+}
+
+// The `extras` cell of a column: how a computed or metadata column gets its value.
+std::string ColumnExtras(const CatalogTable& table, size_t i) {
+  if (table.IsComputed(i)) return absl::StrCat("AS ", table.computed_exprs[i]);
+  if (!table.IsMetadata(i)) return "";
+  std::string extras = "METADATA";
+  if (table.metadata_keys[i] != table.schema.fields[i].name) {
+    absl::StrAppend(&extras, " FROM '", table.metadata_keys[i], "'");
+  }
+  if (table.IsVirtual(i)) absl::StrAppend(&extras, " VIRTUAL");
+  return extras;
+}
+
+}  // namespace
+
+absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerRegistry* workers,
+                                     const sql::Show& show) {
+  const std::string& what = show.what;
+  Catalog* catalog = session.catalog.catalog();
+  if (what == "CATALOGS") return FilteredColumn(show, "catalog name", catalog->ListCatalogs());
+  if (what == "DATABASES") {
+    const std::string name = show.from ? show.from->parts[0] : session.catalog.current_catalog();
+    if (!catalog->CatalogExists(name)) {
+      return absl::NotFoundError(absl::StrCat("Validation error: catalog '", name, "' not found"));
+    }
+    return FilteredColumn(show, "database name", catalog->ListDatabases(name));
+  }
+  if (what == "TABLES" || what == "VIEWS" || what == "USER FUNCTIONS") {
+    ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
+    if (what == "TABLES") {
+      return FilteredColumn(show, "table name", session.catalog.ListTables(db.first, db.second));
+    }
+    if (what == "VIEWS") {
+      return FilteredColumn(show, "view name", session.catalog.ListViews(db.first, db.second));
+    }
+    return FilteredColumn(show, "function name",
+                          session.catalog.ListUserFunctions(db.first, db.second));
+  }
+  if (what == "FUNCTIONS") {
+    // Built-in functions, then the user's (of the database listed, and the temporary system ones).
+    ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
+    std::vector<std::string> names = KnownFunctionNames();
+    for (const std::string& agg : BuiltinAggregateNames()) names.push_back(agg);
+    for (const std::string& user : session.catalog.ListUserFunctions(db.first, db.second)) {
+      names.push_back(user);
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return FilteredColumn(show, "function name", std::move(names));
+  }
+  if (what == "COLUMNS") return ExecuteDescribe(session, show.name, &show);
+  // The built-in functions are the one module; there is no LOAD MODULE to add others.
+  if (what == "MODULES") return SingleColumnResponse("module name", {"core"});
+  if (what == "FULL MODULES") return TableResponse({"module name", "used"}, {{"core", "TRUE"}});
+  if (what == "CURRENT CATALOG") {
+    return SingleColumnResponse("current catalog name", {session.catalog.current_catalog()});
+  }
+  if (what == "CURRENT DATABASE") {
+    return SingleColumnResponse("current database name", {session.catalog.current_database()});
+  }
+  if (what == "JOBS") return ShowJobs(jobs);
+  if (what == "WORKERS") return ShowWorkers(workers);
+  if (what == "CREATE TABLE" || what == "CREATE VIEW") return ShowCreate(session, show);
+  return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
+}
+
+absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedName& name,
+                                         const sql::Show* like) {
+  ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(name));
+  auto table = session.catalog.FindTable(path);
+  auto view = table ? nullptr : session.catalog.FindView(path);
+  if (table == nullptr && view == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
+  }
+  const Schema& schema = table ? table->schema : view->schema;
+  std::vector<std::string> names;
+  for (const auto& f : schema.fields) names.push_back(f.name);
+  if (like != nullptr) {
+    ASSIGN_OR_RETURN(names, Filter(*like, std::move(names)));
+  }
+  const std::vector<std::string> pk = table ? table->primary_key : std::vector<std::string>{};
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < schema.fields.size(); ++i) {
+    const Field& f = schema.fields[i];
+    if (std::find(names.begin(), names.end(), f.name) == names.end()) continue;
+    std::string type = f.type.WithNullable(true).ToString();
+    std::string extras, watermark;
+    if (table) {
+      extras = ColumnExtras(*table, i);
+      if (f.name == table->watermark_column) {
+        type += " *ROWTIME*";
+        watermark = table->watermark_expr;
+      } else if (table->IsComputed(i) && IsProctime(table->computed_exprs[i])) {
+        type += " NOT NULL *PROCTIME*";
+      }
+    }
+    const bool is_key = std::find(pk.begin(), pk.end(), f.name) != pk.end();
+    rows.push_back({f.name, type, f.type.nullable ? "TRUE" : "FALSE",
+                    is_key ? absl::StrCat("PRI(", absl::StrJoin(pk, ", "), ")") : "", extras,
+                    watermark});
+  }
+  return TableResponse({"name", "type", "null", "key", "extras", "watermark"}, rows);
+}
+
+}  // namespace eddy
