@@ -260,8 +260,21 @@ TEST(Statement, Show) {
   EXPECT_EQ(s->show->what, "CURRENT DATABASE");
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
-            "'VIEWS', 'FUNCTIONS', 'USER FUNCTIONS', 'JOBS', 'WORKERS', 'CURRENT' or 'CREATE' but "
-            "found 'STUFF'");
+            "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', 'JOBS', "
+            "'WORKERS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+  s = Parse("SHOW TABLES IN c.db NOT ILIKE 'o\\_%'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "TABLES");
+  ASSERT_TRUE(s->show->from.has_value());
+  EXPECT_EQ(s->show->from->ToString(), "c.db");
+  EXPECT_EQ(s->show->like, "o\\_%");
+  EXPECT_TRUE(s->show->not_like);
+  EXPECT_TRUE(s->show->ilike);
+  s = Parse("SHOW COLUMNS FROM db.t LIKE 'a%'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->name.ToString(), "db.t");
+  EXPECT_EQ(s->show->like, "a%");
+  EXPECT_FALSE(s->show->not_like);
 }
 
 TEST(Statement, DescribeStopHelpQuit) {
