@@ -188,3 +188,55 @@ def test_statement_set(env, printed):
         env.create_statement_set().execute()
     with pytest.raises(TypeError, match="add_insert_sql"):
         env.create_statement_set().add_insert('first_sink', "SELECT 1")
+
+
+def test_more_operations_and_expressions(env):
+    from eddy.table import DataTypes
+    from eddy.table.expressions import col, lit
+    left = env.from_elements([(1, ' a '), (2, 'bb'), (2, 'bb'), (3, None)], ['k', 's'])
+    right = env.from_elements([(1, 'x'), (2, 'y'), (4, 'z')], ['rk', 'rv'])
+    assert sorted(rows_of(left.distinct().select(left.k))) == [('+I', 1), ('+I', 2), ('+I', 3)]
+    assert rows_of(left.limit(1).add_columns((col('k') * 10).alias('k10'))) == \
+        [('+I', 1, ' a ', 10)]
+    assert rows_of(left.where(left.k == 1).select(
+        left.s.trim.alias('t'), left.s.substring(2, 1).alias('sub'), left.s.upper_case,
+        left.s.lower_case, left.s.char_length, (-left.k).abs, lit(2.567).round(1),
+        left.k.cast(DataTypes.STRING()), left.s.if_null('none'),
+        left.k.not_between(5, 6), left.s.is_not_null)) == \
+        [('+I', 'a', 'a', ' A ', ' a ', 3, 1, 2.6, '1', ' a ', True, True)]
+    assert rows_of(left.where(left.s.is_null).select(left.s.if_null('none'))) == \
+        [('+I', 'none')]
+    inner = left.distinct().join(right, left.k == right.rk).select(col('k'), col('rv'))
+    assert sorted(rows_of(inner)) == [('+I', 1, 'x'), ('+I', 2, 'y')]
+    cross = left.where(left.k == 1).join(right).where(col('rk') == 4).select(col('s'), col('rv'))
+    assert rows_of(cross) == [('+I', ' a ', 'z')]
+    outer = left.where(left.k == 3).left_outer_join(right, col('k') == col('rk'))
+    assert rows_of(outer) == [('+I', 3, None, None, None)]
+    assert ('+I', None, None, 4, 'z') in rows_of(left.right_outer_join(right,
+                                                                        col('k') == col('rk')))
+    assert len([r for r in rows_of(left.full_outer_join(right, col('k') == col('rk')))
+                if r[0] == '+I']) >= 5
+    flags = env.from_elements([(True,), (False,)], ['b'])
+    assert rows_of(flags.where(flags.b.is_true)) == [('+I', True)]
+    assert rows_of(flags.where(flags.b.is_false)) == [('+I', False)]
+
+
+def test_from_elements_widens_decimals(env):
+    t = env.from_elements([(decimal.Decimal('1.5'),), (decimal.Decimal('123.25'),)], ['d'])
+    assert t.get_schema().get_field_data_types()[0].sql().startswith('DECIMAL(5, 2)')
+    assert rows_of(t) == [('+I', decimal.Decimal('1.50')), ('+I', decimal.Decimal('123.25'))]
+
+
+def test_a_failing_job_raises_with_its_error(env):
+    from eddy.table import JobStatus
+    from eddy.util.exceptions import JobExecutionException, TableException
+    env.execute_sql("CREATE TEMPORARY TABLE fail_sink (a INT) WITH ('connector' = 'blackhole')")
+    t = env.from_elements([(0,)], ['a'])
+    result = env.sql_query("SELECT CAST(10 / a AS INT) AS a FROM %s" % t).execute_insert('fail_sink')
+    with pytest.raises(JobExecutionException, match=r"Job [0-9a-f]{32} failed: Division by zero"):
+        result.wait(60000)
+    assert result.get_job_client().get_job_status() == JobStatus.FAILED
+    # A query's rows: the failure comes out of the iterator.
+    with pytest.raises(TableException, match="Division by zero"):
+        with env.execute_sql("SELECT 10 / a FROM %s" % t).collect() as rows:
+            list(rows)

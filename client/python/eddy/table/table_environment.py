@@ -47,6 +47,19 @@ def _infer_type(v):
                     "DataTypes.ROW([...])" % (v, type(v).__name__))
 
 
+def _widest_decimal(values):
+    """The DECIMAL type that holds every one of `values` (Decimals)."""
+    integer_digits = scale = 0
+    for v in values:
+        if not isinstance(v, decimal.Decimal):
+            raise TableException("from_elements: a column mixes DECIMAL and other values")
+        t = v.as_tuple()
+        s = max(-t.exponent, 0)
+        scale = max(scale, s)
+        integer_digits = max(integer_digits, len(t.digits) - s)
+    return DataTypes.DECIMAL(min(max(integer_digits + scale, 1), 38), scale)
+
+
 class TableEnvironment:
 
     def __init__(self, address, settings=None, cluster=None):
@@ -162,11 +175,13 @@ class TableEnvironment:
                 t = _infer_type(values[0])
                 for v in values[1:]:
                     u = _infer_type(v)
-                    if u != t:
-                        if verify_schema:
-                            raise TableException(
-                                "from_elements: column '%s' holds both %s and %s values" %
-                                (names[c], t.sql(), u.sql()))
+                    if u != t and isinstance(v, decimal.Decimal) and \
+                            isinstance(values[0], decimal.Decimal):
+                        t = _widest_decimal(values)
+                        break
+                    if u != t and verify_schema:
+                        raise TableException("from_elements: column '%s' holds both %s and %s "
+                                             "values" % (names[c], t.sql(), u.sql()))
                 types.append(t)
         tuples = ", ".join(
             "(%s)" % ", ".join(literal_sql(v, t.nullable()) for v, t in zip(r, types))
