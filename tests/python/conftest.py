@@ -21,6 +21,16 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    missing = []
+    for module, package in (("grpc", "python3-grpcio"), ("google.protobuf", "python3-protobuf"),
+                            ("pandas", "python3-pandas")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(package)
+    if missing:
+        raise pytest.UsageError("%s lacks %s: run deploy/install-deps.sh --with-test-tools" %
+                                (sys.executable, " ".join(missing)))
     build = os.path.abspath(config.getoption("--eddy-build-dir"))
     config.eddy_build_dir = build
     # The package from the source tree, its generated gRPC modules from the build.
