@@ -3,7 +3,6 @@ the embedded cluster's processes: started on free ports, gone after close()."""
 
 import os
 import signal
-import time
 
 import pytest
 

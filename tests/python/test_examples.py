@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 
-import pytest
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "examples", "python")

@@ -222,9 +222,11 @@ def test_more_operations_and_expressions(env):
 
 
 def test_from_elements_widens_decimals(env):
-    t = env.from_elements([(decimal.Decimal('1.5'),), (decimal.Decimal('123.25'),)], ['d'])
+    t = env.from_elements([(decimal.Decimal('1.5'),), (decimal.Decimal('123.25'),),
+                           (decimal.Decimal('1E+2'),)], ['d'])
     assert t.get_schema().get_field_data_types()[0].sql().startswith('DECIMAL(5, 2)')
-    assert rows_of(t) == [('+I', decimal.Decimal('1.50')), ('+I', decimal.Decimal('123.25'))]
+    assert rows_of(t) == [('+I', decimal.Decimal('1.50')), ('+I', decimal.Decimal('123.25')),
+                          ('+I', decimal.Decimal('100.00'))]
 
 
 def test_a_failing_job_raises_with_its_error(env):

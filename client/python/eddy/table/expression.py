@@ -18,6 +18,14 @@ def _string_literal(s):
     return "'" + s.replace("'", "''") + "'"
 
 
+def decimal_precision_scale(v):
+    """The smallest DECIMAL(precision, scale) that holds the Decimal `v` exactly."""
+    t = v.as_tuple()
+    scale = max(-t.exponent, 0)
+    integer_digits = max(len(t.digits) + t.exponent, 0)
+    return min(max(integer_digits + scale, 1), 38), scale
+
+
 def literal_sql(v, data_type=None):
     """The SQL literal of a Python value (CAST to `data_type` when given)."""
     if isinstance(v, Expression):
@@ -38,10 +46,7 @@ def literal_sql(v, data_type=None):
             if math.isinf(v) else repr(v)
         sql = "CAST('%s' AS DOUBLE)" % text
     elif isinstance(v, decimal.Decimal):
-        digits = v.as_tuple()
-        precision = max(len(digits.digits), 1)
-        scale = max(-digits.exponent, 0)
-        precision = max(precision, scale + 1)
+        precision, scale = decimal_precision_scale(v)
         sql = "CAST('%s' AS DECIMAL(%d, %d))" % (format(v, "f"), precision, scale)
     elif isinstance(v, str):
         sql = _string_literal(v)

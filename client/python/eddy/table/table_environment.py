@@ -14,7 +14,7 @@ import uuid
 from eddy.client import EddyClient
 from eddy.embedded import EmbeddedCluster
 from eddy.table.environment_settings import EnvironmentSettings
-from eddy.table.expression import Expression, literal_sql, quote_identifier
+from eddy.table.expression import decimal_precision_scale, literal_sql, quote_identifier
 from eddy.table.statement_set import StatementSet
 from eddy.table.table import Table
 from eddy.table.table_config import TableConfig
@@ -36,9 +36,7 @@ def _infer_type(v):
     if isinstance(v, str):
         return DataTypes.STRING()
     if isinstance(v, decimal.Decimal):
-        t = v.as_tuple()
-        scale = max(-t.exponent, 0)
-        return DataTypes.DECIMAL(min(max(len(t.digits), scale + 1, 1), 38), scale)
+        return DataTypes.DECIMAL(*decimal_precision_scale(v))
     if isinstance(v, datetime.datetime):
         return DataTypes.TIMESTAMP(3)
     if isinstance(v, datetime.date):
@@ -53,10 +51,9 @@ def _widest_decimal(values):
     for v in values:
         if not isinstance(v, decimal.Decimal):
             raise TableException("from_elements: a column mixes DECIMAL and other values")
-        t = v.as_tuple()
-        s = max(-t.exponent, 0)
+        p, s = decimal_precision_scale(v)
         scale = max(scale, s)
-        integer_digits = max(integer_digits, len(t.digits) - s)
+        integer_digits = max(integer_digits, p - s)
     return DataTypes.DECIMAL(min(max(integer_digits + scale, 1), 38), scale)
 
 
