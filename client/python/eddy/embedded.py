@@ -81,7 +81,14 @@ class EmbeddedCluster:
         self._files = []
 
     @classmethod
-    def start(cls, bin_dir=None, workers=1, slots=4, print_output=None):
+    def start(cls,
+              bin_dir=None,
+              workers=1,
+              slots=4,
+              print_output=None,
+              coordinator_args=(),
+              worker_args=()):
+        """coordinator_args / worker_args: more flags for the binaries (`--help` lists them)."""
         bin_dir = find_binary_dir(bin_dir)
         if workers < 1 or slots < 1:
             raise EmbeddedClusterException("an embedded cluster needs at least one worker and slot")
@@ -96,7 +103,7 @@ class EmbeddedCluster:
                     os.path.join(bin_dir, "eddy-coordinator"), "--port",
                     str(port), "--bind-host", "127.0.0.1", "--data-dir",
                     os.path.join(cluster.dir, "coordinator")
-                ], None)
+                ] + list(coordinator_args), None)
                 cluster.address = "127.0.0.1:%d" % port
                 if cluster._wait_serving(coordinator):
                     break
@@ -112,7 +119,7 @@ class EmbeddedCluster:
                     "--slots",
                     str(slots), "--data-dir",
                     os.path.join(cluster.dir, "worker%d" % i)
-                ], print_output)
+                ] + list(worker_args), print_output)
             cluster._wait_workers(workers)
         except BaseException:
             cluster.close()
@@ -190,6 +197,10 @@ class EmbeddedCluster:
         for f in self._files:
             f.close()
         self._files = []
+
+    def worker_pids(self):
+        """Process ids of the running workers."""
+        return [p.pid for name, p, _ in self._processes if name != "coordinator" and p.poll() is None]
 
     def pids(self):
         """Process ids of the running processes, coordinator first."""
