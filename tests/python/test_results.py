@@ -116,3 +116,19 @@ def test_query_wait_and_limit(env):
     assert wait_for_status(result.get_job_client(),
                            (JobStatus.CANCELED, JobStatus.FINISHED)) in (JobStatus.CANCELED,
                                                                          JobStatus.FINISHED)
+
+
+def test_collect_of_statements_without_a_query(env):
+    from eddy.util.exceptions import TableException
+    with env.execute_sql("CREATE TEMPORARY VIEW cv AS SELECT 1 AS a").collect() as rows:
+        assert [tuple(r) for r in rows] == [('OK',)]
+    with env.execute_sql("SHOW VIEWS").collect() as rows:
+        assert ('cv',) in [tuple(r) for r in rows]
+    with env.execute_sql("EXPLAIN SELECT a FROM cv").collect() as rows:
+        (plan,) = list(rows)
+        assert plan[0].startswith("== Abstract Syntax Tree ==")
+    env.execute_sql("CREATE TEMPORARY TABLE ch (a INT) WITH ('connector' = 'blackhole')")
+    insert = env.execute_sql("INSERT INTO ch SELECT a FROM cv")
+    with pytest.raises(TableException, match="only a query's result has rows"):
+        insert.collect()
+    insert.wait()

@@ -201,6 +201,28 @@ class CloseableIterator:
                 return row
 
 
+class _RowsAtHand:
+    """collect() of a statement whose result came with its answer (SHOW, EXPLAIN, DDL)."""
+
+    def __init__(self, rows):
+        self._rows = iter(rows)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._rows)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def close(self):
+        pass
+
+
 class TableResult:
 
     def __init__(self, client, response):
@@ -241,9 +263,16 @@ class TableResult:
         return self._rows
 
     def collect(self):
-        """The query's rows as a CloseableIterator (use it in a `with` block)."""
-        if self._response.kind == _Kind.TABLE:
-            return iter([Row.of(tuple(r.cells)) for r in self._response.table.rows])
+        """The query's rows as a CloseableIterator (use it in a `with` block). Other statements,
+        as PyFlink: a SHOW/DESCRIBE/SET table's rows (cells as text), `Row('OK')` for DDL and SET,
+        the plan text of EXPLAIN; an INSERT's job has no rows (wait() for it)."""
+        k = self._response.kind
+        if k == _Kind.TABLE:
+            return _RowsAtHand([Row.of(tuple(r.cells)) for r in self._response.table.rows])
+        if k == _Kind.OK:
+            return _RowsAtHand([Row.of(("OK",))])
+        if k in (_Kind.EXPLAIN, _Kind.TEXT):
+            return _RowsAtHand([Row.of((self._response.message,))])
         return self._iterator()
 
     def wait(self, timeout_ms=None):
