@@ -68,6 +68,10 @@ def test_views_from_path_and_sql_query(env):
     assert 'source_table' in env.list_views()
     env.drop_temporary_view('source_table')
     assert 'source_table' not in env.list_views()
+    env.execute_sql("CREATE TEMPORARY TABLE listed (a INT) WITH ('connector' = 'blackhole')")
+    assert 'listed' in env.list_tables()
+    env.drop_temporary_table('listed')
+    assert 'listed' not in env.list_tables()
 
 
 def test_select_where_filter_expressions(env):
