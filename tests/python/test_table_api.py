@@ -246,3 +246,16 @@ def test_a_failing_job_raises_with_its_error(env):
     with pytest.raises(TableException, match="Division by zero"):
         with env.execute_sql("SELECT 10 / a FROM %s" % t).collect() as rows:
             list(rows)
+
+
+def test_from_pandas(env):
+    import pandas as pd
+    frame = pd.DataFrame({'id': pd.Series([1, 2], dtype='int8'), 'x': [0.5, float('nan')],
+                          'name': ['a', 'b']})
+    t = env.from_pandas(frame)
+    assert t.get_schema().get_field_names() == ['id', 'x', 'name']
+    assert rows_of(t) == [('+I', 1, 0.5, 'a'), ('+I', 2, None, 'b')]
+    back = t.to_pandas()
+    assert str(back['id'].dtype) == 'int8' and back['name'].tolist() == ['a', 'b']
+    typed = env.from_pandas(pd.DataFrame({'n': [1, 2]}), ['m'])
+    assert rows_of(typed.select(typed.m.sum)) == [('+I', 1), ('-U', 1), ('+U', 3)]

@@ -57,6 +57,29 @@ def _widest_decimal(values):
     return DataTypes.DECIMAL(min(max(integer_digits + scale, 1), 38), scale)
 
 
+def _inferred_types(rows, names, verify_schema=True):
+    """The type of each column of `rows`, inferred from its values."""
+    types = []
+    for c in range(len(names)):
+        values = [r[c] for r in rows if r[c] is not None]
+        if not values:
+            raise TableException(
+                "from_elements: column '%s' holds only None, so its type cannot be "
+                "inferred; give the schema as DataTypes.ROW([...])" % names[c])
+        t = _infer_type(values[0])
+        for v in values[1:]:
+            u = _infer_type(v)
+            if u != t and isinstance(v, decimal.Decimal) and \
+                    isinstance(values[0], decimal.Decimal):
+                t = _widest_decimal(values)
+                break
+            if u != t and verify_schema:
+                raise TableException("from_elements: column '%s' holds both %s and %s "
+                                     "values" % (names[c], t.sql(), u.sql()))
+        types.append(t)
+    return types
+
+
 class TableEnvironment:
 
     def __init__(self, address, settings=None, cluster=None):
@@ -162,30 +185,49 @@ class TableEnvironment:
             names = list(schema) if schema is not None else ["_%d" % (i + 1) for i in range(width)]
             if len(names) != width:
                 raise TableException("from_elements: %d names for %d fields" % (len(names), width))
-            types = []
-            for c in range(width):
-                values = [r[c] for r in rows if r[c] is not None]
-                if not values:
-                    raise TableException(
-                        "from_elements: column '%s' holds only None, so its type cannot be "
-                        "inferred; give the schema as DataTypes.ROW([...])" % names[c])
-                t = _infer_type(values[0])
-                for v in values[1:]:
-                    u = _infer_type(v)
-                    if u != t and isinstance(v, decimal.Decimal) and \
-                            isinstance(values[0], decimal.Decimal):
-                        t = _widest_decimal(values)
-                        break
-                    if u != t and verify_schema:
-                        raise TableException("from_elements: column '%s' holds both %s and %s "
-                                             "values" % (names[c], t.sql(), u.sql()))
-                types.append(t)
+            types = _inferred_types(rows, names, verify_schema)
         tuples = ", ".join(
             "(%s)" % ", ".join(literal_sql(v, t.nullable()) for v, t in zip(r, types))
             for r in rows)
         return Table(
             self, "SELECT * FROM (VALUES %s) AS %s(%s)" %
             (tuples, self._next_name("t"), ", ".join(quote_identifier(n) for n in names)))
+
+    def from_pandas(self, pdf, schema=None):
+        """A table of a pandas DataFrame's rows; column names and types from the DataFrame (int8
+        TINYINT ... int64 BIGINT, float32 FLOAT, float64 DOUBLE, bool BOOLEAN, others inferred from
+        the values; NaN/None is NULL), or from `schema` (names, or DataTypes.ROW([...]))."""
+        import math
+        by_dtype = {
+            "int8": DataTypes.TINYINT(),
+            "int16": DataTypes.SMALLINT(),
+            "int32": DataTypes.INT(),
+            "int64": DataTypes.BIGINT(),
+            "float32": DataTypes.FLOAT(),
+            "float64": DataTypes.DOUBLE(),
+            "bool": DataTypes.BOOLEAN(),
+        }
+        names = [str(c) for c in pdf.columns]
+
+        def python_value(v):
+            if hasattr(v, "item"):  # a numpy scalar
+                v = v.item()
+            if isinstance(v, float) and math.isnan(v):
+                return None
+            return v
+
+        rows = [tuple(python_value(v) for v in row) for row in pdf.itertuples(index=False)]
+        if schema is None:
+            # Columns of a numeric or bool dtype keep it; the others are inferred from values.
+            types = [by_dtype.get(str(t).lower()) for t in pdf.dtypes]
+            unknown = [i for i, t in enumerate(types) if t is None]
+            if unknown:
+                inferred = _inferred_types([tuple(r[i] for i in unknown) for r in rows],
+                                           [names[i] for i in unknown])
+                for i, t in zip(unknown, inferred):
+                    types[i] = t
+            schema = DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(names, types)])
+        return self.from_elements(rows, schema)
 
     def create_temporary_view(self, view_path, table):
         """Registers `table` as a temporary view, readable from SQL and from_path."""
