@@ -158,7 +158,11 @@ class CloseableIterator:
 
     def _fetch(self):
         """Asks for more rows once (waiting up to 200 ms); False when there are none yet."""
-        r = self._client.fetch_results(self._job_id, _FETCH_WAIT_MS)
+        try:
+            r = self._client.fetch_results(self._job_id, _FETCH_WAIT_MS)
+        except TableException:
+            self._ended = self._closed = True  # the job failed or is gone: nothing to cancel
+            raise
         self._kinds, self._rows, self._next = [], [], 0
         for batch in r.batches:
             kinds, rows = decode_batch(batch)
@@ -177,15 +181,11 @@ class CloseableIterator:
             if self._ended or self._closed:
                 self._closed = True
                 raise StopIteration
-            try:
-                if not self._fetch():
-                    if self._ended:
-                        self._closed = True
-                        raise StopIteration
-                    return None
-            except TableException:
-                self._ended = self._closed = True  # the job failed or is gone: nothing to cancel
-                raise
+            if not self._fetch():
+                if self._ended:
+                    self._closed = True
+                    raise StopIteration
+                return None
         i = self._next
         self._next += 1
         self._delivered += 1
