@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "client/table_environment.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parser.h"
 
@@ -17,6 +18,10 @@ StatementSet& StatementSet::AddInsertSql(std::string insert) {
 StatementSet& StatementSet::AddInsert(const std::string& table, const std::string& query) {
   inserts_.push_back(absl::StrCat("INSERT INTO ", table, " ", query));
   return *this;
+}
+
+StatementSet& StatementSet::AddInsert(const std::string& table, const Table& query) {
+  return AddInsert(table, query.sql());
 }
 
 absl::StatusOr<std::string> StatementSet::Sql() const {

@@ -1,6 +1,6 @@
 // A statement set built through the client API, as Flink's StatementSet: INSERTs added one by one
-// (as SQL, or as a query and the table it goes into) are explained or executed together as one job,
-// in which identical sub-plans run once.
+// (as SQL, or as a query or a Table and the table it goes into) are explained or executed together
+// as one job, in which identical sub-plans run once.
 #pragma once
 
 #include <string>
@@ -11,6 +11,8 @@
 
 namespace eddy {
 
+class Table;
+
 class StatementSet {
  public:
   // `client` must outlive the set; statements run in its session.
@@ -20,6 +22,8 @@ class StatementSet {
   StatementSet& AddInsertSql(std::string insert);
   // `INSERT INTO <table> <query>`; `table` is an SQL identifier path (`t`, `db.t`, `` `my t` ``).
   StatementSet& AddInsert(const std::string& table, const std::string& query);
+  // `INSERT INTO <table>` the query a Table API Table stands for (Flink's addInsert(path, table)).
+  StatementSet& AddInsert(const std::string& table, const Table& query);
 
   // The plan text of `EXPLAIN [CHANGELOG_MODE] STATEMENT SET ...`.
   absl::StatusOr<std::string> Explain(bool changelog_mode = false) const;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "client/embedded/embedded_cluster.h"
+#include "client/table_environment.h"
 
 namespace eddy {
 namespace {
@@ -71,6 +72,34 @@ TEST_F(StatementSetTest, ExplainsAndRunsTheInsertsAsOneJobWithTheSharedPartOnce)
   }
   EXPECT_EQ(scans, 1);
   EXPECT_EQ(sink_rows, 400 + 400 + 1000);
+}
+
+// A Table API Table as the query of an INSERT, beside INSERT SQL, in one job.
+TEST_F(StatementSetTest, AddInsertTakesATable) {
+  auto env = TableEnvironment::Connect(cluster_->coordinator_address(), "statement-set-table");
+  for (const char* ddl :
+       {"CREATE TEMPORARY TABLE ids (id BIGINT, tag STRING) WITH ('connector' = 'datagen', "
+        "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000')",
+        "CREATE TEMPORARY TABLE hole1 (id BIGINT) WITH ('connector' = 'blackhole')",
+        "CREATE TEMPORARY TABLE hole2 (id BIGINT) WITH ('connector' = 'blackhole')"}) {
+    ASSERT_TRUE(env->ExecuteSql(ddl).ok()) << ddl;
+  }
+  Table big = env->From("ids").Where(api::Col("id") > api::Lit(900)).Select({api::Col("id")});
+  StatementSet set = env->CreateStatementSet();
+  set.AddInsert("hole1", big).AddInsertSql("INSERT INTO hole2 SELECT id FROM ids WHERE id <= 10");
+  auto sql = set.Sql();
+  ASSERT_TRUE(sql.ok()) << sql.status();
+  EXPECT_THAT(*sql, HasSubstr("INSERT INTO hole1 " + big.sql() + ";"));
+  auto submitted = set.Execute();
+  ASSERT_TRUE(submitted.ok()) << submitted.status();
+  auto info = env->client()->WaitJob(submitted->job_id(), 30000);
+  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
+  int64_t sink_rows = 0;
+  for (const auto& m : info->operators()) {
+    if (m.description().rfind("Sink", 0) == 0) sink_rows += m.rows_in();
+  }
+  EXPECT_EQ(sink_rows, 100 + 10);
 }
 
 TEST_F(StatementSetTest, BadSetsFailBeforeAnythingIsSent) {

@@ -1,0 +1,168 @@
+"""Prints results exactly as Eddy's shell prints them (client/result_printer.cc and
+client/table_printer.cc), so TableResult.print() writes the same bytes as `eddy -e`:
+a query in the session's result mode (TABLEAU/CHANGELOG: an `op` column and one row per change,
+ending with `Received a total of N rows`; TABLE: the materialized result once the query ends,
+ending with `N rows in set` or `Empty set`), and small text tables (SHOW, DESCRIBE) padded by bytes.
+"""
+
+from eddy.table import value_format as vf
+
+_MAX_COLUMN_WIDTH = 30
+_NULL = "<NULL>"
+_TRUNCATED = "..."
+
+
+def _timestamp_width(precision):
+    if precision == 0:
+        return 19
+    if precision <= 3:
+        return 23
+    if precision <= 6:
+        return 26
+    return 29
+
+
+def tableau_column_width(name, t):
+    """The name, or the widest text of the type (<NULL> included), variable-width types 30."""
+    widths = {
+        vf.TINYINT: 4,
+        vf.SMALLINT: 6,
+        vf.INT: 11,
+        vf.BIGINT: 20,
+        vf.BOOLEAN: 5,
+        vf.DATE: 10,
+    }
+    if t.id == vf.DECIMAL:
+        n = t.precision + 2
+    elif t.id == vf.TIMESTAMP:
+        n = _timestamp_width(t.precision)
+    else:
+        n = widths.get(t.id, _MAX_COLUMN_WIDTH)
+    return max(n, len(_NULL), len(name))
+
+
+def _cell(text, width):
+    # Widths count code points, as the C++ printer counts UTF-8 lead bytes.
+    if len(text) <= width:
+        return " " * (width - len(text)) + text
+    keep = max(0, width - len(_TRUNCATED))
+    return text[:keep] + _TRUNCATED
+
+
+class _Tableau:
+
+    def __init__(self, names, widths, out):
+        self.names = names
+        self.widths = widths
+        self.out = out
+
+    def border(self):
+        self.out.write("+" + "".join("-" * (w + 2) + "+" for w in self.widths) + "\n")
+
+    def row(self, cells):
+        self.out.write("|" + "".join(" " + _cell(c, w) + " |" for c, w in zip(cells, self.widths)) +
+                       "\n")
+
+    def header(self):
+        self.border()
+        self.row(self.names)
+        self.border()
+
+
+class ChangelogTableau:
+    """TABLEAU and CHANGELOG: one line per change as it arrives."""
+
+    def __init__(self, fields, out):
+        self._tableau = _Tableau(["op"] + [n for n, _ in fields],
+                                 [2] + [tableau_column_width(n, t) for n, t in fields], out)
+        self._types = [t for _, t in fields]
+        self._out = out
+        self.rows_received = 0
+
+    def begin(self):
+        self._tableau.header()
+        self._out.flush()
+
+    def add(self, kind, values):
+        self._tableau.row([("+I", "-U", "+U", "-D")[kind]] +
+                          [vf.cell_text(v, t) for v, t in zip(values, self._types)])
+        self.rows_received += 1
+
+    def flush(self):
+        self._out.flush()
+
+    def end(self):
+        self._tableau.border()
+        n = self.rows_received
+        self._out.write("Received a total of %d %s\n" % (n, "rows" if n > 1 else "row"))
+        self._out.flush()
+
+
+class MaterializedTable:
+    """TABLE: the current result (each -U/-D removes the row it retracts), printed at the end."""
+
+    def __init__(self, fields, out):
+        self._tableau = _Tableau([n for n, _ in fields],
+                                 [tableau_column_width(n, t) for n, t in fields], out)
+        self._types = [t for _, t in fields]
+        self._out = out
+        self._rows = []
+        self.rows_received = 0
+
+    def begin(self):
+        pass
+
+    def add(self, kind, values):
+        cells = [vf.cell_text(v, t) for v, t in zip(values, self._types)]
+        self.rows_received += 1
+        if kind in (0, 2):
+            self._rows.append(cells)
+        elif cells in self._rows:
+            self._rows.remove(cells)
+
+    def flush(self):
+        pass
+
+    def end(self):
+        if not self._rows:
+            self._out.write("Empty set\n")
+        else:
+            self._tableau.header()
+            for r in self._rows:
+                self._tableau.row(r)
+            self._tableau.border()
+            n = len(self._rows)
+            self._out.write("%d %s in set\n" % (n, "rows" if n > 1 else "row"))
+        self._out.flush()
+
+
+def make_result_printer(mode, fields, out):
+    """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG."""
+    if mode.upper() == "TABLE":
+        return MaterializedTable(fields, out)
+    return ChangelogTableau(fields, out)
+
+
+def format_text_table(table):
+    """An eddy.v1.TextTable as the shell prints it; widths and padding count bytes, as the C++."""
+    if not table.rows:
+        return "Empty set\n"
+    names = list(table.column_names)
+    n = len(names)
+    width = [len(c.encode()) for c in names]
+    for row in table.rows:
+        for c in range(min(n, len(row.cells))):
+            width[c] = max(width[c], len(row.cells[c].encode()))
+    border = "+" + "".join("-" * (w + 2) + "+" for w in width) + "\n"
+
+    def line(cells):
+        return "|" + "".join(" " + cells[c] + " " * (width[c] - len(cells[c].encode())) + " |"
+                             for c in range(n)) + "\n"
+
+    out = border + line(names) + border
+    for row in table.rows:
+        cells = list(row.cells) + [""] * (n - len(row.cells))
+        out += line(cells)
+    out += border
+    rows = len(table.rows)
+    return out + "%d %s\n" % (rows, "row in set" if rows == 1 else "rows in set")

@@ -1,0 +1,106 @@
+"""Values as text, exactly as Eddy's C++ code writes them (common/types/value.cc): the print-sink
+text of a value (`null` for NULL) and the tableau cell text the shell shows (`<NULL>`, TRUE/FALSE).
+"""
+
+import datetime
+import math
+import struct
+
+# TypeId of proto/eddy/v1/types.proto.
+BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, DATE, TIMESTAMP, NULL, \
+    INTERVAL = range(13)
+
+_EPOCH = datetime.datetime(1970, 1, 1)
+
+
+def _float32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def format_approximate(d, as_float):
+    """Shortest digits that read back as the same value; plain notation for 1e-3 <= |d| < 1e7."""
+
+    def round_trips(s):
+        v = float(s)
+        return _float32(v) == _float32(d) if as_float else v == d
+
+    if math.isnan(d):
+        return "NaN"
+    if math.isinf(d):
+        return "Infinity" if d > 0 else "-Infinity"
+    if d == 0:
+        return "-0.0" if math.copysign(1.0, d) < 0 else "0.0"
+    a = abs(d)
+    if 1e-3 <= a < 1e7:
+        for prec in range(1, 18):
+            s = "%.*f" % (prec, d)
+            if round_trips(s):
+                while len(s) > 2 and s[-1] == "0" and s[-2] != ".":
+                    s = s[:-1]
+                return s
+        return "%.17f" % d
+    for prec in range(0, 17):
+        s = "%.*e" % (prec, d)
+        if round_trips(s):
+            mant, exp = s.split("e")
+            if "." not in mant:
+                mant += ".0"
+            return "%sE%d" % (mant, int(exp))
+    return "%g" % d
+
+
+def format_timestamp_millis(millis, precision):
+    secs, ms = divmod(millis, 1000)
+    t = _EPOCH + datetime.timedelta(seconds=secs)
+    s = "%04d-%02d-%02d %02d:%02d:%02d" % (t.year, t.month, t.day, t.hour, t.minute, t.second)
+    if precision > 0:
+        frac = "%03d" % ms
+        frac = frac[:precision] if precision < 3 else frac + "0" * (precision - 3)
+        s += "." + frac
+    return s
+
+
+def format_interval_millis(millis):
+    sign = "-" if millis < 0 else "+"
+    m = abs(millis)
+    return "%s%d %02d:%02d:%02d.%03d" % (sign, m // 86400000, m // 3600000 % 24, m // 60000 % 60,
+                                         m // 1000 % 60, m % 1000)
+
+
+def timedelta_millis(td):
+    return (td.days * 86400 + td.seconds) * 1000 + td.microseconds // 1000
+
+
+def format_value(v, t):
+    """As the print sink writes a value of type `t` (an eddy.v1.DataType): +I[a, 1]."""
+    if v is None:
+        return "null"
+    tid = t.id
+    if tid == BOOLEAN:
+        return "true" if v else "false"
+    if tid in (TINYINT, SMALLINT, INT, BIGINT):
+        return str(v)
+    if tid == FLOAT:
+        return format_approximate(v, True)
+    if tid == DOUBLE:
+        return format_approximate(v, False)
+    if tid == DECIMAL:
+        return format(v, "f")
+    if tid == STRING:
+        return v
+    if tid == DATE:
+        return "%04d-%02d-%02d" % (v.year, v.month, v.day)
+    if tid == TIMESTAMP:
+        return format_timestamp_millis(timedelta_millis(v - _EPOCH), t.precision)
+    if tid == INTERVAL:
+        return format_interval_millis(timedelta_millis(v))
+    return "null"
+
+
+def cell_text(v, t):
+    """As the shell shows a value in a tableau: <NULL> for NULL, TRUE/FALSE for booleans."""
+    if v is None:
+        return "<NULL>"
+    if t.id == BOOLEAN:
+        return "TRUE" if v else "FALSE"
+    return format_value(v, t)

@@ -1,0 +1,1 @@
+"""Helpers shared by the Table API (exceptions, as pyflink.util)."""
