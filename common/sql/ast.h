@@ -268,11 +268,13 @@ struct CreateView {
 };
 
 struct Drop {
-  enum class What { kTable, kView, kDatabase, kFunction } what = What::kTable;
+  enum class What { kTable, kView, kDatabase, kFunction, kCatalog } what = What::kTable;
   QualifiedName name;
   bool temporary = false;
   bool system = false;  // DROP TEMPORARY SYSTEM FUNCTION
   bool if_exists = false;
+  bool cascade =
+      false;  // DROP DATABASE ... CASCADE (RESTRICT, the default, refuses a non-empty one)
 };
 
 // CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] name AS 'symbol' [LANGUAGE lang]
@@ -338,6 +340,61 @@ struct Describe {
 struct CreateDatabase {
   QualifiedName name;
   bool if_not_exists = false;
+  std::optional<std::string> comment;
+  PropertyList properties;  // WITH (...)
+};
+
+// ALTER TABLE [IF EXISTS] t <action>, one action per statement as Flink has them.
+struct AlterTable {
+  enum class Action {
+    kRename,          // RENAME TO new_name
+    kRenameColumn,    // RENAME column TO new_column
+    kSetOptions,      // SET ('k' = 'v', ...)
+    kResetOptions,    // RESET ('k', ...)
+    kAdd,             // ADD column | PRIMARY KEY | WATERMARK, or a parenthesized list of them
+    kModify,          // MODIFY (as ADD), replacing what exists
+    kDropColumns,     // DROP column | (column, ...)
+    kDropPrimaryKey,  // DROP PRIMARY KEY | DROP CONSTRAINT name
+    kDropWatermark,   // DROP WATERMARK
+  };
+  // Where ADD/MODIFY puts a column: FIRST, AFTER `after`, or (neither) last / where it was.
+  struct Position {
+    bool first = false;
+    std::optional<std::string> after;
+  };
+  QualifiedName name;
+  bool if_exists = false;
+  Action action = Action::kRename;
+  QualifiedName new_name;
+  std::string column;
+  std::string new_column;
+  PropertyList options;
+  std::vector<std::string> keys;    // RESET keys, DROP columns
+  CreateTable elements;             // ADD/MODIFY: columns, primary key, watermark as written
+  std::vector<Position> positions;  // per elements.columns entry
+  SourcePos pos;
+};
+
+// ALTER VIEW v RENAME TO w | ALTER VIEW v AS query.
+struct AlterView {
+  QualifiedName name;
+  std::optional<QualifiedName> new_name;
+  QueryPtr query;
+  std::string query_text;
+};
+
+// ALTER DATABASE [catalog.]db SET ('k' = 'v', ...).
+struct AlterDatabase {
+  QualifiedName name;
+  PropertyList properties;
+};
+
+// CREATE CATALOG [IF NOT EXISTS] c [COMMENT '...'] WITH ('type' = '...', ...).
+struct CreateCatalog {
+  std::string name;
+  bool if_not_exists = false;
+  std::optional<std::string> comment;
+  PropertyList properties;
 };
 
 struct StopJob {
@@ -360,6 +417,10 @@ enum class StatementKind {
   kDescribe,
   kCreateDatabase,
   kCreateFunction,
+  kCreateCatalog,
+  kAlterTable,
+  kAlterView,
+  kAlterDatabase,
   kStopJob,
   kHelp,
   kQuit,
@@ -384,6 +445,10 @@ struct Statement {
   std::unique_ptr<Describe> describe;
   std::unique_ptr<CreateDatabase> create_database;
   std::unique_ptr<CreateFunction> create_function;
+  std::unique_ptr<CreateCatalog> create_catalog;
+  std::unique_ptr<AlterTable> alter_table;
+  std::unique_ptr<AlterView> alter_view;
+  std::unique_ptr<AlterDatabase> alter_database;
   std::unique_ptr<StopJob> stop_job;
 };
 using StatementPtr = std::unique_ptr<Statement>;

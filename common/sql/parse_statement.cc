@@ -60,6 +60,7 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
   }
   if (word == "CREATE") return ParseCreate(stmt);
   if (word == "DROP") return ParseDrop(stmt);
+  if (word == "ALTER") return ParseAlter(stmt);
   if (word == "EXPLAIN") return ParseExplain(stmt);
   if (word == "SHOW") return ParseShow(stmt);
   if (word == "SET") {
@@ -194,12 +195,18 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
   if (!temporary && AcceptKeyword("DATABASE")) {
     stmt.kind = StatementKind::kCreateDatabase;
     stmt.create_database = std::make_unique<CreateDatabase>();
-    ASSIGN_OR_RETURN(stmt.create_database->if_not_exists, ParseIfNotExists());
-    ASSIGN_OR_RETURN(stmt.create_database->name, ParseQualifiedName());
+    CreateDatabase& db = *stmt.create_database;
+    ASSIGN_OR_RETURN(db.if_not_exists, ParseIfNotExists());
+    ASSIGN_OR_RETURN(db.name, ParseQualifiedName());
+    if (AcceptKeyword("COMMENT")) {
+      ASSIGN_OR_RETURN(db.comment, ParseStringLiteral());
+    }
+    if (AcceptKeyword("WITH")) RETURN_IF_ERROR(ParseProperties(db.properties));
     return absl::OkStatus();
   }
+  if (!temporary && PeekKeyword("CATALOG")) return ParseCreateCatalog(stmt);
   return ErrorExpected(temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
-                                 : "'TABLE', 'VIEW', 'FUNCTION' or 'DATABASE'");
+                                 : "'TABLE', 'VIEW', 'FUNCTION', 'DATABASE' or 'CATALOG'");
 }
 
 absl::Status Parser::ParseCreateFunction(Statement& stmt, bool temporary, bool system) {
@@ -262,12 +269,21 @@ absl::Status Parser::ParseDrop(Statement& stmt) {
     drop.what = Drop::What::kView;
   } else if (!drop.temporary && AcceptKeyword("DATABASE")) {
     drop.what = Drop::What::kDatabase;
+  } else if (!drop.temporary && AcceptKeyword("CATALOG")) {
+    drop.what = Drop::What::kCatalog;
   } else {
     return ErrorExpected(drop.temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
-                                        : "'TABLE', 'VIEW', 'FUNCTION' or 'DATABASE'");
+                                        : "'TABLE', 'VIEW', 'FUNCTION', 'DATABASE' or 'CATALOG'");
   }
   ASSIGN_OR_RETURN(drop.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(drop.name, ParseQualifiedName());
+  if (drop.what == Drop::What::kDatabase) {
+    if (AcceptKeyword("CASCADE")) {
+      drop.cascade = true;
+    } else {
+      AcceptKeyword("RESTRICT");
+    }
+  }
   return absl::OkStatus();
 }
 

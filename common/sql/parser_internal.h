@@ -83,7 +83,12 @@ class Parser {
   absl::Status ParseCreateFunction(Statement& stmt, bool temporary, bool system);
   absl::Status ParseDrop(Statement& stmt);
   absl::Status ParseExplain(Statement& stmt);
-  absl::Status ParseShow(Statement& stmt);
+  absl::Status ParseShow(Statement& stmt);  // parse_show.cc
+  // ---- ALTER TABLE | VIEW | DATABASE, CREATE CATALOG (parse_alter.cc)
+  absl::Status ParseAlter(Statement& stmt);
+  absl::Status ParseAlterTable(Statement& stmt);
+  absl::Status ParseAlterTableElements(AlterTable& alter);
+  absl::Status ParseCreateCatalog(Statement& stmt);
   absl::StatusOr<bool> ParseIfNotExists();
   absl::StatusOr<bool> ParseIfExists();
 

@@ -64,14 +64,33 @@ std::vector<std::string> NamesIn(const Map& m, const std::string& catalog, const
 
 }  // namespace
 
-Catalog::Catalog() { databases_[kDefaultCatalog].insert(kDefaultDatabase); }
+Catalog::Catalog() {
+  databases_[kDefaultCatalog].insert(kDefaultDatabase);
+  catalogs_[kDefaultCatalog] = CatalogInfo{};
+}
+
+CatalogStore* Catalog::StoreFor(const std::string& catalog) const {
+  auto it = catalogs_.find(catalog);
+  return it != catalogs_.end() && it->second.persistent() ? store_.get() : nullptr;
+}
+
+absl::Status Catalog::FreePathLocked(const ObjectPath& path, const char* what) const {
+  RETURN_IF_ERROR(CheckDatabaseLocked(path));
+  if (tables_.count(path) || views_.count(path)) return ExistsError(what, path);
+  return absl::OkStatus();
+}
 
 Catalog::~Catalog() = default;
 
 absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
   ASSIGN_OR_RETURN(CatalogStore::Contents contents, store->Load());
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& [catalog, database] : contents.databases) databases_[catalog].insert(database);
+  for (auto& [name, info] : contents.catalogs) catalogs_[name] = std::move(info);
+  for (size_t i = 0; i < contents.databases.size(); ++i) {
+    const auto& [catalog, database] = contents.databases[i];
+    databases_[catalog].insert(database);
+    database_infos_[{catalog, database}] = contents.database_infos[i];
+  }
   for (auto& t : contents.tables) {
     ObjectPath path = t.path;
     databases_[path.catalog].insert(path.database);
@@ -92,7 +111,7 @@ absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
 }
 
 absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::string& database,
-                                     bool if_not_exists) {
+                                     bool if_not_exists, DatabaseInfo info) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = databases_.find(catalog);
   if (it == databases_.end()) {
@@ -103,9 +122,121 @@ absl::Status Catalog::CreateDatabase(const std::string& catalog, const std::stri
     return absl::AlreadyExistsError(
         absl::StrCat("Validation error: database '", catalog, ".", database, "' already exists"));
   }
-  if (store_) RETURN_IF_ERROR(store_->PutDatabase(catalog, database));
+  if (CatalogStore* store = StoreFor(catalog)) {
+    RETURN_IF_ERROR(store->PutDatabase(catalog, database, info));
+  }
   it->second.insert(database);
+  database_infos_[{catalog, database}] = std::move(info);
   return absl::OkStatus();
+}
+
+absl::Status Catalog::AlterDatabase(const std::string& catalog, const std::string& database,
+                                    const OptionList& properties) {
+  std::lock_guard<std::mutex> lock(mu_);
+  RETURN_IF_ERROR(CheckDatabaseLocked({catalog, database, ""}));
+  DatabaseInfo info = database_infos_[{catalog, database}];
+  for (const auto& [key, value] : properties) {
+    auto same = std::find_if(info.properties.begin(), info.properties.end(),
+                             [&](const auto& kv) { return kv.first == key; });
+    if (same != info.properties.end()) {
+      same->second = value;
+    } else {
+      info.properties.emplace_back(key, value);
+    }
+  }
+  if (CatalogStore* store = StoreFor(catalog)) {
+    RETURN_IF_ERROR(store->PutDatabase(catalog, database, info));
+  }
+  database_infos_[{catalog, database}] = std::move(info);
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::DropDatabase(const std::string& catalog, const std::string& database,
+                                   bool if_exists, bool cascade) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ObjectPath db_path{catalog, database, ""};
+  if (absl::Status s = CheckDatabaseLocked(db_path); !s.ok()) {
+    return if_exists ? absl::OkStatus() : s;
+  }
+  auto in_db = [&](const ObjectPath& p) { return p.catalog == catalog && p.database == database; };
+  std::vector<ObjectPath> tables, views, functions;
+  for (const auto& [p, t] : tables_) {
+    if (in_db(p)) tables.push_back(p);
+  }
+  for (const auto& [p, v] : views_) {
+    if (in_db(p)) views.push_back(p);
+  }
+  for (const auto& [p, f] : functions_) {
+    if (in_db(p)) functions.push_back(p);
+  }
+  if (!cascade && !(tables.empty() && views.empty() && functions.empty())) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("Validation error: database '", catalog, ".", database,
+                     "' is not empty (DROP DATABASE ... CASCADE drops what it holds)"));
+  }
+  if (CatalogStore* store = StoreFor(catalog)) {
+    for (const auto& p : tables) RETURN_IF_ERROR(store->DeleteTable(p));
+    for (const auto& p : views) RETURN_IF_ERROR(store->DeleteView(p));
+    for (const auto& p : functions) RETURN_IF_ERROR(store->DeleteFunction(p));
+    RETURN_IF_ERROR(store->DeleteDatabase(catalog, database));
+  }
+  for (const auto& p : tables) tables_.erase(p);
+  for (const auto& p : views) views_.erase(p);
+  for (const auto& p : functions) functions_.erase(p);
+  databases_[catalog].erase(database);
+  database_infos_.erase({catalog, database});
+  return absl::OkStatus();
+}
+
+std::optional<DatabaseInfo> Catalog::FindDatabase(const std::string& catalog,
+                                                  const std::string& database) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!CheckDatabaseLocked({catalog, database, ""}).ok()) return std::nullopt;
+  auto it = database_infos_.find({catalog, database});
+  return it == database_infos_.end() ? DatabaseInfo{} : it->second;
+}
+
+absl::Status Catalog::CreateCatalog(const std::string& name, CatalogInfo info,
+                                    const std::string& default_database, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (databases_.count(name)) {
+    if (if_not_exists) return absl::OkStatus();
+    return absl::AlreadyExistsError(
+        absl::StrCat("Validation error: catalog '", name, "' already exists"));
+  }
+  if (store_ && info.persistent()) {
+    RETURN_IF_ERROR(store_->PutCatalog(name, info));
+    RETURN_IF_ERROR(store_->PutDatabase(name, default_database));
+  }
+  catalogs_[name] = std::move(info);
+  databases_[name].insert(default_database);
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::DropCatalog(const std::string& name, bool if_exists) {
+  std::vector<std::string> databases;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = databases_.find(name);
+    if (it == databases_.end()) {
+      if (if_exists) return absl::OkStatus();
+      return absl::NotFoundError(absl::StrCat("Validation error: catalog '", name, "' not found"));
+    }
+    databases.assign(it->second.begin(), it->second.end());
+  }
+  for (const auto& db : databases) RETURN_IF_ERROR(DropDatabase(name, db, true, true));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (CatalogStore* store = StoreFor(name)) RETURN_IF_ERROR(store->DeleteCatalog(name));
+  databases_.erase(name);
+  catalogs_.erase(name);
+  return absl::OkStatus();
+}
+
+std::optional<CatalogInfo> Catalog::FindCatalog(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = catalogs_.find(name);
+  if (it == catalogs_.end()) return std::nullopt;
+  return it->second;
 }
 
 bool Catalog::DatabaseExists(const std::string& catalog, const std::string& database) const {
@@ -148,7 +279,7 @@ absl::Status Catalog::CreateTable(CatalogTable table, bool if_not_exists) {
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("table", path);
   }
-  if (store_) RETURN_IF_ERROR(store_->PutTable(table));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutTable(table));
   tables_[path] = std::make_shared<const CatalogTable>(std::move(table));
   return absl::OkStatus();
 }
@@ -160,7 +291,7 @@ absl::Status Catalog::CreateView(CatalogView view, bool if_not_exists) {
   if (tables_.count(path) || views_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("view", path);
   }
-  if (store_) RETURN_IF_ERROR(store_->PutView(view));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutView(view));
   views_[path] = std::make_shared<const CatalogView>(std::move(view));
   return absl::OkStatus();
 }
@@ -168,7 +299,7 @@ absl::Status Catalog::CreateView(CatalogView view, bool if_not_exists) {
 absl::Status Catalog::DropTable(const ObjectPath& path) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!tables_.count(path)) return NotFoundError("table", path);
-  if (store_) RETURN_IF_ERROR(store_->DeleteTable(path));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->DeleteTable(path));
   tables_.erase(path);
   return absl::OkStatus();
 }
@@ -176,8 +307,36 @@ absl::Status Catalog::DropTable(const ObjectPath& path) {
 absl::Status Catalog::DropView(const ObjectPath& path) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!views_.count(path)) return NotFoundError("view", path);
-  if (store_) RETURN_IF_ERROR(store_->DeleteView(path));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->DeleteView(path));
   views_.erase(path);
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::AlterTable(const ObjectPath& from, CatalogTable to) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!tables_.count(from)) return NotFoundError("table", from);
+  const ObjectPath path = to.path;
+  if (!(path == from)) RETURN_IF_ERROR(FreePathLocked(path, "table"));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutTable(to));
+  if (!(path == from)) {
+    if (CatalogStore* store = StoreFor(from.catalog)) RETURN_IF_ERROR(store->DeleteTable(from));
+    tables_.erase(from);
+  }
+  tables_[path] = std::make_shared<const CatalogTable>(std::move(to));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::AlterView(const ObjectPath& from, CatalogView to) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!views_.count(from)) return NotFoundError("view", from);
+  const ObjectPath path = to.path;
+  if (!(path == from)) RETURN_IF_ERROR(FreePathLocked(path, "view"));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutView(to));
+  if (!(path == from)) {
+    if (CatalogStore* store = StoreFor(from.catalog)) RETURN_IF_ERROR(store->DeleteView(from));
+    views_.erase(from);
+  }
+  views_[path] = std::make_shared<const CatalogView>(std::move(to));
   return absl::OkStatus();
 }
 
@@ -212,7 +371,7 @@ absl::Status Catalog::CreateFunction(CatalogFunction function, bool if_not_exist
   if (functions_.count(path)) {
     return if_not_exists ? absl::OkStatus() : ExistsError("function", path);
   }
-  if (store_) RETURN_IF_ERROR(store_->PutFunction(function));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutFunction(function));
   functions_[path] = std::make_shared<const CatalogFunction>(std::move(function));
   return absl::OkStatus();
 }
@@ -220,7 +379,7 @@ absl::Status Catalog::CreateFunction(CatalogFunction function, bool if_not_exist
 absl::Status Catalog::DropFunction(const ObjectPath& path) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!functions_.count(path)) return NotFoundError("function", path);
-  if (store_) RETURN_IF_ERROR(store_->DeleteFunction(path));
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->DeleteFunction(path));
   functions_.erase(path);
   return absl::OkStatus();
 }
@@ -244,7 +403,7 @@ absl::Status SessionCatalog::UseCatalog(const std::string& catalog) {
     return absl::NotFoundError(absl::StrCat("Validation error: catalog '", catalog, "' not found"));
   }
   current_catalog_ = catalog;
-  current_database_ = kDefaultDatabase;
+  current_database_ = catalog_->FindCatalog(catalog).value_or(CatalogInfo{}).DefaultDatabase();
   return absl::OkStatus();
 }
 
@@ -382,6 +541,30 @@ std::vector<std::string> SessionCatalog::ListUserFunctions(const std::string& ca
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+absl::Status SessionCatalog::AlterTable(const ObjectPath& from, CatalogTable to) {
+  auto temp = temp_tables_.find(from);
+  if (temp == temp_tables_.end()) return catalog_->AlterTable(from, std::move(to));
+  const ObjectPath path = to.path;
+  if (!(path == from) && (temp_tables_.count(path) || temp_views_.count(path))) {
+    return ExistsError("table", path);
+  }
+  temp_tables_.erase(temp);
+  temp_tables_[path] = std::make_shared<const CatalogTable>(std::move(to));
+  return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::AlterView(const ObjectPath& from, CatalogView to) {
+  auto temp = temp_views_.find(from);
+  if (temp == temp_views_.end()) return catalog_->AlterView(from, std::move(to));
+  const ObjectPath path = to.path;
+  if (!(path == from) && (temp_tables_.count(path) || temp_views_.count(path))) {
+    return ExistsError("view", path);
+  }
+  temp_views_.erase(temp);
+  temp_views_[path] = std::make_shared<const CatalogView>(std::move(to));
+  return absl::OkStatus();
 }
 
 bool SessionCatalog::IsTemporary(const ObjectPath& path) const {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,7 +33,23 @@ class Catalog {
   absl::Status AttachStore(std::unique_ptr<CatalogStore> store);
 
   absl::Status CreateDatabase(const std::string& catalog, const std::string& database,
-                              bool if_not_exists);
+                              bool if_not_exists, DatabaseInfo info = {});
+  // Sets (adds or replaces) properties of an existing database.
+  absl::Status AlterDatabase(const std::string& catalog, const std::string& database,
+                             const OptionList& properties);
+  // Drops a database; one holding tables, views or functions only with `cascade` (which drops
+  // them too).
+  absl::Status DropDatabase(const std::string& catalog, const std::string& database, bool if_exists,
+                            bool cascade);
+  std::optional<DatabaseInfo> FindDatabase(const std::string& catalog,
+                                           const std::string& database) const;
+
+  // CREATE CATALOG: a new catalog with one (empty) database, `default-database` ('default').
+  absl::Status CreateCatalog(const std::string& name, CatalogInfo info,
+                             const std::string& default_database, bool if_not_exists);
+  // DROP CATALOG: the catalog and everything in it.
+  absl::Status DropCatalog(const std::string& name, bool if_exists);
+  std::optional<CatalogInfo> FindCatalog(const std::string& name) const;
   bool DatabaseExists(const std::string& catalog, const std::string& database) const;
   bool CatalogExists(const std::string& catalog) const;
   std::vector<std::string> ListCatalogs() const;
@@ -43,6 +60,10 @@ class Catalog {
   // NotFound when absent (the caller decides about IF EXISTS).
   absl::Status DropTable(const ObjectPath& path);
   absl::Status DropView(const ObjectPath& path);
+  // ALTER TABLE / VIEW: replaces the object at `from` (which must exist) by `to` (at the same path,
+  // or at a new one that must be free).
+  absl::Status AlterTable(const ObjectPath& from, CatalogTable to);
+  absl::Status AlterView(const ObjectPath& from, CatalogView to);
 
   std::shared_ptr<const CatalogTable> FindTable(const ObjectPath& path) const;
   std::shared_ptr<const CatalogView> FindView(const ObjectPath& path) const;
@@ -56,8 +77,13 @@ class Catalog {
 
  private:
   absl::Status CheckDatabaseLocked(const ObjectPath& path) const;  // NotFound unless it exists
+  // The store, when objects of `catalog` are to be written to it; else null.
+  CatalogStore* StoreFor(const std::string& catalog) const;
+  absl::Status FreePathLocked(const ObjectPath& path, const char* what) const;
 
   std::unique_ptr<CatalogStore> store_;  // null: in memory only
+  std::map<std::string, CatalogInfo> catalogs_;
+  std::map<std::pair<std::string, std::string>, DatabaseInfo> database_infos_;
   mutable std::mutex mu_;
   std::map<std::string, std::set<std::string>> databases_;  // catalog -> databases
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;
@@ -82,6 +108,10 @@ class SessionCatalog {
   absl::Status CreateView(CatalogView view, bool temporary, bool if_not_exists);
   absl::Status DropTable(const ObjectPath& path, bool temporary, bool if_exists);
   absl::Status DropView(const ObjectPath& path, bool temporary, bool if_exists);
+  // ALTER TABLE / VIEW of a temporary object (when `from` is one in this session) or a permanent
+  // one; a temporary object keeps being temporary.
+  absl::Status AlterTable(const ObjectPath& from, CatalogTable to);
+  absl::Status AlterView(const ObjectPath& from, CatalogView to);
 
   // Temporary objects first, then permanent ones.
   std::shared_ptr<const CatalogTable> FindTable(const ObjectPath& path) const;

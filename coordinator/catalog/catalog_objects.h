@@ -107,6 +107,32 @@ struct CatalogFunction {
   std::shared_ptr<const std::string> library;
 };
 
+// CREATE DATABASE ... COMMENT ... WITH (...), as ALTER DATABASE ... SET left it.
+struct DatabaseInfo {
+  std::string comment;
+  OptionList properties;
+};
+
+// A catalog: `default_catalog` and those of CREATE CATALOG. Objects of a catalog of the persistent
+// type (kPersistentCatalogType) are kept in the coordinator's store; those of a
+// generic_in_memory one live as long as the coordinator process.
+inline constexpr char kPersistentCatalogType[] = "eddy";
+inline constexpr char kInMemoryCatalogType[] = "generic_in_memory";
+struct CatalogInfo {
+  std::string type = kPersistentCatalogType;
+  std::string comment;
+  OptionList options;  // as written, 'type' included
+  bool persistent() const { return type == kPersistentCatalogType; }
+  // What USE CATALOG switches to: 'default-database' of the options, else 'default' (for
+  // default_catalog, default_database).
+  std::string DefaultDatabase() const {
+    for (const auto& [k, v] : options) {
+      if (k == "default-database") return v;
+    }
+    return options.empty() ? "default_database" : "default";
+  }
+};
+
 struct CatalogView {
   ObjectPath path;
   std::string query_text;

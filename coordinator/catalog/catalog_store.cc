@@ -15,8 +15,8 @@ namespace {
 // The job store's keys, in the same database (coordinator/cluster/job_store.h).
 constexpr char kJobStorePrefix[] = "j/";
 
-// Keys: "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/...", "f/..." (NUL
-// cannot occur in a name, so keys of different objects never collide).
+// Keys: "c/<catalog>", "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/...",
+// "f/..." (NUL cannot occur in a name, so keys of different objects never collide).
 std::string DatabaseKey(const std::string& catalog, const std::string& database) {
   return absl::StrCat("d/", catalog, std::string(1, '\0'), database);
 }
@@ -75,8 +75,36 @@ absl::Status CatalogStore::Delete(const std::string& key) {
   return FromRocks(db_->Delete(wo, key), "delete", path_);
 }
 
-absl::Status CatalogStore::PutDatabase(const std::string& catalog, const std::string& database) {
-  return Put(DatabaseKey(catalog, database), "");
+absl::Status CatalogStore::PutDatabase(const std::string& catalog, const std::string& database,
+                                       const DatabaseInfo& info) {
+  v1::StoredDatabase p;
+  p.set_comment(info.comment);
+  for (const auto& [k, v] : info.properties) {
+    v1::StoredOption* o = p.add_properties();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  return Put(DatabaseKey(catalog, database), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::DeleteDatabase(const std::string& catalog, const std::string& database) {
+  return Delete(DatabaseKey(catalog, database));
+}
+
+absl::Status CatalogStore::PutCatalog(const std::string& name, const CatalogInfo& info) {
+  v1::StoredCatalog p;
+  p.set_type(info.type);
+  p.set_comment(info.comment);
+  for (const auto& [k, v] : info.options) {
+    v1::StoredOption* o = p.add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  return Put(absl::StrCat("c/", name), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::DeleteCatalog(const std::string& name) {
+  return Delete(absl::StrCat("c/", name));
 }
 
 absl::Status CatalogStore::PutTable(const CatalogTable& t) {
@@ -144,7 +172,21 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
     if (key.rfind("d/", 0) == 0) {
       const size_t nul = key.find('\0', 2);
       if (nul == std::string::npos) return bad("has no database name");
+      v1::StoredDatabase p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a database");
+      DatabaseInfo info;
+      info.comment = p.comment();
+      for (const auto& o : p.properties()) info.properties.emplace_back(o.key(), o.value());
       out.databases.emplace_back(key.substr(2, nul - 2), key.substr(nul + 1));
+      out.database_infos.push_back(std::move(info));
+    } else if (key.rfind("c/", 0) == 0) {
+      v1::StoredCatalog p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a catalog");
+      CatalogInfo info;
+      info.type = p.type();
+      info.comment = p.comment();
+      for (const auto& o : p.options()) info.options.emplace_back(o.key(), o.value());
+      out.catalogs.emplace_back(key.substr(2), std::move(info));
     } else if (key.rfind("t/", 0) == 0) {
       v1::StoredTable p;
       if (!p.ParseFromString(value)) return bad("does not decode as a table");

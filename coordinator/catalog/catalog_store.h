@@ -24,6 +24,8 @@ class CatalogStore {
  public:
   struct Contents {
     std::vector<std::pair<std::string, std::string>> databases;  // (catalog, database)
+    std::vector<DatabaseInfo> database_infos;                    // per `databases` entry
+    std::vector<std::pair<std::string, CatalogInfo>> catalogs;   // CREATE CATALOG'd ones
     std::vector<CatalogTable> tables;
     std::vector<CatalogView> views;
     std::vector<CatalogFunction> functions;
@@ -33,7 +35,11 @@ class CatalogStore {
   static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(const std::string& path);
   ~CatalogStore();
 
-  absl::Status PutDatabase(const std::string& catalog, const std::string& database);
+  absl::Status PutDatabase(const std::string& catalog, const std::string& database,
+                           const DatabaseInfo& info = {});
+  absl::Status DeleteDatabase(const std::string& catalog, const std::string& database);
+  absl::Status PutCatalog(const std::string& name, const CatalogInfo& info);
+  absl::Status DeleteCatalog(const std::string& name);
   absl::Status PutTable(const CatalogTable& table);
   absl::Status PutView(const CatalogView& view);
   absl::Status DeleteTable(const ObjectPath& path);

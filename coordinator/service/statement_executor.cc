@@ -10,6 +10,7 @@
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/service/catalog_ddl.h"
 #include "coordinator/service/config_keys.h"
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
@@ -93,7 +94,12 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kDrop: {
       const auto& drop = *stmt->drop;
       if (drop.what == sql::Drop::What::kDatabase) {
-        return absl::UnimplementedError("DROP DATABASE is not supported yet");
+        RETURN_IF_ERROR(ExecuteDropDatabase(session, drop));
+        return Ok();
+      }
+      if (drop.what == sql::Drop::What::kCatalog) {
+        RETURN_IF_ERROR(ExecuteDropCatalog(session, drop));
+        return Ok();
       }
       if (drop.what == sql::Drop::What::kFunction && drop.system) {
         if (drop.name.parts.size() != 1) {
@@ -115,21 +121,21 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       }
       return Ok();
     }
-    case sql::StatementKind::kCreateDatabase: {
-      const auto& cd = *stmt->create_database;
-      std::string cat = catalog.current_catalog(), db;
-      if (cd.name.parts.size() == 1) {
-        db = cd.name.parts[0];
-      } else if (cd.name.parts.size() == 2) {
-        cat = cd.name.parts[0];
-        db = cd.name.parts[1];
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Validation error: '", cd.name.ToString(), "' is not a database name"));
-      }
-      RETURN_IF_ERROR(catalog.catalog()->CreateDatabase(cat, db, cd.if_not_exists));
+    case sql::StatementKind::kCreateDatabase:
+      RETURN_IF_ERROR(ExecuteCreateDatabase(session, *stmt->create_database));
       return Ok();
-    }
+    case sql::StatementKind::kCreateCatalog:
+      RETURN_IF_ERROR(ExecuteCreateCatalog(session, *stmt->create_catalog));
+      return Ok();
+    case sql::StatementKind::kAlterTable:
+      RETURN_IF_ERROR(ExecuteAlterTable(session, *stmt->alter_table));
+      return Ok();
+    case sql::StatementKind::kAlterView:
+      RETURN_IF_ERROR(ExecuteAlterView(session, *stmt->alter_view));
+      return Ok();
+    case sql::StatementKind::kAlterDatabase:
+      RETURN_IF_ERROR(ExecuteAlterDatabase(session, *stmt->alter_database));
+      return Ok();
     case sql::StatementKind::kCreateFunction:
       RETURN_IF_ERROR(CreateUserFunction(*stmt->create_function, catalog));
       return Ok();

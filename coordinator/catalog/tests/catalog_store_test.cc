@@ -93,6 +93,59 @@ TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
   EXPECT_EQ(reopened.ListTables(kDefaultCatalog, "shop"), std::vector<std::string>{"orders"});
 }
 
+// Catalogs of the persistent type and their objects come back; those of a generic_in_memory
+// catalog do not. Database comments and properties (with ALTER DATABASE's changes) come back; a
+// database dropped with CASCADE takes its objects with it.
+TEST(CatalogStoreTest, PersistentCatalogsAndDatabasePropertiesSurviveAReopen) {
+  const std::string path = FreshDir();
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    CatalogInfo kept;
+    kept.type = kPersistentCatalogType;
+    kept.options = {{"type", kPersistentCatalogType}, {"default-database", "main"}};
+    ASSERT_TRUE(catalog.CreateCatalog("kept", kept, "main", false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders({"kept", "main", "orders"}), false).ok());
+    CatalogInfo memory;
+    memory.type = kInMemoryCatalogType;
+    memory.options = {{"type", kInMemoryCatalogType}};
+    ASSERT_TRUE(catalog.CreateCatalog("scratch", memory, "default", false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders({"scratch", "default", "orders"}), false).ok());
+    EXPECT_EQ(catalog.CreateCatalog("scratch", memory, "default", false).code(),
+              absl::StatusCode::kAlreadyExists);
+
+    ASSERT_TRUE(
+        catalog.CreateDatabase(kDefaultCatalog, "shop", false, {"the shop", {{"a", "1"}}}).ok());
+    ASSERT_TRUE(catalog.AlterDatabase(kDefaultCatalog, "shop", {{"a", "2"}, {"b", "3"}}).ok());
+    ASSERT_TRUE(catalog.CreateDatabase(kDefaultCatalog, "old", false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders({kDefaultCatalog, "old", "orders"}), false).ok());
+    EXPECT_EQ(catalog.DropDatabase(kDefaultCatalog, "old", false, /*cascade=*/false).code(),
+              absl::StatusCode::kFailedPrecondition);
+    ASSERT_TRUE(catalog.DropDatabase(kDefaultCatalog, "old", false, /*cascade=*/true).ok());
+  }
+  {
+    Catalog reopened;
+    ASSERT_TRUE(reopened.AttachStore(OpenOrDie(path)).ok());
+    ASSERT_TRUE(reopened.FindCatalog("kept").has_value());
+    EXPECT_EQ(reopened.FindCatalog("kept")->DefaultDatabase(), "main");
+    EXPECT_NE(reopened.FindTable({"kept", "main", "orders"}), nullptr);
+    EXPECT_FALSE(reopened.CatalogExists("scratch"));
+    std::optional<DatabaseInfo> shop = reopened.FindDatabase(kDefaultCatalog, "shop");
+    ASSERT_TRUE(shop.has_value());
+    EXPECT_EQ(shop->comment, "the shop");
+    EXPECT_EQ(shop->properties, (OptionList{{"a", "2"}, {"b", "3"}}));
+    EXPECT_FALSE(reopened.DatabaseExists(kDefaultCatalog, "old"));
+    EXPECT_EQ(reopened.FindTable({kDefaultCatalog, "old", "orders"}), nullptr);
+
+    // Dropping the persistent catalog removes it and its objects from the store too.
+    ASSERT_TRUE(reopened.DropCatalog("kept", false).ok());
+  }
+  Catalog again;
+  ASSERT_TRUE(again.AttachStore(OpenOrDie(path)).ok());
+  EXPECT_FALSE(again.CatalogExists("kept"));
+  EXPECT_EQ(again.FindTable({"kept", "main", "orders"}), nullptr);
+}
+
 TEST(CatalogStoreTest, ADamagedEntryIsAnErrorNamingIt) {
   const std::string path = FreshDir();
   {

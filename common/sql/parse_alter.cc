@@ -1,0 +1,142 @@
+// ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark),
+// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, and CREATE CATALOG, in Flink's syntax.
+#include <utility>
+
+#include "common/base/status_macros.h"
+#include "common/sql/parser_internal.h"
+
+namespace eddy::sql {
+
+absl::Status Parser::ParseAlter(Statement& stmt) {
+  Advance();  // ALTER
+  if (PeekKeyword("TABLE")) return ParseAlterTable(stmt);
+  if (AcceptKeyword("VIEW")) {
+    stmt.kind = StatementKind::kAlterView;
+    stmt.alter_view = std::make_unique<AlterView>();
+    AlterView& alter = *stmt.alter_view;
+    ASSIGN_OR_RETURN(alter.name, ParseQualifiedName());
+    if (AcceptKeyword("RENAME")) {
+      RETURN_IF_ERROR(ExpectKeyword("TO"));
+      ASSIGN_OR_RETURN(alter.new_name, ParseQualifiedName());
+      return absl::OkStatus();
+    }
+    if (!AcceptKeyword("AS")) return ErrorExpected("'RENAME' or 'AS'");
+    const size_t begin = Peek().begin;
+    ASSIGN_OR_RETURN(alter.query, ParseQuery());
+    alter.query_text = SourceText(begin, prev_end_);
+    return absl::OkStatus();
+  }
+  if (AcceptKeyword("DATABASE")) {
+    stmt.kind = StatementKind::kAlterDatabase;
+    stmt.alter_database = std::make_unique<AlterDatabase>();
+    ASSIGN_OR_RETURN(stmt.alter_database->name, ParseQualifiedName());
+    RETURN_IF_ERROR(ExpectKeyword("SET"));
+    return ParseProperties(stmt.alter_database->properties);
+  }
+  return ErrorExpected("'TABLE', 'VIEW' or 'DATABASE'");
+}
+
+absl::Status Parser::ParseAlterTable(Statement& stmt) {
+  Advance();  // TABLE
+  stmt.kind = StatementKind::kAlterTable;
+  stmt.alter_table = std::make_unique<AlterTable>();
+  AlterTable& alter = *stmt.alter_table;
+  ASSIGN_OR_RETURN(alter.if_exists, ParseIfExists());
+  ASSIGN_OR_RETURN(alter.name, ParseQualifiedName());
+  alter.pos = Peek().pos;
+  using Action = AlterTable::Action;
+  if (AcceptKeyword("RENAME")) {
+    if (AcceptKeyword("TO")) {
+      alter.action = Action::kRename;
+      ASSIGN_OR_RETURN(alter.new_name, ParseQualifiedName());
+      return absl::OkStatus();
+    }
+    alter.action = Action::kRenameColumn;
+    ASSIGN_OR_RETURN(alter.column, ParseIdentifier());
+    RETURN_IF_ERROR(ExpectKeyword("TO"));
+    ASSIGN_OR_RETURN(alter.new_column, ParseIdentifier());
+    return absl::OkStatus();
+  }
+  if (AcceptKeyword("SET")) {
+    alter.action = Action::kSetOptions;
+    return ParseProperties(alter.options);
+  }
+  if (AcceptKeyword("RESET")) {
+    alter.action = Action::kResetOptions;
+    RETURN_IF_ERROR(ExpectSymbol("("));
+    do {
+      ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+      alter.keys.push_back(std::move(key));
+    } while (AcceptSymbol(","));
+    return ExpectSymbol(")");
+  }
+  if (AcceptKeyword("ADD")) {
+    alter.action = Action::kAdd;
+    return ParseAlterTableElements(alter);
+  }
+  if (AcceptKeyword("MODIFY")) {
+    alter.action = Action::kModify;
+    return ParseAlterTableElements(alter);
+  }
+  if (AcceptKeyword("DROP")) {
+    if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
+      Advance();
+      Advance();
+      alter.action = Action::kDropPrimaryKey;
+      return absl::OkStatus();
+    }
+    if (AcceptKeyword("CONSTRAINT")) {
+      alter.action = Action::kDropPrimaryKey;
+      ASSIGN_OR_RETURN(alter.column, ParseIdentifier());  // the constraint's name
+      return absl::OkStatus();
+    }
+    if (AcceptKeyword("WATERMARK")) {
+      alter.action = Action::kDropWatermark;
+      return absl::OkStatus();
+    }
+    alter.action = Action::kDropColumns;
+    if (PeekSymbol("(")) {
+      ASSIGN_OR_RETURN(alter.keys, ParseIdentifierList());
+    } else {
+      ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+      alter.keys.push_back(std::move(column));
+    }
+    return absl::OkStatus();
+  }
+  return ErrorExpected("'RENAME', 'SET', 'RESET', 'ADD', 'MODIFY' or 'DROP'");
+}
+
+// One element, or a parenthesized list of them; a column may be followed by FIRST or AFTER c.
+absl::Status Parser::ParseAlterTableElements(AlterTable& alter) {
+  const bool list = AcceptSymbol("(");
+  do {
+    const size_t columns_before = alter.elements.columns.size();
+    RETURN_IF_ERROR(ParseTableElement(alter.elements));
+    if (alter.elements.columns.size() == columns_before) continue;  // a key or watermark
+    AlterTable::Position position;
+    if (AcceptKeyword("FIRST")) {
+      position.first = true;
+    } else if (AcceptKeyword("AFTER")) {
+      ASSIGN_OR_RETURN(position.after, ParseIdentifier());
+    }
+    alter.positions.push_back(std::move(position));
+  } while (list && AcceptSymbol(","));
+  if (list) return ExpectSymbol(")");
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseCreateCatalog(Statement& stmt) {
+  Advance();  // CATALOG
+  stmt.kind = StatementKind::kCreateCatalog;
+  stmt.create_catalog = std::make_unique<CreateCatalog>();
+  CreateCatalog& catalog = *stmt.create_catalog;
+  ASSIGN_OR_RETURN(catalog.if_not_exists, ParseIfNotExists());
+  ASSIGN_OR_RETURN(catalog.name, ParseIdentifier());
+  if (AcceptKeyword("COMMENT")) {
+    ASSIGN_OR_RETURN(catalog.comment, ParseStringLiteral());
+  }
+  RETURN_IF_ERROR(ExpectKeyword("WITH"));
+  return ParseProperties(catalog.properties);
+}
+
+}  // namespace eddy::sql

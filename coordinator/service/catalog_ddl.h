@@ -1,0 +1,22 @@
+// Catalog DDL beyond CREATE/DROP TABLE and VIEW: CREATE/ALTER/DROP DATABASE, CREATE/DROP CATALOG,
+// ALTER TABLE and ALTER VIEW. Each checks everything before it changes anything, so a failed
+// statement leaves the catalog as it was.
+#pragma once
+
+#include "absl/status/status.h"
+#include "common/sql/ast.h"
+#include "coordinator/service/session.h"
+
+namespace eddy {
+
+absl::Status ExecuteCreateDatabase(Session& session, const sql::CreateDatabase& ddl);
+absl::Status ExecuteAlterDatabase(Session& session, const sql::AlterDatabase& ddl);
+absl::Status ExecuteDropDatabase(Session& session, const sql::Drop& drop);
+absl::Status ExecuteCreateCatalog(Session& session, const sql::CreateCatalog& ddl);
+absl::Status ExecuteDropCatalog(Session& session, const sql::Drop& drop);
+// The table is re-bound as a whole after the change (as CREATE TABLE binds it), so a change that
+// leaves it invalid (a computed column over a dropped column, a bad option) is refused.
+absl::Status ExecuteAlterTable(Session& session, sql::AlterTable& ddl);
+absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl);
+
+}  // namespace eddy
