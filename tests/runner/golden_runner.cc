@@ -5,7 +5,8 @@
 // into the scratch directory eddy runs in; `output` and `files` check what filesystem sinks wrote
 // there.
 //
-// Usage: golden_runner EDDY_BINARY FILE.test [FILE.test ...]
+// Usage: golden_runner [--stdin] EDDY_BINARY FILE.test [FILE.test ...]
+// With --stdin each script goes to the shell's standard input, as a user pipes or types it.
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,11 +42,20 @@ std::string SubstituteVariables(std::string script) {
   return script;
 }
 
+// --stdin: the script is typed into the shell on its standard input (as `eddy < file`), not run
+// with -f.
+bool g_stdin_mode = false;
+
 RunResult RunEddy(const std::string& eddy, const std::vector<std::string>& extra,
                   const std::string& script, const std::string& tmp) {
   std::string sql_path = tmp + "/script.sql";
   std::ofstream(sql_path) << SubstituteVariables(script);
-  std::vector<std::string> args = {eddy, "-f", sql_path};
+  std::vector<std::string> args;
+  if (g_stdin_mode) {
+    args = {"/bin/sh", "-c", "f=\"$1\"; shift; exec \"$0\" \"$@\" < \"$f\"", eddy, sql_path};
+  } else {
+    args = {eddy, "-f", sql_path};
+  }
   args.insert(args.end(), extra.begin(), extra.end());
   return eddy::testing::RunToCompletion(args, tmp);
 }
@@ -142,11 +152,15 @@ int RunFile(const std::string& eddy, const std::string& path, const std::string&
     }
     RunResult res = RunEddy(eddy, r.eddy_args, prefix + r.sql, tmp);
     std::string problem;
+    // The shell on stdin goes on after an error and exits with the last statement's status: an
+    // error anywhere shows as an [ERROR] report.
+    const bool reported_error = res.err.find("[ERROR]") != std::string::npos;
+    const bool went_wrong =
+        g_stdin_mode ? reported_error || res.exit_code != 0 : res.exit_code != 0;
     if (r.kind == Kind::kStatementOk) {
-      if (res.exit_code != 0)
-        problem = "expected success, got exit code " + std::to_string(res.exit_code);
+      if (went_wrong) problem = "expected success, got exit code " + std::to_string(res.exit_code);
     } else if (r.kind == Kind::kStatementError) {
-      if (res.exit_code == 0) {
+      if (!went_wrong) {
         problem = "expected an error, but the statement succeeded";
       } else {
         for (const auto& want : r.expected) {
@@ -182,8 +196,13 @@ int RunFile(const std::string& eddy, const std::string& path, const std::string&
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--stdin") == 0) {
+    g_stdin_mode = true;
+    --argc;
+    ++argv;
+  }
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s EDDY_BINARY FILE.test...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--stdin] EDDY_BINARY FILE.test...\n", argv[0]);
     return 2;
   }
   std::string tmpl = (std::filesystem::temp_directory_path() / "eddy-golden-XXXXXX").string();
