@@ -256,6 +256,7 @@ struct CreateTable {
   std::optional<std::string> comment;  // table-level COMMENT 'x'
   PropertyList properties;
   std::optional<LikeClause> like;
+  QueryPtr as_query;  // CREATE TABLE ... AS query: the table takes the query's columns and rows
 };
 
 struct CreateView {

@@ -1,5 +1,5 @@
-// CREATE TABLE (columns, computed columns, primary key, watermark, COMMENT, WITH options, LIKE) and
-// SQL types.
+// CREATE TABLE (columns, computed columns, primary key, watermark, COMMENT, WITH options, LIKE,
+// AS query) and SQL types.
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -32,7 +32,27 @@ absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary) {
   if (AcceptKeyword("LIKE")) {
     ASSIGN_OR_RETURN(table.like, ParseLikeClause());
   }
-  if (PeekKeyword("AS")) return ErrorAt(Peek(), "CREATE TABLE ... AS is not supported yet");
+  if (PeekKeyword("AS")) {
+    // CREATE TABLE ... AS SELECT: the columns come from the query, as in Flink, where explicit
+    // columns, LIKE and temporary tables are refused with it.
+    const Token& as = Advance();
+    if (!table.columns.empty() || !table.primary_key.empty() || table.watermark) {
+      return ErrorAt(
+          as, "CREATE TABLE AS SELECT syntax does not support to specify explicit columns yet.");
+    }
+    if (table.like) {
+      return ErrorAt(as, "CREATE TABLE AS SELECT syntax does not support to use LIKE clause yet.");
+    }
+    if (temporary) {
+      return ErrorAt(
+          as, "CREATE TABLE AS SELECT syntax does not support to create temporary table yet.");
+    }
+    if (table.if_not_exists) {
+      return ErrorAt(as,
+                     "CREATE TABLE AS SELECT syntax does not support IF NOT EXISTS statement yet.");
+    }
+    ASSIGN_OR_RETURN(table.as_query, ParseQuery());
+  }
   return absl::OkStatus();
 }
 

@@ -371,4 +371,23 @@ absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl) {
   return catalog.AlterView(path, std::move(altered));
 }
 
+absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTable& ddl) {
+  SessionCatalog& catalog = session.catalog;
+  ASSIGN_OR_RETURN(ObjectPath path, catalog.Resolve(ddl.name));
+  // The query's columns, as a view over it would have them.
+  sql::CreateView as_view;
+  as_view.name = NameOf(path);
+  as_view.query = std::move(ddl.as_query);
+  absl::StatusOr<CatalogView> bound = BindCreateView(as_view, catalog, session.config);
+  ddl.as_query = std::move(as_view.query);
+  if (!bound.ok()) return bound.status();
+  CatalogTable shape;
+  shape.path = path;
+  shape.schema = bound->schema;
+  shape.options = ddl.properties.entries;
+  shape.comment = ddl.comment.value_or("");
+  ASSIGN_OR_RETURN(std::unique_ptr<sql::CreateTable> definition, DefinitionOf(shape));
+  return BindCreateTable(*definition, catalog);
+}
+
 }  // namespace eddy

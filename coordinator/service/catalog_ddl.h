@@ -4,7 +4,9 @@
 #pragma once
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "common/sql/ast.h"
+#include "coordinator/catalog/catalog_objects.h"
 #include "coordinator/service/session.h"
 
 namespace eddy {
@@ -18,5 +20,9 @@ absl::Status ExecuteDropCatalog(Session& session, const sql::Drop& drop);
 // leaves it invalid (a computed column over a dropped column, a bad option) is refused.
 absl::Status ExecuteAlterTable(Session& session, sql::AlterTable& ddl);
 absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl);
+// CREATE TABLE ... AS query: the table to create, with the query's columns (bound like a CREATE
+// TABLE that lists them, so its options are validated the same way). The caller creates it and
+// submits the INSERT of the query.
+absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTable& ddl);
 
 }  // namespace eddy

@@ -75,12 +75,26 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
 
 }  // namespace
 
+absl::StatusOr<Response> StatementExecutor::CreateTableAs(Session& session, sql::CreateTable& ddl) {
+  ASSIGN_OR_RETURN(CatalogTable table, BindCreateTableAs(session, ddl));
+  const ObjectPath path = table.path;
+  RETURN_IF_ERROR(session.catalog.CreateTable(std::move(table), false, false));
+  sql::Insert insert;
+  insert.target = ddl.name;
+  insert.query = std::move(ddl.as_query);
+  absl::StatusOr<Response> submitted = Submit(jobs_, session, {&insert}, options_);
+  // Nothing half done: a table whose job could not start is dropped again.
+  if (!submitted.ok()) (void)session.catalog.DropTable(path, false, true);
+  return submitted;
+}
+
 absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std::string& sql) {
   ASSIGN_OR_RETURN(sql::StatementPtr stmt, sql::ParseStatement(sql));
   SessionCatalog& catalog = session.catalog;
   switch (stmt->kind) {
     case sql::StatementKind::kCreateTable: {
-      const auto& ddl = *stmt->create_table;
+      auto& ddl = *stmt->create_table;
+      if (ddl.as_query) return CreateTableAs(session, ddl);
       ASSIGN_OR_RETURN(CatalogTable table, BindCreateTable(ddl, catalog));
       RETURN_IF_ERROR(catalog.CreateTable(std::move(table), ddl.temporary, ddl.if_not_exists));
       return Ok();

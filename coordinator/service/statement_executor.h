@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/sql/ast.h"
 #include "coordinator/cluster/job_manager.h"
 #include "coordinator/service/session.h"
 #include "eddy/v1/client.pb.h"
@@ -30,6 +31,10 @@ class StatementExecutor {
   absl::StatusOr<v1::ExecuteStatementResponse> Execute(Session& session, const std::string& sql);
 
  private:
+  // CREATE TABLE ... AS query: creates the table and submits the INSERT of the query's rows.
+  absl::StatusOr<v1::ExecuteStatementResponse> CreateTableAs(Session& session,
+                                                             sql::CreateTable& ddl);
+
   JobManager* jobs_;
   WorkerRegistry* workers_;
   SubmitOptions options_;
