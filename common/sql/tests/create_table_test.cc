@@ -169,7 +169,12 @@ TEST(CreateTable, Errors) {
             "SQL parse error at line 1, column 36: expected 'ALL', 'CONSTRAINTS', 'PARTITIONS', "
             "'GENERATED', 'METADATA', 'OPTIONS' or 'WATERMARKS' but found 'EVERYTHING'");
   EXPECT_EQ(Error("CREATE TABLE t (a INT) AS SELECT 1"),
-            "SQL parse error at line 1, column 24: CREATE TABLE ... AS is not supported yet");
+            "SQL parse error at line 1, column 24: CREATE TABLE AS SELECT syntax does not support "
+            "to specify explicit columns yet.");
+  StatementPtr ctas = Parse("CREATE TABLE t WITH ('connector' = 'blackhole') AS SELECT 1 AS x");
+  ASSERT_NE(ctas, nullptr);
+  EXPECT_NE(ctas->create_table->as_query, nullptr);
+  EXPECT_TRUE(ctas->create_table->columns.empty());
 }
 
 }  // namespace
