@@ -1012,4 +1012,11 @@ std::vector<v1::JobInfo> JobManager::List() {
   return out;
 }
 
+absl::StatusOr<v1::StoredJobSpec> JobManager::StoredSpec(const std::string& job_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+  return it->second.spec.stored;
+}
+
 }  // namespace eddy
