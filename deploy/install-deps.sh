@@ -3,8 +3,9 @@
 #
 # Usage: deploy/install-deps.sh [--with-test-tools] [--dry-run]
 #   --with-test-tools  also install what only the tests use: docker-compose (the deploy tests
-#                      validate deploy/docker-compose.yml with it) and clang-format (the format
-#                      check); `make test` passes this flag (--with-compose is the older name).
+#                      validate deploy/docker-compose.yml with it), clang-format (the format
+#                      check) and chromium (the dashboard test loads the page in it headless);
+#                      `make test` passes this flag (--with-compose is the older name).
 #                      EDDY_WITH_COMPOSE=1 does the same.
 #   --dry-run        print what would be installed and exit.
 # Runs apt-get update only when something is missing. Needs root, or sudo.
@@ -24,12 +25,12 @@ for arg in "$@"; do
   case "$arg" in
     --with-test-tools|--with-compose) with_compose=1 ;;
     --dry-run) dry_run=1 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 if [[ "$with_compose" == 1 ]]; then
-  PACKAGES+=(docker-compose clang-format)
+  PACKAGES+=(docker-compose clang-format chromium)
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -156,7 +156,7 @@ function dag(job, perSecond) {
     const p = pos[v.id];
     const rate = perSecond[v.id] || 0;
     const cls = "vertex" + (running ? (rate > 0 ? " busy" : " idle") : "");
-    const name = v.name.length > 38 ? v.name.slice(0, 37) + "…" : v.name;
+    const name = v.name.length > 32 ? v.name.slice(0, 31) + "…" : v.name;
     const g = svg("g", { class: cls, "data-vertex": v.id, transform: `translate(${p.x},${p.y})` },
                   svg("title", {}, v.name),
                   svg("rect", { width: W, height: H, rx: 6 }),
