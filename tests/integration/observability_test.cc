@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/http/http_client.h"
+#include "common/http/http_server.h"
 #include "eddy/v1/rest.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "tests/integration/cluster_test.h"
@@ -307,6 +308,84 @@ TEST_F(ObservabilityTest, ABlockedSinkBackPressuresItsProducersAndStopNeedsTheTo
   cluster_.reset();  // the workers die before their pipes close
   for (int fd : unread) close(fd);
   std::filesystem::remove_all(fifo_dir);
+}
+
+TEST_F(ObservabilityTest, ASlowEventTimeJobShowsIdleTimeWatermarksAndCheckpoints) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 2, .slots_per_worker = 2}));
+  // Ids as seconds since the epoch: the watermark follows them, far behind the wall clock.
+  RunResult r = Eddy(
+      "SET 'execution.checkpointing.interval' = '300 ms';"
+      "SET 'parallelism.default' = '1';"  // one vertex: source to sink in one chain
+      "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), "
+      "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '100', "
+      "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000');"
+      "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
+      "INSERT INTO hole SELECT id % 4, COUNT(*) "
+      "FROM TABLE(TUMBLE(TABLE seq, DESCRIPTOR(ts), INTERVAL '10' SECOND)) "
+      "GROUP BY window_start, window_end, id % 4;");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string job = JobIdIn(r.err);
+  const std::string j = "job_id=\"" + job + "\"";
+
+  std::string all;
+  double watermark = -1, idle = 0, busy = 0;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        all = WorkerMetrics(0) + WorkerMetrics(1);
+        watermark = SampleValue(all, "eddy_operator_current_input_watermark_ms",
+                                {j, "operator_name=\"WindowAggregate"});
+        idle = SampleSum(all, "eddy_task_idle_time_ms_total", {j, "vertex=\"0\""});
+        busy = SampleSum(all, "eddy_task_busy_time_ms_total", {j, "vertex=\"0\""});
+        return watermark >= 30000 && idle >= 1000;  // 30 rows in, and a second of waiting
+      },
+      std::chrono::seconds(60)))
+      << all;
+  // 100 rows a second keep the source waiting most of the time.
+  EXPECT_GT(idle, busy) << all;
+  // Event time of 1970: the lag is the age of the epoch, give or take the run.
+  const double lag =
+      SampleValue(all, "eddy_operator_watermark_lag_ms", {j, "operator_name=\"WindowAggregate"});
+  EXPECT_GT(lag, 1.7e12) << all;
+  // The assigner makes the watermark: the window operator's input is the assigner's output (the
+  // two read a moment apart, when at most a batch of a few rows can pass).
+  EXPECT_NEAR(SampleValue(all, "eddy_operator_current_output_watermark_ms",
+                          {j, "operator_name=\"WatermarkAssigner"}),
+              SampleValue(all, "eddy_operator_current_input_watermark_ms",
+                          {j, "operator_name=\"WindowAggregate"}),
+              60000)
+      << all;
+  EXPECT_THAT(all, HasSubstr("eddy_operator_rocksdb_sst_bytes{" + j));
+
+  v1::RestCheckpoints checkpoints;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        checkpoints = GetJson<v1::RestCheckpoints>("/jobs/" + job + "/checkpoints");
+        return checkpoints.completed() >= 2;
+      },
+      std::chrono::seconds(30)))
+      << checkpoints.DebugString();
+  EXPECT_GE(checkpoints.latest_id(), 2);
+  EXPECT_GT(checkpoints.latest_size_bytes(), 0);
+  const std::string metrics = Get("/metrics").body;
+  EXPECT_GE(SampleValue(metrics, "eddy_job_checkpoints_completed_total", {j}), 2) << metrics;
+  EXPECT_GE(SampleValue(metrics, "eddy_job_last_checkpoint_id", {j}), 2);
+  EXPECT_EQ(SampleValue(metrics, "eddy_coordinator_jobs", {"status=\"RUNNING\""}), 1);
+}
+
+TEST_F(ObservabilityTest, AWorkerWhoseMetricsPortIsTakenSaysSoAndStillRuns) {
+  auto taken = HttpServer::Start("0.0.0.0", 0, [](const HttpRequest&) { return HttpResponse{}; });
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  const std::string port = std::to_string((*taken)->port());
+  // Loopback: the workers share this process's network, where the port is taken.
+  ClusterOptions options{.workers = 1, .slots_per_worker = 1, .isolate_workers = false};
+  options.worker_args = {"--metrics-port", port, "--bind-host", "0.0.0.0"};
+  ASSERT_NO_FATAL_FAILURE(StartCluster(options));
+  EXPECT_THAT(ReadFileToString(dir_ + "/worker0.err"),
+              HasSubstr("worker runs without /metrics: cannot listen for HTTP on 0.0.0.0:" + port));
+  RunResult r = Eddy(
+      "SET 'table.dml-sync' = 'true'; CREATE TEMPORARY TABLE hole (x INT) WITH "
+      "('connector' = 'blackhole'); INSERT INTO hole VALUES (1);");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 }  // namespace
