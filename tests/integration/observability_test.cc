@@ -209,6 +209,17 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
                         {j, "operator_name=\"Sink(table=[default_catalog.default_database.hole]"}),
             10000);
   EXPECT_GT(SampleValue(metrics, "process_resident_memory_bytes", {}), 0);
+  // The client's statements and the workers' heartbeats, all answered OK.
+  EXPECT_GE(SampleValue(metrics, "eddy_rpc_server_handled_total",
+                        {"method=\"/eddy.v1.ClientService/ExecuteStatement\"", "code=\"OK\""}),
+            3)
+      << metrics;
+  EXPECT_GE(SampleValue(metrics, "eddy_rpc_server_handled_total",
+                        {"method=\"/eddy.v1.ClusterService/Heartbeat\"", "code=\"OK\""}),
+            1);
+  EXPECT_GT(SampleValue(metrics, "eddy_rpc_server_handling_seconds_total",
+                        {"method=\"/eddy.v1.ClientService/ExecuteStatement\"", "code=\"OK\""}),
+            0);
 
   // The job ended: its subtasks left the workers' metrics; the worker's own remain.
   for (int i = 0; i < 2; ++i) {
