@@ -66,9 +66,20 @@ absl::StatusOr<JobTopology> BuildJobTopology(const v1::StoredJobSpec& spec,
       v.add_ship_strategies(v1::ExchangeSink::Partitioning_Name(e.partitioning));
     }
     for (int node : shipped[vertex]) v.set_records_out(v.records_out() + rows_out(vertex, node));
+    bool first = true;
     for (const auto& [key, m] : metrics) {
       if (key.first != vertex) continue;
       *v.add_operators() = *m;
+      if (first) {  // every operator of the vertex carries its subtasks' times
+        v.set_busy_ms(m->busy_ms());
+        v.set_idle_ms(m->idle_ms());
+        v.set_back_pressured_ms(m->back_pressured_ms());
+        first = false;
+      }
+      if (m->has_input_watermark_ms() &&
+          (!v.has_input_watermark_ms() || m->input_watermark_ms() < v.input_watermark_ms())) {
+        v.set_input_watermark_ms(m->input_watermark_ms());
+      }
       v.set_late_records_dropped(v.late_records_dropped() + m->late_rows_dropped());
       v.set_state_bytes_in_memory(v.state_bytes_in_memory() + m->state_bytes_in_memory());
       v.set_state_bytes_in_store(v.state_bytes_in_store() + m->state_bytes_in_store());

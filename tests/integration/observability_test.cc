@@ -142,6 +142,11 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
   EXPECT_EQ(agg.ship_strategies(0), "HASH");
   EXPECT_EQ(agg.records_in(), 10000);
   EXPECT_EQ(agg.records_out(), 0);  // nothing leaves the sink's vertex by an exchange
+  // The final reports carry each subtask's time: 2 subtasks of each vertex, from start to end.
+  for (const auto& v : details.vertices()) {
+    EXPECT_GT(v.busy_ms() + v.idle_ms() + v.back_pressured_ms(), 0) << v.DebugString();
+    EXPECT_FALSE(v.has_input_watermark_ms()) << v.DebugString();  // no event time here
+  }
   std::map<std::string, v1::OperatorMetrics> by_kind;
   for (const auto& v : details.vertices()) {
     for (const auto& m : v.operators()) by_kind[m.description().substr(0, 9)] = m;
@@ -294,7 +299,16 @@ TEST_F(ObservabilityTest, ABlockedSinkBackPressuresItsProducersAndStopNeedsTheTo
   EXPECT_EQ(credits, 0) << all;
   EXPECT_EQ(SampleSum(all, "eddy_exchange_input_channels", {j, "vertex=\"1\""}), 2) << all;
 
-  const auto details = GetJson<v1::RestJobDetails>("/jobs/" + job);
+  // The coordinator hears of it with the heartbeats: the sources' vertex is back-pressured.
+  v1::RestJobDetails details;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        details = GetJson<v1::RestJobDetails>("/jobs/" + job);
+        return details.vertices_size() == 2 && details.vertices(0).back_pressured_ms() >= 500;
+      },
+      std::chrono::seconds(30)))
+      << details.DebugString();
+  EXPECT_GT(details.vertices(0).back_pressured_ms(), details.vertices(0).busy_ms());
   EXPECT_EQ(details.state(), "RUNNING");
   ASSERT_EQ(details.vertices_size(), 2);
   EXPECT_EQ(details.vertices(1).ship_strategies(0), "REBALANCE");
@@ -366,6 +380,18 @@ TEST_F(ObservabilityTest, ASlowEventTimeJobShowsIdleTimeWatermarksAndCheckpoints
               60000)
       << all;
   EXPECT_THAT(all, HasSubstr("eddy_operator_rocksdb_sst_bytes{" + j));
+
+  // The coordinator's view, from the heartbeats: the one vertex has the window's watermark.
+  v1::RestJobDetails details;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        details = GetJson<v1::RestJobDetails>("/jobs/" + job);
+        return details.vertices_size() == 1 && details.vertices(0).input_watermark_ms() >= 30000;
+      },
+      std::chrono::seconds(30)))
+      << details.DebugString();
+  EXPECT_EQ(details.vertices(0).input_watermark_ms() % 1000, 0);  // whole seconds, as the ids
+  EXPECT_GT(details.vertices(0).idle_ms(), details.vertices(0).busy_ms());
 
   v1::RestCheckpoints checkpoints;
   EXPECT_TRUE(Eventually(

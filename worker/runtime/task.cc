@@ -208,8 +208,16 @@ void Task::Metrics(v1::TaskMetrics* out) const {
 
 void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const {
   out->Clear();
+  TaskRuntimeMetrics times;
+  TimeMetrics(&times);
   for (const auto& node : nodes_) {
     v1::OperatorMetrics* m = out->Add();
+    m->set_busy_ms(static_cast<int64_t>(times.busy_nanos / 1000000));
+    m->set_idle_ms(static_cast<int64_t>(times.idle_nanos / 1000000));
+    m->set_back_pressured_ms(static_cast<int64_t>(times.back_pressured_nanos / 1000000));
+    if (const int64_t w = node->watermark_in.load(std::memory_order_relaxed); w != kNoWatermark) {
+      m->set_input_watermark_ms(w);
+    }
     m->set_node_id(node->spec.id());
     m->set_task_index(task_index_);
     m->set_description(node->spec.description());
@@ -226,11 +234,7 @@ void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetric
   }
 }
 
-void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
-  out->job_id = job_id_;
-  out->attempt = attempt_;
-  out->task_index = task_index_;
-  out->subtask_index = subtask_index_;
+void Task::TimeMetrics(TaskRuntimeMetrics* out) const {
   const int64_t start = run_start_ns_.load();
   if (start != 0) {
     const int64_t end = run_end_ns_.load();
@@ -245,6 +249,14 @@ void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
     out->back_pressured_nanos = back_pressured;
     out->busy_nanos = total > idle + back_pressured ? total - idle - back_pressured : 0;
   }
+}
+
+void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
+  out->job_id = job_id_;
+  out->attempt = attempt_;
+  out->task_index = task_index_;
+  out->subtask_index = subtask_index_;
+  TimeMetrics(out);
   out->nodes.clear();
   for (const auto& node : nodes_) {
     NodeRuntimeMetrics& m = out->nodes.emplace_back();

@@ -127,7 +127,9 @@ class Task {
   // sources) its plan node id + 1, the same scheme as state ids.
   static uint32_t HandleId(const Node& node);
   bool Live(const Node& node) const;  // not yet finished
-  void Wake();                        // ends an idle wait early (a source got input)
+  // Sets out's busy, idle and back-pressured time (any thread).
+  void TimeMetrics(TaskRuntimeMetrics* out) const;
+  void Wake();  // ends an idle wait early (a source got input)
 
   std::string job_id_;
   int task_index_ = 0;

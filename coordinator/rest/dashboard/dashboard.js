@@ -94,26 +94,50 @@ async function workersPage() {
                                       fmtDuration(x.last_heartbeat_age_ms) + " ago"]))];
 }
 
-// Rows per second of each vertex since the previous refresh of the same job.
-let previous = { jid: null, at: 0, records: {} };
+// Per vertex, since the previous refresh of the same job: rows read per second and the share of
+// its subtasks' time spent back-pressured (Flink's backPressuredTimeMsPerSecond / 1000); on the
+// first look the share since the subtasks started, and no rate.
+let previous = { jid: null, vertices: {} };
 
-function rates(job) {
+function activity(job) {
   const now = num(job.now);
   const out = {};
+  const same = previous.jid === job.jid;
+  const next = { jid: job.jid, vertices: {} };
   for (const v of job.vertices) {
-    const total = num(v.records_in);
-    const before = previous.jid === job.jid ? previous.records[v.id] : undefined;
-    const seconds = (now - previous.at) / 1000;
-    out[v.id] = before !== undefined && seconds > 0 ? Math.max(0, (total - before) / seconds) : 0;
+    const sample = { at: now, records: num(v.records_in), bp: num(v.back_pressured_ms),
+                     busy: num(v.busy_ms), idle: num(v.idle_ms) };
+    const before = same ? previous.vertices[v.id] : undefined;
+    // Before a second look, the share over the subtasks' whole run.
+    const since = before ? before.sample : { at: now, records: 0, bp: 0, busy: 0, idle: 0 };
+    const bp = sample.bp - since.bp;
+    const total = bp + (sample.busy - since.busy) + (sample.idle - since.idle);
+    if (before && total === 0) {
+      // No heartbeat since the last look: keep what it showed, and its baseline.
+      out[v.id] = before.shown;
+      next.vertices[v.id] = before;
+      continue;
+    }
+    const seconds = (sample.at - since.at) / 1000;
+    const a = {
+      rate: before && seconds > 0 ? Math.max(0, (sample.records - since.records) / seconds) : null,
+      backPressure: total > 0 ? Math.min(1, Math.max(0, bp / total)) : null,
+    };
+    out[v.id] = a;
+    next.vertices[v.id] = { sample, shown: a };
   }
-  previous = { jid: job.jid, at: now, records: {} };
-  for (const v of job.vertices) previous.records[v.id] = num(v.records_in);
+  previous = next;
   return out;
 }
 
+function backPressureClass(share) {
+  if (share === null) return "";
+  return share >= 0.5 ? " bp-high" : share >= 0.1 ? " bp-low" : " bp-ok";
+}
+
 // The job graph: vertices in columns by their distance from the sources, arrows for exchanges.
-function dag(job, perSecond) {
-  const W = 250, H = 92, GAPX = 90, GAPY = 28, PAD = 20;
+function dag(job, act) {
+  const W = 250, H = 110, GAPX = 90, GAPY = 28, PAD = 20;
   const depth = {};
   const byId = {};
   for (const v of job.vertices) byId[v.id] = v;
@@ -154,9 +178,14 @@ function dag(job, perSecond) {
   const running = job.state === "RUNNING";
   for (const v of job.vertices) {
     const p = pos[v.id];
-    const rate = perSecond[v.id] || 0;
-    const cls = "vertex" + (running ? (rate > 0 ? " busy" : " idle") : "");
+    const a = act[v.id] || { rate: null, backPressure: null };
+    const rate = a.rate === null ? "-" : fmtCount(Math.round(a.rate));
+    const cls = "vertex" + (running ? backPressureClass(a.backPressure) : "");
     const name = v.name.length > 32 ? v.name.slice(0, 31) + "…" : v.name;
+    const watermark = v.input_watermark_ms !== undefined
+        ? new Date(num(v.input_watermark_ms)).toISOString().replace("T", " ").slice(0, 19)
+        : "-";
+    const pressure = a.backPressure === null ? "-" : Math.round(a.backPressure * 100) + "%";
     const g = svg("g", { class: cls, "data-vertex": v.id, transform: `translate(${p.x},${p.y})` },
                   svg("title", {}, v.name),
                   svg("rect", { width: W, height: H, rx: 6 }),
@@ -165,8 +194,9 @@ function dag(job, perSecond) {
                   svg("text", { x: 10, y: 58 },
                       `Records in: ${fmtCount(v.records_in)}  out: ${fmtCount(v.records_out)}`),
                   svg("text", { x: 10, y: 76 },
-                      running ? `${fmtCount(Math.round(rate))} rows/s in` :
-                                `Late dropped: ${fmtCount(v.late_records_dropped)}`));
+                      running ? `${rate} rows/s in, back-pressured ${pressure}`
+                              : `Late dropped: ${fmtCount(v.late_records_dropped)}`),
+                  svg("text", { x: 10, y: 94 }, `Watermark: ${watermark}`));
     root.append(g);
   }
   return root;
@@ -176,18 +206,20 @@ async function jobPage(jid) {
   const [job, checkpoints, exceptions, plan] = await Promise.all([
     getJson("/jobs/" + jid), getJson("/jobs/" + jid + "/checkpoints"),
     getJson("/jobs/" + jid + "/exceptions"), getJson("/jobs/" + jid + "/plan")]);
-  const perSecond = rates(job);
+  const act = activity(job);
   const parts = [
     el("h2", {}, "Job ", el("span", { id: "job-name" }, job.name), " ", state(job.state)),
     table(["ID", "Started", "Ended", "Duration", "Attempt", "Restarts"],
           [[job.jid, fmtTime(job.start_time), fmtTime(job.end_time), fmtDuration(job.duration),
             num(job.attempt), num(job.restarts)]]),
-    el("h3", {}, "Job graph"), dag(job, perSecond),
+    el("h3", {}, "Job graph"), dag(job, act),
     el("h3", {}, "Vertices"),
-    table(["Vertex", "Name", "Parallelism", "Records in", "Records out", "Late dropped",
-           "State in memory", "State in RocksDB"],
+    table(["Vertex", "Name", "Parallelism", "Records in", "Records out", "Busy", "Idle",
+           "Back-pressured", "Late dropped", "State in memory", "State in RocksDB"],
           job.vertices.map((v) => [num(v.id), v.name, num(v.parallelism), num(v.records_in),
-                                   num(v.records_out), num(v.late_records_dropped),
+                                   num(v.records_out), fmtDuration(v.busy_ms),
+                                   fmtDuration(v.idle_ms), fmtDuration(v.back_pressured_ms),
+                                   num(v.late_records_dropped),
                                    fmtBytes(v.state_bytes_in_memory),
                                    fmtBytes(v.state_bytes_in_store)])),
     el("h3", {}, "Checkpoints"),
