@@ -43,6 +43,15 @@ function fmtDuration(ms) {
   s %= 60;
   return (h ? h + "h " : "") + (h || m ? m + "m " : "") + s + "s";
 }
+// An event-time watermark: "-" before the first, "end of input" once the inputs ended (the
+// largest watermark), else the UTC time.
+function fmtWatermark(ms) {
+  if (ms === undefined) return "-";
+  const n = num(ms);
+  if (n >= 253402300800000) return "end of input";  // past year 9999
+  if (n <= -62135596800000) return "-";
+  return new Date(n).toISOString().replace("T", " ").slice(0, 19);
+}
 function fmtTime(ms) { return num(ms) ? new Date(num(ms)).toLocaleString() : "-"; }
 function state(s) { return el("span", { class: "state state-" + s }, s); }
 
@@ -182,9 +191,7 @@ function dag(job, act) {
     const rate = a.rate === null ? "-" : fmtCount(Math.round(a.rate));
     const cls = "vertex" + (running ? backPressureClass(a.backPressure) : "");
     const name = v.name.length > 32 ? v.name.slice(0, 31) + "…" : v.name;
-    const watermark = v.input_watermark_ms !== undefined
-        ? new Date(num(v.input_watermark_ms)).toISOString().replace("T", " ").slice(0, 19)
-        : "-";
+    const watermark = fmtWatermark(v.input_watermark_ms);
     const pressure = a.backPressure === null ? "-" : Math.round(a.backPressure * 100) + "%";
     const g = svg("g", { class: cls, "data-vertex": v.id, transform: `translate(${p.x},${p.y})` },
                   svg("title", {}, v.name),
