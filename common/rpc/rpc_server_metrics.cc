@@ -65,4 +65,16 @@ void AddRpcServerMetrics(grpc::ServerBuilder* builder) {
   builder->experimental().SetInterceptorCreators(std::move(factories));
 }
 
+void WriteRpcServerMetrics(PrometheusWriter* out) {
+  out->Family("eddy_rpc_server_handled_total", PrometheusWriter::Type::kCounter,
+              "gRPC calls this process handled, by method and status code.");
+  out->Family("eddy_rpc_server_handling_seconds_total", PrometheusWriter::Type::kCounter,
+              "Time from a call's arrival to its status, summed, by method and status code.");
+  for (const auto& [key, totals] : RpcServerMetrics::Global().Snapshot()) {
+    const MetricLabels labels = {{"method", key.first}, {"code", key.second}};
+    out->Sample("eddy_rpc_server_handled_total", labels, totals.calls);
+    out->Sample("eddy_rpc_server_handling_seconds_total", labels, totals.seconds);
+  }
+}
+
 }  // namespace eddy

@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "common/http/prometheus_writer.h"
+
 namespace eddy {
 
 class RpcServerMetrics {
@@ -33,5 +35,8 @@ class RpcServerMetrics {
 
 // Makes the server built by `builder` record its calls in RpcServerMetrics::Global().
 void AddRpcServerMetrics(grpc::ServerBuilder* builder);
+// The totals of RpcServerMetrics::Global() as eddy_rpc_server_handled_total and
+// eddy_rpc_server_handling_seconds_total (docs/metrics.md).
+void WriteRpcServerMetrics(PrometheusWriter* out);
 
 }  // namespace eddy

@@ -43,10 +43,6 @@ void DeclareFamilies(PrometheusWriter* out) {
               "Rows out of the operator, summed over its subtasks (as of the last heartbeat).");
   out->Family("eddy_job_operator_late_records_dropped_total", Type::kCounter,
               "Late rows the operator dropped, summed over its subtasks.");
-  out->Family("eddy_rpc_server_handled_total", Type::kCounter,
-              "gRPC calls the coordinator handled, by method and status code.");
-  out->Family("eddy_rpc_server_handling_seconds_total", Type::kCounter,
-              "Time from a call's arrival to its status, summed, by method and status code.");
 }
 
 }  // namespace
@@ -98,11 +94,7 @@ std::string CoordinatorMetricsText(JobManager& jobs, WorkerRegistry& workers) {
   for (const auto& [status, n] : by_status) {
     out.Sample("eddy_coordinator_jobs", {{"status", status}}, n);
   }
-  for (const auto& [key, totals] : RpcServerMetrics::Global().Snapshot()) {
-    const MetricLabels labels = {{"method", key.first}, {"code", key.second}};
-    out.Sample("eddy_rpc_server_handled_total", labels, totals.calls);
-    out.Sample("eddy_rpc_server_handling_seconds_total", labels, totals.seconds);
-  }
+  WriteRpcServerMetrics(&out);
   WriteProcessMetrics(&out);
   return out.Finish();
 }

@@ -233,6 +233,11 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
     EXPECT_THAT(w, Not(HasSubstr(j)));
     EXPECT_GT(SampleValue(w, "process_threads", {}), 1);
     EXPECT_GT(SampleValue(w, "eddy_rocksdb_block_cache_capacity_bytes", {}), 0);
+    // The coordinator deployed the job's subtasks here.
+    EXPECT_GE(SampleValue(w, "eddy_rpc_server_handled_total",
+                          {"method=\"/eddy.v1.WorkerService/DeployTasks\"", "code=\"OK\""}),
+              1)
+        << w;
   }
 }
 

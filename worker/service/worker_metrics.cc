@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/http/process_metrics.h"
+#include "common/rpc/rpc_server_metrics.h"
 #include "worker/service/worker_server.h"
 
 namespace eddy {
@@ -138,6 +139,7 @@ std::string WorkerServer::MetricsText() {
     out.Sample("eddy_rocksdb_write_buffer_usage_bytes", {}, uint64_t{shared.WriteBufferUsage()});
     out.Sample("eddy_state_stores", {}, uint64_t{state_stores_->size()});
   }
+  WriteRpcServerMetrics(&out);
   WriteProcessMetrics(&out);
   return out.Finish();
 }
