@@ -80,6 +80,8 @@ absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
                                           "127.0.0.1",
                                           "--data-dir",
                                           c->dir_ + "/coordinator",
+                                          "--rest-port",
+                                          "0",
                                           "--log-level",
                                           "warn"};
   coordinator.insert(coordinator.end(), extra_coordinator_flags.begin(),
@@ -101,6 +103,8 @@ absl::StatusOr<std::unique_ptr<LocalProcessCluster>> LocalProcessCluster::Start(
                                      std::to_string(slots_per_worker),
                                      "--data-dir",
                                      c->dir_ + "/worker" + std::to_string(i),
+                                     "--metrics-port",
+                                     "0",
                                      "--log-level",
                                      "warn"};
     argv.insert(argv.end(), extra_worker_flags.begin(), extra_worker_flags.end());

@@ -4,8 +4,9 @@
 # Usage: deploy/install-deps.sh [--with-test-tools] [--dry-run]
 #   --with-test-tools  also install what only the tests use: docker-compose (the deploy tests
 #                      validate deploy/docker-compose.yml with it), clang-format (the format
-#                      check), and the Python client's runtime and test packages (grpcio,
-#                      protobuf, pandas, pytest, venv); `make test` passes this flag
+#                      check), chromium (the dashboard test loads the page in it headless),
+#                      and the Python client's runtime and test packages (grpcio, protobuf,
+#                      pandas, pytest, venv); `make test` passes this flag
 #                      (--with-compose is the older name).
 #                      EDDY_WITH_COMPOSE=1 does the same.
 #   --dry-run        print what would be installed and exit.
@@ -26,12 +27,12 @@ for arg in "$@"; do
   case "$arg" in
     --with-test-tools|--with-compose) with_compose=1 ;;
     --dry-run) dry_run=1 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 if [[ "$with_compose" == 1 ]]; then
-  PACKAGES+=(docker-compose clang-format)
+  PACKAGES+=(docker-compose clang-format chromium)
   # The Python client (client/python) and its tests (tests/python).
   PACKAGES+=(python3-grpcio python3-protobuf python3-pandas python3-pytest python3-venv)
 fi

@@ -64,9 +64,20 @@ bool JobManager::IsFinal(v1::TaskState s) {
 v1::JobInfo JobManager::InfoLocked(const Job& job) {
   v1::JobInfo info = job.info;
   std::map<std::pair<int, int>, v1::OperatorMetrics> by_node;  // (task, node) -> sum
+  std::set<std::pair<int, int>> without_watermark;             // a subtask of the node has none yet
   for (const auto& t : job.tasks) {
     for (const auto& m : t.operators) {
-      v1::OperatorMetrics& sum = by_node[{t.task_index, m.node_id()}];
+      const std::pair<int, int> key{t.task_index, m.node_id()};
+      v1::OperatorMetrics& sum = by_node[key];
+      sum.set_busy_ms(sum.busy_ms() + m.busy_ms());
+      sum.set_idle_ms(sum.idle_ms() + m.idle_ms());
+      sum.set_back_pressured_ms(sum.back_pressured_ms() + m.back_pressured_ms());
+      if (!m.has_input_watermark_ms()) {
+        without_watermark.insert(key);
+      } else if (!sum.has_input_watermark_ms() ||
+                 m.input_watermark_ms() < sum.input_watermark_ms()) {
+        sum.set_input_watermark_ms(m.input_watermark_ms());
+      }
       sum.set_node_id(m.node_id());
       sum.set_task_index(t.task_index);
       if (sum.description().empty()) sum.set_description(m.description());
@@ -78,7 +89,10 @@ v1::JobInfo JobManager::InfoLocked(const Job& job) {
       sum.set_subtasks(sum.subtasks() + 1);
     }
   }
-  for (auto& [id, m] : by_node) *info.add_operators() = std::move(m);
+  for (auto& [id, m] : by_node) {
+    if (without_watermark.count(id) > 0) m.clear_input_watermark_ms();
+    *info.add_operators() = std::move(m);
+  }
   info.set_attempt(job.attempt);
   int64_t completed = job.checkpoints_completed_before, failed = job.checkpoints_failed_before;
   if (job.checkpoints) {
@@ -1010,6 +1024,13 @@ std::vector<v1::JobInfo> JobManager::List() {
   std::vector<v1::JobInfo> out;
   for (const auto& id : order_) out.push_back(InfoLocked(jobs_[id]));
   return out;
+}
+
+absl::StatusOr<v1::StoredJobSpec> JobManager::StoredSpec(const std::string& job_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+  return it->second.spec.stored;
 }
 
 }  // namespace eddy

@@ -103,6 +103,8 @@ class JobManager {
   // Current info; with wait_ms > 0 waits up to that long for a final status.
   absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
   std::vector<v1::JobInfo> List();
+  // What the job store records of the job's spec (its plan and configuration), for the REST API.
+  absl::StatusOr<v1::StoredJobSpec> StoredSpec(const std::string& job_id);
 
   // The next rows of a SELECT job, from the worker running its collect sink in the current
   // attempt (subtask 0, so the attempt's first slot). Waits up to `wait_ms` for rows; while the

@@ -7,6 +7,7 @@
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
+#include "common/rpc/rpc_server_metrics.h"
 #include "common/rpc/status_convert.h"
 #include "coordinator/service/job_specs.h"
 
@@ -154,6 +155,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
                            grpc::InsecureServerCredentials(), &c->port_);
   ConfigureServerBuilder(&builder);
+  AddRpcServerMetrics(&builder);
   builder.RegisterService(c->client_service_.get());
   builder.RegisterService(c->cluster_service_.get());
   c->server_ = builder.BuildAndStart();

@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT.
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,8 @@
 #include "common/base/logging.h"
 #include "common/base/program_flags.h"
 #include "common/base/signals.h"
+#include "common/http/http_server.h"
+#include "coordinator/rest/rest_api.h"
 #include "coordinator/service/coordinator_server.h"
 
 ABSL_FLAG(int, port, 8081, "gRPC port for clients and workers (0 = any free port)");
@@ -30,6 +33,11 @@ ABSL_FLAG(std::string, jobstore_expiration_time, "3600",
 ABSL_FLAG(int, jobstore_max_capacity, std::numeric_limits<int>::max(),
           "how many finished, failed or cancelled jobs are kept at most, the oldest pruned first "
           "(Flink's jobstore.max-capacity)");
+ABSL_FLAG(int, rest_port, 8082,
+          "HTTP port of the REST API and GET /metrics (0 = any free port, -1 = none; a port in "
+          "use is logged and the coordinator runs without it)");
+ABSL_FLAG(std::string, rest_token, "",
+          "bearer token that allows POST /jobs/<id>/stop on the REST API (empty: read-only)");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
 
 int main(int argc, char** argv) {
@@ -76,14 +84,38 @@ int main(int argc, char** argv) {
                  opts.job_retention.max_capacity);
     return 2;
   }
+  const int rest_port = absl::GetFlag(FLAGS_rest_port);
+  if (rest_port < -1 || rest_port > 65535) {
+    std::fprintf(stderr, "eddy-coordinator: --rest-port must be a port, 0 or -1, got %d\n",
+                 rest_port);
+    return 2;
+  }
   eddy::BlockTerminationSignals();
   auto server = eddy::CoordinatorServer::Start(opts);
   if (!server.ok()) {
     std::fprintf(stderr, "eddy-coordinator: %s\n", std::string(server.status().message()).c_str());
     return 1;
   }
+  std::unique_ptr<eddy::RestApi> rest;
+  std::unique_ptr<eddy::HttpServer> http;
+  if (rest_port >= 0) {
+    rest = std::make_unique<eddy::RestApi>(&(*server)->jobs(), &(*server)->registry(),
+                                           eddy::RestOptions{absl::GetFlag(FLAGS_rest_token)});
+    auto started = eddy::HttpServer::Start(
+        opts.bind_host, rest_port,
+        [api = rest.get()](const eddy::HttpRequest& req) { return api->Handle(req); });
+    if (started.ok()) {
+      http = std::move(*started);
+      EDDY_LOG_INFO("coordinator REST API and metrics at http://{}:{}/", opts.bind_host,
+                    http->port());
+    } else {
+      EDDY_LOG_WARN("coordinator runs without its REST API: {}",
+                    std::string(started.status().message()));
+    }
+  }
   int sig = eddy::WaitForTerminationSignal();
   EDDY_LOG_INFO("coordinator received signal {}, shutting down", sig);
+  if (http) http->Stop();
   (*server)->Shutdown();
   return 0;
 }

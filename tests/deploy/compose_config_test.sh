@@ -35,4 +35,24 @@ for want in coordinator worker; do
   fi
 done
 
+# The optional Prometheus service, and the scrape config it mounts.
+with_prometheus="$("${compose[@]}" -f "$file" --profile prometheus config --services)"
+if ! grep -qx prometheus <<<"$with_prometheus"; then
+  echo "FAIL: --profile prometheus defines no service 'prometheus'" >&2
+  exit 1
+fi
+for want in "coordinator:8082" "port: 9249"; do
+  if ! grep -q "$want" "$root/deploy/prometheus.yml"; then
+    echo "FAIL: deploy/prometheus.yml does not scrape '$want'" >&2
+    exit 1
+  fi
+done
+config="$("${compose[@]}" -f "$file" config)"
+for want in "8082" "9249"; do
+  if ! grep -q "$want" <<<"$config"; then
+    echo "FAIL: the compose file does not mention port $want" >&2
+    exit 1
+  fi
+done
+
 echo "PASS: $file is valid and defines: $(tr '\n' ' ' <<<"$services")"

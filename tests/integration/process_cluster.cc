@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <thread>
@@ -137,7 +138,7 @@ Subprocess ProcessCluster::StartWorker(int i) {
         std::string("--port"), std::string("0"), std::string("--bind-host"), worker_host,
         std::string("--advertise-host"), worker_host, std::string("--slots"),
         std::to_string(options_.slots_per_worker), std::string("--data-dir"),
-        dir_ + "/worker" + std::to_string(i)}) {
+        dir_ + "/worker" + std::to_string(i), std::string("--metrics-port"), std::string("0")}) {
     argv.push_back(a);
   }
   for (const std::string& a : options_.worker_args) argv.push_back(a);
@@ -163,7 +164,9 @@ Subprocess ProcessCluster::StartCoordinator() {
                                    "--heartbeat-timeout-ms",
                                    std::to_string(options_.heartbeat_timeout_ms),
                                    "--data-dir",
-                                   dir_ + "/coordinator"};
+                                   dir_ + "/coordinator",
+                                   "--rest-port",
+                                   "0"};
   for (const std::string& a : options_.coordinator_args) argv.push_back(a);
   const std::string log = coordinator_starts_ == 0
                               ? "/coordinator"
@@ -192,6 +195,30 @@ std::string ProcessCluster::WorkerId(int i) const {
   const size_t begin = at + 4;
   const size_t end = log.find_first_of(" \n", begin);
   return log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+namespace {
+
+// The port in the first "<marker>http://host:PORT/" line of `log`; 0 when there is none.
+int LoggedHttpPort(const std::string& log, const std::string& marker) {
+  const size_t at = log.find(marker + "http://");
+  if (at == std::string::npos) return 0;
+  const size_t host = at + marker.size() + 7;
+  const size_t colon = log.find(':', host);
+  const size_t slash = log.find('/', host);
+  if (colon == std::string::npos || slash == std::string::npos || colon > slash) return 0;
+  return std::atoi(log.substr(colon + 1, slash - colon - 1).c_str());
+}
+
+}  // namespace
+
+int ProcessCluster::CoordinatorRestPort() const {
+  return LoggedHttpPort(ReadFileToString(CurrentCoordinatorLogPath()), "REST API and metrics at ");
+}
+
+int ProcessCluster::WorkerMetricsPort(int i) const {
+  return LoggedHttpPort(ReadFileToString(dir_ + "/worker" + std::to_string(i) + ".err"),
+                        "worker metrics at ");
 }
 
 std::string ProcessCluster::coordinator_address() const {

@@ -50,6 +50,10 @@ class ProcessCluster {
   const std::string& error() const { return error_; }
   const NetworkTopology& topology() const { return topology_; }
   std::string coordinator_address() const;
+  // The HTTP ports the current coordinator (REST API, /metrics) and worker i's first process
+  // (/metrics) logged; 0 until they did. Both are started with port 0 (a free port).
+  int CoordinatorRestPort() const;
+  int WorkerMetricsPort(int i) const;
 
   // Runs `eddy --coordinator <address> -e <sql>` to completion.
   RunResult Eddy(const std::string& sql, int timeout_ms = 240000) const;

@@ -89,4 +89,9 @@ size_t ExchangeRegistry::size() const {
   return gates_.size();
 }
 
+std::vector<std::pair<GateKey, std::shared_ptr<InputGate>>> ExchangeRegistry::Gates() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return {gates_.begin(), gates_.end()};
+}
+
 }  // namespace eddy

@@ -14,6 +14,8 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -76,6 +78,8 @@ class ExchangeRegistry {
 
   std::chrono::milliseconds wait_timeout() const { return wait_timeout_; }
   size_t size() const;
+  // Every registered gate, for metrics.
+  std::vector<std::pair<GateKey, std::shared_ptr<InputGate>>> Gates() const;
 
  private:
   void Unregister(const GateKey& key, const InputGate* gate);

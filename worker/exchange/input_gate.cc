@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "worker/exchange/back_pressure_clock.h"
 
 namespace eddy {
 namespace {
@@ -187,7 +188,9 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
       return absl::CancelledError(
           absl::StrCat("sending to ", name_, " channel ", channel, ": task cancelled"));
     }
+    const auto waiting_since = std::chrono::steady_clock::now();
     space_cv_.wait_for(lock, kCancelPollInterval);
+    CountBackPressure(waiting_since);
   }
   if (closed_) {
     return absl::AbortedError(absl::StrCat("exchange input gate of ", name_, " is closed"));

@@ -5,6 +5,7 @@
 #include "common/batch/batch_codec.h"
 #include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
+#include "worker/exchange/back_pressure_clock.h"
 
 namespace eddy {
 namespace {
@@ -107,7 +108,9 @@ absl::Status RemoteOutputChannel::Send(ChangelogBatch batch) {
         FinishCall(/*cancel=*/true).IgnoreError();
         return Annotate(absl::CancelledError("task cancelled while waiting for credit"));
       }
+      const auto waiting_since = std::chrono::steady_clock::now();
       cv_.wait_for(lock, kCancelPollInterval);
+      CountBackPressure(waiting_since);
     }
     --credits_;
   }

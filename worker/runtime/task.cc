@@ -11,6 +11,7 @@
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
+#include "worker/exchange/back_pressure_clock.h"
 #include "worker/exchange/input_alignment.h"
 #include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/operator_factory.h"
@@ -57,6 +58,12 @@ void AddRows(std::atomic<uint64_t>& counter, size_t n) {
   counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
 }
 
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 struct Task::Node {
@@ -73,22 +80,31 @@ struct Task::Node {
   std::string store_name;  // in checkpoint paths: unique per store instance
   std::atomic<uint64_t> rows_in{0};
   std::atomic<uint64_t> rows_out{0};
+  std::atomic<uint64_t> bytes_in{0};
+  std::atomic<uint64_t> bytes_out{0};
+  std::atomic<int64_t> watermark_in{kNoWatermark};   // what ProcessWatermark last got
+  std::atomic<int64_t> watermark_out{kNoWatermark};  // what the node last emitted
 };
 
 absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
+  const size_t bytes = batch.ByteSize();
   AddRows(owner_->rows_out, batch.num_rows());
+  AddRows(owner_->bytes_out, bytes);
   for (const auto& [node, slot] : targets_) {
     Node& target = *task_->nodes_[node];
     AddRows(target.rows_in, batch.num_rows());
+    AddRows(target.bytes_in, bytes);
     RETURN_IF_ERROR(target.op->Process(slot, batch));
   }
   return absl::OkStatus();
 }
 
 absl::Status Task::FanOut::EmitWatermark(const Watermark& watermark) {
+  if (!watermark.idle) owner_->watermark_out.store(watermark.millis, std::memory_order_relaxed);
   for (const auto& [node, slot] : targets_) {
     Node& target = *task_->nodes_[node];
     if (std::optional<Watermark> w = target.watermarks.Update(slot, watermark)) {
+      if (!w->idle) target.watermark_in.store(w->millis, std::memory_order_relaxed);
       RETURN_IF_ERROR(target.op->ProcessWatermark(*w));
     }
   }
@@ -192,8 +208,16 @@ void Task::Metrics(v1::TaskMetrics* out) const {
 
 void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const {
   out->Clear();
+  TaskRuntimeMetrics times;
+  TimeMetrics(&times);
   for (const auto& node : nodes_) {
     v1::OperatorMetrics* m = out->Add();
+    m->set_busy_ms(static_cast<int64_t>(times.busy_nanos / 1000000));
+    m->set_idle_ms(static_cast<int64_t>(times.idle_nanos / 1000000));
+    m->set_back_pressured_ms(static_cast<int64_t>(times.back_pressured_nanos / 1000000));
+    if (const int64_t w = node->watermark_in.load(std::memory_order_relaxed); w != kNoWatermark) {
+      m->set_input_watermark_ms(w);
+    }
     m->set_node_id(node->spec.id());
     m->set_task_index(task_index_);
     m->set_description(node->spec.description());
@@ -210,7 +234,55 @@ void Task::OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetric
   }
 }
 
+void Task::TimeMetrics(TaskRuntimeMetrics* out) const {
+  const int64_t start = run_start_ns_.load();
+  if (start != 0) {
+    const int64_t end = run_end_ns_.load();
+    const int64_t now = end != 0 ? end : SteadyNanos();
+    uint64_t idle = idle_ns_.load();
+    if (const int64_t since = idle_since_ns_.load(); since != 0 && end == 0 && now > since) {
+      idle += static_cast<uint64_t>(now - since);
+    }
+    const uint64_t back_pressured = back_pressured_ns_.load();
+    const uint64_t total = static_cast<uint64_t>(std::max<int64_t>(0, now - start));
+    out->idle_nanos = idle;
+    out->back_pressured_nanos = back_pressured;
+    out->busy_nanos = total > idle + back_pressured ? total - idle - back_pressured : 0;
+  }
+}
+
+void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
+  out->job_id = job_id_;
+  out->attempt = attempt_;
+  out->task_index = task_index_;
+  out->subtask_index = subtask_index_;
+  TimeMetrics(out);
+  out->nodes.clear();
+  for (const auto& node : nodes_) {
+    NodeRuntimeMetrics& m = out->nodes.emplace_back();
+    m.node_id = node->spec.id();
+    m.description = node->spec.description();
+    m.rows_in = node->rows_in.load(std::memory_order_relaxed);
+    m.rows_out = node->rows_out.load(std::memory_order_relaxed);
+    m.bytes_in = node->bytes_in.load(std::memory_order_relaxed);
+    m.bytes_out = node->bytes_out.load(std::memory_order_relaxed);
+    m.input_watermark = node->watermark_in.load(std::memory_order_relaxed);
+    m.output_watermark = node->watermark_out.load(std::memory_order_relaxed);
+    if (node->op) {
+      m.late_rows_dropped = node->op->late_rows_dropped();
+      m.state_bytes_in_memory = node->op->state_bytes_in_memory();
+    }
+    if (KeyedStateBackend* store = node->store.load(); store != nullptr) {
+      m.stateful = true;
+      m.store_sst_bytes = store->SstFilesBytes();
+      m.store_memtable_bytes = store->MemTableBytes();
+    }
+  }
+}
+
 void Task::Run() {
+  run_start_ns_ = SteadyNanos();
+  t_back_pressured_nanos = &back_pressured_ns_;
   if (env_.on_state) env_.on_state(*this, v1::TASK_STATE_RUNNING, "");
   absl::Status status = OpenAll();
   if (status.ok()) status = Drive();
@@ -256,6 +328,8 @@ void Task::Run() {
     }
   }
   CloseAll();
+  t_back_pressured_nanos = nullptr;
+  run_end_ns_ = SteadyNanos();
   finished_ = status.ok() && !cancelled_;
   done_ = true;
   if (!env_.on_state) return;
@@ -395,6 +469,7 @@ absl::Status Task::EndInputOf(size_t n, int input) {
   if (++node.inputs_ended < node.inputs_total) {
     // The other inputs no longer wait for this one.
     if (std::optional<Watermark> w = node.watermarks.EndInput(input)) {
+      if (!w->idle) node.watermark_in.store(w->millis, std::memory_order_relaxed);
       RETURN_IF_ERROR(node.op->ProcessWatermark(*w));
     }
     return absl::OkStatus();
@@ -632,9 +707,16 @@ absl::Status Task::Drive() {
     }
     if (!produced && active > 0 && !cancelled_) {
       wait = std::min(wait, std::chrono::duration_cast<std::chrono::microseconds>(next_tick - now));
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, wait, [this] { return cancelled_.load() || wakeup_; });
-      wakeup_ = false;
+      const int64_t idle_since = SteadyNanos();
+      idle_since_ns_ = idle_since;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait_for(lock, wait, [this] { return cancelled_.load() || wakeup_; });
+        wakeup_ = false;
+      }
+      idle_ns_.fetch_add(static_cast<uint64_t>(SteadyNanos() - idle_since),
+                         std::memory_order_relaxed);
+      idle_since_ns_ = 0;
     }
   }
   return absl::OkStatus();

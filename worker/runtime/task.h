@@ -26,6 +26,7 @@
 #include "eddy/v1/plan.pb.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/source.h"
+#include "worker/runtime/task_metrics.h"
 
 namespace eddy {
 
@@ -95,6 +96,9 @@ class Task {
   // Rows into and out of each node so far; safe to call from any thread while the task exists.
   void Metrics(v1::TaskMetrics* out) const;
   void OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const;
+  // Everything the worker's /metrics shows of this task; safe from any thread (store sizes are
+  // RocksDB's cheap estimates).
+  void RuntimeMetrics(TaskRuntimeMetrics* out) const;
 
  private:
   struct Node;
@@ -123,7 +127,9 @@ class Task {
   // sources) its plan node id + 1, the same scheme as state ids.
   static uint32_t HandleId(const Node& node);
   bool Live(const Node& node) const;  // not yet finished
-  void Wake();                        // ends an idle wait early (a source got input)
+  // Sets out's busy, idle and back-pressured time (any thread).
+  void TimeMetrics(TaskRuntimeMetrics* out) const;
+  void Wake();  // ends an idle wait early (a source got input)
 
   std::string job_id_;
   int task_index_ = 0;
@@ -146,6 +152,14 @@ class Task {
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> done_{false};
   std::atomic<bool> finished_{false};
+  // How the driver thread spends its time (RuntimeMetrics): steady-clock nanoseconds since the
+  // driver started (0: not yet) and ended (0: still running), idle waits so far and the start of
+  // the current one (0: not waiting), and waits for exchange credit (counted by the channels).
+  std::atomic<int64_t> run_start_ns_{0};
+  std::atomic<int64_t> run_end_ns_{0};
+  std::atomic<uint64_t> idle_ns_{0};
+  std::atomic<int64_t> idle_since_ns_{0};
+  std::atomic<uint64_t> back_pressured_ns_{0};
   mutable std::mutex mu_;
   std::condition_variable cv_;                          // wakes an idle driver on cancel or Wake()
   bool wakeup_ = false;                                 // guarded by mu_

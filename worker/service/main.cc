@@ -1,6 +1,7 @@
 // eddy-worker: runs tasks deployed by the coordinator. Stops cleanly on SIGTERM/SIGINT.
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -11,6 +12,8 @@
 #include "common/base/logging.h"
 #include "common/base/program_flags.h"
 #include "common/base/signals.h"
+#include "common/http/http_server.h"
+#include "common/http/prometheus_writer.h"
 #include "worker/service/worker_server.h"
 
 ABSL_FLAG(std::string, coordinator, "127.0.0.1:8081",
@@ -30,6 +33,9 @@ ABSL_FLAG(int, state_cache_mb, -1,
           "(0 = none; -1 = its share of the managed memory)");
 ABSL_FLAG(std::string, filesystem_allowed_dirs, eddy::DefaultFilesystemAllowedDir(),
           eddy::kFilesystemAllowedDirsHelp);
+ABSL_FLAG(int, metrics_port, 9249,
+          "HTTP port of GET /metrics in the Prometheus text format (0 = any free port, -1 = none; "
+          "a port in use is logged and the worker runs without it)");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
 
 int main(int argc, char** argv) {
@@ -69,14 +75,43 @@ int main(int argc, char** argv) {
   opts.port = absl::GetFlag(FLAGS_port);
   opts.slots = absl::GetFlag(FLAGS_slots);
   opts.data_dir = absl::GetFlag(FLAGS_data_dir);
+  const int metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  if (metrics_port < -1 || metrics_port > 65535) {
+    std::fprintf(stderr, "eddy-worker: --metrics-port must be a port, 0 or -1, got %d\n",
+                 metrics_port);
+    return 2;
+  }
   eddy::BlockTerminationSignals();
   auto worker = eddy::WorkerServer::Start(opts);
   if (!worker.ok()) {
     std::fprintf(stderr, "eddy-worker: %s\n", std::string(worker.status().message()).c_str());
     return 1;
   }
+  std::unique_ptr<eddy::HttpServer> metrics;
+  if (metrics_port >= 0) {
+    eddy::WorkerServer* server = worker->get();
+    auto http = eddy::HttpServer::Start(
+        opts.bind_host, metrics_port, [server](const eddy::HttpRequest& req) {
+          eddy::HttpResponse resp;
+          if (req.path != "/metrics") {
+            resp.status = 404;
+            resp.body = "not found: " + req.path + " (this worker serves /metrics)\n";
+            return resp;
+          }
+          resp.content_type = eddy::PrometheusWriter::kContentType;
+          resp.body = server->MetricsText();
+          return resp;
+        });
+    if (http.ok()) {
+      metrics = std::move(*http);
+      EDDY_LOG_INFO("worker metrics at http://{}:{}/metrics", opts.bind_host, metrics->port());
+    } else {
+      EDDY_LOG_WARN("worker runs without /metrics: {}", std::string(http.status().message()));
+    }
+  }
   int sig = eddy::WaitForTerminationSignal();
   EDDY_LOG_INFO("worker received signal {}, shutting down", sig);
+  if (metrics) metrics->Stop();
   (*worker)->Shutdown();
   return 0;
 }

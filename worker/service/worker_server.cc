@@ -13,6 +13,7 @@
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
+#include "common/rpc/rpc_server_metrics.h"
 #include "common/rpc/status_convert.h"
 #include "common/udf/user_library.h"
 
@@ -77,6 +78,7 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   builder.RegisterService(w.get());
   builder.RegisterService(w->exchange_service_.get());
   ConfigureServerBuilder(&builder);
+  AddRpcServerMetrics(&builder);
   w->server_ = builder.BuildAndStart();
   if (!w->server_ || port == 0) {
     return absl::UnavailableError(absl::StrCat("worker cannot listen on ", options.bind_host, ":",

@@ -65,6 +65,8 @@ class WorkerServer final : public v1::WorkerService::Service {
   const std::string& address() const { return address_; }
   const std::string& worker_id() const { return worker_id_; }
   size_t RunningTasks();
+  // The worker's metrics in the Prometheus text format (worker_metrics.cc, docs/metrics.md).
+  std::string MetricsText();
 
   grpc::Status DeployTasks(grpc::ServerContext* ctx, const v1::DeployTasksRequest* req,
                            v1::DeployTasksResponse* resp) override;

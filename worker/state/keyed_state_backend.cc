@@ -407,6 +407,18 @@ uint64_t KeyedStateBackend::ApproximateSizeBytes() {
   return sst + mem;
 }
 
+uint64_t KeyedStateBackend::SstFilesBytes() {
+  uint64_t sst = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &sst);
+  return sst;
+}
+
+uint64_t KeyedStateBackend::MemTableBytes() {
+  uint64_t mem = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &mem);
+  return mem;
+}
+
 KeyedStateBackend::Stats KeyedStateBackend::stats() const {
   Stats s;
   s.multiget_calls = multiget_calls_.load(std::memory_order_relaxed);

@@ -159,6 +159,9 @@ class KeyedStateBackend {
   // RocksDB's estimates over the whole DB (cheap; memtable entries include overwrites/deletes).
   uint64_t ApproximateNumKeys();
   uint64_t ApproximateSizeBytes();
+  // The two parts of ApproximateSizeBytes: live SST files and every memtable.
+  uint64_t SstFilesBytes();
+  uint64_t MemTableBytes();
 
   Stats stats() const;
   const std::string& path() const { return path_; }
