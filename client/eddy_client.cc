@@ -95,6 +95,22 @@ absl::Status EddyClient::CancelJob(const std::string& job_id) {
   return s.ok() ? absl::OkStatus() : RpcError(s);
 }
 
+absl::StatusOr<std::string> EddyClient::StopWithSavepoint(const std::string& job_id,
+                                                          const std::string& savepoint_dir,
+                                                          bool drain) {
+  v1::CancelJobClientRequest req;
+  req.set_job_id(job_id);
+  req.set_with_savepoint(true);
+  req.set_drain(drain);
+  req.set_savepoint_dir(savepoint_dir);
+  v1::CancelJobClientResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 660000);  // the default checkpoint timeout (10 min) and then some
+  grpc::Status s = stub_->CancelJob(&ctx, req, &resp);
+  if (!s.ok()) return RpcError(s);
+  return resp.savepoint_path();
+}
+
 absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {
   v1::ListJobsRequest req;
   v1::ListJobsResponse resp;

@@ -334,9 +334,11 @@ struct CreateDatabase {
   bool if_not_exists = false;
 };
 
+// STOP JOB '<id>' [WITH SAVEPOINT] [WITH DRAIN] (WITH DRAIN only with WITH SAVEPOINT).
 struct StopJob {
   std::string job_id;
   bool with_savepoint = false;
+  bool drain = false;
 };
 
 enum class StatementKind {

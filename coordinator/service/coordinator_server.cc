@@ -8,6 +8,7 @@
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
+#include "coordinator/checkpoint/savepoint_store.h"
 #include "coordinator/service/job_specs.h"
 
 namespace eddy {
@@ -38,8 +39,23 @@ class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Ser
   }
 
   grpc::Status CancelJob(grpc::ServerContext*, const v1::CancelJobClientRequest* req,
-                         v1::CancelJobClientResponse*) override {
-    return ToGrpcStatus(server_->jobs_->Cancel(req->job_id()));
+                         v1::CancelJobClientResponse* resp) override {
+    if (!req->with_savepoint()) {
+      if (req->drain()) {
+        return ToGrpcStatus(absl::InvalidArgumentError("drain needs with_savepoint"));
+      }
+      return ToGrpcStatus(server_->jobs_->Cancel(req->job_id()));
+    }
+    std::string dir;
+    if (!req->savepoint_dir().empty()) {
+      auto local = LocalDirectoryOf(req->savepoint_dir(), "savepoint_dir");
+      if (!local.ok()) return ToGrpcStatus(local.status());
+      dir = *local;
+    }
+    auto path = server_->jobs_->StopWithSavepoint(req->job_id(), dir, req->drain());
+    if (!path.ok()) return ToGrpcStatus(path.status());
+    resp->set_savepoint_path(*path);
+    return grpc::Status::OK;
   }
 
   grpc::Status ListJobs(grpc::ServerContext*, const v1::ListJobsRequest*,

@@ -423,7 +423,9 @@ grpc::Status WorkerServer::TriggerCheckpoint(grpc::ServerContext*,
       if (t->job_id() != req->job_id() || t->attempt() != current) continue;
       if (!t->done()) {
         // Tasks behind an exchange act on it only once their inputs ended (a final checkpoint).
-        if (!t->TriggerCheckpoint(req->checkpoint_id())) ended.push_back(t->FinalSourceState());
+        if (!t->TriggerCheckpoint(req->checkpoint_id(), req->stop_sources(), req->drain())) {
+          ended.push_back(t->FinalSourceState());
+        }
       } else if (t->finished() && t->triggerable()) {
         ended.push_back(t->FinalSourceState());
       }
