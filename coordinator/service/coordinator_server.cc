@@ -143,6 +143,9 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
+  // One active coordinator per data directory; a standby waits here until it is the one.
+  ASSIGN_OR_RETURN(LeaderLock lock, LeaderLock::Acquire(options.data_dir, options.standby));
+  c->leader_lock_.emplace(std::move(lock));
   // Permanent tables, views and databases live in <data-dir>/catalog, and so do the jobs.
   ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
                    CatalogStore::Open(options.data_dir + "/catalog"));

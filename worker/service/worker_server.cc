@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/base/host_port.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
@@ -84,8 +85,11 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   }
   std::string host = options.advertise_host.empty() ? LocalHostname() : options.advertise_host;
   w->address_ = absl::StrCat(host, ":", port);
-  auto channel = grpc::CreateCustomChannel(
-      options.coordinator_address, grpc::InsecureChannelCredentials(), LimitedChannelArguments());
+  // Several addresses (an active coordinator and standbys): the channel follows the one that
+  // listens.
+  ASSIGN_OR_RETURN(const std::string target, ChannelTarget(options.coordinator_address));
+  auto channel = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
+                                           CoordinatorChannelArguments());
   w->coordinator_ = v1::ClusterService::NewStub(channel);
   v1::ClusterService::Stub* stub = w->coordinator_.get();
   w->checkpoints_ = std::make_unique<CheckpointUploader>(
