@@ -5,10 +5,14 @@
 // either fails the stop (the job restarts and is stopped again) or comes after it, and the resumed
 // result is exact either way; a damaged savepoint and a query whose state does not fit are refused
 // naming the file and the operator, and start nothing; WITH DRAIN fires every window first.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +20,7 @@
 #include <future>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -34,7 +39,9 @@ constexpr int64_t kRows = 24000;
 
 class SavepointTest : public ClusterTest {
  protected:
-  void SetUp() override {
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(Start({})); }
+  // Starts the cluster; `stdout_paths` as ClusterOptions::worker_stdout_paths.
+  void Start(std::vector<std::string> stdout_paths) {
     Random();  // the seed first, so that it is printed even if the cluster does not start
     files_ = FreshTestDir("savepoint-files-" + CurrentTestName());
     fs::create_directories(files_);
@@ -42,6 +49,7 @@ class SavepointTest : public ClusterTest {
         StartCluster(ClusterOptions{.workers = 3,
                                     .slots_per_worker = 2,
                                     .heartbeat_timeout_ms = 3000,
+                                    .worker_stdout_paths = std::move(stdout_paths),
                                     .coordinator_args = {"--filesystem-allowed-dirs", files_},
                                     .worker_args = {"--filesystem-allowed-dirs", files_}}));
   }
@@ -117,9 +125,10 @@ class SavepointTest : public ClusterTest {
   // Per key, the largest count and sum a print sink printed on any worker. COUNT and SUM of
   // positive ids only grow, so after the resumed job ended these are its final values: state
   // lost in the savepoint shows as too small a value, a row counted twice as too large a one.
-  std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted() const {
+  std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted(
+      const std::string& more = "") const {
     std::map<int64_t, std::pair<int64_t, int64_t>> largest;
-    std::istringstream in(cluster_->AllWorkerStdout());
+    std::istringstream in(cluster_->AllWorkerStdout() + more);
     std::string line;
     while (std::getline(in, line)) {
       const size_t open = line.find('[');
@@ -284,6 +293,102 @@ TEST_F(SavepointTest, AQueryWhoseStateDoesNotFitIsRefusedNamingTheOperator) {
   EXPECT_THAT(r.err, HasSubstr("{COUNT(*), SUM"));
   EXPECT_THAT(r.err, HasSubstr("{COUNT(*), MAX"));
   EXPECT_EQ(JobCount(), jobs);
+}
+
+// Workers print into pipes the test reads on its own threads and can stop reading: with the
+// reading paused the pipes fill, the print sinks block, and a savepoint's barrier cannot get
+// through, so a kill is sure to come while the savepoint is under way.
+class StuckSavepointTest : public SavepointTest {
+ protected:
+  void SetUp() override {
+    fifos_ = FreshTestDir("savepoint-fifos-" + CurrentTestName());
+    fs::create_directories(fifos_);
+    std::vector<std::string> paths;
+    for (int i = 0; i < 3; ++i) {
+      paths.push_back(fifos_ + "/worker" + std::to_string(i) + ".fifo");
+      ASSERT_EQ(mkfifo(paths.back().c_str(), 0600), 0);
+      const int fd = open(paths.back().c_str(), O_RDONLY | O_NONBLOCK);  // the workers can open
+      ASSERT_GE(fd, 0);
+      readers_.emplace_back([this, fd] { Read(fd); });
+    }
+    ASSERT_NO_FATAL_FAILURE(Start(paths));
+  }
+  void TearDown() override {
+    cluster_.reset();  // the workers die before their pipes close
+    stop_ = true;
+    for (auto& t : readers_) t.join();
+    SavepointTest::TearDown();
+    fs::remove_all(fifos_);
+  }
+  void Read(int fd) {
+    char buffer[1 << 16];
+    while (!stop_) {
+      if (paused_) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      const ssize_t n = read(fd, buffer, sizeof(buffer));
+      if (n > 0) {
+        std::lock_guard<std::mutex> lock(mu_);
+        printed_.append(buffer, static_cast<size_t>(n));
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
+    close(fd);
+  }
+  std::string Printed() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return printed_;
+  }
+
+  std::string fifos_;
+  std::vector<std::thread> readers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> paused_{false};
+  std::mutex mu_;
+  std::string printed_;
+};
+
+TEST_F(StuckSavepointTest, AWorkerKilledWhileTheSavepointIsStuckFailsTheStopAndNothingIsLost) {
+  const std::string job = SubmitAndWaitForACheckpoint(Setup(2) + kQuery);
+  ASSERT_FALSE(job.empty());
+  paused_ = true;  // the sinks block within a second
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  RunResult stop;
+  std::future<std::string> stopping =
+      std::async(std::launch::async, [&] { return StopWithSavepoint(job, &stop); });
+  // Killed once the savepoint was triggered, at a moment drawn from the seed.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (cluster_->CoordinatorLog().find("triggering savepoint") == std::string::npos &&
+         std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const int victim =
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(1000));
+  ASSERT_GE(victim, 0);
+  paused_ = false;
+  EXPECT_EQ(stopping.get(), "");
+  EXPECT_THAT(stop.err, HasSubstr("stopping job " + job + " with a savepoint failed"));
+  EXPECT_THAT(stop.err, HasSubstr("the job restarts from its latest checkpoint"));
+  // The job restarted without its sources stopped, and is stopped for good the second time.
+  ASSERT_TRUE(cluster_->RestartWorker(victim));
+  ASSERT_TRUE(WaitForACompletedCheckpoint(job)) << cluster_->CoordinatorLog();
+  const std::string savepoint = StopWithSavepoint(job, &stop);
+  ASSERT_FALSE(savepoint.empty()) << stop.err << cluster_->CoordinatorLog();
+  const std::string dead = cluster_->WorkerId(victim);
+  EXPECT_EQ(WaitForWorkers(
+                [&](const std::vector<WorkerRow>& rows) {
+                  return rows.size() == 3 &&
+                         std::none_of(rows.begin(), rows.end(),
+                                      [&](const WorkerRow& w) { return w.worker_id == dead; });
+                },
+                std::chrono::seconds(20))
+                .size(),
+            3u);
+  Resume(savepoint, 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the readers catch up
+  EXPECT_EQ(LargestPrinted(Printed()), Expected());
 }
 
 // WITH DRAIN: event time ends before the savepoint, so a tumbling window still open fires, and
