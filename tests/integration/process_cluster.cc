@@ -98,6 +98,8 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     standby_port_ = FreeTcpPort(host);
+    first_port_ = port_;
+    second_port_ = standby_port_;
     standby_ = StartCoordinator(standby_port_, true);
     if (!standby_.started()) {
       error_ = "cannot start the standby eddy-coordinator";
@@ -235,11 +237,13 @@ std::string ProcessCluster::WorkerId(int i) const {
 }
 
 std::string ProcessCluster::coordinator_address() const {
-  std::string address = topology_.coordinator_host() + ":" + std::to_string(port_);
-  if (options_.standby_coordinator) {
-    address += "," + topology_.coordinator_host() + ":" + std::to_string(standby_port_);
+  if (!options_.standby_coordinator) {
+    return topology_.coordinator_host() + ":" + std::to_string(port_);
   }
-  return address;
+  // Always in the order of the first start, whichever is active now: after the first coordinator
+  // was killed, clients try its port first and must go on to the standby's.
+  return topology_.coordinator_host() + ":" + std::to_string(first_port_) + "," +
+         topology_.coordinator_host() + ":" + std::to_string(second_port_);
 }
 
 RunResult ProcessCluster::Eddy(const std::string& sql, int timeout_ms) const {

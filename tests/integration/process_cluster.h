@@ -109,6 +109,8 @@ class ProcessCluster {
   // With a standby: the other coordinator process and its port. KillActiveCoordinator swaps them.
   int standby_port_ = 0;
   Subprocess standby_;
+  int first_port_ = 0;  // the active's and the standby's ports at the first start
+  int second_port_ = 0;
   std::vector<std::string> coordinator_logs_;  // of every coordinator process, in start order
   std::string active_log_;                     // the log of coordinator_'s process
   std::vector<Subprocess> workers_;
