@@ -295,6 +295,33 @@ TEST_F(SavepointTest, AQueryWhoseStateDoesNotFitIsRefusedNamingTheOperator) {
   EXPECT_EQ(JobCount(), jobs);
 }
 
+// A job started from a savepoint that loses a worker before its own first checkpoint restores
+// the savepoint again (its first checkpoint is at least 4 s away: min-pause), and ends exact.
+TEST_F(SavepointTest, AResumedJobFailingBeforeItsFirstCheckpointRestoresTheSavepointAgain) {
+  const std::string job = SubmitAndWaitForACheckpoint(Setup(2) + kQuery);
+  ASSERT_FALSE(job.empty());
+  const std::string savepoint = StopWithSavepoint(job);
+  ASSERT_FALSE(savepoint.empty()) << cluster_->CoordinatorLog();
+  RunResult submitted = cluster_->Eddy(Setup(2) +
+                                       "SET 'execution.checkpointing.interval' = '5 s';"
+                                       "SET 'execution.checkpointing.min-pause' = '4 s';"
+                                       "SET 'execution.savepoint.path' = '" +
+                                       savepoint + "';" + kQuery);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string resumed = JobIdIn(submitted.err);
+  ASSERT_EQ(cluster_->WaitForJobStatus(resumed, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
+  ASSERT_GE(
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(1000)), 0);
+  ASSERT_EQ(cluster_->WaitForJobStatus(resumed, {"FINISHED", "FAILED"}, std::chrono::seconds(120)),
+            "FINISHED")
+      << cluster_->CoordinatorLog();
+  const std::string log = cluster_->CoordinatorLog();
+  EXPECT_THAT(log, ::testing::ContainsRegex(
+                       "job " + resumed +
+                       " .* attempt [2-6] deployed: .*, restored from savepoint " + savepoint));
+  EXPECT_EQ(LargestPrinted(), Expected());
+}
+
 // Workers print into pipes the test reads on its own threads and can stop reading: with the
 // reading paused the pipes fill, the print sinks block, and a savepoint's barrier cannot get
 // through, so a kill is sure to come while the savepoint is under way.
