@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/base/host_port.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
 #include "common/rpc/status_convert.h"
@@ -31,8 +32,12 @@ absl::Status EddyClient::RpcError(const grpc::Status& s) const {
 
 EddyClient::EddyClient(const std::string& address, std::string session_id)
     : address_(address), session_id_(std::move(session_id)) {
-  stub_ = v1::ClientService::NewStub(grpc::CreateCustomChannel(
-      address, grpc::InsecureChannelCredentials(), LimitedChannelArguments()));
+  // Several addresses (an active coordinator and standbys): the channel follows the one that
+  // listens. One that does not resolve is left to gRPC, whose error then names it.
+  absl::StatusOr<std::string> target = ChannelTarget(address);
+  stub_ = v1::ClientService::NewStub(grpc::CreateCustomChannel(target.ok() ? *target : address,
+                                                               grpc::InsecureChannelCredentials(),
+                                                               CoordinatorChannelArguments()));
 }
 
 absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::string& statement) {
@@ -93,6 +98,22 @@ absl::Status EddyClient::CancelJob(const std::string& job_id) {
   SetDeadline(&ctx);
   grpc::Status s = stub_->CancelJob(&ctx, req, &resp);
   return s.ok() ? absl::OkStatus() : RpcError(s);
+}
+
+absl::StatusOr<std::string> EddyClient::StopWithSavepoint(const std::string& job_id,
+                                                          const std::string& savepoint_dir,
+                                                          bool drain) {
+  v1::CancelJobClientRequest req;
+  req.set_job_id(job_id);
+  req.set_with_savepoint(true);
+  req.set_drain(drain);
+  req.set_savepoint_dir(savepoint_dir);
+  v1::CancelJobClientResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 660000);  // the default checkpoint timeout (10 min) and then some
+  grpc::Status s = stub_->CancelJob(&ctx, req, &resp);
+  if (!s.ok()) return RpcError(s);
+  return resp.savepoint_path();
 }
 
 absl::StatusOr<std::vector<v1::JobInfo>> EddyClient::ListJobs() {

@@ -28,6 +28,11 @@ class EddyClient {
   // some; `end` once all were handed over; an error when the job failed or was cancelled.
   absl::StatusOr<v1::FetchResultsResponse> FetchResults(const std::string& job_id, int wait_ms);
   absl::Status CancelJob(const std::string& job_id);
+  // STOP JOB ... WITH SAVEPOINT [WITH DRAIN]: returns the savepoint's directory once the job
+  // stopped (FINISHED). `savepoint_dir` empty: the job's state.savepoints.dir.
+  absl::StatusOr<std::string> StopWithSavepoint(const std::string& job_id,
+                                                const std::string& savepoint_dir = "",
+                                                bool drain = false);
   absl::StatusOr<std::vector<v1::JobInfo>> ListJobs();
   // Workers with their slots, running subtasks and heartbeat age.
   absl::StatusOr<std::vector<v1::WorkerStatus>> ListWorkers();

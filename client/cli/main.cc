@@ -29,8 +29,9 @@
 ABSL_FLAG(std::optional<std::string>, file, std::nullopt, "run the SQL script in FILE");
 ABSL_FLAG(std::optional<std::string>, execute, std::nullopt, "run the given SQL statements");
 ABSL_FLAG(std::optional<std::string>, coordinator, std::nullopt,
-          "HOST[:PORT] of a running coordinator, port 8081 when omitted (default: an embedded "
-          "cluster in this process)");
+          "HOST[:PORT] of a running coordinator, port 8081 when omitted, or several separated by "
+          "commas (an active coordinator and its standbys) (default: an embedded cluster in this "
+          "process)");
 ABSL_FLAG(int, workers, 1, "embedded cluster: number of workers");
 ABSL_FLAG(int, slots, 4, "embedded cluster: slots per worker");
 ABSL_FLAG(std::optional<int>, managed_memory_mb, std::nullopt,
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
   const std::optional<std::string> coordinator = absl::GetFlag(FLAGS_coordinator);
   const bool embedded = !coordinator;
   if (!embedded) {
-    auto normalized = eddy::WithDefaultPort(*coordinator, eddy::kDefaultCoordinatorPort);
+    auto normalized = eddy::WithDefaultPorts(*coordinator, eddy::kDefaultCoordinatorPort);
     if (!normalized.ok()) {
       std::fprintf(stderr, "eddy: --coordinator: %s\n",
                    std::string(normalized.status().message()).c_str());

@@ -92,6 +92,8 @@ absl::StatusOr<v1::DatagenSource> ReadDatagenSpec(const ConnectorTable& table,
   v1::DatagenSource out;
   ASSIGN_OR_RETURN(const double rps,
                    config.PositiveNumber("rows-per-second", kDefaultRowsPerSecond));
+  // The source's own parallelism (Flink's scan.parallelism); the job graph reads it.
+  RETURN_IF_ERROR(config.Int("scan.parallelism", 1, 1).status());
   out.set_rows_per_second(rps);
   const bool has_row_count = config.Has("number-of-rows");
   ASSIGN_OR_RETURN(const int64_t rows, config.Int("number-of-rows", 0, 0));

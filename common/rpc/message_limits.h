@@ -26,6 +26,15 @@ inline grpc::ChannelArguments LimitedChannelArguments() {
   return args;
 }
 
+// A channel to the coordinator (from a client or a worker): with several addresses (an active
+// coordinator and standbys, host_port.h's ChannelTarget) it reconnects within 2 s of a standby
+// taking over rather than after gRPC's backoff of up to two minutes.
+inline grpc::ChannelArguments CoordinatorChannelArguments() {
+  grpc::ChannelArguments args = LimitedChannelArguments();
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  return args;
+}
+
 // Also turns SO_REUSEPORT off, which gRPC enables by default: with it a second server could bind
 // a port that is in use and share its connections with the first.
 inline void ConfigureServerBuilder(grpc::ServerBuilder* builder) {

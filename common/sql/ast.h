@@ -398,9 +398,11 @@ struct CreateCatalog {
   PropertyList properties;
 };
 
+// STOP JOB '<id>' [WITH SAVEPOINT] [WITH DRAIN] (WITH DRAIN only with WITH SAVEPOINT).
 struct StopJob {
   std::string job_id;
   bool with_savepoint = false;
+  bool drain = false;
 };
 
 enum class StatementKind {

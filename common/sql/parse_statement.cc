@@ -110,9 +110,22 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     stmt.kind = StatementKind::kStopJob;
     stmt.stop_job = std::make_unique<StopJob>();
     ASSIGN_OR_RETURN(stmt.stop_job->job_id, ParseStringLiteral());
+    // Flink's grammar: [WITH SAVEPOINT] [WITH DRAIN]. Draining only makes sense before a
+    // savepoint (Flink would silently cancel instead), so WITH DRAIN alone is an error.
     if (AcceptKeyword("WITH")) {
-      RETURN_IF_ERROR(ExpectKeyword("SAVEPOINT"));
-      stmt.stop_job->with_savepoint = true;
+      if (AcceptKeyword("SAVEPOINT")) {
+        stmt.stop_job->with_savepoint = true;
+        if (AcceptKeyword("WITH")) {
+          RETURN_IF_ERROR(ExpectKeyword("DRAIN"));
+          stmt.stop_job->drain = true;
+        }
+      } else if (PeekKeyword("DRAIN")) {
+        return ErrorAt(Peek(),
+                       "WITH DRAIN needs WITH SAVEPOINT before it: STOP JOB '<id>' WITH "
+                       "SAVEPOINT WITH DRAIN");
+      } else {
+        return ErrorExpected("'SAVEPOINT' or 'DRAIN'");
+      }
     }
     return absl::OkStatus();
   }

@@ -10,9 +10,11 @@
 namespace eddy {
 
 absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
-    const std::map<std::string, std::string>& config, const std::string& default_dir) {
+    const std::map<std::string, std::string>& config, const std::string& default_dir,
+    const std::string& default_savepoints_dir) {
   CheckpointConfig c;
   c.dir = default_dir;
+  c.savepoints_dir = default_savepoints_dir;
   auto duration = [&](const std::string& key, std::chrono::milliseconds* out,
                       bool positive) -> absl::Status {
     auto it = config.find(key);
@@ -64,6 +66,30 @@ absl::StatusOr<CheckpointConfig> CheckpointConfigFrom(
       return InvalidConfigValue("state.checkpoints.dir", it->second, "an absolute path");
     }
     c.dir = dir;
+  }
+  auto local_dir = [&](const std::string& key, std::string* out) -> absl::Status {
+    auto it = config.find(key);
+    if (it == config.end()) return absl::OkStatus();
+    std::string dir = it->second;
+    if (absl::StartsWith(dir, "file://")) dir = dir.substr(7);
+    if (dir.find("://") != std::string::npos) {
+      return InvalidConfigValue(key, it->second, "a local or mounted path (file://...)");
+    }
+    if (dir.empty() || dir.front() != '/') {
+      return InvalidConfigValue(key, it->second, "an absolute path");
+    }
+    *out = dir;
+    return absl::OkStatus();
+  };
+  if (absl::Status s = local_dir("state.savepoints.dir", &c.savepoints_dir); !s.ok()) return s;
+  if (absl::Status s = local_dir("execution.savepoint.path", &c.savepoint_path); !s.ok()) return s;
+  if (auto it = config.find("execution.savepoint.ignore-unclaimed-state"); it != config.end()) {
+    const std::string v = absl::AsciiStrToLower(it->second);
+    if (v != "true" && v != "false") {
+      return InvalidConfigValue("execution.savepoint.ignore-unclaimed-state", it->second,
+                                "true or false");
+    }
+    c.ignore_unclaimed_state = v == "true";
   }
   if (c.enabled() && c.dir.empty()) {
     return absl::InvalidArgumentError(

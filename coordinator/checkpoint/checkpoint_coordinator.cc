@@ -64,7 +64,7 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
     const bool interval_due =
         last_trigger_ ? now - *last_trigger_ >= config_.interval : now >= *first_due_;
     const bool pause_over = !last_end_ || now - *last_end_ >= config_.min_pause;
-    if (!stopped_ && interval_due && pause_over &&
+    if (!stopped_ && stop_savepoint_id_ == 0 && interval_due && pause_over &&
         static_cast<int>(pending_.size()) < config_.max_concurrent &&
         (config_.min_pause.count() == 0 || pending_.empty())) {
       Pending p;
@@ -288,6 +288,54 @@ void CheckpointCoordinator::Stop(const std::string& reason) {
     for (int64_t id : ids) AbortLocked(id, reason, false, Clock::now(), &actions);
   }
   Run(actions);
+}
+
+absl::StatusOr<int64_t> CheckpointCoordinator::TriggerStopSavepoint(bool drain,
+                                                                    Clock::time_point now) {
+  Actions actions;
+  int64_t id = 0;
+  int64_t trigger_ms = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", job_id_, " takes no more checkpoints (its attempt ", attempt_, " is over)"));
+    }
+    if (stop_savepoint_id_ != 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", job_id_, " is already stopping with savepoint ", stop_savepoint_id_));
+    }
+    Pending p;
+    for (const SubtaskId& s : acknowledging_) {
+      if (finished_.count(s) == 0) p.expected.insert(s);
+    }
+    p.id = id = stop_savepoint_id_ = next_id_++;
+    p.triggered = now;
+    p.trigger_time_ms = trigger_ms = callbacks_.wall_clock_ms
+                                         ? callbacks_.wall_clock_ms()
+                                         : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count();
+    pending_[p.id] = std::move(p);
+    last_trigger_ = now;
+    ++stats_.in_progress;
+  }
+  EDDY_LOG_INFO("job {}: triggering savepoint {} to stop the job{} (attempt {})", job_id_, id,
+                drain ? ", draining it" : "", attempt_);
+  absl::Status s = callbacks_.trigger_stop ? callbacks_.trigger_stop(id, trigger_ms, drain)
+                                           : absl::UnimplementedError("no stop trigger");
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    AbortLocked(id, absl::StrCat("Trigger failed: ", s.message()), true, now, &actions);
+  }
+  Run(actions);
+  if (!s.ok()) return s;
+  return id;
+}
+
+int64_t CheckpointCoordinator::stop_savepoint_id() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stop_savepoint_id_;
 }
 
 CheckpointCoordinator::Stats CheckpointCoordinator::stats() const {

@@ -32,6 +32,9 @@ class CheckpointCoordinator {
   struct Callbacks {
     // Starts checkpoint `id` at the source subtasks; an error aborts it.
     std::function<absl::Status(int64_t id, int64_t trigger_time_ms)> trigger;
+    // Starts the savepoint of STOP JOB ... WITH SAVEPOINT: checkpoint `id`, after whose barrier the
+    // sources stop (after the end-of-time watermark with `drain`).
+    std::function<absl::Status(int64_t id, int64_t trigger_time_ms, bool drain)> trigger_stop;
     std::function<void(int64_t id)> notify_complete;
     std::function<void(int64_t id, const std::string& reason)> notify_aborted;
     // Too many checkpoints failed in a row: the job must fail (or restart) with this message.
@@ -79,6 +82,13 @@ class CheckpointCoordinator {
   void OnSubtaskFinished(SubtaskId subtask, Clock::time_point now = Clock::now());
   // Aborts everything pending (the attempt ends); no more checkpoints are triggered.
   void Stop(const std::string& reason);
+  // Triggers a checkpoint at once as the savepoint the job stops with (whatever the interval,
+  // pause and concurrency settings); no periodic checkpoint is triggered after it. Returns its
+  // id; an error when checkpoints stopped or a stop is already under way. It completes or fails
+  // as any checkpoint (notify_complete / notify_aborted with its id).
+  absl::StatusOr<int64_t> TriggerStopSavepoint(bool drain, Clock::time_point now = Clock::now());
+  // The id of the stop savepoint (set before its trigger is sent); 0: none.
+  int64_t stop_savepoint_id() const;
 
   Stats stats() const;
 
@@ -122,6 +132,7 @@ class CheckpointCoordinator {
   std::optional<Clock::time_point> last_trigger_;
   std::optional<Clock::time_point> last_end_;  // of the last checkpoint that completed or failed
   int consecutive_failures_ = 0;
+  int64_t stop_savepoint_id_ = 0;  // the savepoint the job stops with; 0: none
   std::set<SubtaskId> finished_;
   std::set<std::string> latest_files_;  // of the latest completed checkpoint
   Stats stats_;

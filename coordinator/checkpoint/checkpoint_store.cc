@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 // _metadata: magic, then the payload's length and CRC-32, then the serialized CheckpointMetadata.
 constexpr char kMagic[8] = {'E', 'D', 'D', 'Y', 'C', 'K', 'P', '1'};
 constexpr size_t kHeaderSize = sizeof(kMagic) + 8 + 4;
-constexpr char kMetadataName[] = "_metadata";
 constexpr char kCheckpointPrefix[] = "chk-";
 
 void PutFixed(uint64_t v, int bytes, std::string* out) {
@@ -103,7 +102,11 @@ absl::Status CheckpointStore::Prepare() const {
 }
 
 absl::Status CheckpointStore::WriteMetadata(const v1::CheckpointMetadata& metadata) const {
-  const std::string dir = CheckpointDir(metadata.checkpoint_id());
+  return WriteMetadataFile(CheckpointDir(metadata.checkpoint_id()), metadata);
+}
+
+absl::Status CheckpointStore::WriteMetadataFile(const std::string& dir,
+                                                const v1::CheckpointMetadata& metadata) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
@@ -129,13 +132,24 @@ absl::Status CheckpointStore::WriteMetadata(const v1::CheckpointMetadata& metada
 
 absl::StatusOr<v1::CheckpointMetadata> CheckpointStore::ReadMetadata(int64_t checkpoint_id) const {
   const std::string path = absl::StrCat(CheckpointDir(checkpoint_id), "/", kMetadataName);
+  ASSIGN_OR_RETURN(v1::CheckpointMetadata metadata, ReadMetadataFile(path, "checkpoint metadata"));
+  if (metadata.checkpoint_id() != checkpoint_id) {
+    return absl::DataLossError(absl::StrCat("checkpoint metadata '", path,
+                                            "' is corrupt: names checkpoint ",
+                                            metadata.checkpoint_id()));
+  }
+  return metadata;
+}
+
+absl::StatusOr<v1::CheckpointMetadata> CheckpointStore::ReadMetadataFile(const std::string& path,
+                                                                         const std::string& what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("checkpoint metadata '", path, "' is missing"));
+  if (!in) return absl::NotFoundError(absl::StrCat(what, " '", path, "' is missing"));
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string file = buffer.str();
   auto corrupt = [&](const std::string& why) {
-    return absl::DataLossError(absl::StrCat("checkpoint metadata '", path, "' is corrupt: ", why));
+    return absl::DataLossError(absl::StrCat(what, " '", path, "' is corrupt: ", why));
   };
   if (file.size() < kHeaderSize) return corrupt("shorter than its header");
   if (!std::equal(kMagic, kMagic + sizeof(kMagic), file.begin())) return corrupt("bad magic");
@@ -151,9 +165,6 @@ absl::StatusOr<v1::CheckpointMetadata> CheckpointStore::ReadMetadata(int64_t che
   if (Crc32(payload) != crc) return corrupt("checksum mismatch");
   v1::CheckpointMetadata metadata;
   if (!metadata.ParseFromString(payload)) return corrupt("cannot be parsed");
-  if (metadata.checkpoint_id() != checkpoint_id) {
-    return corrupt(absl::StrCat("names checkpoint ", metadata.checkpoint_id()));
-  }
   return metadata;
 }
 

@@ -62,6 +62,14 @@ class CheckpointStore {
   // Deletes the job's whole directory (the job finished or was cancelled).
   absl::Status DeleteAll() const;
 
+  // The metadata file format alone, for savepoints too: writes `<dir>/_metadata` atomically, and
+  // reads and verifies the file at `path` (errors name it; `what` says what it is in messages).
+  static absl::Status WriteMetadataFile(const std::string& dir,
+                                        const v1::CheckpointMetadata& metadata);
+  static absl::StatusOr<v1::CheckpointMetadata> ReadMetadataFile(const std::string& path,
+                                                                 const std::string& what);
+  static constexpr char kMetadataName[] = "_metadata";
+
   // Whether `path` names something inside the job directory (relative, no `.` or `..` parts): the
   // only paths acknowledgements may name, and the only ones the store deletes.
   static bool IsPathInJobDir(const std::string& path);

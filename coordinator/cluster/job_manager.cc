@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <thread>
@@ -13,6 +14,8 @@
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/status_convert.h"
+#include "coordinator/checkpoint/savepoint_restore.h"
+#include "coordinator/checkpoint/savepoint_store.h"
 
 namespace eddy {
 namespace {
@@ -121,11 +124,20 @@ std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
   cb.trigger = [this, job_id, attempt](int64_t id, int64_t time_ms) {
     return TriggerOnWorkers(job_id, attempt, id, time_ms);
   };
-  cb.notify_complete = [this, job_id, attempt](int64_t id) {
-    NotifyWorkers(job_id, attempt, id, true, "");
+  cb.trigger_stop = [this, job_id, attempt](int64_t id, int64_t time_ms, bool drain) {
+    return TriggerOnWorkers(job_id, attempt, id, time_ms, true, drain);
   };
-  cb.notify_aborted = [this, job_id, attempt](int64_t id, const std::string& reason) {
+  // The coordinator outlives its callbacks' calls (they run on its own methods' stacks), so a
+  // weak pointer lets them ask it about the stop savepoint.
+  auto self = std::make_shared<std::weak_ptr<CheckpointCoordinator>>();
+  cb.notify_complete = [this, job_id, attempt, self](int64_t id) {
+    OnCheckpointCompleted(job_id, attempt, id, self->lock());
+  };
+  cb.notify_aborted = [this, job_id, attempt, self](int64_t id, const std::string& reason) {
     NotifyWorkers(job_id, attempt, id, false, reason);
+    if (auto c = self->lock(); c && c->stop_savepoint_id() == id) {
+      OnStopSavepointFailed(job_id, attempt, absl::StrCat("the savepoint failed: ", reason));
+    }
   };
   const CheckpointConfig& config = job.spec.checkpointing;
   cb.initial_delay = [low = config.min_pause, high = std::max(config.min_pause, config.interval)] {
@@ -140,6 +152,7 @@ std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
   auto coordinator = std::make_shared<CheckpointCoordinator>(
       job_id, attempt, job.spec.checkpointing, std::move(subtasks), job.store.get(), std::move(cb),
       last_id);
+  *self = coordinator;
   return coordinator;
 }
 
@@ -352,6 +365,20 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
                                               " skipped); the newest: ", skipped.front()));
     }
   }
+  // Without a checkpoint of its own yet, a job started from a savepoint restores the savepoint.
+  int64_t savepoint_checkpoint_id = 0;
+  std::string savepoint_dir;
+  if (!restore && !checkpointing.savepoint_path.empty()) {
+    absl::StatusOr<LoadedSavepoint> savepoint = LoadSavepoint(checkpointing.savepoint_path);
+    absl::Status s = savepoint.status();
+    if (s.ok()) s = AssignSavepointState(*savepoint, checkpointing.ignore_unclaimed_state, &tasks);
+    if (!s.ok()) {
+      release();
+      return s;
+    }
+    savepoint_checkpoint_id = savepoint->metadata.checkpoint_id();
+    savepoint_dir = savepoint->dir;
+  }
   std::map<std::pair<int, int>, const v1::SubtaskStateHandle*> restored_state;
   if (restore) {
     for (const auto& s : restore->subtasks()) {
@@ -382,6 +409,9 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
     recovered = job.recovered;
     job.recovered = false;
     if (restore) job.info.set_last_checkpoint_id(restore->checkpoint_id());
+    if (!savepoint_dir.empty()) job.info.set_restored_from_savepoint(savepoint_dir);
+    job.operators = DescribeOperators(tasks);
+    job.max_parallelism = tasks.empty() ? 0 : tasks.front().max_parallelism();
     name = job.spec.name;
     if (job.checkpoints) {
       const CheckpointCoordinator::Stats stats = job.checkpoints->stats();
@@ -420,11 +450,11 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
       }
       *per_worker[worker].add_tasks() = t;
     }
-    const int64_t last_id = restore
-                                ? restore->checkpoint_id()
-                                : (job.checkpoints && job.checkpoints->stats().latest_completed_id
-                                       ? *job.checkpoints->stats().latest_completed_id
-                                       : 0);
+    // Checkpoint ids number on from the restored checkpoint's (or savepoint's), as Flink's do.
+    const int64_t last_id = restore ? restore->checkpoint_id()
+                            : (job.checkpoints && job.checkpoints->stats().latest_completed_id)
+                                ? *job.checkpoints->stats().latest_completed_id
+                                : savepoint_checkpoint_id;
     job.checkpoints = MakeCheckpointCoordinator(job_id, job, last_id);
     checkpoints = job.checkpoints;
     job.restart_at.reset();
@@ -486,6 +516,8 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
   std::string from;
   if (restore) {
     from = absl::StrCat(", restored from checkpoint ", restore->checkpoint_id());
+  } else if (!savepoint_dir.empty()) {
+    from = absl::StrCat(", restored from savepoint ", savepoint_dir);
   } else if (attempt > 1) {
     from = store != nullptr ? ", from the beginning: no completed checkpoint to restore"
                             : ", from the beginning: checkpointing is off";
@@ -705,7 +737,8 @@ void JobManager::CancelOnWorkers(const std::string& job_id, int up_to_attempt,
 }
 
 absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt,
-                                          int64_t checkpoint_id, int64_t trigger_time_ms) {
+                                          int64_t checkpoint_id, int64_t trigger_time_ms,
+                                          bool stop_sources, bool drain) {
   std::vector<std::string> workers;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -727,6 +760,8 @@ absl::Status JobManager::TriggerOnWorkers(const std::string& job_id, int attempt
     req.set_attempt(attempt);
     req.set_checkpoint_id(checkpoint_id);
     req.set_trigger_time_ms(trigger_time_ms);
+    req.set_stop_sources(stop_sources);
+    req.set_drain(drain);
     v1::TriggerCheckpointResponse resp;
     grpc::Status s = stub->TriggerCheckpoint(&ctx, req, &resp);
     if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
@@ -935,6 +970,164 @@ absl::Status JobManager::Cancel(const std::string& job_id) {
   }
   CancelOnWorkers(job_id, attempt, to_cancel);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> JobManager::StopWithSavepoint(const std::string& job_id,
+                                                          const std::string& savepoints_dir,
+                                                          bool drain) {
+  std::shared_ptr<CheckpointCoordinator> checkpoints;
+  int attempt = 0;
+  std::chrono::milliseconds timeout{0};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return absl::NotFoundError(absl::StrCat("job '", job_id, "' not found"));
+    Job& job = it->second;
+    const std::string status = v1::JobStatus_Name(job.info.status()).substr(strlen("JOB_STATUS_"));
+    if (job.info.status() != v1::JOB_STATUS_RUNNING) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot stop job ", job_id, " with a savepoint: it is ", status, ", not RUNNING"));
+    }
+    if (!job.checkpoints) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot stop job ", job_id,
+          " with a savepoint: it runs without checkpointing (a savepoint is taken as a "
+          "checkpoint: SET 'execution.checkpointing.interval' before submitting the job)"));
+    }
+    if (job.stop) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("job ", job_id, " is already stopping with a savepoint"));
+    }
+    std::string dir =
+        savepoints_dir.empty() ? job.spec.checkpointing.savepoints_dir : savepoints_dir;
+    if (dir.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot stop job ", job_id,
+                       " with a savepoint: no savepoint directory is configured (SET "
+                       "'state.savepoints.dir' = '/path')"));
+    }
+    // Checked before the sources stop: a directory that cannot be written fails nothing.
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot create the savepoint directory '", dir, "': ", ec.message()));
+    }
+    attempt = job.attempt;
+    job.stop = Job::StopRequest{attempt, dir, drain, false, absl::UnknownError("pending")};
+    checkpoints = job.checkpoints;
+    timeout = job.spec.checkpointing.timeout;
+  }
+  // A failed trigger aborts the savepoint, which ends the stop (OnStopSavepointFailed); one that
+  // was never sent (the attempt's checkpoints stopped meanwhile) ends it here.
+  absl::StatusOr<int64_t> triggered = checkpoints->TriggerStopSavepoint(drain);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!triggered.ok() && checkpoints->stop_savepoint_id() == 0) {
+    auto it = jobs_.find(job_id);
+    if (it != jobs_.end()) it->second.stop.reset();
+    return absl::Status(triggered.status().code(),
+                        absl::StrCat("cannot stop job ", job_id,
+                                     " with a savepoint: ", triggered.status().message()));
+  }
+  const bool ended = cv_.wait_for(lock, timeout + std::chrono::seconds(30), [&] {
+    auto it = jobs_.find(job_id);
+    return stopping_ || it == jobs_.end() || !it->second.stop || it->second.stop->done ||
+           (IsFinal(it->second.info.status()) && it->second.info.savepoint_path().empty());
+  });
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end() || !it->second.stop) {
+    return absl::AbortedError(absl::StrCat("job ", job_id, " ended before its savepoint"));
+  }
+  Job& job = it->second;
+  absl::StatusOr<std::string> result = job.stop->result;
+  if (!job.stop->done) {
+    result = absl::AbortedError(absl::StrCat(
+        "job ", job_id, ended ? " ended (" : " did not stop within the checkpoint timeout (",
+        v1::JobStatus_Name(job.info.status()).substr(strlen("JOB_STATUS_")),
+        ") before its savepoint completed"));
+  }
+  job.stop.reset();
+  return result;
+}
+
+void JobManager::OnCheckpointCompleted(const std::string& job_id, int attempt,
+                                       int64_t checkpoint_id,
+                                       const std::shared_ptr<CheckpointCoordinator>& checkpoints) {
+  if (!checkpoints || checkpoints->stop_savepoint_id() != checkpoint_id) {
+    NotifyWorkers(job_id, attempt, checkpoint_id, true, "");
+    return;
+  }
+  std::string dir;
+  CheckpointStore* store = nullptr;
+  std::vector<v1::OperatorStateDescriptor> operators;
+  int max_parallelism = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt || !it->second.stop ||
+        !it->second.store) {
+      return;
+    }
+    dir = it->second.stop->dir;
+    store = it->second.store.get();
+    operators = it->second.operators;
+    max_parallelism = it->second.max_parallelism;
+  }
+  // The job's checkpoint directory lives as long as the job, which cannot end meanwhile: its
+  // sources stopped and a stop is under way (a cancel leaves the directory until it ends).
+  absl::StatusOr<std::string> path;
+  {
+    absl::StatusOr<v1::CheckpointMetadata> metadata = store->ReadMetadata(checkpoint_id);
+    path = metadata.ok() ? WriteSavepoint(*store, *metadata, operators, max_parallelism, dir)
+                         : absl::StatusOr<std::string>(metadata.status());
+  }
+  // The checkpoint completed either way: its output is committed, whatever becomes of the job.
+  NotifyWorkers(job_id, attempt, checkpoint_id, true, "");
+  if (!path.ok()) {
+    OnStopSavepointFailed(
+        job_id, attempt,
+        absl::StrCat("the savepoint could not be written: ", path.status().message()));
+    return;
+  }
+  std::vector<std::string> to_cancel;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt) return;
+    Job& job = it->second;
+    EDDY_LOG_INFO("job {} ({}): savepoint {} written to {}", job_id, job.info.name(), checkpoint_id,
+                  *path);
+    job.info.set_savepoint_path(*path);
+    to_cancel = LiveWorkersLocked(job);
+    // Its subtasks are stopped by cancelling them; they commit the savepoint first (a task
+    // handles the completions it was told of before it ends).
+    FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
+    if (job.stop) {
+      job.stop->done = true;
+      job.stop->result = *path;
+    }
+    cv_.notify_all();
+  }
+  CancelOnWorkers(job_id, attempt, to_cancel);
+}
+
+void JobManager::OnStopSavepointFailed(const std::string& job_id, int attempt,
+                                       const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt) return;
+    Job& job = it->second;
+    if (job.stop && !job.stop->done) {
+      job.stop->done = true;
+      job.stop->result = absl::AbortedError(absl::StrCat(
+          "stopping job ", job_id, " with a savepoint failed: ", why,
+          job.spec.restart ? "; the job restarts from its latest checkpoint" : "; the job fails"));
+    }
+    cv_.notify_all();
+  }
+  // Its sources stopped after the barrier: the attempt cannot go on.
+  FailAttempt(job_id, attempt, absl::StrCat("stopping with a savepoint failed: ", why));
 }
 
 void JobManager::TickLoop() {

@@ -99,6 +99,15 @@ class JobManager {
   absl::Status OnAcknowledgeCheckpoint(const v1::AcknowledgeCheckpointRequest& request);
   void OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request);
   absl::Status Cancel(const std::string& job_id);
+  // STOP JOB ... WITH SAVEPOINT: triggers a savepoint after whose barrier the sources stop (with
+  // `drain`, after event time advanced to its end), copies it into a new directory under
+  // `savepoints_dir` (empty: the job's state.savepoints.dir), commits it and ends the job FINISHED.
+  // Returns the savepoint's directory. Needs a running job with checkpointing. When the savepoint
+  // fails (a subtask declines, a worker is lost, it times out, it cannot be written) the attempt
+  // fails as any failure does (its restart strategy restarts it from its latest checkpoint) and
+  // the error says why.
+  absl::StatusOr<std::string> StopWithSavepoint(const std::string& job_id,
+                                                const std::string& savepoints_dir, bool drain);
 
   // Current info; with wait_ms > 0 waits up to that long for a final status.
   absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
@@ -165,7 +174,26 @@ class JobManager {
     // Recovered after a coordinator restart: its earlier attempts may still run on any worker, so
     // the next deployment first tells every worker to cancel them.
     bool recovered = false;
+    // What a savepoint of the current attempt records of its operators.
+    std::vector<v1::OperatorStateDescriptor> operators;
+    int max_parallelism = 0;
+    // A STOP JOB ... WITH SAVEPOINT under way, until it ended (done).
+    struct StopRequest {
+      int attempt = 0;
+      std::string dir;
+      bool drain = false;
+      bool done = false;
+      absl::StatusOr<std::string> result;  // the savepoint's directory
+    };
+    std::optional<StopRequest> stop;
   };
+  // A checkpoint of the attempt completed: the stop savepoint is copied out and the job ends, any
+  // other is announced to the workers. Called without mu_.
+  void OnCheckpointCompleted(const std::string& job_id, int attempt, int64_t checkpoint_id,
+                             const std::shared_ptr<CheckpointCoordinator>& checkpoints);
+  // The stop savepoint of the attempt failed: the stop ends with `why` and the attempt fails.
+  // Called without mu_.
+  void OnStopSavepointFailed(const std::string& job_id, int attempt, const std::string& why);
   // Writes the job's status record (a no-op without a store); caller holds mu_, so that records
   // are written in the order of the changes.
   absl::Status PersistLocked(const Job& job);
@@ -199,7 +227,8 @@ class JobManager {
   void Tick(Clock::time_point now);
   // Sends a checkpoint RPC to every worker of the attempt.
   absl::Status TriggerOnWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id,
-                                int64_t trigger_time_ms);
+                                int64_t trigger_time_ms, bool stop_sources = false,
+                                bool drain = false);
   void NotifyWorkers(const std::string& job_id, int attempt, int64_t checkpoint_id, bool completed,
                      const std::string& reason);
   std::shared_ptr<CheckpointCoordinator> MakeCheckpointCoordinator(const std::string& job_id,

@@ -45,8 +45,15 @@ class Splitter {
     switch (node.op_case()) {
       case v1::PlanNode::kValues:
         return Place(node, NewStage(1));
-      case v1::PlanNode::kTableSource:
-        return Place(node, NewStage(default_parallelism_));
+      case v1::PlanNode::kTableSource: {
+        // A source may run at a parallelism of its own (Flink's scan.parallelism, which only the
+        // connectors that take it accept at CREATE TABLE).
+        std::map<std::string, std::string> options(node.table_source().options().begin(),
+                                                   node.table_source().options().end());
+        auto p = PositiveInt(options, "scan.parallelism", default_parallelism_);
+        if (!p.ok()) return p.status();
+        return Place(node, NewStage(*p));
+      }
       case v1::PlanNode::kGroupAggregate:
       case v1::PlanNode::kWindowAggregate:
       case v1::PlanNode::kGlobalGroupAggregate:  // a LocalGroupAggregate chains (default)

@@ -38,6 +38,10 @@ const std::map<std::string, KeySpec>& Specs() {
       {"execution.checkpointing.tolerable-failed-checkpoints", {Kind::kNonNegativeInt, "0", {}}},
       {"state.checkpoints.dir", {Kind::kAny, "", {}}},
       {"state.checkpoints.num-retained", {Kind::kPositiveInt, "1", {}}},
+      // Savepoints (docs/savepoints.md).
+      {"state.savepoints.dir", {Kind::kAny, "", {}}},
+      {"execution.savepoint.path", {Kind::kAny, "", {}}},
+      {"execution.savepoint.ignore-unclaimed-state", {Kind::kBool, "false", {}}},
       {"parallelism.default", {Kind::kPositiveInt, "1", {}}},
       {"table.exec.mini-batch.enabled", {Kind::kBool, "false", {}}},
       {"table.exec.mini-batch.allow-latency", {Kind::kDuration, "0 ms", {}}},
@@ -129,7 +133,8 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
     case Kind::kAny:
       // The checkpoint directory's form (absolute, file://) is checked with the other
       // checkpointing settings.
-      if (key == "state.checkpoints.dir") {
+      if (key == "state.checkpoints.dir" || key == "state.savepoints.dir" ||
+          key == "execution.savepoint.path") {
         if (absl::Status s = CheckpointConfigFrom({{key, value}}, "/").status(); !s.ok()) return s;
       }
       return value;

@@ -9,6 +9,7 @@
 #include "common/rpc/message_limits.h"
 #include "common/rpc/rpc_server_metrics.h"
 #include "common/rpc/status_convert.h"
+#include "coordinator/checkpoint/savepoint_store.h"
 #include "coordinator/service/job_specs.h"
 
 namespace eddy {
@@ -39,8 +40,23 @@ class CoordinatorServer::ClientServiceImpl final : public v1::ClientService::Ser
   }
 
   grpc::Status CancelJob(grpc::ServerContext*, const v1::CancelJobClientRequest* req,
-                         v1::CancelJobClientResponse*) override {
-    return ToGrpcStatus(server_->jobs_->Cancel(req->job_id()));
+                         v1::CancelJobClientResponse* resp) override {
+    if (!req->with_savepoint()) {
+      if (req->drain()) {
+        return ToGrpcStatus(absl::InvalidArgumentError("drain needs with_savepoint"));
+      }
+      return ToGrpcStatus(server_->jobs_->Cancel(req->job_id()));
+    }
+    std::string dir;
+    if (!req->savepoint_dir().empty()) {
+      auto local = LocalDirectoryOf(req->savepoint_dir(), "savepoint_dir");
+      if (!local.ok()) return ToGrpcStatus(local.status());
+      dir = *local;
+    }
+    auto path = server_->jobs_->StopWithSavepoint(req->job_id(), dir, req->drain());
+    if (!path.ok()) return ToGrpcStatus(path.status());
+    resp->set_savepoint_path(*path);
+    return grpc::Status::OK;
   }
 
   grpc::Status ListJobs(grpc::ServerContext*, const v1::ListJobsRequest*,
@@ -128,6 +144,9 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("cannot create data dir '", options.data_dir, "': ", ec.message()));
   }
+  // One active coordinator per data directory; a standby waits here until it is the one.
+  ASSIGN_OR_RETURN(LeaderLock lock, LeaderLock::Acquire(options.data_dir, options.standby));
+  c->leader_lock_.emplace(std::move(lock));
   // Permanent tables, views and databases live in <data-dir>/catalog, and so do the jobs.
   ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
                    CatalogStore::Open(options.data_dir + "/catalog"));

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "coordinator/catalog/catalog.h"
 #include "coordinator/cluster/job_manager.h"
 #include "coordinator/cluster/worker_registry.h"
+#include "coordinator/service/leader_lock.h"
 #include "coordinator/service/session.h"
 #include "coordinator/service/statement_executor.h"
 #include "eddy/v1/client.grpc.pb.h"
@@ -40,6 +42,9 @@ struct CoordinatorOptions {
   // Finished jobs kept in the job store (and SHOW JOBS): --jobstore-expiration-time,
   // --jobstore-max-capacity (Flink's jobstore.expiration-time and jobstore.max-capacity).
   JobRetention job_retention;
+  // Another coordinator may hold the data directory: wait for it to end and take over (a standby,
+  // --standby) instead of failing.
+  bool standby = false;
 };
 
 class CoordinatorServer {
@@ -61,6 +66,8 @@ class CoordinatorServer {
   Session& SessionFor(const std::string& id);
   void HeartbeatLoop();
 
+  // Held while this coordinator is the data directory's active one; released last.
+  std::optional<LeaderLock> leader_lock_;
   CoordinatorOptions options_;
   int port_ = 0;
   Catalog catalog_;

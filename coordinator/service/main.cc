@@ -38,6 +38,9 @@ ABSL_FLAG(int, rest_port, 8082,
           "use is logged and the coordinator runs without it)");
 ABSL_FLAG(std::string, rest_token, "",
           "bearer token that allows POST /jobs/<id>/stop on the REST API (empty: read-only)");
+ABSL_FLAG(bool, standby, false,
+          "when another coordinator uses --data-dir, wait for it to end and take over instead of "
+          "failing (a standby coordinator)");
 ABSL_FLAG(std::string, log_level, "info", "trace, debug, info, warn, error, off");
 
 int main(int argc, char** argv) {
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   opts.bind_host = absl::GetFlag(FLAGS_bind_host);
   opts.data_dir = absl::GetFlag(FLAGS_data_dir);
   opts.checkpoints_dir = absl::GetFlag(FLAGS_checkpoints_dir);
+  opts.standby = absl::GetFlag(FLAGS_standby);
   if (!opts.checkpoints_dir.empty() && opts.checkpoints_dir.front() != '/') {
     std::fprintf(stderr, "eddy-coordinator: --checkpoints-dir must be an absolute path, got '%s'\n",
                  opts.checkpoints_dir.c_str());

@@ -72,11 +72,11 @@ Response ShowJobs(JobManager* jobs) {
     rows.push_back({j.job_id(), j.name(), status, start,
                     std::to_string(std::max(0, j.attempt() - 1)),
                     j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
-                    j.error().empty() ? j.last_failure() : j.error()});
+                    j.error().empty() ? j.last_failure() : j.error(), j.savepoint_path()});
   }
-  return TableResponse(
-      {"job id", "job name", "status", "start time", "restarts", "last checkpoint", "failure"},
-      rows);
+  return TableResponse({"job id", "job name", "status", "start time", "restarts",
+                        "last checkpoint", "failure", "savepoint"},
+                       rows);
 }
 
 Response ShowWorkers(WorkerRegistry* workers) {

@@ -9,6 +9,7 @@
 #include "common/expr/function_registry.h"
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
+#include "coordinator/checkpoint/savepoint_store.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/catalog_ddl.h"
 #include "coordinator/service/config_keys.h"
@@ -187,9 +188,22 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       for (const auto& i : stmt->statement_set->inserts) inserts.push_back(&i);
       return Submit(jobs_, session, inserts, options_);
     }
-    case sql::StatementKind::kStopJob:
-      RETURN_IF_ERROR(jobs_->Cancel(stmt->stop_job->job_id));
-      return Ok();
+    case sql::StatementKind::kStopJob: {
+      const sql::StopJob& stop = *stmt->stop_job;
+      if (!stop.with_savepoint) {
+        RETURN_IF_ERROR(jobs_->Cancel(stop.job_id));
+        return Ok();
+      }
+      // The session's state.savepoints.dir, else the job's own.
+      std::string dir;
+      if (auto it = session.config.find("state.savepoints.dir");
+          it != session.config.end() && !it->second.empty()) {
+        ASSIGN_OR_RETURN(dir, LocalDirectoryOf(it->second, "state.savepoints.dir"));
+      }
+      ASSIGN_OR_RETURN(std::string path, jobs_->StopWithSavepoint(stop.job_id, dir, stop.drain));
+      // As the SQL client shows it: one column, the savepoint's path.
+      return TableResponse({"savepoint path"}, {{path}});
+    }
     case sql::StatementKind::kQuery: {
       ASSIGN_OR_RETURN(PlannedQuery planned,
                        PlanQuery(*stmt->query, session.catalog, session.config));

@@ -85,10 +85,27 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
   std::filesystem::create_directories(dir_);
   const std::string host = topology_.coordinator_host();
   port_ = FreeTcpPort(host);
-  coordinator_ = StartCoordinator();
+  coordinator_ = StartCoordinator(port_, false);
   if (!coordinator_.started()) {
     error_ = "cannot start eddy-coordinator";
     return;
+  }
+  active_log_ = coordinator_logs_.back();
+  if (options_.standby_coordinator) {
+    // Started once the active one holds the data directory, so that it waits as the standby.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (ReadFileToString(active_log_).find("coordinator serving on port") == std::string::npos &&
+           std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    standby_port_ = FreeTcpPort(host);
+    first_port_ = port_;
+    second_port_ = standby_port_;
+    standby_ = StartCoordinator(standby_port_, true);
+    if (!standby_.started()) {
+      error_ = "cannot start the standby eddy-coordinator";
+      return;
+    }
   }
   worker_starts_.assign(options_.workers, 0);
   for (int i = 0; i < options_.workers; ++i) {
@@ -124,6 +141,7 @@ ProcessCluster::ProcessCluster(const std::string& dir, ClusterOptions options)
 ProcessCluster::~ProcessCluster() {
   workers_.clear();  // SIGKILL whatever still runs, before the namespaces go away
   coordinator_ = Subprocess();
+  standby_ = Subprocess();
 }
 
 Subprocess ProcessCluster::StartWorker(int i) {
@@ -155,10 +173,10 @@ bool ProcessCluster::RestartWorker(int i) {
   return workers_[i].started();
 }
 
-Subprocess ProcessCluster::StartCoordinator() {
+Subprocess ProcessCluster::StartCoordinator(int port, bool standby) {
   std::vector<std::string> argv = {EddyBinary("eddy-coordinator"),
                                    "--port",
-                                   std::to_string(port_),
+                                   std::to_string(port),
                                    "--bind-host",
                                    topology_.coordinator_host(),
                                    "--heartbeat-timeout-ms",
@@ -167,18 +185,42 @@ Subprocess ProcessCluster::StartCoordinator() {
                                    dir_ + "/coordinator",
                                    "--rest-port",
                                    "0"};
+  if (standby) argv.push_back("--standby");
   for (const std::string& a : options_.coordinator_args) argv.push_back(a);
   const std::string log = coordinator_starts_ == 0
                               ? "/coordinator"
                               : "/coordinator." + std::to_string(coordinator_starts_);
   ++coordinator_starts_;
+  coordinator_logs_.push_back(dir_ + log + ".err");
   return Subprocess::Start(argv, dir_ + log + ".out", dir_ + log + ".err");
 }
 
 bool ProcessCluster::RestartCoordinator() {
   coordinator_ = Subprocess();  // SIGKILL
-  coordinator_ = StartCoordinator();
+  coordinator_ = StartCoordinator(port_, false);
+  active_log_ = coordinator_logs_.back();
   return coordinator_.started();
+}
+
+bool ProcessCluster::KillActiveCoordinator() {
+  coordinator_ = Subprocess();  // SIGKILL: the standby takes over
+  std::swap(coordinator_, standby_);
+  std::swap(port_, standby_port_);
+  const size_t standby_log = coordinator_logs_.size() - 1;  // the standby started last
+  active_log_ = coordinator_logs_[standby_log];
+  // The new standby starts once the old one took over, or it could win the lock itself.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ReadFileToString(active_log_).find("this coordinator takes over") == std::string::npos &&
+         std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  standby_ = StartCoordinator(standby_port_, true);
+  return standby_.started();
+}
+
+std::string ProcessCluster::ActiveCoordinatorLog() const {
+  const std::string log = ReadFileToString(active_log_);
+  return log.find("coordinator serving on port") == std::string::npos ? "" : log;
 }
 
 std::string ProcessCluster::CurrentCoordinatorLogPath() const {
@@ -222,7 +264,13 @@ int ProcessCluster::WorkerMetricsPort(int i) const {
 }
 
 std::string ProcessCluster::coordinator_address() const {
-  return topology_.coordinator_host() + ":" + std::to_string(port_);
+  if (!options_.standby_coordinator) {
+    return topology_.coordinator_host() + ":" + std::to_string(port_);
+  }
+  // Always in the order of the first start, whichever is active now: after the first coordinator
+  // was killed, clients try its port first and must go on to the standby's.
+  return topology_.coordinator_host() + ":" + std::to_string(first_port_) + "," +
+         topology_.coordinator_host() + ":" + std::to_string(second_port_);
 }
 
 RunResult ProcessCluster::Eddy(const std::string& sql, int timeout_ms) const {
@@ -275,10 +323,8 @@ std::string ProcessCluster::WaitForJobStatus(const std::string& job,
 }
 
 std::string ProcessCluster::CoordinatorLog() const {
-  std::string log = ReadFileToString(dir_ + "/coordinator.err");
-  for (int i = 1; i < coordinator_starts_; ++i) {
-    log += ReadFileToString(dir_ + "/coordinator." + std::to_string(i) + ".err");
-  }
+  std::string log;
+  for (const std::string& path : coordinator_logs_) log += ReadFileToString(path);
   return log;
 }
 

@@ -38,6 +38,9 @@ struct ClusterOptions {
   // Extra flags for eddy-coordinator and for every eddy-worker.
   std::vector<std::string> coordinator_args;
   std::vector<std::string> worker_args;
+  // A second coordinator on the same data directory with --standby, on a port of its own; workers
+  // and clients are given both addresses.
+  bool standby_coordinator = false;
 };
 
 class ProcessCluster {
@@ -65,8 +68,15 @@ class ProcessCluster {
   // Kills the coordinator (SIGKILL) and starts a new one on the same port and data directory;
   // its log goes to coordinator.<n>.err.
   bool RestartCoordinator();
+  // With a standby: kills (SIGKILL) the coordinator that is active, which the standby then
+  // replaces, and once it took over starts a new standby in its place (same port, `--standby`).
+  // Returns false when the new process cannot start.
+  bool KillActiveCoordinator();
+  // With a standby: the log of the coordinator process that is active now ("" when none logged
+  // that it serves yet since the last KillActiveCoordinator).
   // The log (stderr) of the coordinator process started last.
   std::string CurrentCoordinatorLogPath() const;
+  std::string ActiveCoordinatorLog() const;
   // The coordinator's data directory (the same for every coordinator process).
   std::string coordinator_data_dir() const { return dir_ + "/coordinator"; }
   // Kills worker i (SIGKILL) if it still runs and starts it again with the same flags and data
@@ -90,7 +100,9 @@ class ProcessCluster {
   Subprocess& coordinator() { return coordinator_; }
 
  private:
-  Subprocess StartCoordinator();
+  // On `port` (the active's or the standby's), with --standby when `standby`; logs to
+  // coordinator[.<n>].err in the order processes start.
+  Subprocess StartCoordinator(int port, bool standby);
   Subprocess StartWorker(int i);
 
   std::string dir_;
@@ -98,6 +110,13 @@ class ProcessCluster {
   NetworkTopology topology_;
   int port_ = 0;
   Subprocess coordinator_;
+  // With a standby: the other coordinator process and its port. KillActiveCoordinator swaps them.
+  int standby_port_ = 0;
+  Subprocess standby_;
+  int first_port_ = 0;  // the active's and the standby's ports at the first start
+  int second_port_ = 0;
+  std::vector<std::string> coordinator_logs_;  // of every coordinator process, in start order
+  std::string active_log_;                     // the log of coordinator_'s process
   std::vector<Subprocess> workers_;
   int coordinator_starts_ = 0;
   std::vector<int> worker_starts_;

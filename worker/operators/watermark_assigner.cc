@@ -88,4 +88,10 @@ absl::Status WatermarkAssignerOperator::OnTick(std::chrono::steady_clock::time_p
   return EmitWatermark(current_);
 }
 
+absl::Status WatermarkAssignerOperator::ProcessWatermark(const Watermark& w) {
+  if (w.millis != kMaxWatermark || current_.millis == kMaxWatermark) return absl::OkStatus();
+  current_ = Watermark{kMaxWatermark, false};
+  return EmitWatermark(current_);
+}
+
 }  // namespace eddy

@@ -27,8 +27,10 @@ class WatermarkAssignerOperator final : public Operator {
   absl::Status Open(const OperatorContext& ctx) override;
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
-  // A watermark from upstream (none in a source task) is ignored: this node defines event time.
-  absl::Status ProcessWatermark(const Watermark&) override { return absl::OkStatus(); }
+  // A watermark from upstream is ignored (this node defines event time), except the end of time,
+  // which a source task emits when STOP JOB ... WITH DRAIN drains the job: passed on, as Flink's
+  // WatermarkAssignerOperator does, so that every window fires.
+  absl::Status ProcessWatermark(const Watermark& w) override;
 
   int64_t current() const { return current_.millis; }
 

@@ -126,7 +126,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
   task->checkpointing_ = d.checkpointing();
   if (task->checkpointing_.has_restore()) {
     for (const auto& h : task->checkpointing_.restore().operators()) {
-      task->restore_[h.state_id()] = &h;
+      task->restore_.emplace(h.state_id(), &h);
     }
   }
 
@@ -327,6 +327,15 @@ void Task::Run() {
       if (node->op) node->op->Abort(status);
     }
   }
+  if (status.ok() && cancelled_) {
+    // A checkpoint whose completion was told before the cancel still commits its output: STOP
+    // JOB ... WITH SAVEPOINT cancels the subtasks right after its savepoint completed.
+    absl::Status committed = HandleCheckpointRequests(/*completions_only=*/true);
+    if (!committed.ok()) {
+      EDDY_LOG_WARN("job {} task {}.{}: committing after the cancel: {}", job_id_, task_index_,
+                    subtask_index_, committed.ToString());
+    }
+  }
   CloseAll();
   t_back_pressured_nanos = nullptr;
   run_end_ns_ = SteadyNanos();
@@ -354,33 +363,22 @@ bool Task::Live(const Node& node) const {
   return node.inputs_ended < node.inputs_total;
 }
 
-absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
-  const uint32_t state_id = node.spec.state_id();
-  node.store_name =
-      absl::StrCat("state-", state_id, "-subtask-", subtask_index_, "-", InstanceSuffix());
-  auto it = restore_.find(HandleId(node));
-  if (it == restore_.end() || it->second->files().empty()) {
-    return env_.state_stores->Acquire(state_key_, state_id, subtask_index_);
-  }
-  // The checkpoint's files, side by side as rocksdb::Checkpoint wrote them, then opened as the
-  // store (SSTs hard-linked into it).
+absl::Status Task::CopyRestoreFiles(const v1::OperatorStateHandle& handle,
+                                    const std::string& local) {
   namespace fs = std::filesystem;
-  const fs::path local =
-      fs::path(env_.state_stores->JobDir(state_key_)) / absl::StrCat("restore-", node.store_name);
   std::error_code ec;
   fs::remove_all(local, ec);
   fs::create_directories(local, ec);
-  if (ec)
-    return absl::InternalError(
-        absl::StrCat("cannot create '", local.string(), "': ", ec.message()));
+  if (ec) return absl::InternalError(absl::StrCat("cannot create '", local, "': ", ec.message()));
   const fs::path from_dir(checkpointing_.restore_job_dir());
-  for (const v1::StateFile& f : it->second->files()) {
+  for (const v1::StateFile& f : handle.files()) {
     const fs::path from = from_dir / f.path();
-    fs::copy_file(from, local / from.filename(), ec);
+    const fs::path to = fs::path(local) / from.filename();
+    fs::copy_file(from, to, ec);
     std::string wrong = ec ? ec.message() : "";
     if (!ec) {
       // The copy is what the store opens: it must hold the bytes the checkpoint recorded.
-      absl::StatusOr<FileChecksum> sum = ChecksumFile((local / from.filename()).string());
+      absl::StatusOr<FileChecksum> sum = ChecksumFile(to.string());
       if (!sum.ok()) {
         wrong = std::string(sum.status().message());
       } else if (sum->size != f.size() || sum->crc32 != f.crc32()) {
@@ -394,15 +392,93 @@ absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
                                               checkpointing_.restore_checkpoint_id(), ": ", wrong));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<KeyedStateBackend*> Task::OpenStore(Node& node) {
+  const uint32_t state_id = node.spec.state_id();
+  node.store_name =
+      absl::StrCat("state-", state_id, "-subtask-", subtask_index_, "-", InstanceSuffix());
+  std::vector<const v1::OperatorStateHandle*> handles;
+  for (auto [it, end] = restore_.equal_range(HandleId(node)); it != end; ++it) {
+    if (!it->second->files().empty()) handles.push_back(it->second);
+  }
+  if (handles.empty()) return env_.state_stores->Acquire(state_key_, state_id, subtask_index_);
+  if (handles.size() > 1 || checkpointing_.restore_parallelism() > 0) {
+    return OpenRescaledStore(node, handles);
+  }
+  // The checkpoint's files, side by side as rocksdb::Checkpoint wrote them, then opened as the
+  // store (SSTs hard-linked into it).
+  namespace fs = std::filesystem;
+  const fs::path local =
+      fs::path(env_.state_stores->JobDir(state_key_)) / absl::StrCat("restore-", node.store_name);
+  RETURN_IF_ERROR(CopyRestoreFiles(*handles.front(), local.string()));
   auto store =
       env_.state_stores->AcquireFromSnapshot(state_key_, state_id, subtask_index_, local.string());
+  std::error_code ec;
   fs::remove_all(local, ec);
   if (store.ok() && env_.checkpoints != nullptr &&
       checkpointing_.restore_job_dir() == checkpointing_.job_dir()) {
     // Its SSTs are in this job's checkpoint directory already: later checkpoints reference them.
     env_.checkpoints->SeedStore(job_id_, node.store_name,
-                                {it->second->files().begin(), it->second->files().end()});
+                                {handles.front()->files().begin(), handles.front()->files().end()});
   }
+  return store;
+}
+
+absl::StatusOr<KeyedStateBackend*> Task::OpenRescaledStore(
+    Node& node, const std::vector<const v1::OperatorStateHandle*>& handles) {
+  namespace fs = std::filesystem;
+  const uint32_t state_id = node.spec.state_id();
+  ASSIGN_OR_RETURN(KeyedStateBackend * store,
+                   env_.state_stores->Acquire(state_key_, state_id, subtask_index_));
+  // This subtask's key groups (key group g belongs to subtask g * parallelism / max_parallelism).
+  const int first = (subtask_index_ * max_parallelism_ + parallelism_ - 1) / parallelism_;
+  const int last = ((subtask_index_ + 1) * max_parallelism_ + parallelism_ - 1) / parallelism_ - 1;
+  const fs::path base = fs::path(env_.state_stores->JobDir(state_key_));
+  constexpr size_t kKeysPerWrite = 4096;
+  uint64_t keys = 0;
+  for (size_t h = 0; h < handles.size(); ++h) {
+    const fs::path local = base / absl::StrCat("restore-", node.store_name, "-", h);
+    const fs::path opened = base / absl::StrCat("rescale-", node.store_name, "-", h);
+    RETURN_IF_ERROR(CopyRestoreFiles(*handles[h], local.string()));
+    absl::Status status;
+    {
+      auto old = KeyedStateBackend::OpenFromSnapshot(local.string(), opened.string(),
+                                                     env_.state_stores->resources());
+      status = old.status();
+      StateWriteBatch batch;
+      std::string prefix;
+      for (int g = first; status.ok() && g <= last; ++g) {
+        prefix.clear();
+        prefix.push_back(static_cast<char>((g >> 8) & 0xff));
+        prefix.push_back(static_cast<char>(g & 0xff));
+        status = (*old)->ScanPrefix(prefix, [&](std::string_view key, std::string_view value) {
+          batch.Put(key, value);
+          ++keys;
+          if (batch.count() >= kKeysPerWrite) return store->Write(&batch);
+          return absl::OkStatus();
+        });
+      }
+      if (status.ok() && batch.count() > 0) status = store->Write(&batch);
+    }
+    std::error_code ec;
+    fs::remove_all(local, ec);
+    fs::remove_all(opened, ec);
+    if (!status.ok()) {
+      return absl::Status(status.code(), absl::StrCat("redistributing the state of checkpoint ",
+                                                      checkpointing_.restore_checkpoint_id(),
+                                                      " (taken at "
+                                                      "parallelism ",
+                                                      checkpointing_.restore_parallelism(),
+                                                      "): ", status.message()));
+    }
+  }
+  EDDY_LOG_INFO(
+      "job {} task {}.{}: {} keys of key groups {}-{} restored from {} subtasks' state "
+      "taken at parallelism {}",
+      job_id_, task_index_, subtask_index_, keys, first, last, handles.size(),
+      checkpointing_.restore_parallelism());
   return store;
 }
 
@@ -440,9 +516,14 @@ absl::Status Task::OpenAll() {
     ctx.wakeup = [this] { Wake(); };
     absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);
     if (s.ok()) {
-      auto it = restore_.find(HandleId(*node));
-      if (it != restore_.end() && !it->second->operator_state().empty()) {
-        auto snapshot = OperatorSnapshot::Decode(it->second->operator_state());
+      // Only one of a node's handles carries operator state (the coordinator refuses to spread
+      // such state over another parallelism).
+      const v1::OperatorStateHandle* handle = nullptr;
+      for (auto [it, end] = restore_.equal_range(HandleId(*node)); it != end; ++it) {
+        if (!it->second->operator_state().empty()) handle = it->second;
+      }
+      if (handle != nullptr) {
+        auto snapshot = OperatorSnapshot::Decode(handle->operator_state());
         s = snapshot.status();
         if (s.ok()) {
           s = node->source ? node->source->RestoreState(*snapshot)
@@ -495,10 +576,14 @@ absl::Status Task::TickAll(std::chrono::steady_clock::time_point now) {
   return absl::OkStatus();
 }
 
-bool Task::TriggerCheckpoint(int64_t checkpoint_id) {
+bool Task::TriggerCheckpoint(int64_t checkpoint_id, bool stop_sources, bool drain) {
   std::lock_guard<std::mutex> lock(mu_);
   if (final_state_recorded_) return false;
   triggers_.push_back(checkpoint_id);
+  if (stop_sources) {
+    requested_stop_at_ = checkpoint_id;
+    requested_drain_ = drain;
+  }
   wakeup_ = true;
   cv_.notify_all();
   return true;
@@ -516,7 +601,7 @@ v1::SubtaskStateHandle Task::FinalSourceState() const {
   return final_state_;
 }
 
-absl::Status Task::HandleCheckpointRequests() {
+absl::Status Task::HandleCheckpointRequests(bool completions_only) {
   std::deque<int64_t> triggers;
   std::deque<std::pair<int64_t, bool>> notifications;
   {
@@ -524,8 +609,13 @@ absl::Status Task::HandleCheckpointRequests() {
     if (triggers_.empty() && notifications_.empty()) return absl::OkStatus();
     triggers.swap(triggers_);
     notifications.swap(notifications_);
+    if (requested_stop_at_ != 0 && triggerable_) {
+      stop_at_ = requested_stop_at_;
+      drain_ = requested_drain_;
+    }
   }
   for (int64_t id : triggers) {
+    if (completions_only) break;
     if (triggerable_ || awaiting_final_checkpoint_) {
       RETURN_IF_ERROR(PerformCheckpoint(id));
     } else {
@@ -536,7 +626,7 @@ absl::Status Task::HandleCheckpointRequests() {
   for (const auto& [id, completed] : notifications) {
     for (auto& node : nodes_) {
       if (!completed) {
-        if (node->source) node->source->AbortCheckpoint(id);
+        if (node->source && !completions_only) node->source->AbortCheckpoint(id);
         continue;
       }
       if (!Live(*node) && !(node->op && node->op->HasUncommittedOutput())) continue;
@@ -565,6 +655,14 @@ void Task::Decline(int64_t checkpoint_id, std::string reason) {
 absl::Status Task::PerformCheckpoint(int64_t n) {
   if (n <= last_checkpoint_) return absl::OkStatus();  // a repeated trigger
   last_checkpoint_ = n;
+  if (n == stop_at_ && drain_) {
+    // Event time ends before the savepoint's barrier: every window and timer fires first.
+    for (auto& node : nodes_) {
+      if (node->source && Live(*node)) {
+        RETURN_IF_ERROR(node->out->EmitWatermark(Watermark{kMaxWatermark, false}));
+      }
+    }
+  }
   // Everything buffered for this epoch goes out first, so that the barrier follows it.
   for (auto& node : nodes_) {
     if (node->op && Live(*node)) RETURN_IF_ERROR(node->op->PrepareSnapshotPreBarrier(n));
@@ -623,6 +721,8 @@ absl::Status Task::PerformCheckpoint(int64_t n) {
     if (node->op && Live(*node)) RETURN_IF_ERROR(node->op->ForwardBarrier(n));
   }
   if (!reason.empty()) snapshot.stores.clear();
+  // Stopped with a savepoint: nothing after its barrier may reach a sink.
+  if (n == stop_at_) sources_stopped_ = true;
   if (env_.checkpoints != nullptr) {
     env_.checkpoints->Submit(std::move(snapshot));
   } else if (!snapshot.local_root.empty()) {
@@ -671,7 +771,7 @@ absl::Status Task::Drive() {
     auto wait = std::chrono::microseconds(100000);
     for (size_t i : sources) {
       Node& node = *nodes_[i];
-      if (node.source_ended) continue;
+      if (node.source_ended || sources_stopped_) continue;
       ASSIGN_OR_RETURN(SourceState st, node.source->Next(&batch));
       switch (st) {
         case SourceState::kData:
@@ -701,7 +801,7 @@ absl::Status Task::Drive() {
       if (cancelled_) break;
     }
     auto now = std::chrono::steady_clock::now();
-    if (now >= next_tick && active > 0 && !cancelled_) {
+    if (now >= next_tick && active > 0 && !cancelled_ && !sources_stopped_) {
       RETURN_IF_ERROR(TickAll(now));
       next_tick = now + kTickInterval;
     }

@@ -83,7 +83,11 @@ class Task {
   // finished): the caller acknowledges with FinalSourceState() instead. A trigger queued before
   // that moment but never acted on (it came after the driver's last look) is acknowledged with
   // the final positions by the task itself, so no trigger is ever left unanswered.
-  bool TriggerCheckpoint(int64_t checkpoint_id);
+  //
+  // `stop_sources` (STOP JOB ... WITH SAVEPOINT): after this checkpoint's barrier the task's
+  // sources produce nothing more, so nothing after the savepoint reaches a sink before the job is
+  // stopped; `drain` first sends the end-of-time watermark, so every event-time window fires.
+  bool TriggerCheckpoint(int64_t checkpoint_id, bool stop_sources = false, bool drain = false);
   void NotifyCheckpoint(int64_t checkpoint_id, bool completed);
   // Once done() after finishing: the sources' final positions, what a checkpoint triggered after
   // the end acknowledges.
@@ -115,14 +119,21 @@ class Task {
   void CloseAll();
   absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
   absl::Status TickAll(std::chrono::steady_clock::time_point now);
-  // Runs the triggers and notifications queued since the last call (driver thread).
-  absl::Status HandleCheckpointRequests();
+  // Runs the triggers and notifications queued since the last call (driver thread); once
+  // cancelled only the completions (`completions_only`), which still commit their output.
+  absl::Status HandleCheckpointRequests(bool completions_only = false);
   // Snapshots every live node for checkpoint n, forwards barrier n, hands over the upload. A
   // snapshot that fails declines n; an error here (emitting, forwarding) fails the task.
   absl::Status PerformCheckpoint(int64_t checkpoint_id);
   void Decline(int64_t checkpoint_id, std::string reason);
   // Opens node `node`'s state store, from the checkpoint's files when it has some.
   absl::StatusOr<KeyedStateBackend*> OpenStore(Node& node);
+  // Copies a handle's state files into `local` (created), checking each against its checksum.
+  absl::Status CopyRestoreFiles(const v1::OperatorStateHandle& handle, const std::string& local);
+  // The state was taken at another parallelism: a fresh store receives, from each of the handles
+  // (old subtasks' stores), the keys of this subtask's key groups.
+  absl::StatusOr<KeyedStateBackend*> OpenRescaledStore(
+      Node& node, const std::vector<const v1::OperatorStateHandle*>& handles);
   // The id under which a node's state is acknowledged: its state id, or (stateless nodes such as
   // sources) its plan node id + 1, the same scheme as state ids.
   static uint32_t HandleId(const Node& node);
@@ -139,13 +150,19 @@ class Task {
   int attempt_ = 0;
   std::string state_key_;
   v1::TaskCheckpointing checkpointing_;
-  std::map<uint32_t, const v1::OperatorStateHandle*> restore_;  // by HandleId, into checkpointing_
+  // By HandleId, into checkpointing_: several for one keyed node restored at a new parallelism.
+  std::multimap<uint32_t, const v1::OperatorStateHandle*> restore_;
   bool triggerable_ = false;
   int64_t last_checkpoint_ = 0;  // driver thread
   // Driver thread: the newest trigger a task without connector sources received (it acts on it
   // only once it awaits its final checkpoint), and whether it does.
   int64_t latest_direct_trigger_ = 0;
   bool awaiting_final_checkpoint_ = false;
+  // Driver thread: the checkpoint after whose barrier the sources stop (0: none), whether to
+  // drain first, and whether they stopped.
+  int64_t stop_at_ = 0;
+  bool drain_ = false;
+  bool sources_stopped_ = false;
   TaskEnvironment env_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::thread thread_;
@@ -164,6 +181,8 @@ class Task {
   std::condition_variable cv_;                          // wakes an idle driver on cancel or Wake()
   bool wakeup_ = false;                                 // guarded by mu_
   std::deque<int64_t> triggers_;                        // guarded by mu_
+  int64_t requested_stop_at_ = 0;                       // guarded by mu_
+  bool requested_drain_ = false;                        // guarded by mu_
   std::deque<std::pair<int64_t, bool>> notifications_;  // guarded by mu_: id, completed
   v1::SubtaskStateHandle final_state_;                  // guarded by mu_
   bool final_state_recorded_ = false;                   // guarded by mu_

@@ -17,7 +17,9 @@
 #include "worker/service/worker_server.h"
 
 ABSL_FLAG(std::string, coordinator, "127.0.0.1:8081",
-          "coordinator address HOST[:PORT] (port 8081 when omitted)");
+          "coordinator address HOST[:PORT] (port 8081 when omitted), or several separated by "
+          "commas (an active coordinator and its standbys: the worker follows the one that "
+          "listens)");
 ABSL_FLAG(int, port, 9091, "gRPC port to listen on (0 = any free port)");
 ABSL_FLAG(std::string, bind_host, "0.0.0.0", "address to listen on");
 ABSL_FLAG(std::string, advertise_host, "",
@@ -44,7 +46,7 @@ int main(int argc, char** argv) {
   eddy::InitLogging(absl::GetFlag(FLAGS_log_level));
   eddy::WorkerOptions opts;
   auto coordinator =
-      eddy::WithDefaultPort(absl::GetFlag(FLAGS_coordinator), eddy::kDefaultCoordinatorPort);
+      eddy::WithDefaultPorts(absl::GetFlag(FLAGS_coordinator), eddy::kDefaultCoordinatorPort);
   if (!coordinator.ok()) {
     std::fprintf(stderr, "eddy-worker: --coordinator: %s\n",
                  std::string(coordinator.status().message()).c_str());

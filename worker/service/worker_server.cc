@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/base/host_port.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
 #include "common/rpc/message_limits.h"
@@ -86,8 +87,11 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   }
   std::string host = options.advertise_host.empty() ? LocalHostname() : options.advertise_host;
   w->address_ = absl::StrCat(host, ":", port);
-  auto channel = grpc::CreateCustomChannel(
-      options.coordinator_address, grpc::InsecureChannelCredentials(), LimitedChannelArguments());
+  // Several addresses (an active coordinator and standbys): the channel follows the one that
+  // listens.
+  ASSIGN_OR_RETURN(const std::string target, ChannelTarget(options.coordinator_address));
+  auto channel = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
+                                           CoordinatorChannelArguments());
   w->coordinator_ = v1::ClusterService::NewStub(channel);
   v1::ClusterService::Stub* stub = w->coordinator_.get();
   w->checkpoints_ = std::make_unique<CheckpointUploader>(
@@ -425,7 +429,9 @@ grpc::Status WorkerServer::TriggerCheckpoint(grpc::ServerContext*,
       if (t->job_id() != req->job_id() || t->attempt() != current) continue;
       if (!t->done()) {
         // Tasks behind an exchange act on it only once their inputs ended (a final checkpoint).
-        if (!t->TriggerCheckpoint(req->checkpoint_id())) ended.push_back(t->FinalSourceState());
+        if (!t->TriggerCheckpoint(req->checkpoint_id(), req->stop_sources(), req->drain())) {
+          ended.push_back(t->FinalSourceState());
+        }
       } else if (t->finished() && t->triggerable()) {
         ended.push_back(t->FinalSourceState());
       }

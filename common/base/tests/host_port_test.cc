@@ -23,5 +23,26 @@ TEST(WithDefaultPort, RefusesWhatIsNotHostAndPort) {
   }
 }
 
+TEST(WithDefaultPorts, NormalizesEveryAddressOfAList) {
+  EXPECT_EQ(*WithDefaultPorts("a,b:9000", 8081), "a:8081,b:9000");
+  EXPECT_EQ(*WithDefaultPorts("127.0.0.1", 8081), "127.0.0.1:8081");
+  auto r = WithDefaultPorts("a,,b", 8081);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("''"), std::string::npos) << r.status().message();
+}
+
+TEST(ChannelTarget, OneAddressIsKeptAndSeveralBecomeAResolvedList) {
+  EXPECT_EQ(*ChannelTarget("coord-host:8081"), "coord-host:8081");
+  EXPECT_EQ(*ChannelTarget("127.0.0.1:1,127.0.0.1:2"), "ipv4:127.0.0.1:1,127.0.0.1:2");
+  EXPECT_EQ(*ChannelTarget("localhost:1,127.0.0.1:2"), "ipv4:127.0.0.1:1,127.0.0.1:2");
+  EXPECT_EQ(*ChannelTarget("[::1]:1,[::1]:2"), "ipv6:[::1]:1,[::1]:2");
+  auto mixed = ChannelTarget("[::1]:1,127.0.0.1:2");
+  EXPECT_FALSE(mixed.ok());
+  auto unknown = ChannelTarget("127.0.0.1:1,no-such-host.invalid:2");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("'no-such-host.invalid:2'"), std::string::npos)
+      << unknown.status().message();
+}
+
 }  // namespace
 }  // namespace eddy

@@ -291,9 +291,14 @@ TEST(Statement, DescribeStopHelpQuit) {
   EXPECT_EQ(s->kind, StatementKind::kStopJob);
   EXPECT_EQ(s->stop_job->job_id, "abc123");
   EXPECT_TRUE(s->stop_job->with_savepoint);
+  EXPECT_FALSE(s->stop_job->drain);
   s = Parse("STOP JOB 'abc123'");
   ASSERT_NE(s, nullptr);
   EXPECT_FALSE(s->stop_job->with_savepoint);
+  s = Parse("stop job 'abc123' with savepoint with drain");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->stop_job->with_savepoint);
+  EXPECT_TRUE(s->stop_job->drain);
 
   s = Parse("HELP");
   ASSERT_NE(s, nullptr);
@@ -304,6 +309,21 @@ TEST(Statement, DescribeStopHelpQuit) {
   s = Parse("EXIT;");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kQuit);
+}
+
+TEST(Statement, StopJobClausesOutOfPlaceAreErrors) {
+  EXPECT_EQ(ParseStatement("STOP JOB 'j' WITH DRAIN").status().message(),
+            "SQL parse error at line 1, column 19: WITH DRAIN needs WITH SAVEPOINT before it: "
+            "STOP JOB '<id>' WITH SAVEPOINT WITH DRAIN");
+  EXPECT_EQ(ParseStatement("STOP JOB 'j' WITH").status().message(),
+            "SQL parse error at line 1, column 18: expected 'SAVEPOINT' or 'DRAIN' but found end "
+            "of input");
+  EXPECT_EQ(ParseStatement("STOP JOB 'j' WITH SAVEPOINT WITH").status().message(),
+            "SQL parse error at line 1, column 33: expected 'DRAIN' but found end of input");
+  EXPECT_EQ(ParseStatement("STOP JOB 'j' WITH SAVEPOINT DRAIN").status().message(),
+            "SQL parse error at line 1, column 29: expected end of input but found 'DRAIN'");
+  EXPECT_EQ(ParseStatement("STOP JOB j").status().message(),
+            "SQL parse error at line 1, column 10: expected string literal but found 'j'");
 }
 
 TEST(Statement, ParseStatementRejectsASecondStatement) {

@@ -75,6 +75,18 @@ TEST_F(JobGraphTest, DatagenRunsAtTheDefaultParallelism) {
   EXPECT_EQ(g, "p4[datagen,calc] p4[exchange_source,group_aggregate,sink]<-0:HASH(0)");
 }
 
+TEST_F(JobGraphTest, ASourceRunsAtItsOwnScanParallelism) {
+  MustDdl(
+      "CREATE TABLE gen1 (id BIGINT) WITH ('connector' = 'datagen', 'scan.parallelism' = '1', "
+      "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100')");
+  EXPECT_EQ(Graph("INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen1 GROUP BY id % 10", "3"),
+            "p1[datagen,calc] p3[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+  EXPECT_NE(DdlError("CREATE TABLE gen0 (id BIGINT) WITH ('connector' = 'datagen', "
+                     "'scan.parallelism' = '0')")
+                .find("'scan.parallelism'"),
+            std::string::npos);
+}
+
 TEST_F(JobGraphTest, Q2HashesTwice) {
   EXPECT_EQ(Graph("INSERT INTO sink2 SELECT cnt, COUNT(*) FROM (SELECT word, COUNT(*) AS cnt FROM "
                   "words GROUP BY word) GROUP BY cnt",

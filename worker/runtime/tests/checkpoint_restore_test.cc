@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <future>
+#include <set>
 
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
@@ -15,6 +16,7 @@
 #include "worker/exchange/exchange_registry.h"
 #include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/task.h"
+#include "worker/state/state_key.h"
 #include "worker/state/testing/temp_state_backend.h"
 
 namespace eddy {
@@ -211,6 +213,83 @@ TEST_F(CheckpointRestoreTest, RestoredAggregateContinuesTheUninterruptedRun) {
   Running a2 = Start(d2);
   Push(a2, Rows(500, 1300));
   EXPECT_EQ(Finish(a2, "job", 2), want_all);
+}
+
+// A savepoint restored at another parallelism: the state of one subtask is handed to two, each
+// of which keeps exactly the keys of its own key groups (key group = hash % 128, subtask =
+// key group * 2 / 128), so every key lands in one subtask, the one the hash exchange feeds.
+TEST_F(CheckpointRestoreTest, StateTakenAtOneSubtaskIsSplitByKeyGroupOverTwo) {
+  Running a1 = Start(AggregateJob("rescale", 1, job_dir_));
+  ChangelogBatch rows(kInput.Types());
+  for (int i = 0; i < 1000; ++i) rows.AppendValues({Value::Int(i % 50)}, RowKind::kInsert);
+  Push(a1, std::move(rows));
+  ASSERT_TRUE(a1.gate->PushBarrier(0, 1).ok());
+  for (int i = 0; i < 500 && acks_.empty() && declines_.empty(); ++i) {
+    uploader_.WaitIdle();
+    usleep(10000);
+  }
+  ASSERT_EQ(acks_.size(), 1u);
+  a1.task->Cancel();
+  a1.task->Join();
+  v1::SubtaskStateHandle state = acks_[0].state();
+  state.mutable_operators()->DeleteSubrange(1, state.operators_size() - 1);  // the store only
+
+  std::vector<Running> subtasks;
+  for (int i = 0; i < 2; ++i) {
+    v1::TaskDeployment d = AggregateJob("rescale", 2, job_dir_);
+    d.set_subtask_index(i);
+    d.set_parallelism(2);
+    d.mutable_nodes(2)->mutable_sink()->set_connector("blackhole");
+    *d.mutable_checkpointing()->mutable_restore() = state;
+    d.mutable_checkpointing()->set_restore_checkpoint_id(1);
+    d.mutable_checkpointing()->set_restore_job_dir(job_dir_);
+    d.mutable_checkpointing()->set_restore_parallelism(1);
+    Running r;
+    r.done = std::make_shared<std::promise<v1::TaskState>>();
+    TaskEnvironment env;
+    env.state_stores = state_.stores();
+    env.exchange = &registry_;
+    env.results = &results_;
+    env.checkpoints = &uploader_;
+    env.on_state = [done = r.done](const Task&, v1::TaskState s, const std::string& error) {
+      EXPECT_NE(s, v1::TASK_STATE_FAILED) << error;
+      if (s != v1::TASK_STATE_RUNNING) done->set_value(s);
+    };
+    auto task = Task::Create(d, std::move(env));
+    ASSERT_TRUE(task.ok()) << task.status();
+    r.task = std::move(*task);
+    r.task->Start();
+    auto gate = registry_.Await(GateKey{"rescale", 1, i});
+    ASSERT_TRUE(gate.ok()) << gate.status();
+    r.gate = gate->get();
+    ASSERT_TRUE(r.gate->Attach(0, 1, nullptr).ok());
+    subtasks.push_back(std::move(r));
+  }
+  for (Running& r : subtasks) {
+    ASSERT_TRUE(r.gate->EndOfInput(0).ok());
+    EXPECT_EQ(r.done->get_future().get(), v1::TASK_STATE_FINISHED);
+    r.task->Join();
+  }
+  std::set<std::string> keys;
+  for (int i = 0; i < 2; ++i) {
+    auto store = state_.stores()->Acquire("rescale-attempt-2", 3, i);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE((*store)
+                    ->ScanPrefix("",
+                                 [&](std::string_view key, std::string_view) {
+                                   const int group = KeyGroupOfStateKey(key);
+                                   EXPECT_EQ(group * 2 / 128, i) << "key group " << group;
+                                   EXPECT_TRUE(keys.insert(std::string(key)).second);
+                                   return absl::OkStatus();
+                                 })
+                    .ok());
+  }
+  auto whole = state_.stores()->Acquire("rescale-attempt-1", 3, 0);
+  ASSERT_TRUE(whole.ok());
+  auto count = (*whole)->CountKeys(3);
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(keys.size(), *count);
+  EXPECT_GE(keys.size(), 50u);
 }
 
 }  // namespace
