@@ -74,8 +74,8 @@ Response ShowJobs(JobManager* jobs) {
                     j.last_checkpoint_id() > 0 ? std::to_string(j.last_checkpoint_id()) : "",
                     j.error().empty() ? j.last_failure() : j.error(), j.savepoint_path()});
   }
-  return TableResponse({"job id", "job name", "status", "start time", "restarts",
-                        "last checkpoint", "failure", "savepoint"},
+  return TableResponse({"job id", "job name", "status", "start time", "restarts", "last checkpoint",
+                        "failure", "savepoint"},
                        rows);
 }
 
