@@ -49,10 +49,7 @@ std::mt19937_64& ClusterTest::Random() {
   return *random_;
 }
 
-int ClusterTest::KillAWorkerRunningSubtasks(std::chrono::milliseconds min_delay,
-                                            std::chrono::milliseconds max_delay) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(
-      std::uniform_int_distribution<int64_t>(min_delay.count(), max_delay.count())(Random())));
+int ClusterTest::PickAWorkerRunningSubtasks() {
   // Heartbeats report running subtasks once a second: wait for them to show.
   std::vector<int> busy;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -65,7 +62,15 @@ int ClusterTest::KillAWorkerRunningSubtasks(std::chrono::milliseconds min_delay,
     if (busy.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (busy.empty()) return -1;
-  const int victim = busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(Random())];
+  return busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(Random())];
+}
+
+int ClusterTest::KillAWorkerRunningSubtasks(std::chrono::milliseconds min_delay,
+                                            std::chrono::milliseconds max_delay) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(
+      std::uniform_int_distribution<int64_t>(min_delay.count(), max_delay.count())(Random())));
+  const int victim = PickAWorkerRunningSubtasks();
+  if (victim < 0) return -1;
   std::cout << "killing worker " << victim << " (" << cluster_->WorkerId(victim) << ")"
             << std::endl;
   kill(cluster_->worker_pid(victim), SIGKILL);

@@ -40,6 +40,9 @@ class ClusterTest : public ::testing::Test {
   int KillAWorkerRunningSubtasks(
       std::chrono::milliseconds min_delay = std::chrono::milliseconds(300),
       std::chrono::milliseconds max_delay = std::chrono::milliseconds(2500));
+  // A worker whose heartbeats report running subtasks (waiting up to 10 s for one to show), drawn
+  // from Random(); -1 when none runs any. Kills nothing.
+  int PickAWorkerRunningSubtasks();
 
   std::string dir_;
   std::unique_ptr<ProcessCluster> cluster_;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -203,13 +204,18 @@ TEST_F(SavepointTest, StopWithASavepointMoveItAndResumeAtAnotherParallelismCount
 TEST_F(SavepointTest, AWorkerKilledDuringTheSavepointFailsTheStopOrComesAfterItAndNothingIsLost) {
   const std::string job = SubmitAndWaitForACheckpoint(Setup(2) + kQuery);
   ASSERT_FALSE(job.empty());
+  // The victim is chosen while the job runs; the kill lands at a random moment of the stop (which
+  // may already have completed the savepoint and finished the job).
+  const int victim = PickAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
   RunResult stop;
   std::future<std::string> stopping =
       std::async(std::launch::async, [&] { return StopWithSavepoint(job, &stop); });
-  const int victim =
-      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(150));
+  std::this_thread::sleep_for(std::chrono::milliseconds(Random()() % 150));
+  std::cout << "killing worker " << victim << " (" << cluster_->WorkerId(victim) << ")"
+            << std::endl;
+  kill(cluster_->worker_pid(victim), SIGKILL);
   std::string savepoint = stopping.get();
-  ASSERT_GE(victim, 0);
   const std::string dead = cluster_->WorkerId(victim);
   ASSERT_TRUE(cluster_->RestartWorker(victim));
   if (savepoint.empty()) {
