@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 namespace eddy::testing {
@@ -36,6 +37,36 @@ std::vector<WorkerRow> ClusterTest::WaitForWorkers(
     rows = cluster_->ShowWorkers();
   }
   return rows;
+}
+
+std::string ClusterTest::WaitForRunningJobNamed(const std::string& name) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::istringstream in(cluster_->Eddy("SHOW JOBS;", 20000).out);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::vector<std::string> cells = TableRowCells(line);
+      if (cells.size() > 2 && cells[1] == name && cells[2] == "RUNNING") return cells[0];
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return "";
+}
+
+std::string ClusterTest::WaitForACompletedCheckpoint(const std::string& job,
+                                                     const std::string& previous,
+                                                     bool while_running,
+                                                     std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<std::string> row = cluster_->JobRow(job);
+    if (row.size() > 5 && !row[5].empty() && row[5] != previous &&
+        (!while_running || row[2] == "RUNNING")) {
+      return row[5];
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return "";
 }
 
 std::mt19937_64& ClusterTest::Random() {

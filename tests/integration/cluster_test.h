@@ -31,6 +31,15 @@ class ClusterTest : public ::testing::Test {
       const std::function<bool(const std::vector<WorkerRow>&)>& done,
       std::chrono::milliseconds timeout);
 
+  // The id of the job SHOW JOBS lists under `name`, once it runs (up to 20 s); "" if none does.
+  std::string WaitForRunningJobNamed(const std::string& name);
+  // Waits until SHOW JOBS names a completed checkpoint of `job` other than `previous` (with
+  // `while_running`, only one shown while the job is RUNNING), up to `timeout`. Returns the
+  // checkpoint's id, "" when none came.
+  std::string WaitForACompletedCheckpoint(const std::string& job, const std::string& previous = "",
+                                          bool while_running = false,
+                                          std::chrono::seconds timeout = std::chrono::seconds(20));
+
   // The test's source of random choices: seeded on first use from EDDY_TEST_SEED, or at random,
   // and the seed printed, so that a failure replays.
   std::mt19937_64& Random();

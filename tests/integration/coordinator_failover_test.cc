@@ -61,15 +61,9 @@ class CoordinatorFailoverTest : public ClusterTest {
     }
     return {"", {}};
   }
-  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job.
+  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the running job.
   bool WaitForACompletedCheckpoint(const std::string& job) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::vector<std::string> row = cluster_->JobRow(job);
-      if (row.size() > 5 && row[2] == "RUNNING" && !row[5].empty()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
+    return !ClusterTest::WaitForACompletedCheckpoint(job, "", /*while_running=*/true).empty();
   }
   // Waits (up to 10 s) for the current coordinator to log that it triggers a checkpoint of the
   // job it had not triggered yet; returns its id, or 0.

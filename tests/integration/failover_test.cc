@@ -26,6 +26,7 @@
 #include "tests/integration/changelog_table.h"
 #include "tests/integration/cluster_test.h"
 #include "tests/integration/nexmark_events.h"
+#include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -73,32 +74,6 @@ class FailoverTest : public ClusterTest {
   std::string WaitForStatus(const std::string& job, const std::set<std::string>& wanted,
                             std::chrono::seconds timeout) {
     return cluster_->WaitForJobStatus(job, wanted, timeout);
-  }
-  // The id of the job SHOW JOBS lists under `name`, once it runs (up to 20 s); "" if none does.
-  std::string WaitForRunningJobNamed(const std::string& name) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::istringstream in(cluster_->Eddy("SHOW JOBS;", 20000).out);
-      std::string line;
-      while (std::getline(in, line)) {
-        std::vector<std::string> cells = TableRowCells(line);
-        if (cells.size() > 2 && cells[1] == name && cells[2] == "RUNNING") return cells[0];
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return "";
-  }
-  // Waits (up to 20 s) until SHOW JOBS names a completed checkpoint of the job other than
-  // `previous`; returns it.
-  std::string WaitForACompletedCheckpoint(const std::string& job,
-                                          const std::string& previous = "") {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::vector<std::string> row = JobRow(job);
-      if (row.size() > 5 && !row[5].empty() && row[5] != previous) return row[5];
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return "";
   }
   // Waits (up to 30 s) until the job restarted at least `restarts` times and runs again.
   bool WaitForRestarts(const std::string& job, int restarts) {
@@ -230,25 +205,6 @@ constexpr char kCheckpointedAndRestarted[] =
     "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
     "SET 'parallelism.default' = '2';";
 
-// Per key, the largest count and sum a `print` sink printed on any worker (the dead one's output
-// included). COUNT and SUM over positive ids only grow, so these are the final values; a row
-// counted twice after a restore would push them above the right answer, a lost one below it.
-std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted(const std::string& out) {
-  std::map<int64_t, std::pair<int64_t, int64_t>> largest;
-  std::istringstream in(out);
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t open = line.find('[');
-    if (open == std::string::npos) continue;
-    long long k = 0, c = 0, sum = 0;
-    if (std::sscanf(line.c_str() + open, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) continue;
-    auto& [count, total] = largest[k];
-    count = std::max<int64_t>(count, c);
-    total = std::max<int64_t>(total, sum);
-  }
-  return largest;
-}
-
 TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnce) {
   constexpr int64_t kRows = 40000;
   RunResult submitted = cluster_->Eddy(
@@ -278,7 +234,7 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
     expected[id % 10].first += 1;
     expected[id % 10].second += id;
   }
-  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+  EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
 // A state file of the newest checkpoint loses one bit while a worker dies: the restart skips that
@@ -326,7 +282,7 @@ TEST_F(FailoverTest, ACorruptedStateFileMakesTheRestartUseThePreviousCheckpoint)
     expected[id % 10].first += 1;
     expected[id % 10].second += id;
   }
-  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+  EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
 // With only the corrupted checkpoint retained, nothing can be trusted: the job fails and says which
@@ -438,7 +394,7 @@ TEST_F(FullStorageTest, AFullCheckpointStorageAbortsCheckpointsWhileTheJobGoesOn
     expected[id % 10].first += 1;
     expected[id % 10].second += id;
   }
-  EXPECT_EQ(LargestPrinted(cluster_->AllWorkerStdout()), expected);
+  EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
 // Every distinct (window, key) -> (count, sum) a `print` sink printed for a tumbling-window job.

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tests/integration/cluster_test.h"
+#include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -89,14 +90,11 @@ class SavepointTest : public ClusterTest {
     EXPECT_TRUE(WaitForACompletedCheckpoint(job)) << cluster_->CoordinatorLog();
     return job;
   }
+  // Waits (up to 30 s) until SHOW JOBS names a completed checkpoint of the running job.
   bool WaitForACompletedCheckpoint(const std::string& job) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::vector<std::string> row = cluster_->JobRow(job);
-      if (row.size() > 5 && row[2] == "RUNNING" && !row[5].empty()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
+    return !ClusterTest::WaitForACompletedCheckpoint(job, "", /*while_running=*/true,
+                                                     std::chrono::seconds(30))
+                .empty();
   }
   // STOP JOB ... WITH SAVEPOINT; the savepoint's directory ("" when the statement failed: `out`
   // gets its result).
@@ -123,24 +121,11 @@ class SavepointTest : public ClusterTest {
     }
     return expected;
   }
-  // Per key, the largest count and sum a print sink printed on any worker. COUNT and SUM of
-  // positive ids only grow, so after the resumed job ended these are its final values: state
-  // lost in the savepoint shows as too small a value, a row counted twice as too large a one.
+  // Per key, the final count and sum the print sinks of every worker (and `more`) show: state lost
+  // in the savepoint shows as too small a value, a row counted twice as too large a one.
   std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted(
       const std::string& more = "") const {
-    std::map<int64_t, std::pair<int64_t, int64_t>> largest;
-    std::istringstream in(cluster_->AllWorkerStdout() + more);
-    std::string line;
-    while (std::getline(in, line)) {
-      const size_t open = line.find('[');
-      if (open == std::string::npos) continue;
-      long long k = 0, c = 0, sum = 0;
-      if (std::sscanf(line.c_str() + open, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) continue;
-      auto& [count, total] = largest[k];
-      count = std::max<int64_t>(count, c);
-      total = std::max<int64_t>(total, sum);
-    }
-    return largest;
+    return LargestCountAndSumPrinted(cluster_->AllWorkerStdout() + more);
   }
   int64_t TotalCount(const std::map<int64_t, std::pair<int64_t, int64_t>>& m) const {
     int64_t total = 0;

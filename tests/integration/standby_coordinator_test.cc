@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tests/integration/cluster_test.h"
+#include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -38,23 +39,9 @@ class StandbyCoordinatorTest : public ClusterTest {
                                                         .heartbeat_timeout_ms = 3000,
                                                         .standby_coordinator = true}));
   }
-  // Per key, the largest count and sum printed on any worker: COUNT and SUM of positive ids only
-  // grow, so once the job finished these are its final values (a replay after the restart prints
-  // values again, never others).
+  // Per key, the final count and sum the print sinks of every worker show.
   std::map<int64_t, std::pair<int64_t, int64_t>> LargestPrinted() const {
-    std::map<int64_t, std::pair<int64_t, int64_t>> largest;
-    std::istringstream in(cluster_->AllWorkerStdout());
-    std::string line;
-    while (std::getline(in, line)) {
-      const size_t open = line.find('[');
-      if (open == std::string::npos) continue;
-      long long k = 0, c = 0, sum = 0;
-      if (std::sscanf(line.c_str() + open, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) continue;
-      auto& [count, total] = largest[k];
-      count = std::max<int64_t>(count, c);
-      total = std::max<int64_t>(total, sum);
-    }
-    return largest;
+    return LargestCountAndSumPrinted(cluster_->AllWorkerStdout());
   }
 };
 

@@ -1,0 +1,26 @@
+#include "tests/integration/printed_counts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace eddy::testing {
+
+std::map<int64_t, std::pair<int64_t, int64_t>> LargestCountAndSumPrinted(
+    const std::string& printed) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> largest;
+  std::istringstream in(printed);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t open = line.find('[');
+    if (open == std::string::npos) continue;
+    long long k = 0, c = 0, sum = 0;
+    if (std::sscanf(line.c_str() + open, "[%lld, %lld, %lld]", &k, &c, &sum) != 3) continue;
+    auto& [count, total] = largest[k];
+    count = std::max<int64_t>(count, c);
+    total = std::max<int64_t>(total, sum);
+  }
+  return largest;
+}
+
+}  // namespace eddy::testing

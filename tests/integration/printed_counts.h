@@ -1,0 +1,18 @@
+// Reads back what `print` sinks printed for `SELECT k, COUNT(*), SUM(id) ... GROUP BY k` jobs: per
+// key, the largest count and sum of any line. COUNT and SUM over positive ids only grow, so once
+// the job ended these are its final values, whatever was replayed after a restart or restore: a row
+// counted twice pushes them above the right answer, a lost one leaves them below it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace eddy::testing {
+
+// `printed`: print-sink lines (`+I[k, count, sum]`, ...), from any number of workers.
+std::map<int64_t, std::pair<int64_t, int64_t>> LargestCountAndSumPrinted(
+    const std::string& printed);
+
+}  // namespace eddy::testing
