@@ -8,7 +8,6 @@
 namespace eddy {
 namespace {
 
-constexpr int kMaxColumnWidth = 30;
 constexpr char kNull[] = "<NULL>";
 constexpr char kTruncated[] = "...";
 
@@ -84,16 +83,17 @@ std::vector<std::string> Names(const Schema& schema) {
   for (const Field& f : schema.fields) names.push_back(f.name);
   return names;
 }
-std::vector<int> Widths(const Schema& schema) {
+std::vector<int> Widths(const Schema& schema, int max_column_width) {
   std::vector<int> widths;
-  for (const Field& f : schema.fields) widths.push_back(TableauColumnWidth(f));
+  for (const Field& f : schema.fields) widths.push_back(TableauColumnWidth(f, max_column_width));
   return widths;
 }
 
 class ChangelogTableau : public ResultPrinter {
  public:
-  ChangelogTableau(const Schema& schema, FILE* out)
-      : tableau_(WithOp(Names(schema)), WithOpWidth(Widths(schema)), out), out_(out) {}
+  ChangelogTableau(const Schema& schema, FILE* out, int max_column_width)
+      : tableau_(WithOp(Names(schema)), WithOpWidth(Widths(schema, max_column_width)), out),
+        out_(out) {}
 
   void Begin() override {
     tableau_.Header();
@@ -134,8 +134,8 @@ class ChangelogTableau : public ResultPrinter {
 
 class MaterializedTable : public ResultPrinter {
  public:
-  MaterializedTable(const Schema& schema, FILE* out, bool live)
-      : tableau_(Names(schema), Widths(schema), out), out_(out), live_(live) {}
+  MaterializedTable(const Schema& schema, FILE* out, bool live, int max_column_width)
+      : tableau_(Names(schema), Widths(schema, max_column_width), out), out_(out), live_(live) {}
 
   void Begin() override {}
   void Add(const ChangelogBatch& batch) override {
@@ -195,9 +195,9 @@ class MaterializedTable : public ResultPrinter {
 
 }  // namespace
 
-int TableauColumnWidth(const Field& field) {
+int TableauColumnWidth(const Field& field, int max_column_width) {
   const DataType& t = field.type;
-  int len = kMaxColumnWidth;
+  int len = max_column_width;
   switch (t.id) {
     case TypeId::kTinyInt:
       len = 4;
@@ -231,11 +231,11 @@ int TableauColumnWidth(const Field& field) {
 }
 
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out, bool live) {
+                                                 FILE* out, bool live, int max_column_width) {
   if (absl::AsciiStrToUpper(mode) == "TABLE") {
-    return std::make_unique<MaterializedTable>(schema, out, live);
+    return std::make_unique<MaterializedTable>(schema, out, live, max_column_width);
   }
-  return std::make_unique<ChangelogTableau>(schema, out);
+  return std::make_unique<ChangelogTableau>(schema, out, max_column_width);
 }
 
 }  // namespace eddy

@@ -21,6 +21,8 @@
 
 namespace eddy {
 
+inline constexpr int kDefaultMaxColumnWidth = 30;
+
 class ResultPrinter {
  public:
   virtual ~ResultPrinter() = default;
@@ -33,11 +35,14 @@ class ResultPrinter {
 };
 
 // `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU.
+// `max_column_width` (`sql-client.display.max-column-width`) is the width of variable-width
+// columns.
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out, bool live = false);
+                                                 FILE* out, bool live = false,
+                                                 int max_column_width = kDefaultMaxColumnWidth);
 
 // Flink's tableau column width for a column: its name, or the widest text of its type (<NULL>
-// included), STRING and other variable-width types 30.
-int TableauColumnWidth(const Field& field);
+// included), STRING and other variable-width types `max_column_width`.
+int TableauColumnWidth(const Field& field, int max_column_width = kDefaultMaxColumnWidth);
 
 }  // namespace eddy

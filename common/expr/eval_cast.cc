@@ -16,6 +16,7 @@
 #include "common/expr/decimal_util.h"
 #include "common/expr/eval_internal.h"
 #include "common/types/temporal_text.h"
+#include "common/types/timestamp_precision.h"
 #include "common/types/value.h"
 
 namespace eddy::eval_internal {
@@ -392,12 +393,7 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
       return CastLoop<int64_t>(
           in, to, try_cast,
           [&](size_t i, int64_t* o) {
-            if (!ParseTimestampText(in.GetString(i), o)) return false;
-            if (to.precision < 3) {
-              int64_t unit = to.precision == 0 ? 1000 : to.precision == 1 ? 100 : 10;
-              *o -= ((*o % unit) + unit) % unit;
-            }
-            return true;
+            return ParseTimestampText(in.GetString(i), to.precision, o, nullptr);
           },
           error);
     default:
@@ -422,41 +418,39 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
 absl::StatusOr<Column> TemporalCast(const Column& in, const DataType& to) {
   const DataType& from = in.type();
   auto never = [](size_t) { return absl::OkStatus(); };
-  constexpr int64_t kMsPerDay = 86400000;
+  constexpr int64_t kSecondsPerDay = 86400;
   if (to.id == TypeId::kDate) {
     if (from.id == TypeId::kDate) return Column(in);
+    const int64_t per_day = kSecondsPerDay * TimestampUnitsPerSecond(from.precision);
     return CastLoop<int32_t>(
         in, to, false,
         [&](size_t i, int32_t* o) {
-          int64_t ms = in.data<int64_t>()[i];
-          *o =
-              static_cast<int32_t>(ms >= 0 ? ms / kMsPerDay : -((-ms + kMsPerDay - 1) / kMsPerDay));
+          *o = static_cast<int32_t>(FloorDivide(in.data<int64_t>()[i], per_day));
           return true;
         },
         never);
   }
+  auto overflow = [&](size_t i) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cast to ", TypeName(to), " overflows: ", FormatValue(in.GetValue(i), from),
+                     " is outside its range"));
+  };
   if (from.id == TypeId::kDate) {
+    const int64_t per_day = kSecondsPerDay * TimestampUnitsPerSecond(to.precision);
     return CastLoop<int64_t>(
         in, to, false,
         [&](size_t i, int64_t* o) {
-          *o = static_cast<int64_t>(in.data<int32_t>()[i]) * kMsPerDay;
-          return true;
+          return !__builtin_mul_overflow(static_cast<int64_t>(in.data<int32_t>()[i]), per_day, o);
         },
-        never);
+        overflow);
   }
-  // TIMESTAMP(p) -> TIMESTAMP(q): fewer fractional digits truncate (we keep milliseconds).
-  const int64_t unit = to.precision >= 3   ? 1
-                       : to.precision == 2 ? 10
-                       : to.precision == 1 ? 100
-                                           : 1000;
+  // TIMESTAMP(p) -> TIMESTAMP(q): the unit of q, fewer fractional digits truncate.
   return CastLoop<int64_t>(
       in, to, false,
       [&](size_t i, int64_t* o) {
-        int64_t v = in.data<int64_t>()[i];
-        *o = v - ((v % unit) + unit) % unit;
-        return true;
+        return RescaleTimestamp(in.data<int64_t>()[i], from.precision, to.precision, o);
       },
-      never);
+      overflow);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/datetime_pattern.h"
 #include "common/expr/eval_internal.h"
+#include "common/types/timestamp_precision.h"
 #include "common/types/temporal_text.h"
 
 namespace eddy::eval_internal {
@@ -18,10 +19,18 @@ constexpr int64_t kMillisPerDay = 86400000;
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
-// A DATE or TIMESTAMP value as milliseconds since the epoch.
+// A DATE or TIMESTAMP value as milliseconds since the epoch (rounded down).
 int64_t MillisAt(const Column& c, size_t i) {
   return c.type().id == TypeId::kDate ? int64_t{c.data<int32_t>()[i]} * kMillisPerDay
-                                      : c.data<int64_t>()[i];
+                                      : TimestampToMillis(c.data<int64_t>()[i], c.type().precision);
+}
+
+// EXTRACT of MICROSECOND or NANOSECOND (within the second) from a TIMESTAMP(p > 3).
+int64_t ExtractSubMillisecond(const std::string& unit, int64_t value, int precision) {
+  const int64_t per_second = TimestampUnitsPerSecond(precision);
+  const int64_t fraction = value - FloorDivide(value, per_second) * per_second;
+  return unit == "MICROSECOND" ? fraction * 1000000 / per_second
+                               : fraction * (1000000000 / per_second);
 }
 
 const std::string& UnitOf(const Expr& call) { return call.args[0]->literal.string_value(); }
@@ -152,8 +161,18 @@ absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_
     FixedBuilder<int64_t> out(call.type, n);
     out.SetValidity(validity);
     int64_t* r = out.values();
+    const Column& t = *args[1];
+    if (t.type().id == TypeId::kTimestamp && t.type().precision > 3 &&
+        (unit == "MICROSECOND" || unit == "NANOSECOND")) {
+      for (size_t i = 0; i < n; ++i) {
+        if (!out.IsNull(i)) {
+          r[i] = ExtractSubMillisecond(unit, t.data<int64_t>()[i], t.type().precision);
+        }
+      }
+      return out.Finish();
+    }
     for (size_t i = 0; i < n; ++i) {
-      if (!out.IsNull(i)) r[i] = Extract(unit, MillisAt(*args[1], i));
+      if (!out.IsNull(i)) r[i] = Extract(unit, MillisAt(t, i));
     }
     return out.Finish();
   }
@@ -175,18 +194,21 @@ absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_
       }
       return out.Finish();
     }
+    // In the result's unit: milliseconds, or finer for a TIMESTAMP(p > 3) (a DATE operand has
+    // become a TIMESTAMP(3) result).
     FixedBuilder<int64_t> out(call.type, n);
     out.SetValidity(validity);
     int64_t* r = out.values();
+    const int64_t per_milli = TimestampUnitsPerMilli(call.type.precision);
+    const int64_t per_day = kMillisPerDay * per_milli;
     for (size_t i = 0; i < n; ++i) {
       if (out.IsNull(i)) continue;
-      const int64_t ms = MillisAt(t, i);
+      const int64_t v = t.type().id == TypeId::kDate ? MillisAt(t, i) : t.data<int64_t>()[i];
       if (unit_ms != 0) {
-        r[i] = ms + amount[i] * unit_ms;
+        r[i] = v + amount[i] * unit_ms * per_milli;
       } else {
-        const int64_t days = FloorDiv(ms, kMillisPerDay);
-        r[i] = AddMonthsToDays(days, amount[i] * UnitMonths(unit)) * kMillisPerDay +
-               (ms - days * kMillisPerDay);
+        const int64_t days = FloorDiv(v, per_day);
+        r[i] = AddMonthsToDays(days, amount[i] * UnitMonths(unit)) * per_day + (v - days * per_day);
       }
     }
     return out.Finish();

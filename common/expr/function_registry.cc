@@ -9,6 +9,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/function_table.h"
 #include "common/expr/resolve_internal.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy {
 namespace resolve_internal {
@@ -91,10 +92,14 @@ DataType ClampedDecimal(int p, int s) {
 }
 
 // Whether an operand of type `from` must be cast to `to` before a kernel that expects `to`.
-// Strings of any length and timestamps of any precision share one physical layout.
+// Strings of any length share one physical layout, and so do timestamps of one unit (see
+// timestamp_precision.h): a TIMESTAMP(0) value is a TIMESTAMP(3) one.
 bool NeedsCast(const DataType& from, const DataType& to) {
   if (from.id != to.id) return true;
-  if (from.id == TypeId::kString || from.id == TypeId::kTimestamp) return false;
+  if (from.id == TypeId::kString) return false;
+  if (from.id == TypeId::kTimestamp) {
+    return TimestampUnitsPerSecond(from.precision) != TimestampUnitsPerSecond(to.precision);
+  }
   return !from.SameAs(to);
 }
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/time/civil_time.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy {
 namespace {
@@ -45,13 +46,18 @@ bool ParseDateText(std::string_view s, int32_t* out) {
   return ParseDatePart(s, &i, out) && i == s.size();
 }
 
-// 'yyyy-mm-dd[( |T)hh:mm[:ss[.fffffffff]]]'; digits below milliseconds are truncated.
-bool ParseTimestampText(std::string_view s, int64_t* out) {
+bool ParseTimestampText(std::string_view s, int64_t* millis) {
+  return ParseTimestampText(s, 3, millis, nullptr);
+}
+
+// 'yyyy-mm-dd[( |T)hh:mm[:ss[.fffffffff]]]'; digits beyond `precision` are truncated.
+bool ParseTimestampText(std::string_view s, int precision, int64_t* out, int* fraction_digits) {
   s = Trim(s);
   size_t i = 0;
   int32_t days;
   if (!ParseDatePart(s, &i, &days)) return false;
-  int h = 0, mi = 0, sec = 0, ms = 0;
+  int h = 0, mi = 0, sec = 0, digits = 0;
+  int64_t nanos = 0;
   if (i < s.size()) {
     if (s[i] != ' ' && s[i] != 'T') return false;
     ++i;
@@ -63,20 +69,27 @@ bool ParseTimestampText(std::string_view s, int64_t* out) {
       if (!Digits(s, &i, 2, &sec)) return false;
       if (i < s.size() && s[i] == '.') {
         ++i;
-        int k = 0;
-        while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) && k < 9) {
-          if (k < 3) ms = ms * 10 + (s[i] - '0');
+        while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) &&
+               digits < 9) {
+          nanos = nanos * 10 + (s[i] - '0');
           ++i;
-          ++k;
+          ++digits;
         }
-        if (k == 0) return false;
-        for (; k < 3; ++k) ms *= 10;
+        if (digits == 0) return false;
+        for (int k = digits; k < 9; ++k) nanos *= 10;
       }
     }
     if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
   }
-  *out = (static_cast<int64_t>(days) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms;
-  return true;
+  if (fraction_digits != nullptr) *fraction_digits = digits;
+  const int64_t seconds = static_cast<int64_t>(days) * 86400 + h * 3600 + mi * 60 + sec;
+  const int64_t unit = TimestampUnitsPerSecond(precision);
+  int64_t v;
+  if (__builtin_mul_overflow(seconds, unit, &v) ||
+      __builtin_add_overflow(v, nanos / (1000000000 / unit), &v)) {
+    return false;
+  }
+  return RescaleTimestamp(v, precision, precision, out);
 }
 
 }  // namespace eddy

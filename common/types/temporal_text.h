@@ -15,4 +15,9 @@ bool ParseDateText(std::string_view s, int32_t* days);
 // milliseconds are truncated.
 bool ParseTimestampText(std::string_view s, int64_t* millis);
 
+// The same text as a TIMESTAMP(precision) value (see timestamp_precision.h), digits beyond the
+// precision truncated; `fraction_digits` (when given) receives how many fractional digits the
+// text has (a literal's precision). False when malformed or out of the unit's range.
+bool ParseTimestampText(std::string_view s, int precision, int64_t* value, int* fraction_digits);
+
 }  // namespace eddy

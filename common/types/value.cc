@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy {
 
@@ -75,20 +76,17 @@ std::string FormatInterval(int64_t millis) {
                          m / 60000 % 60, m / 1000 % 60, m % 1000);
 }
 
-std::string FormatTimestamp(int64_t millis, int precision) {
-  int64_t secs = millis / 1000;
-  int64_t ms = millis % 1000;
-  if (ms < 0) {
-    ms += 1000;
-    secs -= 1;
-  }
+std::string FormatTimestamp(int64_t value, int precision) {
+  const int64_t unit = TimestampUnitsPerSecond(precision);
+  const int64_t secs = FloorDivide(value, unit);
+  const int64_t fraction = value - secs * unit;
   absl::CivilSecond t = absl::CivilSecond(1970, 1, 1, 0, 0, 0) + secs;
   std::string s = absl::StrFormat("%04d-%02d-%02d %02d:%02d:%02d", t.year(), t.month(), t.day(),
                                   t.hour(), t.minute(), t.second());
   if (precision > 0) {
-    std::string frac = absl::StrFormat("%03d", ms);
-    if (precision < 3) frac.resize(precision);
-    while (static_cast<int>(frac.size()) < precision) frac += '0';
+    const int unit_digits = unit == 1000 ? 3 : unit == 1000000 ? 6 : 9;
+    std::string frac = absl::StrFormat("%0*d", unit_digits, fraction);
+    frac.resize(precision, '0');
     absl::StrAppend(&s, ".", frac);
   }
   return s;

@@ -52,7 +52,8 @@ std::string FormatFloat(float f);
 std::string FormatApproximate(double d, bool as_float);
 std::string FormatDecimal(int64_t unscaled, int scale);
 std::string FormatDate(int32_t days_since_epoch);
-std::string FormatTimestamp(int64_t millis_since_epoch, int precision);
+// A TIMESTAMP(precision) value (unit per timestamp_precision.h) with `precision` fractional digits.
+std::string FormatTimestamp(int64_t value, int precision);
 // An INTERVAL DAY TO SECOND as Flink prints it: +1 02:03:04.005 (sign, days, time).
 std::string FormatInterval(int64_t millis);
 

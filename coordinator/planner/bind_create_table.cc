@@ -165,6 +165,14 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
           absl::StrCat("watermark column '", ddl.watermark->column,
                        "' must be of type TIMESTAMP, but is ", t.WithNullable(true).ToString()));
     }
+    if (t.precision > 3) {
+      return ValidationErrorAt(
+          ddl.watermark->pos,
+          absl::StrCat("Invalid data type of time field for watermark definition. The field must "
+                       "be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' "
+                       "is from 0 to 3, but the time field type is ",
+                       t.WithNullable(true).ToString()));
+    }
     table.watermark_column = table.schema.fields[*c].name;
     table.watermark_expr = ddl.watermark->expr ? sql::DebugString(*ddl.watermark->expr) : "";
     if (ddl.watermark->expr == nullptr) {

@@ -98,11 +98,18 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate) {
       return MakeLiteral(Value::Int(days), DataType::Date().WithNullable(false));
     }
     case sql::LiteralKind::kTimestamp: {
-      int64_t ms;
-      if (!ParseTimestampText(e.text, &ms)) {
+      // As Flink: the literal's precision is its number of fractional digits.
+      int64_t value;
+      int digits = 0;
+      if (!ParseTimestampText(e.text, 3, &value, &digits)) {
         return ValidationErrorAt(e.pos, absl::StrCat("invalid TIMESTAMP literal '", e.text, "'"));
       }
-      return MakeLiteral(Value::Int(ms), DataType::Timestamp(3).WithNullable(false));
+      if (!ParseTimestampText(e.text, digits, &value, nullptr)) {
+        return ValidationErrorAt(e.pos,
+                                 absl::StrCat("TIMESTAMP literal '", e.text,
+                                              "' is outside the range of TIMESTAMP(", digits, ")"));
+      }
+      return MakeLiteral(Value::Int(value), DataType::Timestamp(digits).WithNullable(false));
     }
     case sql::LiteralKind::kTime:
       return ValidationErrorAt(e.pos, "TIME literals are not supported yet");

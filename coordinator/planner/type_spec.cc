@@ -52,11 +52,11 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     t = DataType::Varchar(len);
   } else if (n == "TIMESTAMP") {
     if (p.size() > 1) return ValidationErrorAt(spec.pos, "TIMESTAMP takes one precision parameter");
-    int precision = p.empty() ? 3 : p[0];
+    int precision = p.empty() ? 6 : p[0];  // Flink's TIMESTAMP is TIMESTAMP(6)
     if (precision < 0 || precision > 9) {
       return ValidationErrorAt(spec.pos, "TIMESTAMP precision must be between 0 and 9");
     }
-    t = DataType::Timestamp(std::min(precision, 3));
+    t = DataType::Timestamp(precision);
   } else {
     return ValidationErrorAt(spec.pos, absl::StrCat("type ", n, " is not supported yet"));
   }

@@ -55,6 +55,7 @@ const std::map<std::string, KeySpec>& Specs() {
        {Kind::kEnum, "AUTO", {"AUTO", "ONE_PHASE", "TWO_PHASE"}}},
       {"sql-client.execution.result-mode",
        {Kind::kEnum, "TABLEAU", {"TABLEAU", "TABLE", "CHANGELOG"}}},
+      {"sql-client.display.max-column-width", {Kind::kPositiveInt, "30", {}}},
       {"table.dml-sync", {Kind::kBool, "false", {}}},
       {"pipeline.name", {Kind::kAny, "", {}}},
       // Restart strategies (coordinator/cluster/restart_strategy.h). No type: none, or

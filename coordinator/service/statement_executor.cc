@@ -216,6 +216,8 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       SchemaToProto(planned.schema, r.mutable_result_schema());
       auto mode = session.config.find("sql-client.execution.result-mode");
       r.set_result_mode(mode != session.config.end() ? mode->second : "TABLEAU");
+      auto width = session.config.find("sql-client.display.max-column-width");
+      r.set_max_column_width(width != session.config.end() ? std::stoi(width->second) : 30);
       if (planned.limit) r.set_limit(*planned.limit);
       return r;
     }

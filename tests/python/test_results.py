@@ -43,10 +43,14 @@ def python_print(env, statements):
     ["SET 'pipeline.name' = 'naïve ✓ name'", "SET"],
     ["SHOW TABLES"],
     ["EXPLAIN " + CHANGELOG_QUERY],
+    ["SET 'sql-client.display.max-column-width' = '8'", TYPES_QUERY],
+    ["SELECT TIMESTAMP '2021-04-13 20:12:11.123456789' AS t9, CAST('1969-12-31 23:59:59.999999' "
+     "AS TIMESTAMP(6)) AS t6, TIMESTAMP '2021-04-13 20:12:11.5' AS t1"],
 ],
                          ids=[
                              "types", "changelog", "table-mode", "changelog-mode", "empty",
-                             "empty-table-mode", "set-listing", "show-empty", "explain"
+                             "empty-table-mode", "set-listing", "show-empty", "explain",
+                             "max-column-width", "timestamp-precisions"
                          ])
 def test_print_matches_the_shell_byte_for_byte(env, shell, statements):
     expected = shell(";\n".join(statements) + ";")

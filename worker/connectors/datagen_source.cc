@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/hash.h"
 #include "common/base/status_macros.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy {
 namespace {
@@ -134,7 +135,9 @@ void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
       auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
-      column->AppendValue(Value::Int(type.id == TypeId::kDate ? now_ms / 86400000 : now_ms));
+      int64_t value = now_ms / 86400000;
+      if (type.id == TypeId::kTimestamp) RescaleTimestamp(now_ms, 3, type.precision, &value);
+      column->AppendValue(Value::Int(value));
       return;
     }
     default: {

@@ -27,7 +27,6 @@ _FIXED = {
     vf.NULL: "B",
 }
 _EPOCH_DATE = datetime.date(1970, 1, 1)
-_EPOCH = datetime.datetime(1970, 1, 1)
 
 
 def _convert(raw, t):
@@ -39,7 +38,7 @@ def _convert(raw, t):
     if tid == vf.DATE:
         return [_EPOCH_DATE + datetime.timedelta(days=x) for x in raw]
     if tid == vf.TIMESTAMP:
-        return [_EPOCH + datetime.timedelta(milliseconds=x) for x in raw]
+        return [vf.timestamp_from_units(x, t.precision) for x in raw]
     if tid == vf.INTERVAL:
         return [datetime.timedelta(milliseconds=x) for x in raw]
     if tid == vf.NULL:

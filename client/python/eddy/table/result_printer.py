@@ -22,8 +22,9 @@ def _timestamp_width(precision):
     return 29
 
 
-def tableau_column_width(name, t):
-    """The name, or the widest text of the type (<NULL> included), variable-width types 30."""
+def tableau_column_width(name, t, max_column_width=_MAX_COLUMN_WIDTH):
+    """The name, or the widest text of the type (<NULL> included), variable-width types
+    `max_column_width` (sql-client.display.max-column-width)."""
     widths = {
         vf.TINYINT: 4,
         vf.SMALLINT: 6,
@@ -37,7 +38,7 @@ def tableau_column_width(name, t):
     elif t.id == vf.TIMESTAMP:
         n = _timestamp_width(t.precision)
     else:
-        n = widths.get(t.id, _MAX_COLUMN_WIDTH)
+        n = widths.get(t.id, max_column_width)
     return max(n, len(_NULL), len(name))
 
 
@@ -72,9 +73,10 @@ class _Tableau:
 class ChangelogTableau:
     """TABLEAU and CHANGELOG: one line per change as it arrives."""
 
-    def __init__(self, fields, out):
+    def __init__(self, fields, out, max_column_width):
         self._tableau = _Tableau(["op"] + [n for n, _ in fields],
-                                 [2] + [tableau_column_width(n, t) for n, t in fields], out)
+                                 [2] + [tableau_column_width(n, t, max_column_width)
+                                        for n, t in fields], out)
         self._types = [t for _, t in fields]
         self._out = out
         self.rows_received = 0
@@ -101,9 +103,10 @@ class ChangelogTableau:
 class MaterializedTable:
     """TABLE: the current result (each -U/-D removes the row it retracts), printed at the end."""
 
-    def __init__(self, fields, out):
+    def __init__(self, fields, out, max_column_width):
         self._tableau = _Tableau([n for n, _ in fields],
-                                 [tableau_column_width(n, t) for n, t in fields], out)
+                                 [tableau_column_width(n, t, max_column_width)
+                                  for n, t in fields], out)
         self._types = [t for _, t in fields]
         self._out = out
         self._rows = []
@@ -136,11 +139,13 @@ class MaterializedTable:
         self._out.flush()
 
 
-def make_result_printer(mode, fields, out):
-    """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG."""
+def make_result_printer(mode, fields, out, max_column_width=0):
+    """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG;
+    `max_column_width` the session's sql-client.display.max-column-width (0: the default, 30)."""
+    width = max_column_width or _MAX_COLUMN_WIDTH
     if mode.upper() == "TABLE":
-        return MaterializedTable(fields, out)
-    return ChangelogTableau(fields, out)
+        return MaterializedTable(fields, out, width)
+    return ChangelogTableau(fields, out, width)
 
 
 def format_text_table(table):

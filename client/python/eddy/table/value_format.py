@@ -49,14 +49,37 @@ def format_approximate(d, as_float):
     return "%g" % d
 
 
-def format_timestamp_millis(millis, precision):
-    secs, ms = divmod(millis, 1000)
-    t = _EPOCH + datetime.timedelta(seconds=secs)
-    s = "%04d-%02d-%02d %02d:%02d:%02d" % (t.year, t.month, t.day, t.hour, t.minute, t.second)
+class Timestamp(datetime.datetime):
+    """A TIMESTAMP(7..9) value: a naive datetime plus the `nanosecond` digits (0-999) below its
+    microseconds, which datetime cannot hold."""
+
+    nanosecond = 0
+
+
+def units_per_second(precision):
+    """The unit of a TIMESTAMP(p) value on the wire: ms for p <= 3, us for p <= 6, else ns."""
+    return 1000 if precision <= 3 else 1000000 if precision <= 6 else 1000000000
+
+
+def timestamp_from_units(value, precision):
+    """A naive datetime (a Timestamp for p > 6) from a TIMESTAMP(p) value on the wire."""
+    secs, frac = divmod(value, units_per_second(precision))
+    if precision <= 3:
+        return _EPOCH + datetime.timedelta(seconds=secs, milliseconds=frac)
+    if precision <= 6:
+        return _EPOCH + datetime.timedelta(seconds=secs, microseconds=frac)
+    t = _EPOCH + datetime.timedelta(seconds=secs, microseconds=frac // 1000)
+    out = Timestamp(t.year, t.month, t.day, t.hour, t.minute, t.second, t.microsecond)
+    out.nanosecond = frac % 1000
+    return out
+
+
+def format_timestamp(v, precision):
+    """A naive datetime (or Timestamp) with `precision` fractional digits, as the engine prints."""
+    s = "%04d-%02d-%02d %02d:%02d:%02d" % (v.year, v.month, v.day, v.hour, v.minute, v.second)
     if precision > 0:
-        frac = "%03d" % ms
-        frac = frac[:precision] if precision < 3 else frac + "0" * (precision - 3)
-        s += "." + frac
+        frac = "%06d%03d" % (v.microsecond, getattr(v, "nanosecond", 0))
+        s += "." + frac[:precision]
     return s
 
 
@@ -91,7 +114,7 @@ def format_value(v, t):
     if tid == DATE:
         return "%04d-%02d-%02d" % (v.year, v.month, v.day)
     if tid == TIMESTAMP:
-        return format_timestamp_millis(timedelta_millis(v - _EPOCH), t.precision)
+        return format_timestamp(v, t.precision)
     if tid == INTERVAL:
         return format_interval_millis(timedelta_millis(v))
     return "null"
