@@ -1,6 +1,7 @@
 // The monitoring endpoints of real processes: the coordinator's REST API and /metrics and each
-// worker's /metrics, checked field by field against a job with known row counts, and
-// back-pressure shown while a sink is blocked (its worker prints into a pipe nobody reads).
+// worker's /metrics, checked field by field against a job with known row counts, back-pressure
+// and exhausted output credit shown while a sink is blocked (its worker prints into a pipe nobody
+// reads), and a keyed aggregate's state cache lookups and rates against its known input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
