@@ -10,14 +10,23 @@ CheckpointCoordinator::CheckpointCoordinator(std::string job_id, int attempt,
                                              CheckpointConfig config,
                                              std::set<SubtaskId> acknowledging,
                                              CheckpointStore* store, Callbacks callbacks,
-                                             int64_t last_id)
+                                             int64_t last_id,
+                                             std::shared_ptr<CheckpointStatsTracker> tracker)
     : job_id_(std::move(job_id)),
       attempt_(attempt),
       config_(std::move(config)),
       acknowledging_(std::move(acknowledging)),
       store_(store),
       callbacks_(std::move(callbacks)),
+      tracker_(std::move(tracker)),
       next_id_(last_id + 1) {}
+
+int64_t CheckpointCoordinator::WallClockMs() const {
+  return callbacks_.wall_clock_ms ? callbacks_.wall_clock_ms()
+                                  : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count();
+}
 
 namespace {
 
@@ -73,11 +82,11 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
       }
       p.id = trigger_id = next_id_++;
       p.triggered = now;
-      p.trigger_time_ms = trigger_ms =
-          callbacks_.wall_clock_ms ? callbacks_.wall_clock_ms()
-                                   : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                         std::chrono::system_clock::now().time_since_epoch())
-                                         .count();
+      p.trigger_time_ms = trigger_ms = WallClockMs();
+      if (tracker_) {
+        tracker_->ReportTriggered(p.id, attempt_, false, p.trigger_time_ms,
+                                  static_cast<int>(p.expected.size()));
+      }
       pending_[p.id] = std::move(p);
       last_trigger_ = now;
       ++stats_.in_progress;
@@ -96,7 +105,7 @@ void CheckpointCoordinator::Tick(Clock::time_point now) {
 }
 
 absl::Status CheckpointCoordinator::Acknowledge(int64_t id, const v1::SubtaskStateHandle& state,
-                                                Clock::time_point now) {
+                                                Clock::time_point now, int64_t alignment_ns) {
   const SubtaskId subtask{state.task_index(), state.subtask_index()};
   if (acknowledging_.count(subtask) == 0) {
     return absl::InvalidArgumentError(absl::StrCat("checkpoint ", id, " of job ", job_id_,
@@ -125,6 +134,10 @@ absl::Status CheckpointCoordinator::Acknowledge(int64_t id, const v1::SubtaskSta
     }
     it->second.acks[subtask] = state;
     it->second.expected.insert(subtask);  // a subtask that acknowledges anyway is welcome
+    if (tracker_) {
+      tracker_->ReportAcknowledged(id, WallClockMs(), static_cast<int>(it->second.expected.size()),
+                                   static_cast<int>(it->second.acks.size()), alignment_ns);
+    }
     MaybeCompleteLocked(it, now, &actions);
   }
   Run(actions);
@@ -148,7 +161,13 @@ void CheckpointCoordinator::OnSubtaskFinished(SubtaskId subtask, Clock::time_poi
     finished_.insert(subtask);
     std::vector<int64_t> ids;
     for (auto& [id, p] : pending_) {
-      if (p.acks.count(subtask) == 0 && p.expected.erase(subtask) > 0) ids.push_back(id);
+      if (p.acks.count(subtask) == 0 && p.expected.erase(subtask) > 0) {
+        ids.push_back(id);
+        if (tracker_) {
+          tracker_->ReportSubtasks(id, static_cast<int>(p.expected.size()),
+                                   static_cast<int>(p.acks.size()));
+        }
+      }
     }
     for (int64_t id : ids) {
       auto it = pending_.find(id);
@@ -200,6 +219,9 @@ void CheckpointCoordinator::CompleteLocked(Pending p, Clock::time_point now, Act
   stats_.latest_duration = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered);
   stats_.latest_size_bytes = bytes;
   stats_.latest_new_bytes = new_bytes;
+  if (tracker_) {
+    tracker_->ReportCompleted(p.id, metadata.completion_time_ms(), bytes, new_bytes);
+  }
   latest_files_ = std::move(files);
   // Older checkpoints still pending are subsumed by this one.
   std::vector<int64_t> older;
@@ -260,6 +282,13 @@ void CheckpointCoordinator::FailLocked(Pending p, const std::string& reason, boo
                   std::string(discarded.message()));
   }
   EDDY_LOG_WARN("job {}: checkpoint {} failed: {}", job_id_, id, reason);
+  if (tracker_) {
+    tracker_->ReportFailed(
+        id,
+        p.trigger_time_ms +
+            std::chrono::duration_cast<std::chrono::milliseconds>(now - p.triggered).count(),
+        reason);
+  }
   actions->push_back([this, id, reason] {
     if (callbacks_.notify_aborted) callbacks_.notify_aborted(id, reason);
   });
@@ -311,11 +340,11 @@ absl::StatusOr<int64_t> CheckpointCoordinator::TriggerStopSavepoint(bool drain,
     }
     p.id = id = stop_savepoint_id_ = next_id_++;
     p.triggered = now;
-    p.trigger_time_ms = trigger_ms = callbacks_.wall_clock_ms
-                                         ? callbacks_.wall_clock_ms()
-                                         : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               std::chrono::system_clock::now().time_since_epoch())
-                                               .count();
+    p.trigger_time_ms = trigger_ms = WallClockMs();
+    if (tracker_) {
+      tracker_->ReportTriggered(p.id, attempt_, true, p.trigger_time_ms,
+                                static_cast<int>(p.expected.size()));
+    }
     pending_[p.id] = std::move(p);
     last_trigger_ = now;
     ++stats_.in_progress;

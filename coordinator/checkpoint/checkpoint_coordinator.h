@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -19,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "coordinator/checkpoint/checkpoint_config.h"
+#include "coordinator/checkpoint/checkpoint_stats_tracker.h"
 #include "coordinator/checkpoint/checkpoint_store.h"
 #include "eddy/v1/checkpoint.pb.h"
 
@@ -60,17 +62,21 @@ class CheckpointCoordinator {
   };
 
   // `acknowledging` are the subtasks that acknowledge each checkpoint (every subtask of the job).
-  // Checkpoint ids continue after `last_id` (the restored checkpoint's, across attempts).
+  // Checkpoint ids continue after `last_id` (the restored checkpoint's, across attempts). Each
+  // checkpoint's progress is reported to `tracker` (the job's statistics) when there is one.
   CheckpointCoordinator(std::string job_id, int attempt, CheckpointConfig config,
                         std::set<SubtaskId> acknowledging, CheckpointStore* store,
-                        Callbacks callbacks, int64_t last_id = 0);
+                        Callbacks callbacks, int64_t last_id = 0,
+                        std::shared_ptr<CheckpointStatsTracker> tracker = nullptr);
 
   // Triggers a checkpoint when one is due and aborts those past their timeout. Called often.
   void Tick(Clock::time_point now);
   // A subtask's snapshot for checkpoint `id`. An error for an acknowledgement that does not fit
   // (unknown checkpoint or subtask, a file outside the job's directory); an acknowledgement of a
-  // checkpoint that was already aborted is ignored (OK).
-  absl::Status Acknowledge(int64_t id, const v1::SubtaskStateHandle& state, Clock::time_point now);
+  // checkpoint that was already aborted is ignored (OK). `alignment_ns`: how long the subtask
+  // aligned the checkpoint's barriers (statistics only).
+  absl::Status Acknowledge(int64_t id, const v1::SubtaskStateHandle& state, Clock::time_point now,
+                           int64_t alignment_ns = 0);
   // A subtask could not snapshot checkpoint `id`: it is aborted, and counted as a failed checkpoint
   // unless the checkpoint storage was full (`storage_full`), which only aborts it (as does a full
   // storage when the metadata is written).
@@ -116,6 +122,7 @@ class CheckpointCoordinator {
   // Files the acknowledgements of pending checkpoints name (kept by retention). Caller holds mu_.
   std::set<std::string> InUseLocked() const;
   static void Run(Actions& actions);
+  int64_t WallClockMs() const;
 
   const std::string job_id_;
   const int attempt_;
@@ -123,6 +130,7 @@ class CheckpointCoordinator {
   const std::set<SubtaskId> acknowledging_;
   CheckpointStore* const store_;
   const Callbacks callbacks_;
+  const std::shared_ptr<CheckpointStatsTracker> tracker_;  // may be null
 
   mutable std::mutex mu_;
   bool stopped_ = false;

@@ -151,7 +151,7 @@ std::shared_ptr<CheckpointCoordinator> JobManager::MakeCheckpointCoordinator(
   };
   auto coordinator = std::make_shared<CheckpointCoordinator>(
       job_id, attempt, job.spec.checkpointing, std::move(subtasks), job.store.get(), std::move(cb),
-      last_id);
+      last_id, job.checkpoint_stats);
   *self = coordinator;
   return coordinator;
 }
@@ -455,6 +455,9 @@ absl::Status JobManager::DeployAttempt(const std::string& job_id,
                             : (job.checkpoints && job.checkpoints->stats().latest_completed_id)
                                 ? *job.checkpoints->stats().latest_completed_id
                                 : savepoint_checkpoint_id;
+    if (!job.checkpoint_stats && job.spec.checkpointing.enabled()) {
+      job.checkpoint_stats = std::make_shared<CheckpointStatsTracker>(checkpoint_history_size_);
+    }
     job.checkpoints = MakeCheckpointCoordinator(job_id, job, last_id);
     checkpoints = job.checkpoints;
     job.restart_at.reset();
@@ -825,7 +828,8 @@ absl::Status JobManager::OnAcknowledgeCheckpoint(const v1::AcknowledgeCheckpoint
     return absl::FailedPreconditionError(
         absl::StrCat("job ", request.job_id(), " does not take checkpoints"));
   }
-  return checkpoints->Acknowledge(request.checkpoint_id(), request.state(), Clock::now());
+  return checkpoints->Acknowledge(request.checkpoint_id(), request.state(), Clock::now(),
+                                  request.alignment_duration_ns());
 }
 
 void JobManager::OnDeclineCheckpoint(const v1::DeclineCheckpointRequest& request) {
@@ -1217,6 +1221,13 @@ std::vector<v1::JobInfo> JobManager::List() {
   std::vector<v1::JobInfo> out;
   for (const auto& id : order_) out.push_back(InfoLocked(jobs_[id]));
   return out;
+}
+
+std::shared_ptr<const CheckpointStatsTracker> JobManager::CheckpointStatistics(
+    const std::string& job_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(job_id);
+  return it == jobs_.end() ? nullptr : it->second.checkpoint_stats;
 }
 
 absl::StatusOr<v1::StoredJobSpec> JobManager::StoredSpec(const std::string& job_id) {

@@ -114,6 +114,12 @@ class JobManager {
   std::vector<v1::JobInfo> List();
   // What the job store records of the job's spec (its plan and configuration), for the REST API.
   absl::StatusOr<v1::StoredJobSpec> StoredSpec(const std::string& job_id);
+  // The job's checkpoint statistics since this coordinator took it (recent history, the latest
+  // completed checkpoint), for the REST API and the metrics; null for an unknown job.
+  std::shared_ptr<const CheckpointStatsTracker> CheckpointStatistics(const std::string& job_id);
+  // How many recent checkpoints each job's statistics keep (web.checkpoints.history, default 10).
+  // For jobs submitted or recovered after the call.
+  void set_checkpoint_history_size(int n) { checkpoint_history_size_ = n; }
 
   // The next rows of a SELECT job, from the worker running its collect sink in the current
   // attempt (subtask 0, so the attempt's first slot). Waits up to `wait_ms` for rows; while the
@@ -164,9 +170,10 @@ class JobManager {
     std::vector<TaskSlot> tasks;     // of the current attempt
     std::vector<std::string> slots;  // worker id per allocated slot
     bool slots_released = true;
-    std::unique_ptr<CheckpointStore> store;              // with checkpointing
-    std::shared_ptr<CheckpointCoordinator> checkpoints;  // of the current attempt
-    int64_t checkpoints_completed_before = 0;            // by earlier attempts
+    std::unique_ptr<CheckpointStore> store;                    // with checkpointing
+    std::shared_ptr<CheckpointCoordinator> checkpoints;        // of the current attempt
+    std::shared_ptr<CheckpointStatsTracker> checkpoint_stats;  // of every attempt
+    int64_t checkpoints_completed_before = 0;                  // by earlier attempts
     int64_t checkpoints_failed_before = 0;
     std::optional<Clock::time_point> restart_at;  // while RESTARTING
     std::optional<Clock::time_point> waiting_for_slots_since;
@@ -237,6 +244,7 @@ class JobManager {
   WorkerRegistry* registry_;
   JobStore* store_;
   const JobRetention retention_;
+  int checkpoint_history_size_ = CheckpointStatsTracker::kDefaultHistorySize;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Job> jobs_;

@@ -1,7 +1,10 @@
 #include "coordinator/rest/coordinator_metrics.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "common/http/process_metrics.h"
 #include "common/http/prometheus_writer.h"
@@ -37,6 +40,12 @@ void DeclareFamilies(PrometheusWriter* out) {
               "Size of every file the latest completed checkpoint references.");
   out->Family("eddy_job_last_checkpoint_new_bytes", Type::kGauge,
               "What the latest completed checkpoint added over the one before it, bytes.");
+  out->Family("eddy_job_checkpoints_in_progress", Type::kGauge,
+              "Checkpoints triggered and not yet completed or failed.");
+  out->Family("eddy_job_last_checkpoint_age_ms", Type::kGauge,
+              "Time since the latest completed checkpoint completed, ms.");
+  out->Family("eddy_job_last_checkpoint_alignment_ms", Type::kGauge,
+              "The longest barrier alignment of a subtask in the latest completed checkpoint, ms.");
   out->Family("eddy_job_operator_records_in_total", Type::kCounter,
               "Rows into the operator, summed over its subtasks (as of the last heartbeat).");
   out->Family("eddy_job_operator_records_out_total", Type::kCounter,
@@ -77,10 +86,24 @@ std::string CoordinatorMetricsText(JobManager& jobs, WorkerRegistry& workers) {
     out.Sample("eddy_job_restarts_total", labels, std::max(0, job.attempt() - 1));
     out.Sample("eddy_job_checkpoints_completed_total", labels, job.checkpoints_completed());
     out.Sample("eddy_job_checkpoints_failed_total", labels, job.checkpoints_failed());
-    out.Sample("eddy_job_last_checkpoint_id", labels, job.last_checkpoint_id());
     out.Sample("eddy_job_last_checkpoint_duration_ms", labels, job.last_checkpoint_duration_ms());
     out.Sample("eddy_job_last_checkpoint_size_bytes", labels, job.last_checkpoint_size_bytes());
     out.Sample("eddy_job_last_checkpoint_new_bytes", labels, job.last_checkpoint_new_bytes());
+    // The id, age and alignment of one read of the statistics (the job info, read before them,
+    // may not have the checkpoint that completed in between yet).
+    int64_t last_id = job.last_checkpoint_id();
+    if (std::shared_ptr<const CheckpointStatsTracker> stats =
+            jobs.CheckpointStatistics(job.job_id())) {
+      out.Sample("eddy_job_checkpoints_in_progress", labels, stats->InProgress());
+      if (std::optional<CheckpointStats> latest = stats->LatestCompleted()) {
+        last_id = std::max(last_id, latest->id);
+        out.Sample("eddy_job_last_checkpoint_age_ms", labels,
+                   std::max<int64_t>(0, now - latest->end_time_ms));
+        out.Sample("eddy_job_last_checkpoint_alignment_ms", labels,
+                   static_cast<double>(latest->max_alignment_ns) / 1e6);
+      }
+    }
+    out.Sample("eddy_job_last_checkpoint_id", labels, last_id);
     for (const v1::OperatorMetrics& m : job.operators()) {
       MetricLabels op = labels;
       op.emplace_back("vertex", std::to_string(m.task_index()));

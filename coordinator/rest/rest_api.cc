@@ -1,6 +1,9 @@
 #include "coordinator/rest/rest_api.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -66,6 +69,26 @@ HttpResponse StaticFile(std::string_view body, const char* content_type) {
   r.content_type = content_type;
   r.body = std::string(body);
   return r;
+}
+
+void RestCheckpointStatsOf(const CheckpointStats& s, int64_t now, v1::RestCheckpointStats* out) {
+  out->set_id(s.id);
+  out->set_status(CheckpointStats::StatusName(s.status));
+  out->set_is_savepoint(s.savepoint);
+  out->set_trigger_timestamp(s.trigger_time_ms);
+  out->set_latest_ack_timestamp(s.latest_ack_time_ms);
+  const int64_t end = s.end_time_ms > 0 ? s.end_time_ms : now;
+  out->set_end_to_end_duration(std::max<int64_t>(0, end - s.trigger_time_ms));
+  out->set_state_size(static_cast<int64_t>(s.state_size_bytes));
+  out->set_checkpointed_size(static_cast<int64_t>(s.checkpointed_bytes));
+  out->set_num_subtasks(s.num_subtasks);
+  out->set_num_acknowledged_subtasks(s.num_acknowledged);
+  out->set_alignment_duration_ms(static_cast<double>(s.max_alignment_ns) / 1e6);
+  if (s.status == CheckpointStats::Status::kFailed) {
+    out->set_failure_timestamp(s.end_time_ms);
+    out->set_failure_message(s.failure);
+  }
+  out->set_attempt(s.attempt);
 }
 
 // Equal without revealing where a guess went wrong.
@@ -222,6 +245,17 @@ HttpResponse RestApi::Checkpoints(const std::string& job_id) {
   c.set_latest_duration_ms(job->last_checkpoint_duration_ms());
   c.set_latest_size_bytes(job->last_checkpoint_size_bytes());
   c.set_latest_new_bytes(job->last_checkpoint_new_bytes());
+  if (std::shared_ptr<const CheckpointStatsTracker> stats = jobs_->CheckpointStatistics(job_id)) {
+    const int64_t now = NowMs();
+    if (std::optional<CheckpointStats> latest = stats->LatestCompleted()) {
+      c.set_latest_completion_time(latest->end_time_ms);
+      c.set_latest_age_ms(std::max<int64_t>(0, now - latest->end_time_ms));
+      c.set_latest_alignment_duration_ms(static_cast<double>(latest->max_alignment_ns) / 1e6);
+    }
+    c.set_in_progress(stats->InProgress());
+    for (const CheckpointStats& s : stats->History())
+      RestCheckpointStatsOf(s, now, c.add_history());
+  }
   return JsonResponse(200, c);
 }
 

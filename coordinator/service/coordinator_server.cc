@@ -156,6 +156,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
   c->jobs_ =
       std::make_unique<JobManager>(c->registry_.get(), c->job_store_.get(), options.job_retention);
+  c->jobs_->set_checkpoint_history_size(options.checkpoint_history_size);
   c->registry_->SetLostListener(
       [jobs = c->jobs_.get()](const std::string& id, const std::string& address,
                               const std::string& why) { jobs->OnWorkerLost(id, address, why); });

@@ -42,6 +42,9 @@ struct CoordinatorOptions {
   // Finished jobs kept in the job store (and SHOW JOBS): --jobstore-expiration-time,
   // --jobstore-max-capacity (Flink's jobstore.expiration-time and jobstore.max-capacity).
   JobRetention job_retention;
+  // Recent checkpoints each job's statistics keep for the REST API (--web-checkpoints-history,
+  // Flink's web.checkpoints.history).
+  int checkpoint_history_size = CheckpointStatsTracker::kDefaultHistorySize;
   // Another coordinator may hold the data directory: wait for it to end and take over (a standby,
   // --standby) instead of failing.
   bool standby = false;

@@ -36,6 +36,9 @@ ABSL_FLAG(int, jobstore_max_capacity, std::numeric_limits<int>::max(),
 ABSL_FLAG(int, rest_port, 8082,
           "HTTP port of the REST API and GET /metrics (0 = any free port, -1 = none; a port in "
           "use is logged and the coordinator runs without it)");
+ABSL_FLAG(int, web_checkpoints_history, 10,
+          "how many recent checkpoints of each job GET /jobs/<id>/checkpoints and the dashboard "
+          "show (Flink's web.checkpoints.history)");
 ABSL_FLAG(std::string, rest_token, "",
           "bearer token that allows POST /jobs/<id>/stop on the REST API (empty: read-only)");
 ABSL_FLAG(bool, standby, false,
@@ -86,6 +89,12 @@ int main(int argc, char** argv) {
   if (opts.job_retention.max_capacity < 0) {
     std::fprintf(stderr, "eddy-coordinator: --jobstore-max-capacity must be 0 or more, got %d\n",
                  opts.job_retention.max_capacity);
+    return 2;
+  }
+  opts.checkpoint_history_size = absl::GetFlag(FLAGS_web_checkpoints_history);
+  if (opts.checkpoint_history_size < 0) {
+    std::fprintf(stderr, "eddy-coordinator: --web-checkpoints-history must be 0 or more, got %d\n",
+                 opts.checkpoint_history_size);
     return 2;
   }
   const int rest_port = absl::GetFlag(FLAGS_rest_port);

@@ -3,24 +3,23 @@
 // rows stop growing, far short of all of them). Memory of every worker stays bounded while far
 // more data than that waits to be produced, and once the reader resumes every row arrives exactly
 // once.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "client/eddy_client.h"
+#include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -40,44 +39,25 @@ long long RssBytes(pid_t pid) {
   return 0;
 }
 
-// Reads one FIFO on its own thread while `paused` is false; records the ids of the rows it sees.
-class FifoReader {
+// The lines one worker printed, parsed as they arrive (on its pipe's reader thread): each row's id
+// is marked seen; a duplicate, an unknown id or a malformed line counts as bad.
+class LineChecker {
  public:
-  FifoReader(int fd, std::atomic<bool>* paused, std::vector<std::atomic<uint8_t>>* seen)
-      : fd_(fd), paused_(paused), seen_(seen), thread_([this] { Loop(); }) {}
-  ~FifoReader() {
-    stop_ = true;
-    thread_.join();
-    close(fd_);
+  explicit LineChecker(std::vector<std::atomic<uint8_t>>* seen) : seen_(seen) {}
+  void Add(std::string_view bytes) {
+    for (char c : bytes) {
+      if (c != '\n') {
+        if (partial_.size() < 32) partial_.push_back(c);  // the id is at the start
+        continue;
+      }
+      Line();
+      partial_.clear();
+    }
   }
   long long lines() const { return lines_.load(); }
   long long bad_lines() const { return bad_lines_.load(); }
 
  private:
-  void Loop() {
-    std::vector<char> buf(1 << 16);
-    while (!stop_) {
-      if (paused_->load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        continue;
-      }
-      pollfd p{fd_, POLLIN, 0};
-      if (poll(&p, 1, 50) <= 0) continue;
-      ssize_t n = read(fd_, buf.data(), buf.size());
-      if (n <= 0) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        continue;
-      }
-      for (ssize_t i = 0; i < n; ++i) {
-        if (buf[i] != '\n') {
-          if (partial_.size() < 32) partial_.push_back(buf[i]);  // the id is at the start
-          continue;
-        }
-        Line();
-        partial_.clear();
-      }
-    }
-  }
   void Line() {
     ++lines_;
     // "+I[<id>, <pad>]"
@@ -85,35 +65,29 @@ class FifoReader {
     if (id < 1 || id > kRows || (*seen_)[id].fetch_add(1) != 0) ++bad_lines_;
   }
 
-  int fd_;
-  std::atomic<bool>* paused_;
   std::vector<std::atomic<uint8_t>>* seen_;
   std::string partial_;
   std::atomic<long long> lines_{0};
   std::atomic<long long> bad_lines_{0};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
 };
 
-TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow) {
-  const std::string dir = FreshTestDir("backpressure");
-  std::filesystem::create_directories(dir);
+// The workers print into pipes whose readers (members, so they outlive the reading threads, which
+// stop in TearDown) start paused.
+class BackpressureTest : public ClusterTest {
+ protected:
+  std::vector<std::atomic<uint8_t>> seen_ = std::vector<std::atomic<uint8_t>>(kRows + 1);
+  std::vector<std::unique_ptr<LineChecker>> readers_;
+};
+
+TEST_F(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow) {
   ClusterOptions options{.workers = kWorkers, .slots_per_worker = 2};
-  std::atomic<bool> paused{true};
-  std::vector<std::atomic<uint8_t>> seen(kRows + 1);
-  std::vector<std::unique_ptr<FifoReader>> readers;
-  for (int i = 0; i < kWorkers; ++i) {
-    std::string fifo = dir + "/worker" + std::to_string(i) + ".fifo";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    // Opened before the workers so that their open for writing does not block.
-    int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
-    ASSERT_GE(fd, 0);
-    readers.push_back(std::make_unique<FifoReader>(fd, &paused, &seen));
-    options.worker_stdout_paths.push_back(fifo);
-  }
-  ProcessCluster cluster(dir, options);
-  std::cout << cluster.topology().description() << std::endl;
-  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  for (int i = 0; i < kWorkers; ++i) readers_.push_back(std::make_unique<LineChecker>(&seen_));
+  ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));
+  pipes().set_paused(true);
+  pipes().StartReading(
+      [this](int worker, std::string_view bytes) { readers_[worker]->Add(bytes); });
+  ASSERT_NO_FATAL_FAILURE(StartCluster(options));
+  ProcessCluster& cluster = *cluster_;
 
   std::vector<long long> baseline;
   for (int i = 0; i < kWorkers; ++i) baseline.push_back(RssBytes(cluster.worker_pid(i)));
@@ -169,14 +143,14 @@ TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow
             << " MiB, for " << (data_bytes >> 20) << " MiB of rows" << std::endl;
   EXPECT_LT(max_growth, 96ll << 20);
 
-  paused = false;
+  pipes().set_paused(false);
   ASSERT_EQ(job.wait_for(std::chrono::seconds(120)), std::future_status::ready);
   RunResult r = job.get();
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   auto total = [&] {
     long long n = 0;
-    for (const auto& rd : readers) n += rd->lines();
+    for (const auto& rd : readers_) n += rd->lines();
     return n;
   };
   while (total() < kRows && std::chrono::steady_clock::now() < deadline) {
@@ -184,12 +158,10 @@ TEST(BackpressureTest, BlockedSinkStallsTheSourcesWithBoundedMemoryAndLosesNoRow
   }
   EXPECT_EQ(total(), kRows);
   long long bad = 0, missing = 0;
-  for (const auto& rd : readers) bad += rd->bad_lines();
-  for (long long id = 1; id <= kRows; ++id) missing += seen[id].load() == 0 ? 1 : 0;
+  for (const auto& rd : readers_) bad += rd->bad_lines();
+  for (long long id = 1; id <= kRows; ++id) missing += seen_[id].load() == 0 ? 1 : 0;
   EXPECT_EQ(bad, 0) << "duplicated or malformed rows";
   EXPECT_EQ(missing, 0) << "rows lost";
-  readers.clear();
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

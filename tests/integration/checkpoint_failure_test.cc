@@ -3,11 +3,9 @@
 // says so), and a checkpoint whose barrier is stuck behind a blocked sink expires after
 // 'execution.checkpointing.timeout' and, beyond the tolerable failures, fails the job with Flink's
 // message. Seeds are printed; EDDY_TEST_SEED replays a run.
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -106,18 +104,9 @@ TEST_F(CheckpointFailureTest, AWorkerLostBetweenCheckpointsIsNamedByTheNextTrigg
 }
 
 TEST_F(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsTheJob) {
-  const std::string dir = FreshTestDir("checkpoint-failure-fifos-" + CurrentTestName());
-  std::filesystem::create_directories(dir);
   // Every worker prints into a pipe nobody reads: once it is full, the print sink blocks.
   ClusterOptions options{.workers = 3, .slots_per_worker = 2, .heartbeat_timeout_ms = 3000};
-  std::vector<int> unread;
-  for (int i = 0; i < options.workers; ++i) {
-    const std::string fifo = dir + "/worker" + std::to_string(i) + ".fifo";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    unread.push_back(open(fifo.c_str(), O_RDONLY | O_NONBLOCK));  // so the workers can open it
-    ASSERT_GE(unread.back(), 0);
-    options.worker_stdout_paths.push_back(fifo);
-  }
+  ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));
   ASSERT_NO_FATAL_FAILURE(StartCluster(options));
   std::unique_ptr<ProcessCluster>& cluster = cluster_;
   RunResult submitted = cluster->Eddy(
@@ -140,9 +129,6 @@ TEST_F(CheckpointFailureTest, ACheckpointStuckBehindABlockedSinkExpiresAndFailsT
   EXPECT_THAT(row[6], HasSubstr("Exceeded checkpoint tolerable failure threshold (1)"));
   EXPECT_THAT(cluster->CoordinatorLog(),
               ContainsRegex("checkpoint [0-9]+ failed: Checkpoint expired before completing"));
-  cluster.reset();  // the workers die before their pipes close
-  for (int fd : unread) close(fd);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

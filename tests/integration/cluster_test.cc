@@ -17,8 +17,14 @@ void ClusterTest::StartCluster(ClusterOptions options) {
   ASSERT_TRUE(cluster_->ok()) << cluster_->error();
 }
 
+void ClusterTest::PipeWorkerStdout(ClusterOptions* options) {
+  pipes_ = std::make_unique<WorkerPipes>(FreshTestDir("fifos-" + CurrentTestName()), options);
+  ASSERT_EQ(pipes_->error(), "");
+}
+
 void ClusterTest::TearDown() {
   cluster_.reset();
+  pipes_.reset();  // after the workers stopped writing
   if (dir_.empty()) return;
   if (HasFailure()) {
     std::cout << "the cluster's logs are kept in " << dir_ << std::endl;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/integration/process_cluster.h"
+#include "tests/integration/worker_pipes.h"
 
 namespace eddy::testing {
 
@@ -24,6 +25,12 @@ class ClusterTest : public ::testing::Test {
   // does not start.
   void StartCluster(ClusterOptions options);
   void TearDown() override;
+  // Before StartCluster: every worker of `options` prints into a named pipe (in a fresh directory
+  // named after the test) that nothing reads until the test starts reading it (pipes()): once a
+  // pipe is full, the print sinks on its worker block and back-pressure their jobs. The pipes stay
+  // until TearDown stopped the cluster. Fails the test (fatally) when a pipe cannot be made.
+  void PipeWorkerStdout(ClusterOptions* options);
+  WorkerPipes& pipes() { return *pipes_; }
 
   RunResult Eddy(const std::string& sql) { return cluster_->Eddy(sql); }
   // Polls SHOW WORKERS until `done` holds for its rows or `timeout` passes; returns the last rows.
@@ -57,6 +64,7 @@ class ClusterTest : public ::testing::Test {
   std::unique_ptr<ProcessCluster> cluster_;
 
  private:
+  std::unique_ptr<WorkerPipes> pipes_;  // destroyed after cluster_ stopped
   std::optional<std::mt19937_64> random_;
 };
 

@@ -1,19 +1,19 @@
 // The dashboard in a real browser: headless Chromium (Debian's `chromium`) loads the coordinator's
 // page of a running job whose sink is blocked (its worker prints into a pipe nobody reads), and
 // the DOM it rendered after a few refreshes must show the job and its graph: a box per vertex, an
-// arrow per exchange, the sources' box red with back-pressure. A screenshot of the page is kept
-// as a test artifact (build/test-artifacts/dashboard.png). Skipped when chromium is not installed
+// arrow per exchange, the sources' box red with back-pressure; and a checkpointed job's page must
+// list its recent checkpoints, newest first. A screenshot of the page is kept as a test artifact
+// (build/test-artifacts/dashboard.png). Skipped when chromium is not installed
 // (deploy/install-deps.sh --with-test-tools installs it).
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/http/http_client.h"
@@ -36,8 +36,6 @@ std::string Chromium() {
   return "";
 }
 
-class DashboardTest : public ClusterTest {};
-
 // Chromium's flags for a page load in a container, as root, without a display.
 std::vector<std::string> HeadlessArgs(const std::string& chromium, const std::string& profile) {
   return {chromium,
@@ -51,20 +49,30 @@ std::vector<std::string> HeadlessArgs(const std::string& chromium, const std::st
           "--window-size=1400,1000"};
 }
 
+class DashboardTest : public ClusterTest {
+ protected:
+  // The DOM Chromium rendered of the dashboard at `route` (e.g. "#/jobs/<id>") after a few
+  // refreshes; "" (and a failure) when it could not run.
+  std::string DumpDom(const std::string& chromium, const std::string& route) {
+    const std::string url = "http://" + cluster_->topology().coordinator_host() + ":" +
+                            std::to_string(cluster_->CoordinatorRestPort()) + "/" + route;
+    std::vector<std::string> dump = HeadlessArgs(chromium, dir_ + "/chromium-dom");
+    dump.push_back("--dump-dom");
+    dump.push_back(url);
+    Subprocess run = Subprocess::Start(dump, dir_ + "/dom.html", dir_ + "/chromium-dom.err");
+    EXPECT_TRUE(run.started());
+    if (!run.started()) return "";
+    const int exit = run.Wait();
+    EXPECT_EQ(exit, 0) << ReadFileToString(dir_ + "/chromium-dom.err");
+    return exit == 0 ? ReadFileToString(dir_ + "/dom.html") : "";
+  }
+};
+
 TEST_F(DashboardTest, TheJobPageDrawsTheGraphOfABackPressuredJobInChromium) {
   const std::string chromium = Chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
-  const std::string fifo_dir = FreshTestDir("dashboard-fifos");
-  std::filesystem::create_directories(fifo_dir);
   ClusterOptions options{.workers = 2, .slots_per_worker = 2};
-  std::vector<int> unread;
-  for (int i = 0; i < options.workers; ++i) {
-    const std::string fifo = fifo_dir + "/worker" + std::to_string(i) + ".fifo";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    unread.push_back(open(fifo.c_str(), O_RDONLY | O_NONBLOCK));  // so the workers can open it
-    ASSERT_GE(unread.back(), 0);
-    options.worker_stdout_paths.push_back(fifo);
-  }
+  ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));  // never read: the print sink blocks
   ASSERT_NO_FATAL_FAILURE(StartCluster(options));
   RunResult r = Eddy(
       "SET 'parallelism.default' = '2';"
@@ -88,14 +96,8 @@ TEST_F(DashboardTest, TheJobPageDrawsTheGraphOfABackPressuredJobInChromium) {
       std::chrono::seconds(30)));
 
   const std::string url = "http://" + host + ":" + std::to_string(port) + "/#/jobs/" + job;
-  std::vector<std::string> dump = HeadlessArgs(chromium, dir_ + "/chromium-dom");
-  dump.push_back("--dump-dom");
-  dump.push_back(url);
-  Subprocess dom_run = Subprocess::Start(dump, dir_ + "/dom.html", dir_ + "/chromium-dom.err");
-  ASSERT_TRUE(dom_run.started());
-  const int dom_exit = dom_run.Wait();
-  const std::string dom = ReadFileToString(dir_ + "/dom.html");
-  ASSERT_EQ(dom_exit, 0) << ReadFileToString(dir_ + "/chromium-dom.err");
+  const std::string dom = DumpDom(chromium, "#/jobs/" + job);
+  ASSERT_FALSE(dom.empty());
 
   // The job, its state and its graph: two vertex boxes and the REBALANCE exchange between them,
   // the sources' box red (back-pressured at least half of the time).
@@ -129,10 +131,61 @@ TEST_F(DashboardTest, TheJobPageDrawsTheGraphOfABackPressuredJobInChromium) {
   ASSERT_TRUE(std::filesystem::exists(png));
   EXPECT_GT(std::filesystem::file_size(png), 20000u);  // a rendered page, not a blank one
   std::cout << "dashboard screenshot: " << std::filesystem::canonical(png) << std::endl;
+}
 
-  cluster_.reset();  // the workers die before their pipes close
-  for (int fd : unread) close(fd);
-  std::filesystem::remove_all(fifo_dir);
+TEST_F(DashboardTest, TheJobPageListsTheRecentCheckpointsNewestFirst) {
+  const std::string chromium = Chromium();
+  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed";
+  ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 2, .slots_per_worker = 2}));
+  RunResult r = Eddy(
+      "SET 'execution.checkpointing.interval' = '1 s';"
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '100', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '100000000');"
+      "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
+      "INSERT INTO hole SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string job = JobIdIn(r.err);
+  v1::RestCheckpoints c;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        auto resp = HttpGet(cluster_->topology().coordinator_host(),
+                            cluster_->CoordinatorRestPort(), "/jobs/" + job + "/checkpoints");
+        return resp.ok() && google::protobuf::util::JsonStringToMessage(resp->body, &c).ok() &&
+               c.completed() >= 3;
+      },
+      std::chrono::seconds(60)))
+      << c.DebugString();
+
+  const std::string dom = DumpDom(chromium, "#/jobs/" + job);
+  ASSERT_FALSE(dom.empty());
+  EXPECT_THAT(dom, HasSubstr("<table id=\"checkpoint-history\">")) << dom;
+  EXPECT_THAT(dom, HasSubstr("<th>Alignment</th>"));
+  // One row per checkpoint, newest first, ids one apart; every one completed but perhaps the
+  // newest, acknowledged by the job's four subtasks (two sources, two aggregates).
+  const std::regex row(
+      "<tr class=\"checkpoint checkpoint-([A-Z_]+)\" data-checkpoint=\"([0-9]+)\">(.*?)</tr>");
+  std::vector<int64_t> ids;
+  int completed = 0;
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), row); it != std::sregex_iterator();
+       ++it) {
+    const std::string status = (*it)[1];
+    ids.push_back(std::stoll((*it)[2]));
+    if (status == "COMPLETED") {
+      ++completed;
+      EXPECT_THAT((*it)[3].str(), HasSubstr(">4/4<")) << (*it)[0];
+    } else {
+      EXPECT_EQ(status, "IN_PROGRESS");
+      EXPECT_EQ(ids.size(), 1u) << "only the newest may still be in progress";
+    }
+  }
+  ASSERT_GE(completed, 3) << dom;
+  EXPECT_LE(ids.size(), 10u);
+  EXPECT_GE(ids.front(), c.latest_id());  // the page is newer than what the test read
+  for (size_t i = 1; i < ids.size(); ++i) EXPECT_EQ(ids[i], ids[i - 1] - 1);
+  EXPECT_THAT(dom, Not(HasSubstr("Cannot reach the coordinator")));
 }
 
 }  // namespace

@@ -1,17 +1,16 @@
 // The monitoring endpoints of real processes: the coordinator's REST API and /metrics and each
-// worker's /metrics, checked field by field against a job with known row counts, and
-// back-pressure shown while a sink is blocked (its worker prints into a pipe nobody reads).
-#include <fcntl.h>
+// worker's /metrics, checked field by field against a job with known row counts, back-pressure
+// and exhausted output credit shown while a sink is blocked (its worker prints into a pipe nobody
+// reads), and a keyed aggregate's state cache lookups and rates against its known input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/http/http_client.h"
@@ -19,6 +18,7 @@
 #include "eddy/v1/rest.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "tests/integration/cluster_test.h"
+#include "tests/integration/observability_test_base.h"
 #include "tests/integration/process_cluster.h"
 #include "tests/util/eventually.h"
 
@@ -28,62 +28,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-class ObservabilityTest : public ClusterTest {
- protected:
-  HttpResponse Get(const std::string& path) {
-    auto r =
-        HttpGet(cluster_->topology().coordinator_host(), cluster_->CoordinatorRestPort(), path);
-    EXPECT_TRUE(r.ok()) << path << ": " << r.status();
-    return r.ok() ? *r : HttpResponse{.status = 0};
-  }
-  template <typename M>
-  M GetJson(const std::string& path) {
-    HttpResponse r = Get(path);
-    EXPECT_EQ(r.status, 200) << path << ": " << r.body;
-    EXPECT_THAT(r.content_type, StartsWith("application/json")) << path;
-    M m;
-    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(r.body, &m).ok()) << r.body;
-    return m;
-  }
-  std::string WorkerMetrics(int i) {
-    auto r =
-        HttpGet(cluster_->topology().worker_host(i), cluster_->WorkerMetricsPort(i), "/metrics");
-    EXPECT_TRUE(r.ok()) << r.status();
-    return r.ok() ? r->body : "";
-  }
-};
-
-// The value of the sample of `name` whose labels include every `label="value"` in `labels`; -1
-// when there is none.
-double SampleValue(const std::string& text, const std::string& name,
-                   const std::vector<std::string>& labels) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(name + "{", 0) != 0 && line.rfind(name + " ", 0) != 0) continue;
-    bool all = true;
-    for (const std::string& l : labels) all = all && line.find(l) != std::string::npos;
-    if (!all) continue;
-    return std::stod(line.substr(line.rfind(' ') + 1));
-  }
-  return -1;
-}
-
-// The sum of every sample of `name` with all `labels`.
-double SampleSum(const std::string& text, const std::string& name,
-                 const std::vector<std::string>& labels) {
-  std::istringstream in(text);
-  std::string line;
-  double sum = 0;
-  while (std::getline(in, line)) {
-    if (line.rfind(name + "{", 0) != 0) continue;
-    bool all = true;
-    for (const std::string& l : labels) all = all && line.find(l) != std::string::npos;
-    if (all) sum += std::stod(line.substr(line.rfind(' ') + 1));
-  }
-  return sum;
-}
 
 TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
   ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 2, .slots_per_worker = 2}));
@@ -242,18 +186,9 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
 }
 
 TEST_F(ObservabilityTest, ABlockedSinkBackPressuresItsProducersAndStopNeedsTheToken) {
-  const std::string fifo_dir = FreshTestDir("observability-fifos");
-  std::filesystem::create_directories(fifo_dir);
   ClusterOptions options{.workers = 2, .slots_per_worker = 2};
   options.coordinator_args = {"--rest-token", "let-me-stop"};
-  std::vector<int> unread;
-  for (int i = 0; i < options.workers; ++i) {
-    const std::string fifo = fifo_dir + "/worker" + std::to_string(i) + ".fifo";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    unread.push_back(open(fifo.c_str(), O_RDONLY | O_NONBLOCK));  // so the workers can open it
-    ASSERT_GE(unread.back(), 0);
-    options.worker_stdout_paths.push_back(fifo);
-  }
+  ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));  // never read: the print sink blocks
   ASSERT_NO_FATAL_FAILURE(StartCluster(options));
   // Two source subtasks feed one print subtask over an exchange; once the pipe is full the print
   // sink blocks and the sources wait for credit.
@@ -303,6 +238,13 @@ TEST_F(ObservabilityTest, ABlockedSinkBackPressuresItsProducersAndStopNeedsTheTo
   EXPECT_GT(queued, 0) << all;
   EXPECT_EQ(credits, 0) << all;
   EXPECT_EQ(SampleSum(all, "eddy_exchange_input_channels", {j, "vertex=\"1\""}), 2) << all;
+  // Their producers, the two sources, have no credit left on their one channel each.
+  EXPECT_EQ(SampleSum(all, "eddy_exchange_output_channels", {j, "vertex=\"0\""}), 2) << all;
+  EXPECT_EQ(SampleSum(all, "eddy_exchange_output_credits_batches", {j, "vertex=\"0\""}), 0) << all;
+  EXPECT_EQ(SampleSum(all, "eddy_exchange_output_channels_without_credit", {j, "vertex=\"0\""}), 2)
+      << all;
+  EXPECT_GE(SampleValue(all, "eddy_exchange_output_queue_rows", {j, "vertex=\"0\""}), 0)
+      << all;  // present (-1 when absent)
 
   // The coordinator hears of it with the heartbeats: the sources' vertex is back-pressured.
   v1::RestJobDetails details;
@@ -334,10 +276,6 @@ TEST_F(ObservabilityTest, ABlockedSinkBackPressuresItsProducersAndStopNeedsTheTo
   EXPECT_EQ(stopped->status, 202) << stopped->body;
   EXPECT_EQ(cluster_->WaitForJobStatus(job, {"CANCELED"}, std::chrono::seconds(30)), "CANCELED");
   EXPECT_EQ(GetJson<v1::RestJobDetails>("/jobs/" + job).state(), "CANCELED");
-
-  cluster_.reset();  // the workers die before their pipes close
-  for (int fd : unread) close(fd);
-  std::filesystem::remove_all(fifo_dir);
 }
 
 TEST_F(ObservabilityTest, ASlowEventTimeJobShowsIdleTimeWatermarksAndCheckpoints) {
@@ -412,6 +350,64 @@ TEST_F(ObservabilityTest, ASlowEventTimeJobShowsIdleTimeWatermarksAndCheckpoints
   EXPECT_GE(SampleValue(metrics, "eddy_job_checkpoints_completed_total", {j}), 2) << metrics;
   EXPECT_GE(SampleValue(metrics, "eddy_job_last_checkpoint_id", {j}), 2);
   EXPECT_EQ(SampleValue(metrics, "eddy_coordinator_jobs", {"status=\"RUNNING\""}), 1);
+}
+
+// A keyed COUNT over ten keys: its native accumulators look up every input row's group, so the
+// state cache's hits and misses sum to the rows in, the misses are the ten keys' first rows, and
+// the rates follow the source's 400 rows a second.
+TEST_F(ObservabilityTest, StateCacheLookupsSumToTheRowsInAndRatesFollowTheSource) {
+  ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 2, .slots_per_worker = 2}));
+  RunResult r = Eddy(
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '400', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '100000000');"
+      "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
+      "INSERT INTO hole SELECT id % 10, COUNT(*) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string job = JobIdIn(r.err);
+  const std::string j = "job_id=\"" + job + "\"";
+  const std::string agg = "operator_name=\"GroupAggregate";
+
+  // Counters read in one scrape are updated at different points of a batch: a scrape between
+  // two batches sees them agree.
+  std::string all;
+  double rows_in = 0, hits = 0, misses = 0;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        all = WorkerMetrics(0) + WorkerMetrics(1);
+        rows_in = SampleSum(all, "eddy_operator_records_in_total", {j, agg});
+        hits = SampleSum(all, "eddy_operator_state_cache_hits_total", {j, agg});
+        misses = SampleSum(all, "eddy_operator_state_cache_misses_total", {j, agg});
+        return rows_in >= 2000 && hits + misses == rows_in && misses == 10;
+      },
+      std::chrono::seconds(60)))
+      << "rows in " << rows_in << ", hits " << hits << ", misses " << misses << "\n"
+      << all;
+  // Each subtask's ratio is its own hits over its lookups.
+  for (int subtask = 0; subtask < 2; ++subtask) {
+    const std::vector<std::string> labels = {j, agg, "subtask=\"" + std::to_string(subtask) + "\""};
+    const double h = SampleValue(all, "eddy_operator_state_cache_hits_total", labels);
+    const double m = SampleValue(all, "eddy_operator_state_cache_misses_total", labels);
+    ASSERT_GT(h + m, 0) << all;
+    EXPECT_NEAR(SampleValue(all, "eddy_operator_state_cache_hit_ratio", labels), h / (h + m), 1e-6)
+        << all;
+  }
+  // A stateless operator has no state cache.
+  EXPECT_EQ(SampleValue(all, "eddy_operator_state_cache_hits_total",
+                        {j, "operator_name=\"TableSourceScan"}),
+            -1);
+
+  // Rows per second over the job's first minute: the sources' 400 in all, as many into the
+  // aggregate.
+  const double out_rate = SampleSum(all, "eddy_operator_records_out_per_second",
+                                    {j, "operator_name=\"TableSourceScan"});
+  const double in_rate = SampleSum(all, "eddy_operator_records_in_per_second", {j, agg});
+  EXPECT_GT(out_rate, 300) << all;
+  EXPECT_LT(out_rate, 500) << all;
+  EXPECT_GT(in_rate, 300) << all;
+  EXPECT_LT(in_rate, 500) << all;
 }
 
 TEST_F(ObservabilityTest, AWorkerWhoseMetricsPortIsTakenSaysSoAndStillRuns) {

@@ -5,14 +5,10 @@
 // either fails the stop (the job restarts and is stopped again) or comes after it, and the resumed
 // result is exact either way; a damaged savepoint and a query whose state does not fit are refused
 // naming the file and the operator, and start nothing; WITH DRAIN fires every window first.
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -41,19 +37,19 @@ constexpr int64_t kRows = 24000;
 
 class SavepointTest : public ClusterTest {
  protected:
-  void SetUp() override { ASSERT_NO_FATAL_FAILURE(Start({})); }
-  // Starts the cluster; `stdout_paths` as ClusterOptions::worker_stdout_paths.
-  void Start(std::vector<std::string> stdout_paths) {
+  void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
+    ASSERT_NO_FATAL_FAILURE(StartCluster(Options()));
+  }
+  // The cluster's options, with the directory of its files (created).
+  ClusterOptions Options() {
     files_ = FreshTestDir("savepoint-files-" + CurrentTestName());
     fs::create_directories(files_);
-    ASSERT_NO_FATAL_FAILURE(
-        StartCluster(ClusterOptions{.workers = 3,
-                                    .slots_per_worker = 2,
-                                    .heartbeat_timeout_ms = 3000,
-                                    .worker_stdout_paths = std::move(stdout_paths),
-                                    .coordinator_args = {"--filesystem-allowed-dirs", files_},
-                                    .worker_args = {"--filesystem-allowed-dirs", files_}}));
+    return ClusterOptions{.workers = 3,
+                          .slots_per_worker = 2,
+                          .heartbeat_timeout_ms = 3000,
+                          .coordinator_args = {"--filesystem-allowed-dirs", files_},
+                          .worker_args = {"--filesystem-allowed-dirs", files_}};
   }
   void TearDown() override {
     ClusterTest::TearDown();
@@ -319,51 +315,20 @@ TEST_F(SavepointTest, AResumedJobFailingBeforeItsFirstCheckpointRestoresTheSavep
 class StuckSavepointTest : public SavepointTest {
  protected:
   void SetUp() override {
-    fifos_ = FreshTestDir("savepoint-fifos-" + CurrentTestName());
-    fs::create_directories(fifos_);
-    std::vector<std::string> paths;
-    for (int i = 0; i < 3; ++i) {
-      paths.push_back(fifos_ + "/worker" + std::to_string(i) + ".fifo");
-      ASSERT_EQ(mkfifo(paths.back().c_str(), 0600), 0);
-      const int fd = open(paths.back().c_str(), O_RDONLY | O_NONBLOCK);  // the workers can open
-      ASSERT_GE(fd, 0);
-      readers_.emplace_back([this, fd] { Read(fd); });
-    }
-    ASSERT_NO_FATAL_FAILURE(Start(paths));
-  }
-  void TearDown() override {
-    cluster_.reset();  // the workers die before their pipes close
-    stop_ = true;
-    for (auto& t : readers_) t.join();
-    SavepointTest::TearDown();
-    fs::remove_all(fifos_);
-  }
-  void Read(int fd) {
-    char buffer[1 << 16];
-    while (!stop_) {
-      if (paused_) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        continue;
-      }
-      const ssize_t n = read(fd, buffer, sizeof(buffer));
-      if (n > 0) {
-        std::lock_guard<std::mutex> lock(mu_);
-        printed_.append(buffer, static_cast<size_t>(n));
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-    }
-    close(fd);
+    Random();  // the seed first, so that it is printed even if the cluster does not start
+    ClusterOptions options = Options();
+    ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));
+    pipes().StartReading([this](int, std::string_view bytes) {
+      std::lock_guard<std::mutex> lock(mu_);
+      printed_.append(bytes);
+    });
+    ASSERT_NO_FATAL_FAILURE(StartCluster(std::move(options)));
   }
   std::string Printed() {
     std::lock_guard<std::mutex> lock(mu_);
     return printed_;
   }
 
-  std::string fifos_;
-  std::vector<std::thread> readers_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> paused_{false};
   std::mutex mu_;
   std::string printed_;
 };
@@ -371,7 +336,7 @@ class StuckSavepointTest : public SavepointTest {
 TEST_F(StuckSavepointTest, AWorkerKilledWhileTheSavepointIsStuckFailsTheStopAndNothingIsLost) {
   const std::string job = SubmitAndWaitForACheckpoint(Setup(2) + kQuery);
   ASSERT_FALSE(job.empty());
-  paused_ = true;  // the sinks block within a second
+  pipes().set_paused(true);  // the sinks block within a second
   std::this_thread::sleep_for(std::chrono::seconds(1));
   RunResult stop;
   std::future<std::string> stopping =
@@ -385,7 +350,7 @@ TEST_F(StuckSavepointTest, AWorkerKilledWhileTheSavepointIsStuckFailsTheStopAndN
   const int victim =
       KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(1000));
   ASSERT_GE(victim, 0);
-  paused_ = false;
+  pipes().set_paused(false);
   EXPECT_EQ(stopping.get(), "");
   EXPECT_THAT(stop.err, HasSubstr("stopping job " + job + " with a savepoint failed"));
   EXPECT_THAT(stop.err, HasSubstr("the job restarts from its latest checkpoint"));

@@ -34,6 +34,9 @@ class BarrierAligner {
   void Abort(int64_t checkpoint_id);
 
   int64_t pending() const { return pending_; }  // 0: none
+  // The newest checkpoint whose barrier arrived or that was aborted here: a barrier of a newer one
+  // starts its alignment.
+  int64_t latest() const { return latest_; }
   bool blocked(int channel) const { return blocked_[channel]; }
 
  private:

@@ -59,6 +59,7 @@ absl::Status ExchangeSinkOperator::Open(const OperatorContext& ctx) {
                                        static_cast<int>(spec_.targets.size()), max_parallelism,
                                        ctx.subtask_index));
   partitioner_.emplace(std::move(p));
+  std::lock_guard<std::mutex> lock(channels_mu_);
   for (const ExchangeTargetSpec& t : spec_.targets) {
     if (t.local) {
       if (registry_ == nullptr) {
@@ -86,6 +87,8 @@ absl::Status ExchangeSinkOperator::Flush(size_t t) {
     buffers_[t].Reserve(spec_.flush_rows);
     rows_sent_ += batch.num_rows();
     ++batches_sent_;
+    queued_rows_.store(queued_rows_.load(std::memory_order_relaxed) - batch.num_rows(),
+                       std::memory_order_relaxed);
     RETURN_IF_ERROR(channels_[t]->Send(std::move(batch)));
   }
   if (pending_watermarks_[t]) {
@@ -128,6 +131,7 @@ absl::Status ExchangeSinkOperator::Process(int input, const ChangelogBatch& batc
       if (buffers_[t].empty()) oldest_[t] = now;
     }
     partitioner_->Split(batch, begin, end, &buffers_);
+    PublishQueuedRows();
     for (size_t t = 0; t < buffers_.size(); ++t) {
       const ChangelogBatch& b = buffers_[t];
       if (b.num_rows() >= spec_.flush_rows || b.ByteSize() >= spec_.flush_bytes) {
@@ -157,6 +161,25 @@ absl::Status ExchangeSinkOperator::Finish() {
   for (size_t t = 0; t < buffers_.size(); ++t) RETURN_IF_ERROR(Flush(t));
   for (auto& channel : channels_) RETURN_IF_ERROR(channel->SendEndOfInput());
   return absl::OkStatus();
+}
+
+void ExchangeSinkOperator::PublishQueuedRows() {
+  uint64_t rows = 0;
+  for (const ChangelogBatch& b : buffers_) rows += b.num_rows();
+  queued_rows_.store(rows, std::memory_order_relaxed);
+}
+
+ExchangeSinkOperator::OutputStats ExchangeSinkOperator::output_stats() const {
+  OutputStats s;
+  s.queued_rows = queued_rows_.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(channels_mu_);
+  s.channels = static_cast<int>(channels_.size());
+  for (const auto& channel : channels_) {
+    const int credits = channel->FreeCredits();
+    s.free_credits += credits;
+    if (credits == 0) ++s.channels_without_credit;
+  }
+  return s;
 }
 
 absl::Status ExchangeSinkOperator::Close() {

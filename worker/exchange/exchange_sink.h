@@ -6,8 +6,10 @@
 // barrier flushes every target and then goes on every channel, local and remote.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -66,14 +68,29 @@ class ExchangeSinkOperator final : public Operator {
   uint64_t rows_sent() const { return rows_sent_; }
   uint64_t batches_sent() const { return batches_sent_; }
 
+  // The output side of the exchange, for metrics (any thread): its channels, their free credit
+  // summed, how many have none left (the producer waits on them), and the rows partitioned but
+  // not yet sent (waiting in the per-target buffers for a threshold or the buffer timeout).
+  struct OutputStats {
+    int channels = 0;
+    int64_t free_credits = 0;
+    int channels_without_credit = 0;
+    uint64_t queued_rows = 0;
+  };
+  OutputStats output_stats() const;
+
  private:
   absl::Status Flush(size_t target);
+  void PublishQueuedRows();  // queued_rows_ from buffers_ (task thread)
 
   ExchangeSinkSpec spec_;
   ExchangeRegistry* registry_;
   std::optional<Partitioner> partitioner_;
+  // Filled by Open on the task's thread under channels_mu_, read by output_stats on others.
   std::vector<std::unique_ptr<OutputChannel>> channels_;
-  std::vector<ChangelogBatch> buffers_;                        // one per target
+  mutable std::mutex channels_mu_;
+  std::atomic<uint64_t> queued_rows_{0};  // rows in buffers_, updated once per batch or flush
+  std::vector<ChangelogBatch> buffers_;   // one per target
   std::vector<std::chrono::steady_clock::time_point> oldest_;  // first row of each buffer
   std::vector<std::optional<Watermark>> pending_watermarks_;   // to send after each buffer
   bool finished_ = false;

@@ -4,10 +4,13 @@
 // stays blocked until then, whichever gate it belongs to. One BarrierAligner spans the channels of
 // all gates (gate g's channel c is aligner channel offset(g) + c); each ExchangeSource of the task
 // reports its gate's barriers and ends of input here, and the driver takes the completed or aborted
-// alignments from whichever source it polled last. Not thread-safe: the task's driver thread uses
-// it.
+// alignments from whichever source it polled last. It times each alignment, from the first to the
+// last channel delivering the barrier (Flink's checkpointAlignmentTime). Not thread-safe: the
+// task's driver thread uses it, except the alignment time, which any thread may read.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -34,7 +37,22 @@ class InputAlignment {
   bool has_signal() const { return !signals_.empty(); }
   std::optional<BarrierSignal> TakeSignal();
 
+  // How long the alignment of `checkpoint_id` took, in nanoseconds, if it was the last to complete
+  // here; else 0. Driver thread.
+  int64_t AlignmentNanosOf(int64_t checkpoint_id) const {
+    return last_aligned_id_.load(std::memory_order_relaxed) == checkpoint_id
+               ? last_alignment_ns_.load(std::memory_order_relaxed)
+               : 0;
+  }
+  // Flink's checkpointAlignmentTime at steady-clock time `now_ns`: how long the current alignment
+  // has taken so far, else how long the last one took (0 before any). Any thread.
+  int64_t AlignmentNanos(int64_t now_ns) const;
+
  private:
+  // The signals from index `from` on were just added at `now_ns`: a completed alignment ends
+  // the timing.
+  void TimeSignals(size_t from, int64_t now_ns);
+
   struct GateRange {
     std::shared_ptr<InputGate> gate;
     int offset = 0;
@@ -43,6 +61,9 @@ class InputAlignment {
   int channels_ = 0;
   std::optional<BarrierAligner> aligner_;
   std::deque<BarrierSignal> signals_;
+  std::atomic<int64_t> alignment_start_ns_{0};  // of the alignment under way; 0: none
+  std::atomic<int64_t> last_alignment_ns_{0};
+  std::atomic<int64_t> last_aligned_id_{0};
 };
 
 }  // namespace eddy

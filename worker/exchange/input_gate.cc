@@ -340,6 +340,12 @@ size_t InputGate::buffered() const {
   return n;
 }
 
+int InputGate::queued_batches(int channel) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (channel < 0 || channel >= static_cast<int>(channels_.size())) return 0;
+  return channels_[static_cast<size_t>(channel)].queued_batches;
+}
+
 size_t InputGate::queued_events() const {
   std::lock_guard<std::mutex> lock(mu_);
   size_t n = 0;

@@ -111,6 +111,9 @@ class InputGate {
 
   // Batches queued over all channels (tests, metrics).
   size_t buffered() const;
+  // Batches queued in one channel (0 for a channel out of range): its producer may send
+  // credits_per_channel() minus this many more.
+  int queued_batches(int channel) const;
   // Events of every kind queued over all channels.
   size_t queued_events() const;
   bool closed() const;

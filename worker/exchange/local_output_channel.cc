@@ -1,5 +1,7 @@
 #include "worker/exchange/local_output_channel.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 
@@ -13,6 +15,7 @@ absl::Status LocalOutputChannel::Attach() {
   }));
   RETURN_IF_ERROR(
       gate->Attach(target_.channel_index, target_.num_channels, target_.attempt, nullptr));
+  std::lock_guard<std::mutex> lock(gate_mu_);
   gate_ = std::move(gate);
   return absl::OkStatus();
 }
@@ -59,7 +62,14 @@ void LocalOutputChannel::Release(const std::string& why_unended) {
   if (!gate_) return;
   if (!ended_) gate_->Fail(target_.channel_index, absl::AbortedError(why_unended));
   gate_->Detach(target_.channel_index);
+  std::lock_guard<std::mutex> lock(gate_mu_);
   gate_.reset();
+}
+
+int LocalOutputChannel::FreeCredits() {
+  std::lock_guard<std::mutex> lock(gate_mu_);
+  if (!gate_) return 0;
+  return std::max(0, gate_->credits_per_channel() - gate_->queued_batches(target_.channel_index));
 }
 
 }  // namespace eddy

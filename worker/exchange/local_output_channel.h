@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "worker/exchange/exchange_registry.h"
@@ -26,6 +27,8 @@ class LocalOutputChannel final : public OutputChannel {
   absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;
   void Abort(const absl::Status& cause) override;
+  // The room left in the consumer's buffer of this channel (the same bound as remote credits).
+  int FreeCredits() override;
 
  private:
   // Finds and claims the gate on first use: the consumer may register after we are deployed.
@@ -36,7 +39,10 @@ class LocalOutputChannel final : public OutputChannel {
   ExchangeRegistry* registry_;
   ChannelTarget target_;
   const std::atomic<bool>* cancelled_;
+  // Set and reset by the producer's thread under gate_mu_, so that FreeCredits (any thread) reads
+  // it under gate_mu_; the producer's own reads need no lock.
   std::shared_ptr<InputGate> gate_;
+  std::mutex gate_mu_;
   bool ended_ = false;
   bool closed_ = false;
 };

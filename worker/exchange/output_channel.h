@@ -47,6 +47,9 @@ class OutputChannel {
   // Releases the channel after the producer task failed with `cause`: the consumer fails with it
   // (best effort: a consumer already gone learns nothing). Idempotent, like Close().
   virtual void Abort(const absl::Status& cause) = 0;
+  // Batches the channel may send now without waiting (its free credit): 0 while it waits for
+  // credit, and before it reached its consumer or after it was released. Thread-safe (metrics).
+  virtual int FreeCredits() = 0;
 };
 
 }  // namespace eddy

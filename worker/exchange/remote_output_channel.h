@@ -37,6 +37,7 @@ class RemoteOutputChannel final : public OutputChannel {
   absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;
   void Abort(const absl::Status& cause) override;
+  int FreeCredits() override { return credits(); }
 
   // Credits granted and not used yet (tests).
   int credits();

@@ -22,6 +22,7 @@ absl::Status NativeGroupState::Lookup(const std::vector<std::string_view>& keys,
   groups->resize(n);
   missed_.clear();
   store_.ClearReads();
+  const uint64_t hits_before = hits_;
   constexpr size_t kPrefetchRows = 8;
   for (size_t r = 0; r < std::min(n, kPrefetchRows); ++r) table_.PrefetchSlot(hashes[r]);
   for (size_t r = 0; r < n; ++r) {
@@ -35,6 +36,8 @@ absl::Status NativeGroupState::Lookup(const std::vector<std::string_view>& keys,
     }
     (*groups)[r] = g;
   }
+  const uint64_t hits = hits_ - hits_before;
+  if (store_.backend() != nullptr) store_.backend()->CountCacheLookups(hits, n - hits);
   if (missed_.empty()) return absl::OkStatus();
   RETURN_IF_ERROR(store_.ReadAll());
   for (size_t m = 0; m < missed_.size(); ++m) {

@@ -263,6 +263,7 @@ void CheckpointUploader::Process(SubtaskSnapshot& snapshot) {
   req.set_job_id(snapshot.job_id);
   req.set_attempt(snapshot.attempt);
   req.set_checkpoint_id(snapshot.checkpoint_id);
+  req.set_alignment_duration_ns(snapshot.alignment_ns);
   *req.mutable_state() = std::move(snapshot.state);
   if (ack_) ack_(req);
 }

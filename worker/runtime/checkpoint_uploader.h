@@ -54,6 +54,7 @@ struct SubtaskSnapshot {
   std::vector<StoreSnapshot> stores;
   std::string local_root;      // removed when done (may be empty)
   std::string decline_reason;  // set: decline instead of uploading
+  int64_t alignment_ns = 0;    // how long the subtask aligned the checkpoint's barriers
 };
 
 class CheckpointUploader {

@@ -12,6 +12,7 @@
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
 #include "worker/exchange/back_pressure_clock.h"
+#include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/input_alignment.h"
 #include "worker/runtime/checkpoint_uploader.h"
 #include "worker/runtime/operator_factory.h"
@@ -84,6 +85,7 @@ struct Task::Node {
   std::atomic<uint64_t> bytes_out{0};
   std::atomic<int64_t> watermark_in{kNoWatermark};   // what ProcessWatermark last got
   std::atomic<int64_t> watermark_out{kNoWatermark};  // what the node last emitted
+  ExchangeSinkOperator* exchange_sink = nullptr;     // op, when it ships to the next task
 };
 
 absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
@@ -133,6 +135,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
   std::map<int, size_t> index_of;  // plan node id -> position
   // One barrier alignment across the task's exchange inputs (a join stage has two).
   auto alignment = std::make_shared<InputAlignment>();
+  task->alignment_ = alignment;
   for (const auto& spec : d.nodes()) {
     auto node = std::make_unique<Node>();
     node->spec = spec;
@@ -161,6 +164,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types, build_ctx));
     node->source = std::move(built.source);
     node->op = std::move(built.op);
+    node->exchange_sink = dynamic_cast<ExchangeSinkOperator*>(node->op.get());
     node->inputs_total = spec.inputs_size();
     if (IsConnectorSource(spec)) task->triggerable_ = true;
     node->watermarks.Resize(spec.inputs_size());
@@ -251,15 +255,43 @@ void Task::TimeMetrics(TaskRuntimeMetrics* out) const {
   }
 }
 
-void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
+std::vector<uint64_t> Task::ThroughputCounters() const {
+  std::vector<uint64_t> counters;
+  counters.reserve(2 * nodes_.size());
+  for (const auto& node : nodes_) {
+    counters.push_back(node->rows_in.load(std::memory_order_relaxed));
+    counters.push_back(node->rows_out.load(std::memory_order_relaxed));
+  }
+  return counters;
+}
+
+void Task::SampleThroughput() { throughput_.Sample(SteadyNanos(), ThroughputCounters()); }
+
+void Task::RuntimeMetrics(TaskRuntimeMetrics* out) {
   out->job_id = job_id_;
   out->attempt = attempt_;
   out->task_index = task_index_;
   out->subtask_index = subtask_index_;
   TimeMetrics(out);
+  const int64_t now = SteadyNanos();
+  out->aligns = alignment_ != nullptr && alignment_->started();
+  out->alignment_nanos = out->aligns ? alignment_->AlignmentNanos(now) : 0;
+  std::vector<double> rates;
+  throughput_.Rates(now, ThroughputCounters(), &rates);
   out->nodes.clear();
-  for (const auto& node : nodes_) {
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const auto& node = nodes_[i];
     NodeRuntimeMetrics& m = out->nodes.emplace_back();
+    m.rows_in_per_second = rates[2 * i];
+    m.rows_out_per_second = rates[2 * i + 1];
+    if (node->exchange_sink != nullptr) {
+      const ExchangeSinkOperator::OutputStats s = node->exchange_sink->output_stats();
+      m.exchange_output = true;
+      m.output_channels = s.channels;
+      m.output_free_credits = s.free_credits;
+      m.output_channels_without_credit = s.channels_without_credit;
+      m.output_queued_rows = s.queued_rows;
+    }
     m.node_id = node->spec.id();
     m.description = node->spec.description();
     m.rows_in = node->rows_in.load(std::memory_order_relaxed);
@@ -276,12 +308,15 @@ void Task::RuntimeMetrics(TaskRuntimeMetrics* out) const {
       m.stateful = true;
       m.store_sst_bytes = store->SstFilesBytes();
       m.store_memtable_bytes = store->MemTableBytes();
+      m.state_cache_hits = store->cache_hits();
+      m.state_cache_misses = store->cache_misses();
     }
   }
 }
 
 void Task::Run() {
   run_start_ns_ = SteadyNanos();
+  SampleThroughput();  // every counter is 0 yet: the rates count from here
   t_back_pressured_nanos = &back_pressured_ns_;
   if (env_.on_state) env_.on_state(*this, v1::TASK_STATE_RUNNING, "");
   absl::Status status = OpenAll();
@@ -672,6 +707,7 @@ absl::Status Task::PerformCheckpoint(int64_t n) {
   snapshot.attempt = attempt_;
   snapshot.checkpoint_id = n;
   snapshot.job_dir = checkpointing_.job_dir();
+  snapshot.alignment_ns = alignment_ ? alignment_->AlignmentNanosOf(n) : 0;
   snapshot.state.set_task_index(task_index_);
   snapshot.state.set_subtask_index(subtask_index_);
   std::string& reason = snapshot.decline_reason;

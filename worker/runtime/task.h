@@ -27,11 +27,13 @@
 #include "worker/operators/operator.h"
 #include "worker/operators/source.h"
 #include "worker/runtime/task_metrics.h"
+#include "worker/runtime/throughput_meter.h"
 
 namespace eddy {
 
 class CheckpointUploader;
 class ExchangeRegistry;
+class InputAlignment;
 class ResultBuffers;
 class StateStores;
 
@@ -102,7 +104,10 @@ class Task {
   void OperatorMetrics(google::protobuf::RepeatedPtrField<v1::OperatorMetrics>* out) const;
   // Everything the worker's /metrics shows of this task; safe from any thread (store sizes are
   // RocksDB's cheap estimates).
-  void RuntimeMetrics(TaskRuntimeMetrics* out) const;
+  void RuntimeMetrics(TaskRuntimeMetrics* out);
+  // Samples the rows in and out of every node for their rates (the worker calls it about once a
+  // second; RuntimeMetrics does too). Any thread.
+  void SampleThroughput();
 
  private:
   struct Node;
@@ -141,6 +146,8 @@ class Task {
   // Sets out's busy, idle and back-pressured time (any thread).
   void TimeMetrics(TaskRuntimeMetrics* out) const;
   void Wake();  // ends an idle wait early (a source got input)
+  // Every node's rows in and rows out, in node order (any thread).
+  std::vector<uint64_t> ThroughputCounters() const;
 
   std::string job_id_;
   int task_index_ = 0;
@@ -165,6 +172,8 @@ class Task {
   bool sources_stopped_ = false;
   TaskEnvironment env_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  std::shared_ptr<InputAlignment> alignment_;  // of the task's exchange inputs
+  ThroughputMeter throughput_;
   std::thread thread_;
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> done_{false};

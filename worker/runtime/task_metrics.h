@@ -1,8 +1,9 @@
 // What a running task reports to the worker's Prometheus endpoint: per node, rows and bytes in and
-// out, watermarks, late rows and state sizes; per task, how its thread spent its time (busy,
-// idle, back-pressured), as Flink's busyTimeMsPerSecond / idleTimeMsPerSecond /
-// backPressuredTimeMsPerSecond as running totals. Counters are updated once per batch (or per
-// watermark, per wait), never per row.
+// out and their rates, watermarks, late rows, state sizes and state cache lookups, an exchange
+// sink's output channels; per task, how its thread spent its time (busy, idle, back-pressured),
+// as Flink's busyTimeMsPerSecond / idleTimeMsPerSecond / backPressuredTimeMsPerSecond as running
+// totals, and its barrier alignment time. Counters are updated once per batch (or per watermark,
+// per wait), never per row.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,19 @@ struct NodeRuntimeMetrics {
   uint64_t state_bytes_in_memory = 0;
   uint64_t store_sst_bytes = 0;
   uint64_t store_memtable_bytes = 0;
+  // Lookups of keyed state answered by the operator's in-memory state cache, and those that were
+  // not (read from RocksDB, or known absent): summed over the lookups of each batch.
+  uint64_t state_cache_hits = 0;
+  uint64_t state_cache_misses = 0;
+  // Rows per second in and out over the last minute (ThroughputMeter).
+  double rows_in_per_second = 0;
+  double rows_out_per_second = 0;
+  // An exchange sink (the node ships its input to the next task): its output channels.
+  bool exchange_output = false;
+  int output_channels = 0;
+  int64_t output_free_credits = 0;
+  int output_channels_without_credit = 0;
+  uint64_t output_queued_rows = 0;
 };
 
 struct TaskRuntimeMetrics {
@@ -39,6 +53,10 @@ struct TaskRuntimeMetrics {
   uint64_t busy_nanos = 0;
   uint64_t idle_nanos = 0;
   uint64_t back_pressured_nanos = 0;
+  // The task reads exchange inputs and aligns their barriers: how long the current alignment has
+  // taken so far, else the last one (Flink's checkpointAlignmentTime).
+  bool aligns = false;
+  int64_t alignment_nanos = 0;
   std::vector<NodeRuntimeMetrics> nodes;
 };
 

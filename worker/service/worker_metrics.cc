@@ -22,6 +22,10 @@ void DeclareFamilies(PrometheusWriter* out) {
   out->Family("eddy_operator_records_in_total", Type::kCounter, "Rows into the operator subtask.");
   out->Family("eddy_operator_records_out_total", Type::kCounter,
               "Rows out of the operator subtask.");
+  out->Family("eddy_operator_records_in_per_second", Type::kGauge,
+              "Rows into the operator subtask per second over the last minute.");
+  out->Family("eddy_operator_records_out_per_second", Type::kGauge,
+              "Rows out of the operator subtask per second over the last minute.");
   out->Family("eddy_operator_bytes_in_total", Type::kCounter,
               "In-memory bytes of the batches into the operator subtask.");
   out->Family("eddy_operator_bytes_out_total", Type::kCounter,
@@ -40,12 +44,31 @@ void DeclareFamilies(PrometheusWriter* out) {
               "Size of the live SST files of the operator subtask's RocksDB store.");
   out->Family("eddy_operator_rocksdb_memtable_bytes", Type::kGauge,
               "Size of the memtables of the operator subtask's RocksDB store.");
+  out->Family("eddy_operator_state_cache_hits_total", Type::kCounter,
+              "Keyed state lookups answered from the operator's in-memory state cache.");
+  out->Family("eddy_operator_state_cache_misses_total", Type::kCounter,
+              "Keyed state lookups the state cache could not answer (read from RocksDB, or known "
+              "absent).");
+  out->Family("eddy_operator_state_cache_hit_ratio", Type::kGauge,
+              "Hits over lookups of the operator's state cache since the subtask started.");
+  out->Family("eddy_exchange_output_channels", Type::kGauge,
+              "Output channels (consumer subtasks) of the subtask's exchange sink.");
+  out->Family("eddy_exchange_output_credits_batches", Type::kGauge,
+              "Batches the exchange sink may still send without waiting (free credit over its "
+              "channels).");
+  out->Family("eddy_exchange_output_channels_without_credit", Type::kGauge,
+              "Output channels with no credit left: sending on them waits (back-pressure).");
+  out->Family("eddy_exchange_output_queue_rows", Type::kGauge,
+              "Rows partitioned by the exchange sink and not yet sent.");
   out->Family("eddy_task_busy_time_ms_total", Type::kCounter,
               "Time the subtask's thread worked (neither idle nor back-pressured), ms.");
   out->Family("eddy_task_idle_time_ms_total", Type::kCounter,
               "Time the subtask's thread waited for input, ms.");
   out->Family("eddy_task_back_pressured_time_ms_total", Type::kCounter,
               "Time the subtask's thread waited for exchange credit downstream, ms.");
+  out->Family("eddy_task_checkpoint_alignment_time_ms", Type::kGauge,
+              "How long the subtask's current barrier alignment has taken so far, else how long "
+              "the last one took, ms.");
   out->Family("eddy_exchange_input_queue_batches", Type::kGauge,
               "Batches queued in the subtask's exchange input gate.");
   out->Family("eddy_exchange_input_credits_batches", Type::kGauge,
@@ -72,12 +95,18 @@ void WriteTask(const TaskRuntimeMetrics& t, int64_t now_ms, PrometheusWriter* ou
   out->Sample("eddy_task_idle_time_ms_total", task_labels, Millis(t.idle_nanos));
   out->Sample("eddy_task_back_pressured_time_ms_total", task_labels,
               Millis(t.back_pressured_nanos));
+  if (t.aligns) {
+    out->Sample("eddy_task_checkpoint_alignment_time_ms", task_labels,
+                static_cast<double>(t.alignment_nanos) / 1e6);
+  }
   for (const NodeRuntimeMetrics& n : t.nodes) {
     MetricLabels labels = task_labels;
     labels.emplace_back("operator_id", std::to_string(n.node_id));
     labels.emplace_back("operator_name", n.description.substr(0, kMaxOperatorNameLength));
     out->Sample("eddy_operator_records_in_total", labels, n.rows_in);
     out->Sample("eddy_operator_records_out_total", labels, n.rows_out);
+    out->Sample("eddy_operator_records_in_per_second", labels, n.rows_in_per_second);
+    out->Sample("eddy_operator_records_out_per_second", labels, n.rows_out_per_second);
     out->Sample("eddy_operator_bytes_in_total", labels, n.bytes_in);
     out->Sample("eddy_operator_bytes_out_total", labels, n.bytes_out);
     out->Sample("eddy_operator_late_records_dropped_total", labels, n.late_rows_dropped);
@@ -92,6 +121,19 @@ void WriteTask(const TaskRuntimeMetrics& t, int64_t now_ms, PrometheusWriter* ou
       out->Sample("eddy_operator_state_memory_bytes", labels, n.state_bytes_in_memory);
       out->Sample("eddy_operator_rocksdb_sst_bytes", labels, n.store_sst_bytes);
       out->Sample("eddy_operator_rocksdb_memtable_bytes", labels, n.store_memtable_bytes);
+      out->Sample("eddy_operator_state_cache_hits_total", labels, n.state_cache_hits);
+      out->Sample("eddy_operator_state_cache_misses_total", labels, n.state_cache_misses);
+      if (const uint64_t lookups = n.state_cache_hits + n.state_cache_misses; lookups > 0) {
+        out->Sample("eddy_operator_state_cache_hit_ratio", labels,
+                    static_cast<double>(n.state_cache_hits) / static_cast<double>(lookups));
+      }
+    }
+    if (n.exchange_output) {
+      out->Sample("eddy_exchange_output_channels", labels, n.output_channels);
+      out->Sample("eddy_exchange_output_credits_batches", labels, n.output_free_credits);
+      out->Sample("eddy_exchange_output_channels_without_credit", labels,
+                  n.output_channels_without_credit);
+      out->Sample("eddy_exchange_output_queue_rows", labels, n.output_queued_rows);
     }
   }
 }

@@ -168,7 +168,9 @@ void WorkerServer::Wait() {
 void WorkerServer::RunningMetrics(v1::HeartbeatRequest* req) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& t : tasks_) {
-    if (!t->done()) t->Metrics(req->add_running());
+    if (t->done()) continue;
+    t->Metrics(req->add_running());
+    t->SampleThroughput();
   }
 }
 

@@ -166,6 +166,17 @@ class KeyedStateBackend {
   Stats stats() const;
   const std::string& path() const { return path_; }
 
+  // The state cache in front of the store (KeyedStateTable, NativeGroupState) counts its lookups
+  // here, once per batch: those it answered from memory (hits) and those it did not (misses: read
+  // from the store, or known absent). Summed over every table of the operator subtask; read by
+  // the metrics from any thread.
+  void CountCacheLookups(uint64_t hits, uint64_t misses) {
+    cache_hits_.fetch_add(hits, std::memory_order_relaxed);
+    cache_misses_.fetch_add(misses, std::memory_order_relaxed);
+  }
+  uint64_t cache_hits() const { return cache_hits_.load(std::memory_order_relaxed); }
+  uint64_t cache_misses() const { return cache_misses_.load(std::memory_order_relaxed); }
+
   struct TtlRegistry;  // internal: shared with the compaction filter
 
  private:
@@ -185,6 +196,8 @@ class KeyedStateBackend {
   std::atomic<uint64_t> keys_read_{0};
   std::atomic<uint64_t> write_batches_{0};
   std::atomic<uint64_t> keys_written_{0};
+  std::atomic<uint64_t> cache_hits_{0};
+  std::atomic<uint64_t> cache_misses_{0};
 };
 
 }  // namespace eddy

@@ -56,6 +56,7 @@ absl::Status KeyedStateTable::ReadAll() {
                             read_offsets_[i + 1] - read_offsets_[i]);
   }
   cache_.FindMany(read_keys_, &read_entries_);
+  const uint64_t hits_before = stats_.cache_hits;
   for (size_t i = 0; i < n; ++i) {
     if (read_entries_[i] != StateCache::kNone) {
       ++stats_.cache_hits;
@@ -73,6 +74,8 @@ absl::Status KeyedStateTable::ReadAll() {
       miss_reads_.push_back(static_cast<uint32_t>(i));
     }
   }
+  const uint64_t hits = stats_.cache_hits - hits_before;
+  backend_->CountCacheLookups(hits, n - hits);
   if (miss_keys_.empty()) return absl::OkStatus();
   ++stats_.multiget_calls;
   stats_.keys_read += miss_keys_.size();

@@ -27,6 +27,7 @@ class StateSpillStore {
                   bool filter_misses);
 
   uint32_t state_id() const { return state_id_; }
+  KeyedStateBackend* backend() const { return backend_; }
 
   // Reads: ClearReads, AddRead per missed group key, ReadAll; found/value are valid until the
   // next ReadAll. AddRead returns false (and queues nothing) for a key the store never wrote.

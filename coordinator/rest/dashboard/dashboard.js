@@ -209,6 +209,33 @@ function dag(job, act) {
   return root;
 }
 
+function fmtMillis(ms) { return num(ms).toFixed(num(ms) < 10 ? 2 : 0) + " ms"; }
+
+// The recent checkpoints, newest first (Flink's checkpoint history): one row each, its status as a
+// class of the row.
+function checkpointHistory(history) {
+  if (!history.length) return el("p", { id: "checkpoint-history" }, "No checkpoint yet.");
+  const t = table(["ID", "Status", "Triggered", "Latest acknowledgement", "Duration",
+                   "Acknowledged", "Size", "Added", "Alignment", "Attempt", "Failure"], []);
+  t.id = "checkpoint-history";
+  for (const c of history) {
+    t.append(el("tr", { class: "checkpoint checkpoint-" + c.status, "data-checkpoint": c.id },
+                el("td", { class: "num" }, num(c.id) + (c.is_savepoint ? " (savepoint)" : "")),
+                el("td", {}, el("span", { class: "state state-" + c.status }, c.status)),
+                el("td", {}, fmtTime(c.trigger_timestamp)),
+                el("td", {}, fmtTime(c.latest_ack_timestamp)),
+                el("td", { class: "num" }, num(c.end_to_end_duration) + " ms"),
+                el("td", { class: "num" },
+                   num(c.num_acknowledged_subtasks) + "/" + num(c.num_subtasks)),
+                el("td", { class: "num" }, fmtBytes(c.state_size)),
+                el("td", { class: "num" }, fmtBytes(c.checkpointed_size)),
+                el("td", { class: "num" }, fmtMillis(c.alignment_duration_ms)),
+                el("td", { class: "num" }, num(c.attempt)),
+                el("td", { class: "error" }, c.failure_message || "")));
+  }
+  return t;
+}
+
 async function jobPage(jid) {
   const [job, checkpoints, exceptions, plan] = await Promise.all([
     getJson("/jobs/" + jid), getJson("/jobs/" + jid + "/checkpoints"),
@@ -230,10 +257,16 @@ async function jobPage(jid) {
                                    fmtBytes(v.state_bytes_in_memory),
                                    fmtBytes(v.state_bytes_in_store)])),
     el("h3", {}, "Checkpoints"),
-    table(["Completed", "Failed", "Latest", "Duration", "Size", "Added"],
-          [[num(checkpoints.completed), num(checkpoints.failed), num(checkpoints.latest_id),
+    table(["Completed", "Failed", "In progress", "Latest", "Completed ago", "Duration", "Size",
+           "Added", "Alignment"],
+          [[num(checkpoints.completed), num(checkpoints.failed), num(checkpoints.in_progress),
+            num(checkpoints.latest_id),
+            num(checkpoints.latest_completion_time) ? fmtDuration(checkpoints.latest_age_ms) : "-",
             num(checkpoints.latest_duration_ms) + " ms", fmtBytes(checkpoints.latest_size_bytes),
-            fmtBytes(checkpoints.latest_new_bytes)]]),
+            fmtBytes(checkpoints.latest_new_bytes),
+            fmtMillis(checkpoints.latest_alignment_duration_ms)]]),
+    el("h4", {}, "Recent checkpoints"),
+    checkpointHistory(checkpoints.history || []),
     el("h3", {}, "Exceptions"),
     exceptions.root_exception || exceptions.last_failure
         ? el("pre", { class: "error", id: "job-exception" },

@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 #include "worker/exchange/exchange_registry.h"
 #include "worker/exchange/exchange_source.h"
+#include "worker/exchange/input_alignment.h"
 
 namespace eddy {
 namespace {
@@ -140,6 +143,46 @@ std::vector<std::string> DrainSource(ExchangeSource& src) {
     }
   }
   return out;
+}
+
+// InputAlignment times each alignment from its first barrier to its last (Flink's
+// checkpointAlignmentTime), over the channels of every gate.
+TEST(InputAlignmentTime, FromTheFirstBarrierToTheLastOverEveryGate) {
+  InputAlignment alignment;
+  alignment.AddGate(std::make_shared<InputGate>("left", 1, 2, std::vector<DataType>{}));
+  alignment.AddGate(std::make_shared<InputGate>("right", 1, 2, std::vector<DataType>{}));
+  alignment.Start(true);
+  auto steady_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  EXPECT_EQ(alignment.AlignmentNanos(steady_ns()), 0);  // none yet
+  alignment.OnBarrier(0, 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Under way: the time so far.
+  EXPECT_GE(alignment.AlignmentNanos(steady_ns()), 20000000);
+  EXPECT_EQ(alignment.AlignmentNanosOf(3), 0);
+  alignment.OnBarrier(1, 3);
+  ASSERT_TRUE(alignment.has_signal());
+  EXPECT_EQ(alignment.TakeSignal()->kind, Kind::kCheckpoint);
+  const int64_t took = alignment.AlignmentNanosOf(3);
+  EXPECT_GE(took, 20000000);
+  EXPECT_LT(took, 5000000000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(alignment.AlignmentNanos(steady_ns()), took);  // done: the last one's
+  EXPECT_EQ(alignment.AlignmentNanosOf(2), 0);
+
+  // An aborted alignment is not timed; the next one starts afresh.
+  alignment.OnBarrier(1, 4);
+  alignment.Abort(4);
+  const int64_t now = steady_ns();
+  EXPECT_EQ(alignment.AlignmentNanos(now), took);
+  alignment.OnBarrier(0, 5);
+  alignment.OnEndOfInput(1);  // the other channel ended: aligned at once
+  ASSERT_TRUE(alignment.has_signal());
+  EXPECT_EQ(alignment.TakeSignal()->checkpoint_id, 5);
+  EXPECT_LT(alignment.AlignmentNanosOf(5), took);
 }
 
 TEST(ExchangeSourceAlignment, BlockedChannelIsNotReadUntilAligned) {

@@ -116,6 +116,53 @@ TEST_F(ExchangeSinkTest, ZeroTimeoutFlushesAfterEveryInputBatch) {
   ASSERT_TRUE(sink.Close().ok());
 }
 
+TEST_F(ExchangeSinkTest, OutputStatsCountQueuedRowsAndTheFreeCreditOfEachChannel) {
+  ExchangeSinkSpec spec = Spec(2);
+  spec.flush_rows = 100;
+  spec.buffer_timeout = std::chrono::seconds(60);
+  ExchangeSinkOperator sink(std::move(spec), &registry_);
+  ASSERT_TRUE(sink.Open(OperatorContext{}).ok());
+  ExchangeSinkOperator::OutputStats s = sink.output_stats();
+  EXPECT_EQ(s.channels, 2);
+  EXPECT_EQ(s.free_credits, 0);  // not attached to their gates yet
+  EXPECT_EQ(s.channels_without_credit, 2);
+  EXPECT_EQ(s.queued_rows, 0u);
+  // 250 rows over two targets: each buffer reached 100 rows at least once (a batch each), the
+  // rest waits.
+  ASSERT_TRUE(sink.Process(0, SeqBatch(0, 0, 250)).ok());
+  s = sink.output_stats();
+  const size_t queued = gates_[0]->buffered() + gates_[1]->buffered();
+  EXPECT_GE(queued, 2u);
+  EXPECT_EQ(s.free_credits, 2 * 8 - static_cast<int64_t>(queued));
+  EXPECT_EQ(s.channels_without_credit, 0);
+  EXPECT_EQ(s.queued_rows, 250 - sink.rows_sent());
+  EXPECT_GT(s.queued_rows, 0u);
+  Drain(0);
+  Drain(1);
+  EXPECT_EQ(sink.output_stats().free_credits, 2 * 8);
+  ASSERT_TRUE(sink.Finish().ok());
+  EXPECT_EQ(sink.output_stats().queued_rows, 0u);
+  ASSERT_TRUE(sink.Close().ok());
+}
+
+TEST_F(ExchangeSinkTest, AChannelWhoseConsumerBufferIsFullHasNoCredit) {
+  ExchangeSinkSpec spec = Spec(1);
+  spec.flush_rows = 100;
+  ExchangeSinkOperator sink(std::move(spec), &registry_);
+  ASSERT_TRUE(sink.Open(OperatorContext{}).ok());
+  for (int i = 0; i < 8; ++i) {  // the gate's eight credits, one batch each
+    ASSERT_TRUE(sink.Process(0, SeqBatch(0, i * 100, 100)).ok());
+  }
+  ExchangeSinkOperator::OutputStats s = sink.output_stats();
+  EXPECT_EQ(s.channels, 1);
+  EXPECT_EQ(s.free_credits, 0);
+  EXPECT_EQ(s.channels_without_credit, 1);
+  EXPECT_EQ(s.queued_rows, 0u);
+  EXPECT_EQ(Drain(0).size(), 8u);
+  EXPECT_EQ(sink.output_stats().free_credits, 8);
+  ASSERT_TRUE(sink.Close().ok());
+}
+
 TEST(ExchangeSinkSpecTest, ReadsThePlanNodeAndRejectsBadTargets) {
   v1::ExchangeSink proto;
   proto.set_partitioning(v1::ExchangeSink::HASH);
