@@ -239,8 +239,12 @@ absl::Status AssignSavepointState(const LoadedSavepoint& savepoint, bool ignore_
       auto it = old_state.find(id);
       if (it == old_state.end()) continue;
       // Another node's id + 1 may equal a keyed operator's state id: the state is the keyed one's.
+      // (Nodes without keyed state that share a handle id all get it; those it is not for, such
+      // as exchanges, keep no state and ignore it.)
       const v1::PlanNode& owner = *new_nodes.at(id);
-      if (owner.id() != node.id() || owner.op_case() != node.op_case()) continue;
+      if (owner.state_id() != 0 && (owner.id() != node.id() || owner.op_case() != node.op_case())) {
+        continue;
+      }
       const int old_p = old_ops.at(id)->parallelism();
       if (old_p == p) {
         auto h = it->second.find(t.subtask_index());
