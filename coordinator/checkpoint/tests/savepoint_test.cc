@@ -349,6 +349,31 @@ TEST(SavepointRestore, TimersPartitionedByKeyGroupGoWithTheKeyedStateToANewParal
   }
 }
 
+// A node of another task whose id + 1 is the aggregate's state id (here an exchange of the
+// source's task) takes none of the aggregate's state; the source keeps its position.
+TEST(SavepointRestore, AKeyedStateIdGoesToItsOperatorAloneWhateverNodeSharesTheNumber) {
+  auto with_exchange = [](std::vector<v1::TaskDeployment> tasks) {
+    for (auto& t : tasks) {
+      if (t.task_index() != 0) continue;
+      v1::PlanNode source = t.nodes(0);
+      t.clear_nodes();
+      v1::PlanNode* exchange = t.add_nodes();
+      exchange->set_id(3);  // handle id 4: the aggregate's state id
+      exchange->set_description("ExchangeSink(HASH -> task 1)");
+      exchange->mutable_exchange_sink();
+      *t.add_nodes() = source;  // last: SavepointOf gives it the position
+    }
+    return tasks;
+  };
+  const LoadedSavepoint sp = SavepointOf(with_exchange(TwoTasks(1, 2)));
+  std::vector<v1::TaskDeployment> tasks = with_exchange(TwoTasks(1, 3));
+  ASSERT_OK(AssignSavepointState(sp, false, &tasks));
+  ASSERT_EQ(tasks[0].checkpointing().restore().operators_size(), 1);
+  EXPECT_EQ(tasks[0].checkpointing().restore().operators(0).operator_state(), "position-0");
+  EXPECT_THAT(RestoredFiles(tasks[2]),
+              ::testing::ElementsAre("shared/agg-0.sst", "shared/agg-1.sst"));
+}
+
 TEST(SavepointRestore, StateOfAnotherShapeIsRefusedNamingTheOperator) {
   const LoadedSavepoint sp = SavepointOf(TwoTasks(1, 2));
   std::vector<v1::TaskDeployment> key_changed = TwoTasks(1, 2, v1::TYPE_STRING);
