@@ -108,6 +108,41 @@ std::vector<v1::OperatorStateDescriptor> DescribeOperators(
   return out;
 }
 
+bool KeyGroupPartitioned(const v1::PlanNode& node) {
+  if (node.state_id() == 0) return false;
+  switch (node.op_case()) {
+    case v1::PlanNode::kWindowAggregate:
+    case v1::PlanNode::kSessionWindowAggregate:
+    case v1::PlanNode::kOverAggregate:
+    case v1::PlanNode::kIntervalJoin:
+    case v1::PlanNode::kTemporalJoin:
+    case v1::PlanNode::kWindowRank:
+      return true;
+    case v1::PlanNode::kValues:
+    case v1::PlanNode::kTableSource:
+    case v1::PlanNode::kCalc:
+    case v1::PlanNode::kGroupAggregate:
+    case v1::PlanNode::kUnionAll:
+    case v1::PlanNode::kSink:
+    case v1::PlanNode::kExchangeSink:
+    case v1::PlanNode::kExchangeSource:
+    case v1::PlanNode::kWatermarkAssigner:
+    case v1::PlanNode::kWindowTableFunction:
+    case v1::PlanNode::kMiniBatchAssigner:
+    case v1::PlanNode::kLocalGroupAggregate:
+    case v1::PlanNode::kGlobalGroupAggregate:
+    case v1::PlanNode::kJoin:
+    case v1::PlanNode::kRank:
+    case v1::PlanNode::kDeduplicate:
+    case v1::PlanNode::kTemporalSort:
+    case v1::PlanNode::kExpand:
+    case v1::PlanNode::kCorrelate:
+    case v1::PlanNode::OP_NOT_SET:
+      return false;
+  }
+  return false;
+}
+
 std::pair<int, int> KeyGroupRange(int max_parallelism, int parallelism, int index) {
   // Key group g belongs to subtask g * parallelism / max_parallelism.
   const int first = (index * max_parallelism + parallelism - 1) / parallelism;
@@ -134,6 +169,17 @@ absl::Status AssignSavepointState(const LoadedSavepoint& savepoint, bool ignore_
   }
   std::map<uint32_t, v1::OperatorStateDescriptor> new_ops;
   for (auto& d : DescribeOperators(*tasks)) new_ops[d.state_id()] = std::move(d);
+  std::map<uint32_t, const v1::PlanNode*> new_nodes;
+  for (const v1::TaskDeployment& t : *tasks) {
+    // A keyed node's state id may equal another node's id + 1: the keyed node's is its state's.
+    for (const v1::PlanNode& node : t.nodes()) {
+      if (node.state_id() != 0) {
+        new_nodes[node.state_id()] = &node;
+      } else {
+        new_nodes.emplace(StateHandleIdOf(node), &node);
+      }
+    }
+  }
 
   const int new_max = tasks->empty() || tasks->front().max_parallelism() <= 0
                           ? kDefaultMaxParallelism
@@ -163,14 +209,13 @@ absl::Status AssignSavepointState(const LoadedSavepoint& savepoint, bool ignore_
                                  ": the savepoint holds ", old_op.state_schema(),
                                  ", the query needs ", new_op.state_schema()));
     }
-    if (old_op.parallelism() != new_op.parallelism()) {
+    if (old_op.parallelism() != new_op.parallelism() && !KeyGroupPartitioned(*new_nodes.at(id))) {
       for (const auto& [subtask, h] : handles) {
         if (h->operator_state().empty()) continue;
         return refuse(absl::StrCat(
             "operator ", new_op.description(), " (state id ", id, ") ran at parallelism ",
             old_op.parallelism(), " and now runs at ", new_op.parallelism(), ", but ",
-            new_op.keyed() ? "besides its keyed state it keeps state of its own (timers, window "
-                             "bookkeeping) that"
+            new_op.keyed() ? "besides its keyed state it keeps state of its own that"
                            : "its state (positions, pending files)",
             " cannot be redistributed; run it at its old parallelism (for a source its "
             "'scan.parallelism', for a sink its 'sink.parallelism')"));
@@ -193,6 +238,13 @@ absl::Status AssignSavepointState(const LoadedSavepoint& savepoint, bool ignore_
       const uint32_t id = StateHandleIdOf(node);
       auto it = old_state.find(id);
       if (it == old_state.end()) continue;
+      // Another node's id + 1 may equal a keyed operator's state id: the state is the keyed one's.
+      // (Nodes without keyed state that share a handle id all get it; those it is not for, such
+      // as exchanges, keep no state and ignore it.)
+      const v1::PlanNode& owner = *new_nodes.at(id);
+      if (owner.state_id() != 0 && (owner.id() != node.id() || owner.op_case() != node.op_case())) {
+        continue;
+      }
       const int old_p = old_ops.at(id)->parallelism();
       if (old_p == p) {
         auto h = it->second.find(t.subtask_index());

@@ -3,7 +3,9 @@
 // has another shape (kind, key, accumulator or row types) is refused, naming it; state no
 // operator claims is refused unless execution.savepoint.ignore-unclaimed-state is set. Keyed state
 // taken at another parallelism is handed out by key group: each new subtask receives every old
-// subtask's handle whose key-group range overlaps its own and keeps only its key groups.
+// subtask's handle whose key-group range overlaps its own and keeps only its key groups, of its
+// keyed state and, for operators whose timers and window bookkeeping name their key groups, of
+// those too.
 #pragma once
 
 #include <string>
@@ -27,6 +29,12 @@ std::string StateSchemaOf(const v1::PlanNode& node, const v1::TaskDeployment& ta
 // for the subtasks of a task).
 std::vector<v1::OperatorStateDescriptor> DescribeOperators(
     const std::vector<v1::TaskDeployment>& tasks);
+
+// Whether `node` is a keyed operator whose own state (timers, pending windows; besides its keyed
+// state) is partitioned by key group, so that it can be restored at another parallelism: window
+// aggregations (TUMBLE/HOP/CUMULATE, session), window Top-N, OVER aggregations, interval and
+// temporal joins. Keyed operators without such state rescale anyway; sources and sinks do not.
+bool KeyGroupPartitioned(const v1::PlanNode& node);
 
 // The first and last key group subtask `index` of `parallelism` owns (Flink's ranges).
 std::pair<int, int> KeyGroupRange(int max_parallelism, int parallelism, int index);

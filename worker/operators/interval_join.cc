@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "worker/operators/interval_join_records.h"
 #include "worker/operators/join_common.h"
 #include "worker/state/state_key.h"
 
@@ -131,6 +132,9 @@ absl::Status IntervalJoinOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("IntervalJoin: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
+  store_ = ctx.state;
+  state_id_ = ctx.state_id;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes);
   return absl::OkStatus();
@@ -562,22 +566,53 @@ absl::Status IntervalJoinOperator::SnapshotState(int64_t checkpoint_id, Operator
 }
 
 absl::Status IntervalJoinOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status IntervalJoinOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status IntervalJoinOperator::RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                                               const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("IntervalJoin: not open");
   const absl::Status malformed = absl::InvalidArgumentError(
       "IntervalJoin: the snapshot is malformed or was taken at another max parallelism");
-  ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
-  ASSIGN_OR_RETURN(std::optional<int64_t> out_watermark, snapshot.GetInt64(kOutputWatermarkEntry));
-  ASSIGN_OR_RETURN(std::optional<int64_t> stored, snapshot.GetInt64(kStoredRowsEntry));
-  std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
-  if (!watermark || !out_watermark || !stored || *stored < 0 || !timers) return malformed;
+  std::vector<int64_t> watermarks;
+  std::vector<int64_t> out_watermarks;
   std::set<Timer> restored;
-  if (!DecodeJoinTimers(*timers, max_parallelism_,
-                        [&](JoinTimer t) { restored.insert(Timer{std::move(t)}); })) {
-    return malformed;
+  uint64_t recorded = 0;
+  bool elsewhere = snapshots.size() != 1;  // some state came from another subtask
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
+    ASSIGN_OR_RETURN(std::optional<int64_t> out_watermark,
+                     snapshot.GetInt64(kOutputWatermarkEntry));
+    ASSIGN_OR_RETURN(std::optional<int64_t> stored, snapshot.GetInt64(kStoredRowsEntry));
+    std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
+    if (!watermark || !out_watermark || !stored || *stored < 0 || !timers) return malformed;
+    out_watermarks.push_back(*out_watermark);
+    watermarks.push_back(*watermark);
+    recorded = static_cast<uint64_t>(*stored);
+    // Only the timers of the key groups this subtask owns (all of them unless rescaled).
+    if (!DecodeJoinTimers(*timers, max_parallelism_, [&](JoinTimer t) {
+          if (owned.Contains(t.key_group)) {
+            restored.insert(Timer{std::move(t)});
+          } else {
+            elsewhere = true;
+          }
+        })) {
+      return malformed;
+    }
   }
-  watermark_ = *watermark;
-  out_watermark_ = *out_watermark;
-  stored_rows_ = static_cast<uint64_t>(*stored);
+  if (elsewhere) {
+    // The rows kept are those of the key groups the store holds now.
+    ASSIGN_OR_RETURN(recorded,
+                     CountStoredRecords(*store_, state_id_, max_parallelism_, owned, "LR"));
+  }
+  watermark_ = RestartWatermark(watermarks);
+  out_watermark_ = RestartWatermark(out_watermarks);
+  stored_rows_ = recorded;
   timers_ = std::move(restored);
   return absl::OkStatus();
 }

@@ -28,6 +28,7 @@
 #include "worker/operators/join_common.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/state/keyed_state_table.h"
 
@@ -108,6 +109,9 @@ class IntervalJoinOperator : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The timers of the key groups this subtask owns, from every snapshot, the smallest watermarks,
+  // and the stored rows counted in the store when some state came from elsewhere.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   // Frees the state cache and the timers held in memory; the state stays in the store.
   absl::Status Close() override;
 
@@ -214,6 +218,13 @@ class IntervalJoinOperator : public Operator {
   int64_t output_delay_ms_ = 0;
   std::unique_ptr<KeyedStateTable> table_;
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;  // the key groups of this subtask
+  KeyedStateBackend* store_ = nullptr;
+  uint32_t state_id_ = 0;
 
   int64_t watermark_ = kMinWatermark;      // combined input watermark
   int64_t out_watermark_ = kMinWatermark;  // last output watermark

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 
+#include "common/base/status_macros.h"
 #include "worker/operators/accumulator_codec.h"
+#include "worker/state/keyed_state_backend.h"
+#include "worker/state/state_key.h"
 
 namespace eddy {
 namespace {
@@ -93,6 +96,30 @@ void IntervalJoinRecords::RemoveFront(size_t n) {
   n = std::min(n, records_.size());
   records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(n));
   dirty_ = true;
+}
+
+absl::StatusOr<uint64_t> CountStoredRecords(KeyedStateBackend& store, uint32_t state_id,
+                                            int max_parallelism, const OwnedKeyGroups& owned,
+                                            std::string_view sides) {
+  uint64_t count = 0;
+  std::string prefix;
+  for (int g = 0; g < max_parallelism; ++g) {
+    if (!owned.Contains(g)) continue;
+    prefix.clear();
+    AppendStateKeyPrefix(g, state_id, &prefix);
+    RETURN_IF_ERROR(
+        store.ScanPrefix(prefix, [&](std::string_view key, std::string_view value) -> absl::Status {
+          if (key.size() <= prefix.size() || value.empty() ||
+              sides.find(key[prefix.size()]) == std::string_view::npos) {
+            return absl::OkStatus();
+          }
+          IntervalJoinRecords records((static_cast<uint8_t>(value[0]) & kMatchedFlag) != 0);
+          RETURN_IF_ERROR(records.Decode(value));
+          count += records.size();
+          return absl::OkStatus();
+        }));
+  }
+  return count;
 }
 
 }  // namespace eddy

@@ -16,8 +16,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "worker/operators/owned_key_groups.h"
 
 namespace eddy {
+
+class KeyedStateBackend;
 
 struct IntervalJoinRecord {
   int64_t time = 0;          // the row's rowtime, epoch millis
@@ -62,5 +66,12 @@ class IntervalJoinRecords {
   std::vector<IntervalJoinRecord> records_;
   bool dirty_ = false;
 };
+
+// The number of records in the record lists of `store` under operator `state_id` whose side byte
+// (the first byte after the state_key.h prefix) is one of `sides`, over the key groups `owned`
+// holds: a restored join's count of kept rows, once its store holds only its own key groups.
+absl::StatusOr<uint64_t> CountStoredRecords(KeyedStateBackend& store, uint32_t state_id,
+                                            int max_parallelism, const OwnedKeyGroups& owned,
+                                            std::string_view sides);
 
 }  // namespace eddy

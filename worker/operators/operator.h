@@ -7,6 +7,7 @@
 // Call order, all on the task's thread:
 //   Open(ctx)
 //   RestoreState(snapshot)                       only when the task starts from a checkpoint
+//     or RestoreRescaledState(snapshots)         ... taken at another parallelism
 //   { Process(input, batch) | ProcessWatermark(w) | OnTick(now)
 //     | PrepareSnapshotPreBarrier(n), SnapshotState(n, out)   at checkpoint barrier n
 //     | NotifyCheckpointComplete(n) }*            in any interleaving
@@ -26,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "absl/status/status.h"
@@ -123,6 +125,16 @@ class Operator {
   // After Open, before any input: takes back what SnapshotState recorded (the store is already
   // restored by the runtime).
   virtual absl::Status RestoreState(const OperatorSnapshot& snapshot) { return absl::OkStatus(); }
+  // Instead of RestoreState when the checkpoint was taken at another parallelism (a rescale):
+  // `snapshots` are what SnapshotState recorded at every old subtask whose key groups overlap this
+  // subtask's, and the store already holds exactly the keys of this subtask's key groups. A keyed
+  // operator keeps the timers and bookkeeping of the key groups it owns now (OwnedKeyGroups) and
+  // restarts from the smallest recorded watermark. The default refuses: the coordinator rescales
+  // only operators whose state can be split so (docs/savepoints.md).
+  virtual absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) {
+    return absl::FailedPreconditionError(
+        "its state cannot be restored at another parallelism than it was taken at");
+  }
   // Every subtask of the job completed checkpoint `checkpoint_id` (sinks commit here).
   virtual absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) { return absl::OkStatus(); }
   // After Finish: output that the next completed checkpoint must still commit (a transactional

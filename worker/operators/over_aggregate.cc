@@ -108,6 +108,7 @@ absl::Status OverAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("OverAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
   backend_ = ctx.state;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes);
@@ -582,29 +583,45 @@ absl::Status OverAggregateOperator::SnapshotState(int64_t checkpoint_id, Operato
 }
 
 absl::Status OverAggregateOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status OverAggregateOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status OverAggregateOperator::RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                                                const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("OverAggregate: not open");
   const absl::Status malformed = absl::InvalidArgumentError(
       "OverAggregate: the snapshot is malformed or was taken at another max parallelism");
-  ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
-  std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
-  std::optional<std::string_view> retention_timers = snapshot.Get(kRetentionTimersEntry);
-  if (!watermark || !timers || !retention_timers) return malformed;
   size_t bytes = 0;
   bool sides_ok = true;
+  // Only the timers of the key groups this subtask owns (all of them unless rescaled).
   auto decode = [&](std::string_view encoded, std::set<Timer>* out) {
     return DecodeJoinTimers(encoded, max_parallelism_,
                             [&](JoinTimer t) {
                               sides_ok = sides_ok && t.side == 0;
+                              if (!owned.Contains(t.key_group)) return;
                               bytes += t.key.size() + kTimerOverhead;
                               out->insert(Timer{std::move(t)});
                             }) &&
            sides_ok;
   };
+  std::vector<int64_t> watermarks;
   std::set<Timer> restored, restored_retention;
-  if (!decode(*timers, &restored) || !decode(*retention_timers, &restored_retention)) {
-    return malformed;
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
+    std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
+    std::optional<std::string_view> retention_timers = snapshot.Get(kRetentionTimersEntry);
+    if (!watermark || !timers || !retention_timers) return malformed;
+    if (!decode(*timers, &restored) || !decode(*retention_timers, &restored_retention)) {
+      return malformed;
+    }
+    watermarks.push_back(*watermark);
   }
-  watermark_ = *watermark;
+  watermark_ = RestartWatermark(watermarks);
   timers_ = std::move(restored);
   retention_timers_ = std::move(restored_retention);
   timer_bytes_ = bytes;

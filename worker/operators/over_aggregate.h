@@ -27,6 +27,7 @@
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/over_partition_state.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/state/keyed_state_table.h"
 
 namespace eddy {
@@ -129,6 +130,8 @@ class OverAggregateOperator : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The timers of the key groups this subtask owns, from every snapshot; the smallest watermark.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   // Frees the state cache and the timers held in memory; the state stays in the store.
   absl::Status Close() override;
 
@@ -229,6 +232,11 @@ class OverAggregateOperator : public Operator {
   std::unique_ptr<KeyedStateTable> table_;
   KeyedStateBackend* backend_ = nullptr;  // its clock is the retention's processing time
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;  // the key groups of this subtask
 
   int64_t watermark_ = kMinWatermark;
   std::set<Timer> timers_;

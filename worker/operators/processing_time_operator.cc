@@ -77,6 +77,10 @@ absl::Status ProcessingTimeOperator::SnapshotState(int64_t checkpoint_id, Operat
 absl::Status ProcessingTimeOperator::RestoreState(const OperatorSnapshot& snapshot) {
   return inner_->RestoreState(snapshot);
 }
+absl::Status ProcessingTimeOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return inner_->RestoreRescaledState(snapshots);
+}
 absl::Status ProcessingTimeOperator::NotifyCheckpointComplete(int64_t checkpoint_id) {
   return inner_->NotifyCheckpointComplete(checkpoint_id);
 }

@@ -41,6 +41,7 @@ class ProcessingTimeOperator : public Operator {
   absl::Status PrepareSnapshotPreBarrier(int64_t checkpoint_id) override;
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   bool HasUncommittedOutput() const override;
   absl::Status ForwardBarrier(int64_t checkpoint_id) override;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "worker/operators/accumulator_codec.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
@@ -65,6 +66,7 @@ absl::Status SessionWindowAggregateOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("SessionWindowAggregate: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes);
   return absl::OkStatus();
@@ -266,26 +268,42 @@ absl::Status SessionWindowAggregateOperator::SnapshotState(int64_t checkpoint_id
 }
 
 absl::Status SessionWindowAggregateOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status SessionWindowAggregateOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status SessionWindowAggregateOperator::RestoreFrom(
+    std::span<const OperatorSnapshot> snapshots, const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("SessionWindowAggregate: not open");
   const absl::Status malformed = absl::InvalidArgumentError(
       "SessionWindowAggregate: the snapshot is malformed or was taken at another max "
       "parallelism");
-  auto watermark = snapshot.GetInt64(kWatermarkEntry);
-  std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
-  if (!watermark.ok() || !watermark->has_value() || !timers) return malformed;
+  std::vector<int64_t> watermarks;
   std::set<Timer> restored;
   size_t key_bytes = 0;
-  agg_codec::Reader r(*timers);
-  while (r.ok() && !r.done()) {
-    const int64_t end = r.Signed();
-    const uint64_t key_group = r.Varint();
-    const std::string_view key = r.String();
-    if (!r.ok() || key_group >= static_cast<uint64_t>(max_parallelism_)) return malformed;
-    restored.emplace(end, static_cast<int>(key_group), std::string(key));
-    key_bytes += key.size();
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    auto watermark = snapshot.GetInt64(kWatermarkEntry);
+    std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
+    if (!watermark.ok() || !watermark->has_value() || !timers) return malformed;
+    watermarks.push_back(**watermark);
+    agg_codec::Reader r(*timers);
+    while (r.ok() && !r.done()) {
+      const int64_t end = r.Signed();
+      const uint64_t key_group = r.Varint();
+      const std::string_view key = r.String();
+      if (!r.ok() || key_group >= static_cast<uint64_t>(max_parallelism_)) return malformed;
+      // Only the pending sessions of the key groups this subtask owns (all unless rescaled).
+      if (!owned.Contains(static_cast<int>(key_group))) continue;
+      restored.emplace(end, static_cast<int>(key_group), std::string(key));
+      key_bytes += key.size();
+    }
+    if (!r.ok()) return malformed;
   }
-  if (!r.ok()) return malformed;
-  watermark_ = **watermark;
+  watermark_ = RestartWatermark(watermarks);
   timers_ = std::move(restored);
   timer_key_bytes_ = key_bytes;
   ReportMemory();

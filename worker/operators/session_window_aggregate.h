@@ -36,6 +36,7 @@
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/operators/session_list.h"
 #include "worker/state/keyed_state_table.h"
 
@@ -69,6 +70,9 @@ class SessionWindowAggregateOperator final : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The pending sessions of the key groups this subtask owns, from every snapshot; the smallest
+  // watermark.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   absl::Status Close() override;
 
   uint64_t late_rows_dropped() const override {
@@ -110,6 +114,11 @@ class SessionWindowAggregateOperator final : public Operator {
   AggregateFunctions functions_;
   std::unique_ptr<KeyedStateTable> table_;
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;  // the key groups of this subtask
   int64_t watermark_ = kMinWatermark;
   std::set<Timer> timers_;  // in firing order
   size_t timer_key_bytes_ = 0;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "worker/operators/interval_join_records.h"
 #include "worker/operators/join_common.h"
 #include "worker/state/state_key.h"
 
@@ -116,6 +117,9 @@ absl::Status TemporalJoinOperator::Open(const OperatorContext& ctx) {
     return absl::InvalidArgumentError("TemporalJoin: max_parallelism out of range");
   }
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
+  store_ = ctx.state;
+  state_id_ = ctx.state_id;
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,
                                              ctx.state_cache_bytes);
   return absl::OkStatus();
@@ -667,20 +671,48 @@ absl::Status TemporalJoinOperator::SnapshotState(int64_t checkpoint_id, Operator
 }
 
 absl::Status TemporalJoinOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status TemporalJoinOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status TemporalJoinOperator::RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                                               const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("TemporalJoin: not open");
   const absl::Status malformed = absl::InvalidArgumentError(
       "TemporalJoin: the snapshot is malformed or was taken at another max parallelism");
-  ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
-  ASSIGN_OR_RETURN(std::optional<int64_t> waiting, snapshot.GetInt64(kWaitingRowsEntry));
-  std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
-  if (!watermark || !waiting || *waiting < 0 || !timers) return malformed;
+  std::vector<int64_t> watermarks;
   std::set<Timer> restored;
-  if (!DecodeJoinTimers(*timers, max_parallelism_,
-                        [&](JoinTimer t) { restored.insert(Timer{std::move(t)}); })) {
-    return malformed;
+  uint64_t recorded = 0;
+  bool elsewhere = snapshots.size() != 1;  // some state came from another subtask
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    ASSIGN_OR_RETURN(std::optional<int64_t> watermark, snapshot.GetInt64(kWatermarkEntry));
+    ASSIGN_OR_RETURN(std::optional<int64_t> waiting, snapshot.GetInt64(kWaitingRowsEntry));
+    std::optional<std::string_view> timers = snapshot.Get(kTimersEntry);
+    if (!watermark || !waiting || *waiting < 0 || !timers) return malformed;
+    watermarks.push_back(*watermark);
+    recorded = static_cast<uint64_t>(*waiting);
+    // Only the timers of the key groups this subtask owns (all of them unless rescaled).
+    if (!DecodeJoinTimers(*timers, max_parallelism_, [&](JoinTimer t) {
+          if (owned.Contains(t.key_group)) {
+            restored.insert(Timer{std::move(t)});
+          } else {
+            elsewhere = true;
+          }
+        })) {
+      return malformed;
+    }
   }
-  watermark_ = *watermark;
-  waiting_rows_ = static_cast<uint64_t>(*waiting);
+  if (elsewhere) {
+    // The rows kept are those of the key groups the store holds now.
+    ASSIGN_OR_RETURN(recorded,
+                     CountStoredRecords(*store_, state_id_, max_parallelism_, owned, "L"));
+  }
+  watermark_ = RestartWatermark(watermarks);
+  waiting_rows_ = recorded;
   timers_ = std::move(restored);
   return absl::OkStatus();
 }

@@ -26,6 +26,7 @@
 #include "worker/operators/join_common.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/operators/streaming_join.h"
 #include "worker/operators/temporal_versions.h"
 #include "worker/state/keyed_state_table.h"
@@ -113,6 +114,9 @@ class TemporalJoinOperator : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The timers of the key groups this subtask owns, from every snapshot, the smallest watermark,
+  // and the waiting rows counted in the store when some state came from elsewhere.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   // Frees the state cache and the timers held in memory; the state stays in the store.
   absl::Status Close() override;
 
@@ -232,6 +236,13 @@ class TemporalJoinOperator : public Operator {
   std::vector<DataType> output_types_;
   std::unique_ptr<KeyedStateTable> table_;
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;  // the key groups of this subtask
+  KeyedStateBackend* store_ = nullptr;
+  uint32_t state_id_ = 0;
 
   int64_t watermark_ = kMinWatermark;  // combined input watermark
   std::set<Timer> timers_;

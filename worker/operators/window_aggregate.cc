@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/hash.h"
 #include "common/base/status_macros.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
@@ -64,6 +65,7 @@ absl::Status WindowAggregateOperator::Open(const OperatorContext& ctx) {
   entry_overhead_ = sizeof(GroupAccumulators) + functions_.size() * sizeof(Accumulator) + 16;
   state_id_ = ctx.state_id;
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
   // No cache: a firing window is read by a RocksDB scan, which must see every change.
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism, 0);
   return absl::OkStatus();
@@ -390,21 +392,45 @@ absl::Status WindowAggregateOperator::SnapshotState(int64_t checkpoint_id, Opera
 }
 
 absl::Status WindowAggregateOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status WindowAggregateOperator::RestoreRescaledState(
+    std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status WindowAggregateOperator::RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                                                  const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("WindowAggregate: not open");
-  std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
-  std::optional<std::string_view> pending = snapshot.Get(kPendingEntry);
   const size_t per_window = kEndBytes + static_cast<size_t>(max_parallelism_);
-  if (!watermark || watermark->size() != kEndBytes || !pending ||
-      pending->size() % per_window != 0) {
-    return absl::InvalidArgumentError(
-        "WindowAggregate: the snapshot is malformed or was taken at another max parallelism");
+  std::vector<int64_t> watermarks;
+  std::map<int64_t, std::vector<uint8_t>> pending;
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
+    std::optional<std::string_view> windows = snapshot.Get(kPendingEntry);
+    if (!watermark || watermark->size() != kEndBytes || !windows ||
+        windows->size() % per_window != 0) {
+      return absl::InvalidArgumentError(
+          "WindowAggregate: the snapshot is malformed or was taken at another max parallelism");
+    }
+    watermarks.push_back(ReadEnd(*watermark));
+    // A pending window's key groups that this subtask owns (all of them unless rescaled).
+    for (size_t at = 0; at < windows->size(); at += per_window) {
+      std::string_view groups = windows->substr(at + kEndBytes, max_parallelism_);
+      std::vector<uint8_t>* kept = nullptr;
+      for (int g = 0; g < max_parallelism_; ++g) {
+        if (groups[g] == 0 || !owned.Contains(g)) continue;
+        if (kept == nullptr) {
+          kept = &pending[ReadEnd(windows->substr(at))];
+          kept->resize(static_cast<size_t>(max_parallelism_), 0);
+        }
+        (*kept)[g] = 1;
+      }
+    }
   }
-  watermark_ = ReadEnd(*watermark);
-  pending_.clear();
-  for (size_t at = 0; at < pending->size(); at += per_window) {
-    std::string_view groups = pending->substr(at + kEndBytes, max_parallelism_);
-    pending_[ReadEnd(pending->substr(at))] = std::vector<uint8_t>(groups.begin(), groups.end());
-  }
+  watermark_ = RestartWatermark(watermarks);
+  pending_ = std::move(pending);
   return absl::OkStatus();
 }
 

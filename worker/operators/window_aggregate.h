@@ -36,6 +36,7 @@
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/native_aggregates.h"
 #include "worker/operators/operator.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/operators/window_assigner.h"
 #include "worker/state/keyed_state_table.h"
 
@@ -67,6 +68,9 @@ class WindowAggregateOperator final : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The pending windows of the key groups this subtask owns, from every snapshot; the smallest
+  // watermark.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   // Frees the windows held in memory; the store keeps its state until the job ends.
   absl::Status Close() override;
 
@@ -113,6 +117,11 @@ class WindowAggregateOperator final : public Operator {
   KeyedStateBackend* backend_ = nullptr;
   uint32_t state_id_ = 0;
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;
   int64_t watermark_ = kMinWatermark;
   // Window end -> key groups (one flag each) that hold state for it in RocksDB.
   std::map<int64_t, std::vector<uint8_t>> pending_;

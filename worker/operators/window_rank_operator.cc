@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "worker/operators/join_common.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/state/state_key.h"
 
 namespace eddy {
@@ -100,6 +101,7 @@ absl::Status WindowRankOperator::Open(const OperatorContext& ctx) {
   backend_ = ctx.state;
   state_id_ = ctx.state_id;
   max_parallelism_ = ctx.max_parallelism;
+  owned_ = OwnedKeyGroups(ctx);
   // No cache: a firing window is read by a RocksDB prefix scan, which must see every change.
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism, 0);
   return absl::OkStatus();
@@ -318,21 +320,44 @@ absl::Status WindowRankOperator::SnapshotState(int64_t checkpoint_id, OperatorSn
 }
 
 absl::Status WindowRankOperator::RestoreState(const OperatorSnapshot& snapshot) {
+  return RestoreFrom(std::span<const OperatorSnapshot>(&snapshot, 1), OwnedKeyGroups::All());
+}
+
+absl::Status WindowRankOperator::RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) {
+  return RestoreFrom(snapshots, owned_);
+}
+
+absl::Status WindowRankOperator::RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                                             const OwnedKeyGroups& owned) {
   if (table_ == nullptr) return absl::FailedPreconditionError("WindowRank: not open");
-  std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
-  std::optional<std::string_view> pending = snapshot.Get(kPendingEntry);
   const size_t per_window = kTimeBytes + static_cast<size_t>(max_parallelism_);
-  if (!watermark || watermark->size() != kTimeBytes || !pending ||
-      pending->size() % per_window != 0) {
-    return absl::InvalidArgumentError(
-        "WindowRank: the snapshot is malformed or was taken at another max parallelism");
+  std::vector<int64_t> watermarks;
+  std::map<int64_t, std::vector<uint8_t>> pending;
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    std::optional<std::string_view> watermark = snapshot.Get(kWatermarkEntry);
+    std::optional<std::string_view> windows = snapshot.Get(kPendingEntry);
+    if (!watermark || watermark->size() != kTimeBytes || !windows ||
+        windows->size() % per_window != 0) {
+      return absl::InvalidArgumentError(
+          "WindowRank: the snapshot is malformed or was taken at another max parallelism");
+    }
+    watermarks.push_back(ReadTime(*watermark));
+    // A pending window's key groups that this subtask owns (all of them unless rescaled).
+    for (size_t at = 0; at < windows->size(); at += per_window) {
+      std::string_view groups = windows->substr(at + kTimeBytes, max_parallelism_);
+      std::vector<uint8_t>* kept = nullptr;
+      for (int g = 0; g < max_parallelism_; ++g) {
+        if (groups[g] == 0 || !owned.Contains(g)) continue;
+        if (kept == nullptr) {
+          kept = &pending[ReadTime(windows->substr(at))];
+          kept->resize(static_cast<size_t>(max_parallelism_), 0);
+        }
+        (*kept)[g] = 1;
+      }
+    }
   }
-  watermark_ = ReadTime(*watermark);
-  pending_.clear();
-  for (size_t at = 0; at < pending->size(); at += per_window) {
-    std::string_view groups = pending->substr(at + kTimeBytes, max_parallelism_);
-    pending_[ReadTime(pending->substr(at))] = std::vector<uint8_t>(groups.begin(), groups.end());
-  }
+  watermark_ = RestartWatermark(watermarks);
+  pending_ = std::move(pending);
   UpdateMemoryBytes();
   return absl::OkStatus();
 }

@@ -54,6 +54,7 @@
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/operator.h"
+#include "worker/operators/owned_key_groups.h"
 #include "worker/operators/rank_record_list.h"
 #include "worker/operators/sort_key_encoder.h"
 #include "worker/operators/watermark.h"
@@ -97,6 +98,9 @@ class WindowRankOperator final : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   // Takes back what SnapshotState recorded; the store must be the one snapshotted with it.
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
+  // The pending windows of the key groups this subtask owns, from every snapshot; the smallest
+  // watermark.
+  absl::Status RestoreRescaledState(std::span<const OperatorSnapshot> snapshots) override;
   absl::Status Close() override;
 
   uint64_t late_rows_dropped() const override {
@@ -155,6 +159,11 @@ class WindowRankOperator final : public Operator {
   std::unique_ptr<KeyedStateTable> table_;
   uint32_t state_id_ = 0;
   int max_parallelism_ = kMaxParallelism;
+  // RestoreState (every key group of the snapshots: they are this subtask's) and
+  // RestoreRescaledState (those `owned` holds).
+  absl::Status RestoreFrom(std::span<const OperatorSnapshot> snapshots,
+                           const OwnedKeyGroups& owned);
+  OwnedKeyGroups owned_;
   int64_t watermark_ = kMinWatermark;
   // window_end -> one byte per key group (1: holds state of that window).
   std::map<int64_t, std::vector<uint8_t>> pending_;

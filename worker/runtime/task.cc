@@ -551,18 +551,30 @@ absl::Status Task::OpenAll() {
     ctx.wakeup = [this] { Wake(); };
     absl::Status s = node->source ? node->source->Open(ctx) : node->op->Open(ctx);
     if (s.ok()) {
-      // Only one of a node's handles carries operator state (the coordinator refuses to spread
-      // such state over another parallelism).
-      const v1::OperatorStateHandle* handle = nullptr;
-      for (auto [it, end] = restore_.equal_range(HandleId(*node)); it != end; ++it) {
-        if (!it->second->operator_state().empty()) handle = it->second;
-      }
-      if (handle != nullptr) {
-        auto snapshot = OperatorSnapshot::Decode(handle->operator_state());
+      // Operator state: one handle, or at a rescale one per old subtask whose key groups overlap
+      // this subtask's (only keyed operators whose timers and bookkeeping name their key groups;
+      // the coordinator refuses any other at another parallelism).
+      std::vector<OperatorSnapshot> snapshots;
+      // Another node's id + 1 may equal a keyed operator's state id: the state is the keyed one's.
+      const bool claimed_by_keyed =
+          node->spec.state_id() == 0 &&
+          std::any_of(nodes_.begin(), nodes_.end(),
+                      [&](const auto& other) { return other->spec.state_id() == HandleId(*node); });
+      for (auto [it, end] = restore_.equal_range(HandleId(*node));
+           s.ok() && !claimed_by_keyed && it != end; ++it) {
+        if (it->second->operator_state().empty()) continue;
+        auto snapshot = OperatorSnapshot::Decode(it->second->operator_state());
         s = snapshot.status();
-        if (s.ok()) {
-          s = node->source ? node->source->RestoreState(*snapshot)
-                           : node->op->RestoreState(*snapshot);
+        if (s.ok()) snapshots.push_back(*std::move(snapshot));
+      }
+      const bool rescaled = node->spec.state_id() != 0 && checkpointing_.restore_parallelism() > 0;
+      if (s.ok() && !snapshots.empty()) {
+        if (node->source) {
+          s = node->source->RestoreState(snapshots.front());
+        } else if (rescaled || snapshots.size() > 1) {
+          s = node->op->RestoreRescaledState(snapshots);
+        } else {
+          s = node->op->RestoreState(snapshots.front());
         }
       }
     }

@@ -298,6 +298,82 @@ TEST(SavepointRestore, SourcePositionsCannotBeSpreadOverAnotherParallelism) {
   EXPECT_THAT(s.message(), HasSubstr("'scan.parallelism'"));
 }
 
+// The aggregate of TwoTasks turned into a window aggregation (timers and pending windows
+// partitioned by key group) or a temporal sort (keyed, but its own state is not).
+std::vector<v1::TaskDeployment> WithOperator(std::vector<v1::TaskDeployment> tasks, bool window) {
+  for (auto& t : tasks) {
+    for (auto& n : *t.mutable_nodes()) {
+      if (n.id() != 3) continue;
+      if (window) {
+        n.mutable_window_aggregate();
+      } else {
+        n.mutable_temporal_sort();
+      }
+    }
+  }
+  return tasks;
+}
+
+// Besides their keyed state, the old subtasks' own state (timers, pending windows) of every
+// old subtask whose key groups overlap goes to each new subtask of an operator whose timers
+// name their key groups; another keyed operator with state of its own is refused.
+TEST(SavepointRestore, TimersPartitionedByKeyGroupGoWithTheKeyedStateToANewParallelism) {
+  for (bool window : {true, false}) {
+    SCOPED_TRACE(window);
+    LoadedSavepoint sp = SavepointOf(WithOperator(TwoTasks(1, 2), window));
+    for (auto& s : *sp.metadata.mutable_subtasks()) {
+      if (s.task_index() != 1) continue;
+      s.mutable_operators(0)->set_operator_state("timers-" + std::to_string(s.subtask_index()));
+    }
+    std::vector<v1::TaskDeployment> tasks = WithOperator(TwoTasks(1, 3), window);
+    absl::Status status = AssignSavepointState(sp, false, &tasks);
+    if (!window) {
+      EXPECT_THAT(status.message(),
+                  HasSubstr("ran at parallelism 2 and now runs at 3, but besides its keyed state "
+                            "it keeps state of its own that cannot be redistributed"));
+      continue;
+    }
+    ASSERT_OK(status);
+    auto states = [](const v1::TaskDeployment& t) {
+      std::vector<std::string> out;
+      for (const auto& op : t.checkpointing().restore().operators()) {
+        out.push_back(op.operator_state());
+      }
+      return out;
+    };
+    EXPECT_THAT(states(tasks[1]), ::testing::ElementsAre("timers-0"));
+    EXPECT_THAT(states(tasks[2]), ::testing::ElementsAre("timers-0", "timers-1"));
+    EXPECT_THAT(states(tasks[3]), ::testing::ElementsAre("timers-1"));
+    EXPECT_THAT(RestoredFiles(tasks[2]),
+                ::testing::ElementsAre("shared/agg-0.sst", "shared/agg-1.sst"));
+  }
+}
+
+// A node of another task whose id + 1 is the aggregate's state id (here an exchange of the
+// source's task) takes none of the aggregate's state; the source keeps its position.
+TEST(SavepointRestore, AKeyedStateIdGoesToItsOperatorAloneWhateverNodeSharesTheNumber) {
+  auto with_exchange = [](std::vector<v1::TaskDeployment> tasks) {
+    for (auto& t : tasks) {
+      if (t.task_index() != 0) continue;
+      v1::PlanNode source = t.nodes(0);
+      t.clear_nodes();
+      v1::PlanNode* exchange = t.add_nodes();
+      exchange->set_id(3);  // handle id 4: the aggregate's state id
+      exchange->set_description("ExchangeSink(HASH -> task 1)");
+      exchange->mutable_exchange_sink();
+      *t.add_nodes() = source;  // last: SavepointOf gives it the position
+    }
+    return tasks;
+  };
+  const LoadedSavepoint sp = SavepointOf(with_exchange(TwoTasks(1, 2)));
+  std::vector<v1::TaskDeployment> tasks = with_exchange(TwoTasks(1, 3));
+  ASSERT_OK(AssignSavepointState(sp, false, &tasks));
+  ASSERT_EQ(tasks[0].checkpointing().restore().operators_size(), 1);
+  EXPECT_EQ(tasks[0].checkpointing().restore().operators(0).operator_state(), "position-0");
+  EXPECT_THAT(RestoredFiles(tasks[2]),
+              ::testing::ElementsAre("shared/agg-0.sst", "shared/agg-1.sst"));
+}
+
 TEST(SavepointRestore, StateOfAnotherShapeIsRefusedNamingTheOperator) {
   const LoadedSavepoint sp = SavepointOf(TwoTasks(1, 2));
   std::vector<v1::TaskDeployment> key_changed = TwoTasks(1, 2, v1::TYPE_STRING);

@@ -4,9 +4,11 @@
 // worked out by hand from the rows fed in. Timestamps print as millis (EventLog).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,7 +75,8 @@ class SessionWindowTest : public ::testing::Test {
   // ... SESSION(ts, 10 s) GROUP BY k (or the calls given).
   std::unique_ptr<SessionWindowAggregateOperator> Make(
       EventLog* out, std::vector<AggregateCall> calls = DefaultCalls(),
-      KeyedStateBackend* backend = nullptr, size_t cache_bytes = 0) {
+      KeyedStateBackend* backend = nullptr, size_t cache_bytes = 0, int subtask = 0,
+      int parallelism = 1) {
     SessionWindowAggregateSpec spec;
     spec.input_types = {DataType::String(), DataType::BigInt(), DataType::Timestamp(3)};
     spec.group_keys = {0};
@@ -86,6 +89,8 @@ class SessionWindowTest : public ::testing::Test {
     ctx.state_id = kStateId;
     ctx.state = backend != nullptr ? backend : backend_.get();
     ctx.state_cache_bytes = cache_bytes;
+    ctx.subtask_index = subtask;
+    ctx.parallelism = parallelism;
     EXPECT_TRUE((*op)->Open(ctx).ok());
     (*op)->set_output(out);
     return std::move(op).value();
@@ -291,6 +296,73 @@ TEST_F(SessionWindowTest, ARestoredInstanceFiresExactlyTheSessionsNotFired) {
     op2.reset();
     restored->reset();
   }
+}
+
+// At another parallelism each subtask keeps the pending sessions of its own key groups only: two
+// subtasks restored from one snapshot fire every pending session exactly once between them, as
+// the snapshotted instance would have, and restart from the recorded watermark.
+TEST_F(SessionWindowTest, ASnapshotSplitOverTwoSubtasksFiresEachPendingSessionOnce) {
+  EventLog out;
+  auto op = Make(&out);
+  std::vector<InputRow> rows;
+  for (int key = 0; key < 40; ++key) {
+    rows.push_back({"k" + std::to_string(key), key, 1000 + key});
+    rows.push_back({"k" + std::to_string(key), 100 + key, 20000 + key});
+  }
+  ASSERT_TRUE(op->Process(0, Rows(rows)).ok());
+  ASSERT_TRUE(op->ProcessWatermark({15000, false}).ok());  // the first session of every key
+  out.Take();
+  OperatorSnapshot snapshot;
+  ASSERT_TRUE(op->SnapshotState(1, &snapshot).ok());
+  ASSERT_TRUE(backend_->Snapshot(dir_ + "/chk-1").ok());
+  ASSERT_TRUE(op->Finish().ok());
+  std::vector<std::string> expected = out.Take();
+  ASSERT_EQ(expected.size(), 40u);
+
+  std::vector<std::string> fired;
+  for (int subtask = 0; subtask < 2; ++subtask) {
+    auto restored = KeyedStateBackend::OpenFromSnapshot(
+        dir_ + "/chk-1", dir_ + "/restored-" + std::to_string(subtask),
+        std::make_shared<SharedStateResources>());
+    ASSERT_TRUE(restored.ok()) << restored.status();
+    EventLog again;
+    auto part = Make(&again, DefaultCalls(), restored->get(), 0, subtask, 2);
+    ASSERT_TRUE(part->RestoreRescaledState(std::span<const OperatorSnapshot>(&snapshot, 1)).ok());
+    EXPECT_GT(part->pending_sessions(), 0u);
+    EXPECT_LT(part->pending_sessions(), 40u);
+    // Late at the restored watermark (its session would have ended at 11 s).
+    ASSERT_TRUE(part->Process(0, Rows({{"late", 1, 1000}})).ok());
+    EXPECT_EQ(part->late_rows_dropped(), 1u);
+    ASSERT_TRUE(part->Finish().ok());
+    for (std::string& line : again.Take()) fired.push_back(std::move(line));
+    part.reset();
+    restored->reset();
+  }
+  std::sort(fired.begin(), fired.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(fired, expected);
+}
+
+// Restored from the snapshots of two subtasks, an instance restarts from the smaller of their
+// watermarks: a row the subtask that was ahead would have dropped as late is taken.
+TEST_F(SessionWindowTest, MergedSnapshotsRestartFromTheSmallestWatermark) {
+  EventLog out;
+  auto ahead = Make(&out);
+  ASSERT_TRUE(ahead->ProcessWatermark({30000, false}).ok());
+  OperatorSnapshot first;
+  ASSERT_TRUE(ahead->SnapshotState(1, &first).ok());
+  ASSERT_TRUE(ahead->ProcessWatermark({40000, false}).ok());
+  OperatorSnapshot second;
+  ASSERT_TRUE(ahead->SnapshotState(2, &second).ok());
+  out.Take();
+  ahead.reset();
+  auto merged = Make(&out);
+  const std::vector<OperatorSnapshot> both = {second, first};
+  ASSERT_TRUE(merged->RestoreRescaledState(both).ok());
+  ASSERT_TRUE(merged->Process(0, Rows({{"a", 1, 25000}})).ok());  // late after 40 s, not 30 s
+  EXPECT_EQ(merged->late_rows_dropped(), 0u);
+  ASSERT_TRUE(merged->Process(0, Rows({{"b", 1, 15000}})).ok());
+  EXPECT_EQ(merged->late_rows_dropped(), 1u);
 }
 
 TEST_F(SessionWindowTest, RejectsARecordedStateItCannotRead) {
