@@ -105,8 +105,8 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
   switch (response_.kind()) {
     case v1::ExecuteStatementResponse::QUERY: {
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
-      std::unique_ptr<ResultPrinter> printer =
-          MakeResultPrinter(response_.result_mode(), schema, out, isatty(fileno(out)) == 1);
+      std::unique_ptr<ResultPrinter> printer = MakeResultPrinter(
+          response_.result_mode(), schema, out, isatty(fileno(out)) == 1, response_.batch());
       ASSIGN_OR_RETURN(RowIterator rows, Collect());
       printer->Begin();
       ResultRow row;

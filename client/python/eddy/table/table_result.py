@@ -297,7 +297,8 @@ class TableResult:
         k = self._response.kind
         if k == _Kind.QUERY:
             fields = [(f.name, f.type) for f in self._response.result_schema.fields]
-            printer = make_result_printer(self._response.result_mode, fields, out)
+            printer = make_result_printer(self._response.result_mode, fields, out,
+                                          self._response.batch)
             rows = self._iterator()
             printer.begin()
             try:
