@@ -48,7 +48,7 @@ def test_batch_mode_runs_bounded_queries_with_final_results(cluster):
                                   "| c | 1 |\n"
                                   "+---+---+\n"
                                   "3 rows in set\n")
-        env.execute_sql("CREATE TABLE endless (x BIGINT) WITH ('connector' = 'datagen')")
+        env.execute_sql("CREATE TEMPORARY TABLE endless (x BIGINT) WITH ('connector' = 'datagen')")
         with pytest.raises(ValidationException, match="Querying an unbounded table "
                            "'default_catalog.default_database.endless' in batch mode"):
             env.execute_sql("SELECT * FROM endless")
