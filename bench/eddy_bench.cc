@@ -4,6 +4,8 @@
 //   (b1) the same with mini-batch on (table.exec.mini-batch.*: --mini-batch-size, -latency), one
 //        phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
 //   (b2) the same with two phases (chained in one task at parallelism 1)
+//   (bb), (cb) (b), (c) in batch mode (execution.runtime-mode = BATCH): an in-memory HashAggregate
+//        that emits each key's final row once at the end of input
 //   (c)  (b) at parallelism 2 on two workers: the hash shuffle crosses gRPC between them
 //   (c1) (c) with mini-batch on, one phase (table.optimizer.agg-phase-strategy = ONE_PHASE)
 //   (c2) (c) with mini-batch on, two phases: local aggregates before the shuffle, global after
@@ -301,6 +303,16 @@ int main(int argc, char** argv) {
        2,
        agg,
        {"SET 'execution.checkpointing.interval' = '10 s'"}},
+      {"bb",
+       "(bb) (b) in batch mode: HashAggregate",
+       1,
+       agg,
+       {"SET 'execution.runtime-mode' = 'batch'"}},
+      {"cb",
+       "(cb) (c) in batch mode: HashAggregate",
+       2,
+       agg,
+       {"SET 'execution.runtime-mode' = 'batch'"}},
       {"r", "(r) keyed COUNT/SUM, random keys", 1, random_agg, {}},
       {"r2", "(r2) (r) across a gRPC shuffle, 2 workers", 2, random_agg, {}},
       {"w", "(w) tumbling-window COUNT/SUM per key, event time", 1, window_agg("events"), {}},
@@ -330,11 +342,11 @@ int main(int argc, char** argv) {
       }
     }
     if (!found) {
-      std::fprintf(
-          stderr,
-          "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, c, c1, c2, c3, c4, r, r2, w, "
-          "w2, j, j2, ij, t, t2, d, o, n0, n3, n8, n3p2, n8p2, all)\n",
-          id.c_str());
+      std::fprintf(stderr,
+                   "eddy-bench: unknown scenario '%s' (a, b, b1, b2, b3, b4, bb, c, c1, c2, c3, "
+                   "c4, cb, r, r2, w, "
+                   "w2, j, j2, ij, t, t2, d, o, n0, n3, n8, n3p2, n8p2, all)\n",
+                   id.c_str());
       return 2;
     }
   }

@@ -193,6 +193,50 @@ class MaterializedTable : public ResultPrinter {
   std::chrono::steady_clock::time_point last_draw_{};
 };
 
+// A batch query's result in TABLEAU mode, as Flink's SQL client prints batch results: the rows are
+// final (+I only), so there is no op column; the result is printed when the query ends, each column
+// as wide as its name or its widest cell (at most sql-client.display.max-column-width), ending with
+// `N rows in set`, or `Empty set` alone.
+class BatchTableau : public ResultPrinter {
+ public:
+  BatchTableau(const Schema& schema, FILE* out, int max_column_width)
+      : names_(Names(schema)), out_(out), max_column_width_(max_column_width) {}
+
+  void Begin() override {}
+  void Add(const ChangelogBatch& batch) override {
+    for (size_t r = 0; r < batch.num_rows(); ++r) {
+      std::vector<std::string>& cells = rows_.emplace_back(batch.num_columns());
+      for (size_t c = 0; c < batch.num_columns(); ++c) cells[c] = CellText(batch.column(c), r);
+    }
+  }
+  void End() override {
+    if (rows_.empty()) {
+      std::fprintf(out_, "Empty set\n");
+      std::fflush(out_);
+      return;
+    }
+    std::vector<int> widths;
+    for (const std::string& name : names_) widths.push_back(DisplayWidth(name));
+    for (const auto& row : rows_) {
+      for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
+    }
+    for (int& w : widths) w = std::min(w, max_column_width_);
+    Tableau tableau(names_, std::move(widths), out_);
+    tableau.Header();
+    for (const auto& row : rows_) tableau.Row(row);
+    tableau.Border();
+    std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
+    std::fflush(out_);
+  }
+  int64_t rows_received() const override { return static_cast<int64_t>(rows_.size()); }
+
+ private:
+  std::vector<std::string> names_;
+  FILE* out_;
+  int max_column_width_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
 }  // namespace
 
 int TableauColumnWidth(const Field& field, int max_column_width) {
@@ -231,10 +275,12 @@ int TableauColumnWidth(const Field& field, int max_column_width) {
 }
 
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out, bool live, int max_column_width) {
+                                                 FILE* out, bool live, bool batch,
+                                                 int max_column_width) {
   if (absl::AsciiStrToUpper(mode) == "TABLE") {
     return std::make_unique<MaterializedTable>(schema, out, live, max_column_width);
   }
+  if (batch) return std::make_unique<BatchTableau>(schema, out, max_column_width);
   return std::make_unique<ChangelogTableau>(schema, out, max_column_width);
 }
 

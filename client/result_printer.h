@@ -7,6 +7,9 @@
 //     `N rows in set` (or `Empty set`). On a terminal (`live`) it is a view redrawn in place while
 //     the query runs, at most twice a second and only when it changed; elsewhere it is printed
 //     once, when the query ends.
+// A batch query's result (execution.runtime-mode = BATCH) in TABLEAU mode is printed as Flink's SQL
+// client prints batch results: when the query ends, without an op column (every row is final),
+// column widths from the data, ending with `N rows in set` (or `Empty set`).
 // Cells are right-aligned, NULL prints as <NULL>, a cell wider than its column ends in `...`.
 #pragma once
 
@@ -34,11 +37,11 @@ class ResultPrinter {
   virtual int64_t rows_received() const = 0;
 };
 
-// `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU.
-// `max_column_width` (`sql-client.display.max-column-width`) is the width of variable-width
-// columns.
+// `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU. `batch`: the
+// result of a batch query. `max_column_width` (`sql-client.display.max-column-width`) is the width
+// of variable-width columns (of every column of a batch result).
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
-                                                 FILE* out, bool live = false,
+                                                 FILE* out, bool live = false, bool batch = false,
                                                  int max_column_width = kDefaultMaxColumnWidth);
 
 // Flink's tableau column width for a column: its name, or the widest text of its type (<NULL>

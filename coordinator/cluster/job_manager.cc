@@ -545,9 +545,17 @@ std::vector<std::string> JobManager::LiveWorkersLocked(const Job& job) {
 }
 
 std::vector<std::string> JobManager::FinishLocked(Job& job, v1::JobStatus status,
-                                                  const std::string& error) {
+                                                  const std::string& error_in) {
   std::vector<std::string> to_cancel;
   if (IsFinal(job.info.status())) return to_cancel;
+  std::string error = error_in;
+  if (job.spec.on_end) {
+    absl::Status ended = job.spec.on_end(job.info.job_id(), status == v1::JOB_STATUS_FINISHED);
+    if (!ended.ok() && status == v1::JOB_STATUS_FINISHED) {
+      status = v1::JOB_STATUS_FAILED;
+      error = std::string(ended.message());
+    }
+  }
   job.info.set_status(status);
   job.info.set_error(error);
   job.info.set_end_time_ms(NowMs());

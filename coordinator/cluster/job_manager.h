@@ -68,6 +68,10 @@ class JobManager {
     // A SELECT: its collect sink (subtask 0, on the first slot) holds rows for FetchResults. With
     // checkpointing they reach the client exactly once, as each checkpoint completes.
     bool collects_results = false;
+    // Runs once when the job ends (`finished`: it FINISHED rather than failed or was cancelled):
+    // batch-mode filesystem sinks commit or discard their staged output there. An error when it
+    // finished makes the job FAILED with that error. Null: nothing to do.
+    std::function<absl::Status(const std::string& job_id, bool finished)> on_end;
     // What the job store records of the job, from which the rest of this spec is made again after
     // a coordinator restart (Recover's factory).
     v1::StoredJobSpec stored;

@@ -1,6 +1,7 @@
 // Binding of INSERT INTO: the target must be a table whose connector can be written; the query's
 // columns are matched to the sink's (optionally through a column list), implicitly widened where
-// Flink allows it, and checked for nullability.
+// Flink allows it, and checked for nullability. INSERT OVERWRITE is for a filesystem table in batch
+// mode (the sink's commit replaces the table's files).
 #include <set>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/function_registry.h"
 #include "coordinator/planner/binder.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/planner_errors.h"
 
@@ -37,7 +39,16 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     return ValidationError(absl::StrCat("table '", name, "' (connector '", connector,
                                         "') cannot be written; it is a source"));
   }
-  if (insert.overwrite) return ValidationError("INSERT OVERWRITE is not supported yet");
+  // INSERT OVERWRITE, as Flink: only a sink that supports it (filesystem), only in batch mode.
+  if (insert.overwrite && connector != "filesystem") {
+    return ValidationErrorAt(
+        insert.target.pos,
+        absl::StrCat("INSERT OVERWRITE requires that the underlying DynamicTableSink of table '",
+                     name, "' implements the SupportsOverwrite interface."));
+  }
+  if (insert.overwrite && !IsBatchMode(config_)) {
+    return ValidationErrorAt(insert.target.pos, "Streaming mode not support overwrite.");
+  }
   if (insert.query == nullptr) return ValidationError("INSERT has no query");
   ASSIGN_OR_RETURN(BoundRelation query, BindQuery(*insert.query));
 
@@ -95,7 +106,9 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     exprs.push_back(qt.IsString() && sf.type.IsString() ? ref : MakeCast(ref, sf.type));
   }
   LogicalNodePtr project = MakeProject(query.node, std::move(exprs), sink.Names());
-  return MakeSink(std::move(project), std::move(table));
+  LogicalNodePtr sink_node = MakeSink(std::move(project), std::move(table));
+  sink_node->overwrite = insert.overwrite;
+  return sink_node;
 }
 
 }  // namespace eddy::planner

@@ -4,9 +4,12 @@
 // Rank of origin kLimit, no sort key). ORDER BY items are output columns by name, by ordinal
 // (`ORDER BY 2`), expressions over them, or (in a SELECT block) expressions over its FROM clause,
 // carried as hidden select items up to the sort and dropped after it. ORDER BY without LIMIT is
-// refused with Flink's message (a sort on an event-time attribute, Flink's temporal sort, is not
-// supported yet).
+// refused with Flink's message unless its first key is an ascending time attribute (Flink's
+// temporal sort). In batch mode ORDER BY may sort on any columns, with or without LIMIT (Flink's
+// batch Sort and SortLimit): a Rank of origin kSort, or kSortLimit, that the physical planner makes
+// a Sort.
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/logical_rewrite.h"
 #include "coordinator/planner/planner_errors.h"
 
@@ -81,7 +85,11 @@ absl::StatusOr<BoundRelation> Binder::BindOrderAndLimit(const sql::Query& q, Bou
     }
     rank.order_keys.push_back(key);
   }
-  if (!limited) {
+  if (!limited && IsBatchMode(config_)) {
+    rank.origin = RankSpec::Origin::kSort;
+    rank.rank_start = 1;
+    rank.rank_end = std::numeric_limits<int64_t>::max();
+  } else if (!limited) {
     // Only a temporal sort: the first key an ascending time attribute (Flink).
     const SortKey& first = rank.order_keys.front();
     const sql::SourcePos& pos = q.order_by.front().pos;

@@ -23,8 +23,19 @@ void TopoOrder(const LogicalNodePtr& n, std::unordered_set<const LogicalNode*>* 
 }
 
 // The produced modes, bottom-up. UPDATE_BEFORE of aggregates comes from requires_update_before.
-void ComputeModes(const std::vector<LogicalNode*>& order) {
+// In batch mode an aggregate (a HashAggregate) and an ORDER BY (a Sort) emit final rows only, and
+// any other node that would produce changes gets a ChangelogMaterialize after it (see
+// LogicalNode::batch_materialize): every node's output is insert-only.
+void ComputeModes(const std::vector<LogicalNode*>& order, bool batch) {
   for (LogicalNode* n : order) {
+    n->batch_materialize = false;
+    if (batch &&
+        (n->kind == LogicalKind::kAggregate ||
+         (n->kind == LogicalKind::kRank && (n->rank.origin == RankSpec::Origin::kSort ||
+                                            n->rank.origin == RankSpec::Origin::kSortLimit)))) {
+      n->mode = ChangelogMode::InsertOnly();
+      continue;
+    }
     switch (n->kind) {
       case LogicalKind::kTableScan: {
         // An upsert source (upsert-kafka) normalizes its changes by key into a full changelog
@@ -115,6 +126,12 @@ void ComputeModes(const std::vector<LogicalNode*>& order) {
         n->mode = m;
         break;
       }
+    }
+    if (batch && !n->mode.IsInsertOnly()) {
+      n->batch_materialize = true;
+      n->own_mode = n->mode;
+      n->own_mode.update_before = n->own_mode.update_after;  // the materializer removes old rows
+      n->mode = ChangelogMode::InsertOnly();
     }
   }
 }
@@ -341,12 +358,12 @@ std::vector<std::vector<int>> UpsertKeys(const LogicalNode& n) {
   return {};  // not reached: every kind is a case above
 }
 
-absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
+absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks, bool batch) {
   std::unordered_set<const LogicalNode*> seen;
   std::vector<LogicalNode*> order;
   for (const auto& s : sinks) TopoOrder(s, &seen, &order);
   for (LogicalNode* n : order) n->requires_update_before = false;
-  ComputeModes(order);
+  ComputeModes(order, batch);
   // A root that is not a Sink is a bare query (EXPLAIN SELECT): like Flink, its consumer is taken
   // to need retractions, as a client collecting the result would.
   for (const auto& s : sinks) {
@@ -392,7 +409,7 @@ absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks) {
       if (!s.ok()) return s;
     }
   }
-  ComputeModes(order);
+  ComputeModes(order, batch);
   return absl::OkStatus();
 }
 

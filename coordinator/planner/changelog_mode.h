@@ -15,7 +15,8 @@ namespace eddy::planner {
 // Sets `mode` and `requires_update_before` on every node reachable from `sinks`. Errors when a sink
 // cannot consume the changes its input produces (an append-only sink fed updates). A root that is
 // not a Sink (a bare query, for EXPLAIN) is consumed with UPDATE_BEFORE.
-absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks);
+// In batch mode (`batch`) every node's output is insert-only (see ComputeModes in the .cc).
+absl::Status InferChangelogModes(const std::vector<LogicalNodePtr>& sinks, bool batch = false);
 
 // Column sets that each identify a row of `node`'s updating output (the group keys of the nearest
 // aggregate, as projected; a Top-N's partition and rank; through a join as Flink derives them),

@@ -13,6 +13,11 @@ bool ConfigFlag(const ConfigMap& config, const std::string& key, bool def) {
   return absl::AsciiStrToLower(it->second) != "false";
 }
 
+bool IsBatchMode(const ConfigMap& config) {
+  auto it = config.find("execution.runtime-mode");
+  return it != config.end() && absl::AsciiStrToUpper(it->second) == "BATCH";
+}
+
 absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string& key, int def) {
   auto it = config.find(key);
   if (it == config.end()) return def;

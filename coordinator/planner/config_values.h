@@ -12,6 +12,8 @@ namespace eddy::planner {
 
 // Anything but "false" (case-insensitive) is true; `def` when unset.
 bool ConfigFlag(const ConfigMap& config, const std::string& key, bool def);
+// execution.runtime-mode is BATCH (docs/sql-reference.md "Batch mode").
+bool IsBatchMode(const ConfigMap& config);
 absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string& key, int def);
 // Milliseconds of a duration value ('5 s', '100 ms', 5000).
 absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::string& key,

@@ -198,7 +198,8 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
       }
       if (n.rank.rank_start > 1)
         items.push_back(absl::StrCat("offset=[", n.rank.rank_start - 1, "]"));
-      if (n.rank.origin != RankSpec::Origin::kTemporalSort) {
+      if (n.rank.origin != RankSpec::Origin::kTemporalSort &&
+          n.rank.origin != RankSpec::Origin::kSort) {
         items.push_back(absl::StrCat("fetch=[", n.rank.rank_end - n.rank.rank_start + 1, "]"));
       }
       return absl::StrCat("LogicalSort(", absl::StrJoin(items, ", "), ")");

@@ -27,7 +27,9 @@ class Builder {
         n.op_case() == v1::PlanNode::kRank || n.op_case() == v1::PlanNode::kDeduplicate ||
         n.op_case() == v1::PlanNode::kOverAggregate ||
         n.op_case() == v1::PlanNode::kSessionWindowAggregate ||
-        n.op_case() == v1::PlanNode::kWindowRank || n.op_case() == v1::PlanNode::kTemporalSort;
+        n.op_case() == v1::PlanNode::kWindowRank || n.op_case() == v1::PlanNode::kTemporalSort ||
+        n.op_case() == v1::PlanNode::kHashAggregate || n.op_case() == v1::PlanNode::kSort ||
+        n.op_case() == v1::PlanNode::kChangelogMaterialize;
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -39,17 +41,25 @@ class Builder {
   }
 
  private:
-  // Flink shuffles by the group keys before a GroupAggregate, by the partition keys before a Rank
-  // or Deduplicate, and by each side's join keys before a Join (a join without keys: everything to
-  // one subtask, `single`); one Exchange per distinct (input, distribution), so two aggregates with
-  // the same keys over one input share it.
+  // Flink shuffles by the group keys before a GroupAggregate (or a batch HashAggregate), by the
+  // partition keys before a Rank or Deduplicate, and by each side's join keys before a Join (a join
+  // without keys: everything to one subtask, `single`); one Exchange per distinct (input,
+  // distribution), so two aggregates with the same keys over one input share it.
   const ExplainNode* Exchange(const v1::PlanNode& consumer, int slot) {
     const int input = consumer.inputs(slot);
     const v1::Schema& in = plan_.nodes[input].output_schema();
     std::vector<std::string> keys;
     static const google::protobuf::RepeatedField<int32_t> kNoKeys;  // a temporal sort: single
+    // A ChangelogMaterialize meets every change of a row in one subtask: hash on all columns.
+    google::protobuf::RepeatedField<int32_t> all_columns;
+    for (int c = 0; consumer.has_changelog_materialize() && c < in.fields_size(); ++c) {
+      all_columns.Add(c);
+    }
     const auto& group_keys =
-        consumer.has_temporal_sort()      ? kNoKeys
+        consumer.has_temporal_sort() || consumer.has_sort() ? kNoKeys
+        : consumer.has_changelog_materialize()              ? all_columns
+        : consumer.has_hash_aggregate()                     ? consumer.hash_aggregate().group_keys()
+        : consumer.has_group_aggregate()  ? consumer.group_aggregate().group_keys()
         : consumer.has_group_aggregate()  ? consumer.group_aggregate().group_keys()
         : consumer.has_window_aggregate() ? consumer.window_aggregate().group_keys()
         : consumer.has_join()

@@ -9,6 +9,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/explain_logical.h"
 #include "coordinator/planner/explain_physical.h"
 #include "coordinator/planner/explain_tree.h"
@@ -90,7 +91,7 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
     absl::StrAppend(&out, TreeToString(*root, false), "\n");
   }
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
-  RETURN_IF_ERROR(planner::InferChangelogModes(roots));
+  RETURN_IF_ERROR(planner::InferChangelogModes(roots, planner::IsBatchMode(config)));
   if (query) RETURN_IF_ERROR(planner::CheckOutermostLimit(*query, *roots[0]));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
 

@@ -62,10 +62,13 @@ class Splitter {
       case v1::PlanNode::kOverAggregate:
       case v1::PlanNode::kWindowRank:
       case v1::PlanNode::kSessionWindowAggregate:
-      case v1::PlanNode::kTemporalSort: {
+      case v1::PlanNode::kTemporalSort:
+      case v1::PlanNode::kHashAggregate:
+      case v1::PlanNode::kSort: {
         static const google::protobuf::RepeatedField<int32_t> kNoKeys;  // a global order
-        const auto& keys = node.has_temporal_sort()      ? kNoKeys
+        const auto& keys = node.has_temporal_sort() || node.has_sort() ? kNoKeys
                            : node.has_group_aggregate()  ? node.group_aggregate().group_keys()
+                           : node.has_hash_aggregate()   ? node.hash_aggregate().group_keys()
                            : node.has_window_aggregate() ? node.window_aggregate().group_keys()
                            : node.has_rank()             ? node.rank().partition_keys()
                            : node.has_deduplicate()      ? node.deduplicate().keys()
@@ -100,6 +103,15 @@ class Splitter {
         v1::PlanNode copy = node;
         Connect(stage, &copy, 0, part, {left_keys.begin(), left_keys.end()});
         Connect(stage, &copy, 1, part, {right_keys.begin(), right_keys.end()});
+        return Place(copy, stage);
+      }
+      case v1::PlanNode::kChangelogMaterialize: {
+        // Every change of one row must meet in one subtask: hash on all columns.
+        std::vector<int> all_columns;
+        for (int c = 0; c < node.output_schema().fields_size(); ++c) all_columns.push_back(c);
+        const int stage = NewStage(default_parallelism_);
+        v1::PlanNode copy = node;
+        Connect(stage, &copy, 0, v1::ExchangeSink::HASH, std::move(all_columns));
         return Place(copy, stage);
       }
       case v1::PlanNode::kUnionAll: {

@@ -96,8 +96,15 @@ struct RankSpec {
   // What the query said: ROW_NUMBER() OVER (...), ORDER BY ... LIMIT (Flink's SortLimit: no
   // partition, no row number), LIMIT alone (Flink's Limit: no order, the first rows), or ORDER BY
   // a time attribute ascending without LIMIT (Flink's TemporalSort: every row, no range; the first
-  // order key is the time attribute).
-  enum class Origin { kRowNumber, kSortLimit, kLimit, kTemporalSort } origin = Origin::kRowNumber;
+  // order key is the time attribute), or, in batch mode, ORDER BY any columns without LIMIT
+  // (Flink's batch Sort: every row, no range).
+  enum class Origin {
+    kRowNumber,
+    kSortLimit,
+    kLimit,
+    kTemporalSort,
+    kSort
+  } origin = Origin::kRowNumber;
   // ROW_NUMBER(), RANK() or DENSE_RANK() (ties share a number: more than rank_end rows may be in
   // range, and the partition key of a rank-1 result is not unique).
   enum class Function { kRowNumber, kRank, kDenseRank } function = Function::kRowNumber;
@@ -160,6 +167,10 @@ struct LogicalNode {
   // Filled by changelog-mode inference (changelog_mode.h).
   ChangelogMode mode;
   bool requires_update_before = false;  // some consumer needs UB from this node
+  // Batch mode: the node's own changes (`own_mode`, with UPDATE_BEFORE) are reduced to its final
+  // rows by a ChangelogMaterialize after it, so consumers see `mode` = insert-only.
+  bool batch_materialize = false;
+  ChangelogMode own_mode;
 
   // kTableScan; `schema` is the columns read.
   std::shared_ptr<const CatalogTable> table;
@@ -184,8 +195,10 @@ struct LogicalNode {
   // columns after it, one row per projection; a column is nullable where a projection nulls it.
   std::vector<ExpandProjection> expand_projections;
   int expand_id_column = -1;
-  // kSink: the target table; schema is the table's.
+  // kSink: the target table; schema is the table's. `overwrite`: INSERT OVERWRITE (batch mode,
+  // filesystem): the job's output replaces the table's contents.
   std::shared_ptr<const CatalogTable> sink_table;
+  bool overwrite = false;
   // kWatermarkAssigner: `rowtime` is the time attribute column, `watermark` the expression over the
   // input's columns; the schema is the input's.
   int rowtime = -1;

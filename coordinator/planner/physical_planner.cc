@@ -36,6 +36,10 @@ void SetProcessingTime(v1::PlanNode* p, const std::vector<int>& time_columns) {
 // Rows per ValuesSource batch.
 constexpr size_t kValuesBatchRows = 1024;
 
+// ORDER BY items as SortFields (below).
+void FillOrderBy(const std::vector<SortKey>& keys,
+                 google::protobuf::RepeatedPtrField<v1::SortField>* out);
+
 // The generic source of `scan`: its connector, options, the columns the connector produces, the
 // ones read, and the planning time; the connector parses the options where it runs.
 void FillTableSource(const LogicalNode& scan, int64_t plan_time_ms, v1::TableSource* out) {
@@ -148,6 +152,21 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
   if (auto it = ids_.find(root.get()); it != ids_.end()) return it->second;
   const LogicalNode& n = *root;
   int id = -1;
+  if (batch_ && n.batch_materialize) {
+    // The node as it runs (its own changes), then the materializer that makes them final rows.
+    auto own = std::make_shared<LogicalNode>(n);
+    own->batch_materialize = false;
+    own->mode = n.own_mode;
+    own->requires_update_before = true;
+    materialized_.push_back(own);  // kept alive: ids_ is keyed by node address
+    ASSIGN_OR_RETURN(int in, Translate(own));
+    v1::PlanNode* p = NewNode(n, n.schema);
+    p->add_inputs(in);
+    p->set_description("ChangelogMaterialize");
+    p->mutable_changelog_materialize();
+    ids_[root.get()] = p->id();
+    return p->id();
+  }
   switch (n.kind) {
     case LogicalKind::kTableScan: {
       v1::PlanNode* p = NewNode(n, n.schema);
@@ -160,7 +179,14 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       }
       FillTableSource(n, plan_time_ms_, p->mutable_table_source());
       ConnectorConfig config = ConnectorConfigOf(*n.table);
-      bounded_ = bounded_ && factory->Bounded(ConnectorTableOf(*n.table), config);
+      const bool bounded = factory->Bounded(ConnectorTableOf(*n.table), config);
+      if (batch_ && !bounded) {
+        return ValidationError(absl::StrCat("Querying an unbounded table '",
+                                            n.table->path.ToString(),
+                                            "' in batch mode is not allowed. The table source is "
+                                            "unbounded."));
+      }
+      bounded_ = bounded_ && bounded;
       id = WithMiniBatchAssigner(n, p->id());
       break;
     }
@@ -189,6 +215,17 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       }
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
+      if (batch_) {
+        // Final rows once, at the end of input (insert-only input: every updating node below
+        // was materialized).
+        p->set_description(HashAggregateDigest(n));
+        v1::GroupAggregate* agg = p->mutable_hash_aggregate();
+        for (int k : n.group_keys) agg->add_group_keys(k);
+        FillCalls(n.calls, agg->mutable_calls());
+        agg->set_input_insert_only(true);
+        id = p->id();
+        break;
+      }
       p->set_description(AggregateDigest(n));
       FillAggregate(n, p->mutable_group_aggregate());
       id = p->id();
@@ -276,6 +313,18 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       ASSIGN_OR_RETURN(int in, Translate(n.inputs[0]));
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
+      if (batch_ && (n.rank.origin == RankSpec::Origin::kSort ||
+                     n.rank.origin == RankSpec::Origin::kSortLimit)) {
+        p->set_description(BatchSortDigest(n));
+        v1::Sort* sort = p->mutable_sort();
+        FillOrderBy(n.rank.order_keys, sort->mutable_order_by());
+        sort->set_offset(n.rank.rank_start - 1);
+        sort->set_fetch(n.rank.origin == RankSpec::Origin::kSort
+                            ? -1
+                            : n.rank.rank_end - n.rank.rank_start + 1);
+        id = p->id();
+        break;
+      }
       p->set_description(RankDigest(n));
       RETURN_IF_ERROR(FillRank(n, p));
       id = p->id();
@@ -362,6 +411,10 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         sink->add_metadata_keys(columns.metadata_keys[i]);
       }
       for (int c : columns.primary_key) sink->add_primary_key(c);
+      // Batch mode: the files are published once, when the job finishes (a failed attempt's
+      // output never shows, a restarted one starts over); INSERT OVERWRITE replaces the table's.
+      if (batch_ && n.sink_table->connector() == "filesystem") sink->set_commit_at_job_end(true);
+      sink->set_overwrite(n.overwrite);
       id = p->id();
       break;
     }
@@ -668,7 +721,11 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
                                                const ConfigMap& config) {
   ASSIGN_OR_RETURN(MiniBatchSettings mini_batch, MiniBatchFromConfig(config));
   ASSIGN_OR_RETURN(AggPhaseStrategy agg_phase, AggPhaseStrategyFromConfig(config));
+  const bool batch = IsBatchMode(config);
+  // Batch aggregates see all their input before they emit: no mini-batches, one phase.
+  if (batch) mini_batch = {};
   PhysicalPlanner physical(mini_batch, agg_phase);
+  physical.set_batch(batch);
   ASSIGN_OR_RETURN(int64_t state_ttl_ms, ConfigDurationMs(config, "table.exec.state.ttl", 0));
   physical.set_state_ttl_ms(state_ttl_ms);
   ASSIGN_OR_RETURN(int64_t idle_timeout,

@@ -48,6 +48,11 @@ class PhysicalPlanner {
                            AggPhaseStrategy agg_phase = AggPhaseStrategy::kAuto)
       : mini_batch_(mini_batch), agg_phase_(agg_phase) {}
 
+  // Batch mode (changelog modes inferred for batch): aggregates become HashAggregates, ORDER BY a
+  // Sort, a node marked batch_materialize gets a ChangelogMaterialize, and an unbounded source is
+  // an error naming its table.
+  void set_batch(bool batch) { batch_ = batch; }
+
   // table.exec.state.ttl for the aggregates' state (0: forever).
   void set_state_ttl_ms(int64_t ttl_ms) { state_ttl_ms_ = ttl_ms; }
 
@@ -87,6 +92,8 @@ class PhysicalPlanner {
   std::vector<ChangelogMode> modes_;
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
+  bool batch_ = false;
+  std::vector<LogicalNodePtr> materialized_;  // batch: the node copies Translate made
   MiniBatchSettings mini_batch_;
   int64_t source_idle_timeout_ms_ = 0;
   AggPhaseStrategy agg_phase_;

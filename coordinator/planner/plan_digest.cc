@@ -210,6 +210,31 @@ std::string AggregateDigest(const LogicalNode& agg) {
   return absl::StrCat(s, "select=[", absl::StrJoin(select, ", "), "])");
 }
 
+std::string HashAggregateDigest(const LogicalNode& agg) {
+  // Flink's batch spelling of the one-phase aggregate: GroupAggregate(...) becomes
+  // HashAggregate(isMerge=[false], ...).
+  const std::string streaming = AggregateDigest(agg);
+  return absl::StrCat("HashAggregate(isMerge=[false], ",
+                      streaming.substr(std::string("GroupAggregate(").size()));
+}
+
+std::string BatchSortDigest(const LogicalNode& rank) {
+  const std::vector<std::string> in = rank.input().schema.Names();
+  const RankSpec& r = rank.rank;
+  std::vector<std::string> order;
+  for (const SortKey& k : r.order_keys) {
+    std::string item = absl::StrCat(in[k.column], k.descending ? " DESC" : " ASC");
+    if (k.nulls_first != !k.descending) item += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    order.push_back(std::move(item));
+  }
+  if (r.origin == RankSpec::Origin::kSort) {
+    return absl::StrCat("Sort(orderBy=[", absl::StrJoin(order, ", "), "])");
+  }
+  return absl::StrCat("SortLimit(orderBy=[", absl::StrJoin(order, ", "), "], offset=[",
+                      r.rank_start - 1, "], fetch=[", r.rank_end - r.rank_start + 1,
+                      "], global=[true])");
+}
+
 std::string RankDigest(const LogicalNode& rank) {
   const std::vector<std::string> in = rank.input().schema.Names();
   const RankSpec& r = rank.rank;
@@ -265,6 +290,8 @@ std::string RankDigest(const LogicalNode& rank) {
                           r.rank_end - r.rank_start + 1, "])");
     case RankSpec::Origin::kTemporalSort:
       return absl::StrCat("TemporalSort(orderBy=[", absl::StrJoin(order, ", "), "])");
+    case RankSpec::Origin::kSort:
+      return absl::StrCat("Sort(orderBy=[", absl::StrJoin(order, ", "), "])");
     case RankSpec::Origin::kRowNumber:
       break;
   }

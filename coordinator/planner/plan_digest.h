@@ -22,6 +22,11 @@ std::string CalcDigest(const std::vector<ExprPtr>& projections, const ExprPtr& f
                        const std::vector<std::string>& input_names,
                        const std::vector<std::string>& output_names);
 std::string AggregateDigest(const LogicalNode& aggregate);
+// Batch mode: HashAggregate(isMerge=[false], groupBy=[k], select=[k, COUNT(*) AS cnt]).
+std::string HashAggregateDigest(const LogicalNode& aggregate);
+// Batch mode, a Rank of origin kSort or kSortLimit: Sort(orderBy=[a ASC]) or
+// SortLimit(orderBy=[a ASC], offset=[0], fetch=[5], global=[true]), as Flink's batch plan.
+std::string BatchSortDigest(const LogicalNode& rank);
 // One aggregate call, its argument printed as `arg` (a column name, `$1`, `*`): `SUM(x)`,
 // `COUNT(DISTINCT x)`, `LISTAGG(s)`, `LISTAGG(s, '-')`. (Flink projects LISTAGG's separator into
 // the input and prints `LISTAGG(s, $f2)`; here it is a property of the call, printed as a literal.)

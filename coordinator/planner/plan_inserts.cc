@@ -11,6 +11,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
 #include "coordinator/planner/planner.h"
@@ -31,7 +32,7 @@ absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& in
     sinks.push_back(std::move(sink));
   }
   ASSIGN_OR_RETURN(sinks, planner::OptimizeLogicalPlan(sinks, config));
-  RETURN_IF_ERROR(planner::InferChangelogModes(sinks));
+  RETURN_IF_ERROR(planner::InferChangelogModes(sinks, planner::IsBatchMode(config)));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(sinks, config));
   PlannedJob job;
   job.name = absl::StrJoin(names, ",");

@@ -9,6 +9,7 @@
 #include "common/base/status_macros.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/connector_options.h"
 #include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
@@ -44,7 +45,7 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   table->options = {{"connector", std::string(kCollectConnector)}, {"sink.parallelism", "1"}};
   std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
   ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
-  RETURN_IF_ERROR(planner::InferChangelogModes(roots));
+  RETURN_IF_ERROR(planner::InferChangelogModes(roots, planner::IsBatchMode(config)));
   RETURN_IF_ERROR(planner::CheckOutermostLimit(query, roots[0]->input()));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));
   PlannedQuery out;

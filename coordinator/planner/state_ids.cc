@@ -19,6 +19,10 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kTemporalSort:
       return true;
     case v1::PlanNode::kLocalGroupAggregate:  // folds one mini-batch in memory, flushed at barriers
+    // Batch mode: in memory until the end of input; a failed batch job reruns from the start.
+    case v1::PlanNode::kHashAggregate:
+    case v1::PlanNode::kSort:
+    case v1::PlanNode::kChangelogMaterialize:
     case v1::PlanNode::kValues:
     case v1::PlanNode::kTableSource:
     case v1::PlanNode::kCalc:

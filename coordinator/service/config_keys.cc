@@ -27,7 +27,7 @@ struct KeySpec {
 
 const std::map<std::string, KeySpec>& Specs() {
   static const auto* specs = new std::map<std::string, KeySpec>{
-      {"execution.runtime-mode", {Kind::kEnum, "STREAMING", {"STREAMING"}, {"BATCH", "AUTOMATIC"}}},
+      {"execution.runtime-mode", {Kind::kEnum, "STREAMING", {"STREAMING", "BATCH"}, {"AUTOMATIC"}}},
       // Checkpoints (coordinator/checkpoint/checkpoint_config.h); off without an interval.
       {"execution.checkpointing.interval", {Kind::kDuration, "", {}}},
       {"execution.checkpointing.mode",

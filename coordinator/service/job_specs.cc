@@ -5,7 +5,9 @@
 #include "common/base/status_macros.h"
 #include "coordinator/checkpoint/checkpoint_config.h"
 #include "coordinator/cluster/restart_strategy.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/job_graph.h"
+#include "coordinator/service/batch_file_commit.h"
 #include "coordinator/service/deployment_builder.h"
 
 namespace eddy {
@@ -36,6 +38,9 @@ absl::StatusOr<JobManager::JobSpec> JobSpecFrom(const v1::StoredJobSpec& stored)
   ASSIGN_OR_RETURN(spec.checkpointing,
                    CheckpointConfigFrom(config, stored.default_checkpoints_dir()));
   spec.collects_results = stored.query();
+  // Batch mode: checkpoints are not used (as Flink): a failed batch job restarts from the start.
+  if (planner::IsBatchMode(config)) spec.checkpointing = CheckpointConfig{};
+  spec.on_end = BatchSinkCommitter(nodes);
   if (!stored.query() || spec.checkpointing.enabled()) {
     ASSIGN_OR_RETURN(spec.restart, MakeRestartStrategy(config, spec.checkpointing.enabled()));
   }

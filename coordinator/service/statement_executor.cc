@@ -10,6 +10,7 @@
 #include "common/sql/parser.h"
 #include "common/types/type_proto.h"
 #include "coordinator/checkpoint/savepoint_store.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/catalog_ddl.h"
 #include "coordinator/service/config_keys.h"
@@ -205,6 +206,12 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return TableResponse({"savepoint path"}, {{path}});
     }
     case sql::StatementKind::kQuery: {
+      auto mode = session.config.find("sql-client.execution.result-mode");
+      if (planner::IsBatchMode(session.config) && mode != session.config.end() &&
+          mode->second == "CHANGELOG") {
+        return absl::InvalidArgumentError(
+            "Results of batch queries can only be served in table or tableau mode.");
+      }
       ASSIGN_OR_RETURN(PlannedQuery planned,
                        PlanQuery(*stmt->query, session.catalog, session.config));
       ASSIGN_OR_RETURN(std::string job_id,
@@ -214,11 +221,11 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       r.set_job_id(job_id);
       r.set_job_bounded(planned.job.bounded);
       SchemaToProto(planned.schema, r.mutable_result_schema());
-      auto mode = session.config.find("sql-client.execution.result-mode");
       r.set_result_mode(mode != session.config.end() ? mode->second : "TABLEAU");
       auto width = session.config.find("sql-client.display.max-column-width");
       r.set_max_column_width(width != session.config.end() ? std::stoi(width->second) : 30);
       if (planned.limit) r.set_limit(*planned.limit);
+      r.set_batch(planner::IsBatchMode(session.config));
       return r;
     }
     case sql::StatementKind::kExplain: {

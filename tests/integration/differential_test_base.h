@@ -70,6 +70,9 @@ class DifferentialTest : public ::testing::Test {
     for (int i = 0; i < cluster_->workers(); ++i) {
       printed += cluster_->WorkerStdout(i).substr(offsets[i]);
     }
+    for (const char* change : {"-U[", "+U[", "-D["}) {
+      if (printed.find(change) != std::string::npos) ++runs_with_changes_;
+    }
     std::vector<std::string> errors;
     Multiset rows = ReplayMultiset(printed, &errors);
     for (size_t i = 0; i < errors.size() && i < 5; ++i) ADD_FAILURE() << errors[i];
@@ -78,6 +81,7 @@ class DifferentialTest : public ::testing::Test {
 
   std::mt19937_64 rng_;
   int runs_ = 0;
+  int runs_with_changes_ = 0;  // runs that printed a -U, +U or -D row (a batch job never does)
   static inline std::string* dir_ = nullptr;
   static inline ProcessCluster* cluster_ = nullptr;
 };

@@ -934,5 +934,69 @@ TEST_F(FailoverTest, ACheckpointedTemporalSortRestoresItsWaitingRowsAndPublishes
   ExpectEveryIdOnce(PublishedIds(out), kRows);
 }
 
+TEST_F(FailoverTest, ABatchJobRerunsFromTheStartAfterAKillAndOverwritesItsTableExactlyOnce) {
+  // Batch mode takes no checkpoints: the restarted attempt reads everything again, and only the
+  // attempt that finishes is committed into the table, replacing what it held.
+  constexpr int64_t kRows = 40000;
+  const std::string out = files_ + "/batch";
+  std::filesystem::create_directories(out);
+  {
+    std::ofstream old(out + "/old.csv");
+    old << "99,99,99\n";
+  }
+  RunResult submitted = cluster_->Eddy(
+      "SET 'execution.runtime-mode' = 'batch';"
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY TABLE files (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = "
+      "'filesystem', 'path' = '" +
+      out +
+      "', 'format' = 'csv');"
+      "INSERT OVERWRITE files SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(WaitForStatus(job, {"RUNNING"}, std::chrono::seconds(20)), "RUNNING");
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex(
+                  "attempt [2-6] deployed: .*, from the beginning: checkpointing is off"));
+
+  // The fault-free answer: every key k counts kRows / 10 ids and sums them; nothing of the old
+  // contents, of the failed attempt or of the staging is left.
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  std::map<int64_t, std::pair<int64_t, int64_t>> got;
+  std::vector<std::string> hidden;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (name[0] == '.') {
+      hidden.push_back(name);
+      continue;
+    }
+    std::istringstream in(ReadFileToString(entry.path().string()));
+    std::string line;
+    while (std::getline(in, line)) {
+      long long k = 0, c = 0, sum = 0;
+      ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld,%lld", &k, &c, &sum), 3) << name << line;
+      EXPECT_EQ(got.count(k), 0u) << "key " << k << " twice";
+      got[k] = {c, sum};
+    }
+  }
+  EXPECT_EQ(hidden, std::vector<std::string>{});
+  EXPECT_EQ(got, expected);
+}
+
 }  // namespace
 }  // namespace eddy::testing

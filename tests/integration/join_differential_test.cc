@@ -65,6 +65,26 @@ TEST_F(JoinDifferentialTest, OuterJoins) {
   }
 }
 
+// Batch mode: outer joins, an aggregate over an outer join and a Top-N over a join run as batch
+// jobs whose printed rows are final (+I only) and equal SQLite's.
+TEST_F(JoinDifferentialTest, BatchModeJoinsPrintOnlyTheirFinalRows) {
+  const std::string batch = "SET 'execution.runtime-mode' = 'batch';";
+  for (const char* type : {"LEFT", "FULL"}) {
+    const std::string q = absl::StrCat("SELECT a.k, a.x, b.k, b.y FROM a ", type,
+                                       " JOIN b ON a.k = b.k AND a.x <= b.y");
+    Check(q, q, 4, batch);
+  }
+  Check("SELECT a.k, CAST(COUNT(*) AS INT), SUM(b.y) FROM a LEFT JOIN b ON a.k = b.k GROUP BY a.k",
+        "SELECT a.k, COUNT(*), SUM(b.y) FROM a LEFT JOIN b ON a.k = b.k GROUP BY a.k", 3, batch);
+  Check(
+      "SELECT c.k, c.n, b.y FROM (SELECT k, CAST(COUNT(*) AS INT) AS n FROM a GROUP BY k) AS c "
+      "JOIN b ON c.k = b.k",
+      "SELECT c.k, c.n, b.y FROM (SELECT k, COUNT(*) AS n FROM a GROUP BY k) AS c "
+      "JOIN b ON c.k = b.k",
+      3, batch);
+  EXPECT_EQ(runs_with_changes_, 0);
+}
+
 TEST_F(JoinDifferentialTest, NonEquiJoinRunsInOneSubtask) {
   const std::string q = "SELECT a.x, b.y FROM a JOIN b ON a.x > b.y + 15";
   Check(q, q, 2);

@@ -23,14 +23,36 @@ def test_validation_error_names_the_table(env):
         env.sql_query("SELECT nope FROM (VALUES (1)) AS t(a)").execute()
 
 
-def test_batch_mode_is_refused_with_the_coordinators_message(cluster):
-    from eddy.table import EnvironmentSettings, TableEnvironment
-    from eddy.util.exceptions import TableException
-    with pytest.raises(TableException, match="'batch' is not implemented yet; supported: STREAMING"):
-        TableEnvironment.connect(cluster.address, EnvironmentSettings.in_batch_mode())
-    with pytest.raises(TableException, match="not implemented"):
-        TableEnvironment.connect(cluster.address,
-                                 EnvironmentSettings.new_instance().in_batch_mode().build())
+def test_batch_mode_runs_bounded_queries_with_final_results(cluster):
+    import io
+    from eddy.table import EnvironmentSettings, RowKind, TableEnvironment
+    from eddy.util.exceptions import ValidationException
+    for settings in (EnvironmentSettings.in_batch_mode(),
+                     EnvironmentSettings.new_instance().in_batch_mode().build()):
+        env = TableEnvironment.connect(cluster.address, settings)
+        assert env.get_config().get("execution.runtime-mode") == "BATCH"
+        query = ("SELECT w, COUNT(*) AS c FROM (VALUES ('a'), ('b'), ('a'), ('c'), ('a')) AS t(w) "
+                 "GROUP BY w ORDER BY c DESC, w")
+        # One final row per group, all inserts: no -U/+U as a streaming query would produce.
+        with env.execute_sql(query).collect() as rows:
+            got = [(r.get_row_kind(), tuple(r)) for r in rows]
+        assert got == [(RowKind.INSERT, ("a", 3)), (RowKind.INSERT, ("b", 1)),
+                       (RowKind.INSERT, ("c", 1))]
+        out = io.StringIO()
+        env.execute_sql(query).print(out)
+        assert out.getvalue() == ("+---+---+\n"
+                                  "| w | c |\n"
+                                  "+---+---+\n"
+                                  "| a | 3 |\n"
+                                  "| b | 1 |\n"
+                                  "| c | 1 |\n"
+                                  "+---+---+\n"
+                                  "3 rows in set\n")
+        env.execute_sql("CREATE TEMPORARY TABLE endless (x BIGINT) WITH ('connector' = 'datagen')")
+        with pytest.raises(ValidationException, match="Querying an unbounded table "
+                           "'default_catalog.default_database.endless' in batch mode"):
+            env.execute_sql("SELECT * FROM endless")
+        env.close()
     env = TableEnvironment.connect(cluster.address,
                                    EnvironmentSettings.new_instance().in_streaming_mode().build())
     assert env.get_config().get("execution.runtime-mode") == "STREAMING"

@@ -15,6 +15,7 @@
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
 #include "common/base/sync_directory.h"
+#include "common/connectors/filesystem_staging.h"
 #include "worker/connectors/filesystem_table.h"
 
 namespace eddy {
@@ -51,6 +52,7 @@ absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
   s->policy_ = RollingPolicy::FromOptions(table->options);
   s->format_ = table->options.format;
   s->dir_ = table->path;
+  s->commit_at_job_end_ = sink.commit_at_job_end();
   s->allowed_dirs_ = allowed_dirs;
   s->schema_ = std::move(schema);
   s->encoder_ = MakeRecordEncoder(s->format_, s->schema_);
@@ -81,6 +83,16 @@ absl::Status FilesystemSink::Open(const OperatorContext& ctx) {
   job_id_ = ctx.job_id;
   subtask_ = ctx.subtask_index;
   attempt_ = ctx.attempt;
+  if (commit_at_job_end_) {
+    // Batch mode: the parts are published into this attempt's hidden staging directory, which
+    // the coordinator moves into the table when the job finishes (BatchStagingDir).
+    dir_ = BatchStagingDir(dir_, job_id_, attempt_);
+    fs::create_directories(dir_, ec);
+    if (ec) {
+      return Error(
+          absl::StrCat("cannot create the staging directory '", dir_, "': ", ec.message()));
+    }
+  }
   checkpointing_ = ctx.checkpointing;
   next_check_ = Clock::now() + policy_.check_interval;
   return absl::OkStatus();

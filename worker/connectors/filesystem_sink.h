@@ -4,7 +4,10 @@
 //   .part-<job id>-<subtask>-<n>.<ext>.pending.<attempt>     rolled (synced and closed),
 //   unpublished part-<job id>-<subtask>-<n>.<ext>                         published (renamed into
 //   place)
-// Readers skip hidden files, so they see a part whole or not at all. A part rolls by the table's
+// Readers skip hidden files, so they see a part whole or not at all. In batch mode
+// (TableSink.commit_at_job_end) all of this happens inside the hidden staging directory
+// BatchStagingDir(path, job, attempt), and the coordinator publishes the parts of the attempt that
+// finished when the job ends (coordinator/service/batch_file_commit.h). A part rolls by the table's
 // RollingPolicy; a subtask that got no rows writes no file.
 // - Without checkpointing, every part is published when the input ends. A subtask that fails or is
 //   cancelled first removes its files and publishes none.
@@ -82,6 +85,7 @@ class FilesystemSink : public Operator {
   int subtask_ = 0;
   int attempt_ = 0;
   bool checkpointing_ = false;
+  bool commit_at_job_end_ = false;
   bool leftovers_removed_ = false;
 
   int64_t next_part_ = 0;

@@ -10,10 +10,13 @@
 #include "worker/connectors/values_source.h"
 #include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/exchange_source.h"
+#include "worker/operators/batch_sort.h"
 #include "worker/operators/calc_operator.h"
+#include "worker/operators/changelog_materialize.h"
 #include "worker/operators/deduplicate_operator.h"
 #include "worker/operators/expand_operator.h"
 #include "worker/operators/group_aggregate.h"
+#include "worker/operators/hash_aggregate.h"
 #include "worker/operators/interval_join.h"
 #include "worker/operators/local_group_aggregate.h"
 #include "worker/operators/mini_batch_assigner.h"
@@ -428,6 +431,30 @@ std::vector<SortKeyField> SortKeyFieldsFromProto(
   return fields;
 }
 
+absl::StatusOr<BuiltNode> BuildHashAggregate(const v1::PlanNode& node,
+                                             const std::vector<DataType>& in) {
+  const v1::GroupAggregate& agg = node.hash_aggregate();
+  if (!agg.input_insert_only()) {
+    return absl::InvalidArgumentError("HashAggregate: the input must be insert-only");
+  }
+  HashAggregateSpec spec;
+  spec.input_types = in;
+  RETURN_IF_ERROR(AggregateKeysAndCalls(agg, in, false, &spec.group_keys, &spec.aggregates));
+  ASSIGN_OR_RETURN(auto op, HashAggregateOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "HashAggregate");
+}
+
+absl::StatusOr<BuiltNode> BuildBatchSort(const v1::PlanNode& node,
+                                         const std::vector<DataType>& in) {
+  BatchSortSpec spec;
+  spec.input_types = in;
+  spec.order_by = SortKeyFieldsFromProto(node.sort().order_by());
+  spec.offset = node.sort().offset();
+  spec.fetch = node.sort().fetch();
+  ASSIGN_OR_RETURN(auto op, BatchSortOperator::Create(std::move(spec)));
+  return CheckedNode(node, std::move(op), "Sort");
+}
+
 absl::StatusOr<BuiltNode> BuildRank(const v1::PlanNode& node, const std::vector<DataType>& in) {
   const v1::Rank& rank = node.rank();
   RankSpec spec;
@@ -742,6 +769,19 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildTemporalSort(node, in);
     }
+    case v1::PlanNode::kHashAggregate: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildHashAggregate(node, in);
+    }
+    case v1::PlanNode::kSort: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      return BuildBatchSort(node, in);
+    }
+    case v1::PlanNode::kChangelogMaterialize: {
+      ASSIGN_OR_RETURN(auto in, single_input());
+      ASSIGN_OR_RETURN(auto op, ChangelogMaterializeOperator::Create(in));
+      return CheckedNode(node, std::move(op), "ChangelogMaterialize");
+    }
     case v1::PlanNode::OP_NOT_SET:
       break;
   }
@@ -779,6 +819,9 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kJoin:
     case v1::PlanNode::kTemporalJoin:
     case v1::PlanNode::kRank:
+    case v1::PlanNode::kHashAggregate:
+    case v1::PlanNode::kSort:
+    case v1::PlanNode::kChangelogMaterialize:
     case v1::PlanNode::OP_NOT_SET:
       return absl::InvalidArgumentError("this node cannot run in processing time");
   }

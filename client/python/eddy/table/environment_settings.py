@@ -1,8 +1,7 @@
 """How a TableEnvironment runs, as PyFlink's EnvironmentSettings: streaming or batch.
 
-Eddy runs streaming only: a batch environment asks the coordinator for
-execution.runtime-mode = BATCH, which it refuses with its message, so creating one raises instead
-of silently running in streaming mode.
+A batch environment sets execution.runtime-mode = BATCH in its session: bounded queries run as
+batch jobs with final results (docs/sql-reference.md, "Batch mode").
 """
 
 

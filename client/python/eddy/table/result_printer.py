@@ -2,7 +2,8 @@
 client/table_printer.cc), so TableResult.print() writes the same bytes as `eddy -e`:
 a query in the session's result mode (TABLEAU/CHANGELOG: an `op` column and one row per change,
 ending with `Received a total of N rows`; TABLE: the materialized result once the query ends,
-ending with `N rows in set` or `Empty set`), and small text tables (SHOW, DESCRIBE) padded by bytes.
+ending with `N rows in set` or `Empty set`; a batch query's TABLEAU: no op column, widths from the
+data, `N rows in set`), and small text tables (SHOW, DESCRIBE) padded by bytes.
 """
 
 from eddy.table import value_format as vf
@@ -139,12 +140,57 @@ class MaterializedTable:
         self._out.flush()
 
 
-def make_result_printer(mode, fields, out, max_column_width=0):
-    """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG;
-    `max_column_width` the session's sql-client.display.max-column-width (0: the default, 30)."""
+class BatchTableau:
+    """A batch query's TABLEAU: final rows, printed at the end without an op column, each column
+    as wide as its name or widest cell (at most sql-client.display.max-column-width), ending with
+    `N rows in set` or `Empty set`."""
+
+    def __init__(self, fields, out, max_column_width):
+        self._max_column_width = max_column_width
+        self._names = [n for n, _ in fields]
+        self._types = [t for _, t in fields]
+        self._out = out
+        self._rows = []
+
+    @property
+    def rows_received(self):
+        return len(self._rows)
+
+    def begin(self):
+        pass
+
+    def add(self, kind, values):
+        self._rows.append([vf.cell_text(v, t) for v, t in zip(values, self._types)])
+
+    def flush(self):
+        pass
+
+    def end(self):
+        if not self._rows:
+            self._out.write("Empty set\n")
+        else:
+            widths = [len(n) for n in self._names]
+            for r in self._rows:
+                widths = [max(w, len(c)) for w, c in zip(widths, r)]
+            tableau = _Tableau(self._names, [min(w, self._max_column_width) for w in widths], self._out)
+            tableau.header()
+            for r in self._rows:
+                tableau.row(r)
+            tableau.border()
+            n = len(self._rows)
+            self._out.write("%d %s in set\n" % (n, "rows" if n > 1 else "row"))
+        self._out.flush()
+
+
+def make_result_printer(mode, fields, out, batch=False, max_column_width=0):
+    """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG; `batch`: the
+    result of a batch query; `max_column_width` the session's sql-client.display.max-column-width
+    (0: the default, 30)."""
     width = max_column_width or _MAX_COLUMN_WIDTH
     if mode.upper() == "TABLE":
         return MaterializedTable(fields, out, width)
+    if batch:
+        return BatchTableau(fields, out, width)
     return ChangelogTableau(fields, out, width)
 
 

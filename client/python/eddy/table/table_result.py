@@ -298,6 +298,7 @@ class TableResult:
         if k == _Kind.QUERY:
             fields = [(f.name, f.type) for f in self._response.result_schema.fields]
             printer = make_result_printer(self._response.result_mode, fields, out,
+                                          self._response.batch,
                                           self._response.max_column_width)
             rows = self._iterator()
             printer.begin()
