@@ -48,20 +48,24 @@ bool Hidden(const std::string& name) { return name.empty() || name[0] == '.' || 
 
 }  // namespace
 
-std::string EscapePartitionName(std::string_view s) {
+void AppendEscapedPartitionName(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
   for (char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     if (NeedsEscaping(c)) {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+      out->push_back('%');
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 15]);
     } else {
-      out.push_back(ch);
+      out->push_back(ch);
     }
   }
+}
+
+std::string EscapePartitionName(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  AppendEscapedPartitionName(s, &out);
   return out;
 }
 
@@ -150,11 +154,12 @@ absl::StatusOr<Column> CastPartitionColumn(const Column& column) {
   return CastColumn(column, DataType::String(), /*try_cast=*/false);
 }
 
-std::string PartitionValueText(const Column& texts, size_t row, const std::string& default_name) {
+std::string_view PartitionValueText(const Column& texts, size_t row,
+                                    const std::string& default_name) {
   if (texts.IsNull(row)) return default_name;
   std::string_view text = texts.GetString(row);
   if (text.empty()) return default_name;
-  return std::string(text);
+  return text;
 }
 
 absl::StatusOr<Value> PartitionValue(const std::string& column, const std::string& text,

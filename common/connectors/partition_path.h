@@ -24,6 +24,8 @@ using PartitionSpec = std::vector<std::pair<std::string, std::string>>;
 
 // `s` with every character a path name cannot hold as %XX (upper-case hex).
 std::string EscapePartitionName(std::string_view s);
+// The same, appended to `out` (no allocation once `out` has grown).
+void AppendEscapedPartitionName(std::string_view s, std::string* out);
 // The inverse; a '%' not followed by two hex digits stays as it is (as Flink's unescape).
 std::string UnescapePartitionName(std::string_view s);
 
@@ -45,7 +47,8 @@ absl::StatusOr<std::vector<std::string>> ListPartitionDirectories(
 // The text a partition directory holds for row `row` of `column` (its CAST to STRING), or
 // `default_name` for NULL and ''. `texts` is `column` cast to STRING (CastPartitionColumn).
 absl::StatusOr<Column> CastPartitionColumn(const Column& column);
-std::string PartitionValueText(const Column& texts, size_t row, const std::string& default_name);
+std::string_view PartitionValueText(const Column& texts, size_t row,
+                                    const std::string& default_name);
 
 // The typed value of a partition directory's `text`: NULL for `default_name`, else the text
 // CAST to `type`; an error names the column and the text when it does not convert.

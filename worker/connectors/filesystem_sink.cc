@@ -63,6 +63,7 @@ absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
       return s->Error(absl::StrCat("partition column ", k, " out of range"));
     }
     s->partition_keys_.push_back(k);
+    s->escaped_keys_.push_back(EscapePartitionName(s->schema_.fields[k].name));
   }
   Schema data_schema;
   for (size_t c = 0; c < s->schema_.size(); ++c) {
@@ -188,12 +189,14 @@ absl::Status FilesystemSink::Process(int input, const ChangelogBatch& batch) {
   for (auto& [partition, rows] : rows_by_partition_) rows.clear();
   partition_order_.clear();
   for (size_t r = 0; r < batch.num_rows(); ++r) {
+    // No allocation per row: the path is built in a reused buffer.
     path_scratch_.clear();
     for (size_t k = 0; k < partition_keys_.size(); ++k) {
       if (k > 0) path_scratch_.push_back('/');
-      absl::StrAppend(
-          &path_scratch_, EscapePartitionName(schema_.fields[partition_keys_[k]].name), "=",
-          EscapePartitionName(PartitionValueText(texts[k], r, options_.default_partition_name)));
+      path_scratch_.append(escaped_keys_[k]);
+      path_scratch_.push_back('=');
+      AppendEscapedPartitionName(PartitionValueText(texts[k], r, options_.default_partition_name),
+                                 &path_scratch_);
     }
     std::vector<uint32_t>& rows = rows_by_partition_[path_scratch_];
     if (rows.empty()) partition_order_.push_back(path_scratch_);

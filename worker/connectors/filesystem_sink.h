@@ -103,8 +103,9 @@ class FilesystemSink : public Operator {
   FormatOptions format_;
   FilesystemOptions options_;
   Schema schema_;
-  std::vector<int> partition_keys_;  // input columns
-  std::vector<int> data_columns_;    // input columns written into the files
+  std::vector<int> partition_keys_;        // input columns
+  std::vector<std::string> escaped_keys_;  // their names as directory names hold them
+  std::vector<int> data_columns_;          // input columns written into the files
   std::vector<std::string> allowed_dirs_;
   RollingPolicy policy_;
   std::unique_ptr<RecordEncoder> encoder_;
