@@ -24,6 +24,7 @@ struct ConnectorTable {
   std::vector<std::string> metadata_keys;  // per column: its metadata key, "" for physical
   std::vector<bool> metadata_virtual;      // per column: a VIRTUAL metadata column (read only)
   std::vector<int> primary_key;            // indexes into columns
+  std::vector<int> partition_keys;         // PARTITIONED BY: indexes into columns, in order
 
   bool IsMetadata(size_t column) const {
     return column < metadata_keys.size() && !metadata_keys[column].empty();
@@ -61,6 +62,8 @@ class ConnectorFactory {
   virtual std::string_view name() const = 0;
   virtual bool can_read() const { return false; }
   virtual bool can_write() const { return false; }
+  // Whether a table of this connector may be PARTITIONED BY columns.
+  virtual bool partitionable() const { return false; }
   // Planned internally only (the collect sink of a SELECT); CREATE TABLE cannot name it.
   virtual bool internal() const { return false; }
 

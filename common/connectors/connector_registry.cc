@@ -110,6 +110,11 @@ absl::Status ValidateConnectorTable(const ConnectorTable& table,
                                                "'; supported: ", SupportedConnectorList()));
   }
   RETURN_IF_ERROR(CheckMetadataColumns(table, *factory));
+  if (!table.partition_keys.empty() && !factory->partitionable()) {
+    return ConnectorConfig::Error(
+        absl::StrCat("table '", table.name, "' is PARTITIONED BY, but connector '",
+                     connector->second, "' does not support partitioned tables"));
+  }
   ConnectorConfig config(connector->second, table.name, options);
   RETURN_IF_ERROR(factory->Validate(table, config));
   return config.CheckAllRead();

@@ -1,5 +1,8 @@
 #include "common/connectors/filesystem_connector.h"
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/base/status_macros.h"
 
 namespace eddy {
@@ -10,7 +13,15 @@ class Filesystem : public ConnectorFactory {
   std::string_view name() const override { return "filesystem"; }
   bool can_read() const override { return true; }
   bool can_write() const override { return true; }
+  bool partitionable() const override { return true; }
   absl::Status Validate(const ConnectorTable& table, ConnectorConfig& config) const override {
+    if (!table.partition_keys.empty() &&
+        table.partition_keys.size() >= table.PhysicalColumnIndexes().size()) {
+      return ConnectorConfig::Error(
+          absl::StrCat("table '", table.name,
+                       "' is partitioned by all its columns; a filesystem table needs at least "
+                       "one column that is not a partition column, to write into its files"));
+    }
     RETURN_IF_ERROR(ReadFilesystemOptions(config).status());
     return config.Int("sink.parallelism", 1, 1).status();
   }
@@ -39,6 +50,34 @@ absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config)
       config.DurationMs("sink.rolling-policy.inactivity-interval", o.inactivity_interval_ms));
   ASSIGN_OR_RETURN(o.check_interval_ms,
                    config.DurationMs("sink.rolling-policy.check-interval", o.check_interval_ms));
+  if (std::optional<std::string> name = config.Get("partition.default-name")) {
+    if (name->empty()) return config.Bad("partition.default-name", "a non-empty directory name");
+    o.default_partition_name = *name;
+  }
+  ASSIGN_OR_RETURN(std::string trigger,
+                   config.Enum("sink.partition-commit.trigger", {"process-time"}, "process-time"));
+  ASSIGN_OR_RETURN(o.commit_delay_ms,
+                   config.NonNegativeDurationMs("sink.partition-commit.delay", 0));
+  if (std::optional<std::string> kinds = config.Get("sink.partition-commit.policy.kind")) {
+    for (absl::string_view kind : absl::StrSplit(*kinds, ',')) {
+      const std::string k(absl::StripAsciiWhitespace(kind));
+      if (k == "success-file") {
+        o.commit_success_file = true;
+      } else if (k == "metastore") {
+        o.commit_metastore = true;
+      } else {
+        return config.Bad("sink.partition-commit.policy.kind",
+                          "a comma-separated list of 'success-file' and 'metastore' (the policies "
+                          "implemented)");
+      }
+    }
+  }
+  if (std::optional<std::string> name = config.Get("sink.partition-commit.success-file.name")) {
+    if (name->empty() || name->find('/') != std::string::npos) {
+      return config.Bad("sink.partition-commit.success-file.name", "a file name");
+    }
+    o.success_file_name = *name;
+  }
   return o;
 }
 

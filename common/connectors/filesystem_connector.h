@@ -22,6 +22,17 @@ struct FilesystemOptions {
   int64_t rollover_interval_ms = 30 * 60 * 1000;
   int64_t inactivity_interval_ms = 30 * 60 * 1000;
   int64_t check_interval_ms = 60 * 1000;
+  // Partitioned tables (common/connectors/partition_path.h): the directory name of NULL and '',
+  // and the partition commit (sink.partition-commit.*): after `commit_delay_ms` of processing time
+  // since a partition was created (trigger 'process-time', the only one), or when a bounded input
+  // ends, its published files are announced by the policies ('success-file' writes
+  // `success_file_name` into it; 'metastore' has nothing to do: the catalog lists partitions from
+  // the directories, as Flink's filesystem tables do).
+  std::string default_partition_name = "__DEFAULT_PARTITION__";
+  int64_t commit_delay_ms = 0;
+  bool commit_success_file = false;
+  bool commit_metastore = false;
+  std::string success_file_name = "_SUCCESS";
 };
 
 absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config);

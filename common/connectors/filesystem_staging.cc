@@ -1,6 +1,7 @@
 #include "common/connectors/filesystem_staging.h"
 
 #include <filesystem>
+#include <set>
 #include <system_error>
 #include <vector>
 
@@ -53,24 +54,42 @@ absl::Status CommitBatchStaging(const std::string& table, const std::string& pat
     }
     if (ec) return CommitError(table, absl::StrCat("listing '", root, "'"), ec);
   }
+  // The staged files, relative to the attempt's directory: parts, and for a partitioned table the
+  // partition directories k=v/ holding them and their success files ('_SUCCESS').
   std::vector<fs::path> parts;
+  std::set<fs::path> partitions;
+  const std::string staged = last >= 0 ? BatchStagingDir(path, job_id, last) : "";
   if (last >= 0) {
-    const std::string staged = BatchStagingDir(path, job_id, last);
-    for (const auto& entry : fs::directory_iterator(staged, ec)) {
-      if (entry.is_regular_file() && IsVisible(entry.path().filename().string())) {
-        parts.push_back(entry.path());
+    for (fs::recursive_directory_iterator it(staged, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.empty() || name[0] == '.') {
+        if (it->is_directory()) it.disable_recursion_pending();
+        continue;
       }
+      if (!it->is_regular_file()) continue;
+      const fs::path rel = it->path().lexically_relative(staged);
+      parts.push_back(rel);
+      if (rel.has_parent_path()) partitions.insert(rel.parent_path());
     }
     if (ec) return CommitError(table, absl::StrCat("listing '", staged, "'"), ec);
   }
   if (overwrite) {
-    // The table's files as they were: every visible regular file of the directory. (A
-    // partition-level overwrite removes only the partition directories the job wrote.)
+    // The table's files as they were: the visible files of the directory and, for a partitioned
+    // table, the files of every partition the job wrote (Flink's dynamic partition overwrite: the
+    // partitions it did not write keep theirs).
     std::vector<fs::path> old;
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-      if (entry.is_regular_file() && IsVisible(entry.path().filename().string())) {
-        old.push_back(entry.path());
+    auto collect = [&](const fs::path& dir, bool markers) {
+      if (!fs::is_directory(dir)) return;
+      for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && (IsVisible(name) || (markers && name[0] == '_'))) {
+          old.push_back(entry.path());
+        }
       }
+    };
+    collect(path, false);
+    for (const fs::path& partition : partitions) {
+      if (!ec) collect(fs::path(path) / partition, true);
     }
     if (ec) return CommitError(table, absl::StrCat("listing '", path, "'"), ec);
     for (const fs::path& f : old) {
@@ -79,11 +98,19 @@ absl::Status CommitBatchStaging(const std::string& table, const std::string& pat
     }
   }
   for (const fs::path& part : parts) {
-    const fs::path to = fs::path(path) / part.filename();
-    fs::rename(part, to, ec);
+    const fs::path from = fs::path(staged) / part;
+    const fs::path to = fs::path(path) / part;
+    if (part.has_parent_path()) fs::create_directories(to.parent_path(), ec);
+    if (!ec) fs::rename(from, to, ec);
     if (ec) {
-      return CommitError(table, absl::StrCat("moving '", part.string(), "' to '", to.string(), "'"),
+      return CommitError(table, absl::StrCat("moving '", from.string(), "' to '", to.string(), "'"),
                          ec);
+    }
+  }
+  for (const fs::path& partition : partitions) {
+    if (absl::Status s = SyncDirectory((fs::path(path) / partition).string()); !s.ok()) {
+      return absl::DataLossError(
+          absl::StrCat("filesystem sink for table '", table, "': ", s.message()));
     }
   }
   if (absl::Status s = SyncDirectory(path); !s.ok()) {

@@ -2,9 +2,11 @@
 // directory, commit when the job finishes). Each sink subtask of attempt n writes and publishes its
 // parts inside <path>/.staging-<job id>/attempt-<n>/, which readers skip (a hidden name). When the
 // job finishes, the coordinator commits: with INSERT OVERWRITE it first removes the table's visible
-// files, then moves the parts of the highest attempt (the one that finished) into <path>, syncs it
-// and removes the staging directory. A job that fails or is cancelled only removes the staging
-// directory, so the table keeps its old contents. Shared by the worker's sink and the coordinator.
+// files (for a partitioned table, those of each partition the job wrote), then moves the parts of
+// the highest attempt (the one that finished) into <path>, into the same partition directories
+// k=v/ with their success files, syncs it and removes the staging directory. A job that fails or is
+// cancelled only removes the staging directory, so the table keeps its old contents. Shared by the
+// worker's sink and the coordinator.
 #pragma once
 
 #include <string>

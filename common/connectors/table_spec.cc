@@ -29,6 +29,13 @@ absl::StatusOr<ConnectorTable> ConnectorTableOf(const v1::TableSource& spec) {
     }
     t.primary_key.push_back(c);
   }
+  for (int c : spec.partition_keys()) {
+    if (c < 0 || c >= n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("table '", spec.table_name(), "': partition column ", c, " out of range"));
+    }
+    t.partition_keys.push_back(c);
+  }
   for (int c : spec.columns()) {
     if (c < 0 || c >= n) {
       return absl::InvalidArgumentError(
@@ -55,6 +62,9 @@ ConnectorTable ConnectorTableOf(const v1::TableSink& spec, const Schema& input) 
   }
   for (int c : spec.primary_key()) {
     if (c >= 0 && c < static_cast<int>(input.size())) t.primary_key.push_back(c);
+  }
+  for (int c : spec.partition_keys()) {
+    if (c >= 0 && c < static_cast<int>(input.size())) t.partition_keys.push_back(c);
   }
   return t;
 }

@@ -253,7 +253,9 @@ struct CreateTable {
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;
   std::optional<WatermarkDef> watermark;
-  std::optional<std::string> comment;  // table-level COMMENT 'x'
+  std::optional<std::string> comment;       // table-level COMMENT 'x'
+  std::vector<std::string> partition_keys;  // PARTITIONED BY (a, b)
+  SourcePos partition_pos;                  // of PARTITIONED
   PropertyList properties;
   std::optional<LikeClause> like;
   QueryPtr as_query;  // CREATE TABLE ... AS query: the table takes the query's columns and rows
@@ -290,9 +292,19 @@ struct CreateFunction {
   std::vector<std::string> jars;
 };
 
+// One `column = literal` of a PARTITION (...) clause; the literal as text (a string's content,
+// a number as written, TRUE/FALSE), `null` for NULL.
+struct PartitionValueDef {
+  std::string column;
+  std::string value;
+  bool null = false;
+  SourcePos pos;
+};
+
 struct Insert {
   QualifiedName target;
-  std::vector<std::string> columns;  // optional column list
+  std::vector<PartitionValueDef> partition;  // INSERT INTO t PARTITION (a = 'x') ...: static
+  std::vector<std::string> columns;          // optional column list
   bool overwrite = false;
   QueryPtr query;
 };
@@ -326,8 +338,9 @@ struct Show {
   std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
                        // MODULES, FULL MODULES, JOBS, WORKERS, CURRENT CATALOG, CURRENT
                        // DATABASE, CREATE TABLE, CREATE VIEW
-  QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM: the object
-  std::optional<QualifiedName> from;  // FROM | IN: the catalog or database listed
+  QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM / SHOW PARTITIONS: the object
+  std::vector<PartitionValueDef> partition;  // SHOW PARTITIONS t PARTITION (...)
+  std::optional<QualifiedName> from;         // FROM | IN: the catalog or database listed
   // [NOT] LIKE | ILIKE '<pattern>' filtering the names listed (ILIKE ignores case).
   std::optional<std::string> like;
   bool not_like = false;

@@ -25,7 +25,11 @@ absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary) {
   if (AcceptKeyword("COMMENT")) {
     ASSIGN_OR_RETURN(table.comment, ParseStringLiteral());
   }
-  if (PeekKeyword("PARTITIONED")) return ErrorAt(Peek(), "PARTITIONED BY is not supported yet");
+  if (PeekKeyword("PARTITIONED")) {
+    table.partition_pos = Advance().pos;
+    RETURN_IF_ERROR(ExpectKeyword("BY"));
+    ASSIGN_OR_RETURN(table.partition_keys, ParseIdentifierList());
+  }
   if (AcceptKeyword("WITH")) {
     RETURN_IF_ERROR(ParseProperties(table.properties));
   }

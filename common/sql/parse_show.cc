@@ -4,6 +4,7 @@
 //   SHOW TABLES | VIEWS | [USER] FUNCTIONS [(FROM | IN) [catalog.]database]
 //   SHOW COLUMNS (FROM | IN) [[catalog.]database.]table
 //   SHOW CREATE TABLE | VIEW name
+//   SHOW PARTITIONS [[catalog.]database.]table [PARTITION (k = literal, ...)]
 // where the listing forms (all but the last and the single-value ones) may end with
 // [NOT] LIKE | ILIKE '<pattern>'.
 #include "absl/strings/str_cat.h"
@@ -45,6 +46,13 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     }
     show.what = "CURRENT " + Advance().upper;
     return absl::OkStatus();
+  } else if (AcceptKeyword("PARTITIONS")) {
+    show.what = "PARTITIONS";
+    ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
+    if (AcceptKeyword("PARTITION")) {
+      ASSIGN_OR_RETURN(show.partition, ParsePartitionSpec());
+    }
+    return absl::OkStatus();
   } else if (AcceptKeyword("CREATE")) {
     if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW")) return ErrorExpected("'TABLE' or 'VIEW'");
     show.what = "CREATE " + Advance().upper;
@@ -53,7 +61,7 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   } else {
     return ErrorExpected(
         "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', "
-        "'MODULES', 'FULL MODULES', 'JOBS', 'WORKERS', 'CURRENT' or 'CREATE'");
+        "'MODULES', 'FULL MODULES', 'JOBS', 'WORKERS', 'PARTITIONS', 'CURRENT' or 'CREATE'");
   }
   if (!IsListing(show.what)) return absl::OkStatus();
 

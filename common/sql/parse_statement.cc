@@ -151,11 +151,48 @@ absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {
     return ErrorExpected("'INTO' or 'OVERWRITE'");
   }
   ASSIGN_OR_RETURN(insert->target, ParseQualifiedName());
+  if (AcceptKeyword("PARTITION")) {
+    ASSIGN_OR_RETURN(insert->partition, ParsePartitionSpec());
+  }
   if (PeekSymbol("(") && !IsQueryStart()) {
     ASSIGN_OR_RETURN(insert->columns, ParseIdentifierList());
   }
   ASSIGN_OR_RETURN(insert->query, ParseQuery());
   return insert;
+}
+
+absl::StatusOr<std::vector<PartitionValueDef>> Parser::ParsePartitionSpec() {
+  std::vector<PartitionValueDef> spec;
+  RETURN_IF_ERROR(ExpectSymbol("("));
+  do {
+    PartitionValueDef value;
+    value.pos = Peek().pos;
+    ASSIGN_OR_RETURN(value.column, ParseIdentifier());
+    for (const PartitionValueDef& earlier : spec) {
+      if (earlier.column == value.column) {
+        return ErrorAt(Peek(), "partition column '" + value.column + "' is given twice");
+      }
+    }
+    RETURN_IF_ERROR(ExpectSymbol("="));
+    const bool negative = AcceptSymbol("-");
+    const Token& literal = Peek();
+    if (literal.kind == TokenKind::kString && !negative) {
+      value.value = literal.text;
+    } else if (literal.kind == TokenKind::kInteger || literal.kind == TokenKind::kDecimal ||
+               literal.kind == TokenKind::kDouble) {
+      value.value = (negative ? "-" : "") + literal.text;
+    } else if (!negative && (PeekKeyword("TRUE") || PeekKeyword("FALSE"))) {
+      value.value = literal.upper;
+    } else if (!negative && PeekKeyword("NULL")) {
+      value.null = true;
+    } else {
+      return ErrorExpected("a literal partition value");
+    }
+    Advance();
+    spec.push_back(std::move(value));
+  } while (AcceptSymbol(","));
+  RETURN_IF_ERROR(ExpectSymbol(")"));
+  return spec;
 }
 
 absl::StatusOr<std::unique_ptr<StatementSet>> Parser::ParseStatementSetBody(bool allow_empty) {

@@ -5,7 +5,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_path.h"
 
 namespace eddy {
 namespace {
@@ -81,6 +83,18 @@ absl::Status Catalog::FreePathLocked(const ObjectPath& path, const char* what) c
 }
 
 Catalog::~Catalog() = default;
+
+absl::StatusOr<std::vector<std::string>> Catalog::ListPartitions(const CatalogTable& table) const {
+  const std::string* path = table.FindOption("path");
+  if (path == nullptr || table.partition_keys.empty()) return std::vector<std::string>();
+  ASSIGN_OR_RETURN(std::string dir, CanonicalFilesystemPath(*path));
+  if (filesystem_allowed_dirs_ && !IsUnderAllowedDir(dir, *filesystem_allowed_dirs_)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Validation error: path '", *path, "' of filesystem table '", table.path.ToString(),
+        "' is outside ", AllowedDirsOf("server", *filesystem_allowed_dirs_)));
+  }
+  return ListPartitionDirectories(dir, table.partition_keys);
+}
 
 absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
   ASSIGN_OR_RETURN(CatalogStore::Contents contents, store->Load());

@@ -32,6 +32,16 @@ class Catalog {
   // every later change through it.
   absl::Status AttachStore(std::unique_ptr<CatalogStore> store);
 
+  // The directories the filesystem connector may use (--filesystem-allowed-dirs, canonical): the
+  // partitions of a table elsewhere are not listed. Unset, nothing is refused.
+  void SetFilesystemAllowedDirs(std::vector<std::string> dirs) {
+    filesystem_allowed_dirs_ = std::move(dirs);
+  }
+  // The partitions of a partitioned filesystem table: its partition directories (`k1=v1/k2=v2`,
+  // as on disk), sorted, as Flink's filesystem tables discover them. None when its directory does
+  // not exist yet; an error when it lies outside the allowed directories.
+  absl::StatusOr<std::vector<std::string>> ListPartitions(const CatalogTable& table) const;
+
   absl::Status CreateDatabase(const std::string& catalog, const std::string& database,
                               bool if_not_exists, DatabaseInfo info = {});
   // Sets (adds or replaces) properties of an existing database.
@@ -82,6 +92,7 @@ class Catalog {
   absl::Status FreePathLocked(const ObjectPath& path, const char* what) const;
 
   std::unique_ptr<CatalogStore> store_;  // null: in memory only
+  std::optional<std::vector<std::string>> filesystem_allowed_dirs_;
   std::map<std::string, CatalogInfo> catalogs_;
   std::map<std::pair<std::string, std::string>, DatabaseInfo> database_infos_;
   mutable std::mutex mu_;

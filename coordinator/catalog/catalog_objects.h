@@ -45,6 +45,7 @@ struct CatalogTable {
   std::vector<std::string> metadata_keys;
   std::vector<bool> metadata_virtual;
   std::vector<std::string> primary_key;
+  std::vector<std::string> partition_keys;  // PARTITIONED BY, in the order written
   OptionList options;
   std::string watermark_column;  // empty: none
   std::string watermark_expr;    // SQL text

@@ -112,6 +112,7 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   PathToProto(t.path, p.mutable_path());
   SchemaToProto(t.schema, p.mutable_schema());
   for (const auto& k : t.primary_key) p.add_primary_key(k);
+  for (const auto& k : t.partition_keys) p.add_partition_keys(k);
   for (const auto& [k, v] : t.options) {
     v1::StoredOption* o = p.add_options();
     o->set_key(k);
@@ -196,6 +197,7 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       if (!schema.ok()) return bad(absl::StrCat("has a bad schema: ", schema.status().message()));
       t.schema = *std::move(schema);
       t.primary_key.assign(p.primary_key().begin(), p.primary_key().end());
+      t.partition_keys.assign(p.partition_keys().begin(), p.partition_keys().end());
       for (const auto& o : p.options()) t.options.emplace_back(o.key(), o.value());
       t.watermark_column = p.watermark_column();
       t.watermark_expr = p.watermark_expr();

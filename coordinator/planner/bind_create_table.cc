@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
 #include "common/sql/ast_debug.h"
 #include "coordinator/planner/binder.h"
@@ -29,6 +30,7 @@ struct LikeParts {
   bool options = true;
   bool constraints = true;
   bool watermarks = true;
+  bool partitions = true;
 };
 
 absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
@@ -43,14 +45,16 @@ absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
     }
     const bool include = m == "INCLUDING";
     if (w == "ALL") {
-      parts.options = parts.constraints = parts.watermarks = include;
+      parts.options = parts.constraints = parts.watermarks = parts.partitions = include;
     } else if (w == "OPTIONS") {
       parts.options = include;
     } else if (w == "CONSTRAINTS") {
       parts.constraints = include;
     } else if (w == "WATERMARKS") {
       parts.watermarks = include;
-    } else if (w == "GENERATED" || w == "METADATA" || w == "PARTITIONS") {
+    } else if (w == "PARTITIONS") {
+      parts.partitions = include;
+    } else if (w == "GENERATED" || w == "METADATA") {
       // We have none of these, so including or excluding them changes nothing.
     } else {
       return ValidationErrorAt(like.source.pos,
@@ -65,6 +69,45 @@ std::optional<int> FindColumn(const Schema& s, const std::string& name) {
     if (s.fields[i].name == name) return static_cast<int>(i);
   }
   return std::nullopt;
+}
+
+// PARTITIONED BY: physical columns of the table (as Flink requires), each once. LIKE's copied
+// partition keys give way to the new table's.
+absl::Status BindPartitionKeys(const sql::CreateTable& ddl, CatalogTable& table) {
+  if (!ddl.partition_keys.empty()) {
+    if (ddl.like && !table.partition_keys.empty()) {
+      return ValidationErrorAt(ddl.partition_pos,
+                               "The base table already has partitions defined. You might want to "
+                               "specify EXCLUDING PARTITIONS.");
+    }
+    table.partition_keys = ddl.partition_keys;
+  }
+  std::vector<std::string> physical;
+  for (size_t i = 0; i < table.schema.size(); ++i) {
+    if (!table.IsComputed(i) && !table.IsMetadata(i)) {
+      physical.push_back(table.schema.fields[i].name);
+    }
+  }
+  for (size_t i = 0; i < table.partition_keys.size(); ++i) {
+    const std::string& key = table.partition_keys[i];
+    if (std::find(physical.begin(), physical.end(), key) == physical.end()) {
+      std::vector<std::string> quoted;
+      for (const std::string& p : physical) quoted.push_back("'" + p + "'");
+      return ValidationErrorAt(
+          ddl.partition_pos,
+          absl::StrCat("Invalid partition key '", key,
+                       "'. A partition key must reference a physical column in the schema. "
+                       "Available columns are: [",
+                       absl::StrJoin(quoted, ", "), "]"));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (table.partition_keys[j] == key) {
+        return ValidationErrorAt(ddl.partition_pos,
+                                 absl::StrCat("partition key '", key, "' is listed twice"));
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -96,6 +139,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
       table.watermark_expr = src->watermark_expr;
     }
     if (parts.options) table.options = src->options;
+    if (parts.partitions) table.partition_keys = src->partition_keys;
   }
 
   // Physical columns first get their types; computed ones are typed over the physical columns
@@ -181,6 +225,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     RETURN_IF_ERROR(planner::BindWatermarkExpr(table, *ddl.watermark->expr).status());
   }
   if (ddl.comment) table.comment = *ddl.comment;
+  RETURN_IF_ERROR(BindPartitionKeys(ddl, table));
 
   // The new table's WITH entries override the copied ones, in place, so SHOW CREATE keeps order.
   for (const auto& [k, v] : ddl.properties.entries) {

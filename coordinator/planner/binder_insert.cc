@@ -1,7 +1,9 @@
 // Binding of INSERT INTO: the target must be a table whose connector can be written; the query's
 // columns are matched to the sink's (optionally through a column list), implicitly widened where
 // Flink allows it, and checked for nullability. INSERT OVERWRITE is for a filesystem table in batch
-// mode (the sink's commit replaces the table's files).
+// mode (the sink's commit replaces the table's files). A static PARTITION (k = 'v') clause gives
+// partition columns their literal values, and the query then feeds the other columns, as in Flink.
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -9,7 +11,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_path.h"
 #include "common/expr/function_registry.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/config_values.h"
@@ -54,11 +58,40 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
 
   const Schema sink = table->SinkSchema();
   const Schema& result = query.node->schema;
+  // The static partition values: statics[j] is the literal of sink column j, null when none.
+  std::vector<ExprPtr> statics(sink.size());
+  for (const sql::PartitionValueDef& v : insert.partition) {
+    const auto& keys = table->partition_keys;
+    std::optional<int> j = sink.FindField(v.column);
+    if (!j || std::find(keys.begin(), keys.end(), v.column) == keys.end()) {
+      return ValidationErrorAt(
+          v.pos, keys.empty()
+                     ? absl::StrCat("table '", name,
+                                    "' is not partitioned, but INSERT INTO gives it a "
+                                    "static PARTITION")
+                     : absl::StrCat("'", v.column, "' is not a partition column of table '", name,
+                                    "'; its partition columns are: ", absl::StrJoin(keys, ", ")));
+    }
+    const DataType& type = sink.fields[*j].type;
+    Value value;
+    if (!v.null) {
+      auto typed = PartitionValue(v.column, v.value, type, "");
+      if (!typed.ok()) return ValidationErrorAt(v.pos, std::string(typed.status().message()));
+      value = *std::move(typed);
+    } else if (!type.nullable) {
+      return ValidationErrorAt(v.pos, absl::StrCat("partition column '", v.column,
+                                                   "' is NOT NULL and cannot be given NULL"));
+    }
+    statics[*j] = MakeLiteral(value, type);
+  }
   // target[j] = query column that feeds sink column j, or -1 (NULL: not in the column list).
   std::vector<int> target(sink.size(), -1);
-  size_t expected = sink.size();
+  size_t expected = sink.size() - insert.partition.size();
   if (insert.columns.empty()) {
-    for (size_t j = 0; j < sink.size(); ++j) target[j] = static_cast<int>(j);
+    int next = 0;
+    for (size_t j = 0; j < sink.size(); ++j) {
+      if (statics[j] == nullptr) target[j] = next++;
+    }
   } else {
     expected = insert.columns.size();
     for (size_t i = 0; i < insert.columns.size(); ++i) {
@@ -66,6 +99,11 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
       if (!j) {
         return ValidationError(
             absl::StrCat("column '", insert.columns[i], "' not found in table '", name, "'"));
+      }
+      if (statics[*j] != nullptr) {
+        return ValidationError(absl::StrCat("column '", insert.columns[i],
+                                            "' has a static value in the PARTITION clause and "
+                                            "cannot be listed too"));
       }
       if (target[*j] >= 0) {
         return ValidationError(absl::StrCat("column '", insert.columns[i],
@@ -81,6 +119,10 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
   std::vector<ExprPtr> exprs;
   for (size_t j = 0; j < sink.size(); ++j) {
     const Field& sf = sink.fields[j];
+    if (statics[j] != nullptr) {
+      exprs.push_back(statics[j]);
+      continue;
+    }
     if (target[j] < 0) {
       if (!sf.type.nullable) {
         return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,

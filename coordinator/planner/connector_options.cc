@@ -19,6 +19,9 @@ ConnectorTable ConnectorTableOf(const CatalogTable& table, bool sink) {
   for (const std::string& key : table.primary_key) {
     if (std::optional<int> c = t.columns.FindField(key)) t.primary_key.push_back(*c);
   }
+  for (const std::string& key : table.partition_keys) {
+    if (std::optional<int> c = t.columns.FindField(key)) t.partition_keys.push_back(*c);
+  }
   return t;
 }
 

@@ -90,7 +90,8 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   for (const planner::ExplainNode* root : with_limit(ast, "LogicalSort", false)) {
     absl::StrAppend(&out, TreeToString(*root, false), "\n");
   }
-  ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
+  ASSIGN_OR_RETURN(
+      roots, planner::OptimizeLogicalPlan(roots, config, planner::PartitionListerOf(catalog)));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots, planner::IsBatchMode(config)));
   if (query) RETURN_IF_ERROR(planner::CheckOutermostLimit(*query, *roots[0]));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));

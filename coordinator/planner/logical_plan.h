@@ -175,6 +175,9 @@ struct LogicalNode {
   // kTableScan; `schema` is the columns read.
   std::shared_ptr<const CatalogTable> table;
   std::vector<int> scan_columns;  // table columns read, ascending (empty: all; see PruneColumns)
+  // kTableScan of a partitioned table whose partitions were pruned (rule_prune_partitions.cc):
+  // the partition directories read; nullopt: all that exist when the job starts.
+  std::optional<std::vector<std::string>> partitions;
   // kValues: literal rows, each matching `schema`.
   std::vector<std::vector<Value>> rows;
   // kProject: one expression per output column, over the input's columns.

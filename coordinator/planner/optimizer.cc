@@ -5,12 +5,19 @@
 
 namespace eddy::planner {
 
-absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
-                                                 const ConfigMap& config) {
+PartitionLister PartitionListerOf(const SessionCatalog& catalog) {
+  const Catalog* shared = catalog.catalog();
+  if (shared == nullptr) return nullptr;
+  return [shared](const CatalogTable& table) { return shared->ListPartitions(table); };
+}
+
+absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots, const ConfigMap& config,
+                                                 const PartitionLister& lister) {
   ASSIGN_OR_RETURN(LogicalRoots plan, ExpandGroupingSets(roots));
   ASSIGN_OR_RETURN(plan, FoldConstants(plan));
   ASSIGN_OR_RETURN(plan, SimplifyFilters(plan));
   ASSIGN_OR_RETURN(plan, PushDownFilters(plan));
+  ASSIGN_OR_RETURN(plan, PrunePartitions(plan, lister));
   ASSIGN_OR_RETURN(plan, ReplaceConstantRankNumbers(plan));
   ASSIGN_OR_RETURN(plan, ResolveTemporalKeys(plan));
   ASSIGN_OR_RETURN(plan, ReorderJoins(plan, config));

@@ -10,6 +10,8 @@
 //                               for conditions on group keys below aggregates, and into joins
 //                               (a WHERE over an inner join joins its condition; conjuncts of one
 //                               side go to that side's input)
+//   rule_prune_partitions.cc    a filter over a scan of a partitioned table keeps the scan to the
+//                               partitions its partition-column conjuncts accept
 //   rule_rank_number.cc         a Top-N's row number that its filter fixes (rn = 1) is read as a
 //                               literal, so its column can go
 //   rule_temporal_keys.cc       a temporal join's versioned side is keyed by its unique key
@@ -24,6 +26,8 @@
 // keeps shared nodes shared.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -34,13 +38,23 @@ namespace eddy::planner {
 
 using LogicalRoots = std::vector<LogicalNodePtr>;
 
-absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots,
-                                                 const ConfigMap& config);
+// The partition directories of a partitioned table (Catalog::ListPartitions).
+using PartitionLister =
+    std::function<absl::StatusOr<std::vector<std::string>>(const CatalogTable& table)>;
+
+// The catalog's lister (null without a shared catalog).
+PartitionLister PartitionListerOf(const SessionCatalog& catalog);
+
+// Without a `lister`, partitions are not pruned.
+absl::StatusOr<LogicalRoots> OptimizeLogicalPlan(const LogicalRoots& roots, const ConfigMap& config,
+                                                 const PartitionLister& lister = nullptr);
 
 absl::StatusOr<LogicalRoots> ExpandGroupingSets(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> FoldConstants(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> SimplifyFilters(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> PushDownFilters(const LogicalRoots& roots);
+absl::StatusOr<LogicalRoots> PrunePartitions(const LogicalRoots& roots,
+                                             const PartitionLister& lister);
 absl::StatusOr<LogicalRoots> ReplaceConstantRankNumbers(const LogicalRoots& roots);
 absl::StatusOr<LogicalRoots> ResolveTemporalKeys(const LogicalRoots& roots);
 // Only with 'table.optimizer.join-reorder-enabled' = 'true'.

@@ -57,6 +57,11 @@ void FillTableSource(const LogicalNode& scan, int64_t plan_time_ms, v1::TableSou
   for (int c : scan.scan_columns) out->add_columns(c);
   for (const std::string& key : columns.metadata_keys) out->add_metadata_keys(key);
   for (int c : columns.primary_key) out->add_primary_key(c);
+  for (int c : columns.partition_keys) out->add_partition_keys(c);
+  if (scan.partitions) {
+    out->set_partitions_pruned(true);
+    for (const std::string& dir : *scan.partitions) out->add_partitions(dir);
+  }
   out->set_plan_time_ms(plan_time_ms);
 }
 
@@ -415,6 +420,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       // output never shows, a restarted one starts over); INSERT OVERWRITE replaces the table's.
       if (batch_ && n.sink_table->connector() == "filesystem") sink->set_commit_at_job_end(true);
       sink->set_overwrite(n.overwrite);
+      for (int c : columns.partition_keys) sink->add_partition_keys(c);
       id = p->id();
       break;
     }

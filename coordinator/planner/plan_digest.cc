@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/connectors/partition_path.h"
 #include "common/expr/expr_printer.h"
 #include "common/expr/function_registry.h"
 #include "coordinator/planner/binder.h"
@@ -9,7 +10,18 @@
 
 namespace eddy::planner {
 std::string TableScanDigest(const LogicalNode& scan) {
-  return absl::StrCat("TableSourceScan(table=", scan.table->path.ToExplainString(), ", fields=[",
+  std::string table = scan.table->path.ToExplainString();
+  if (scan.partitions) {
+    // As Flink: table=[[catalog, database, t, partitions=[{a=1, b=x}, ...]]].
+    std::vector<std::string> specs;
+    for (const std::string& dir : *scan.partitions) {
+      auto spec = ParsePartitionPath(dir);
+      specs.push_back(spec.ok() ? PartitionSpecText(*spec) : dir);
+    }
+    table = absl::StrCat(table.substr(0, table.size() - 2), ", partitions=[",
+                         absl::StrJoin(specs, ", "), "]]]");
+  }
+  return absl::StrCat("TableSourceScan(table=", table, ", fields=[",
                       absl::StrJoin(scan.schema.Names(), ", "), "])");
 }
 

@@ -31,7 +31,8 @@ absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& in
     names.push_back("insert-into_" + sink->sink_table->path.ToString());
     sinks.push_back(std::move(sink));
   }
-  ASSIGN_OR_RETURN(sinks, planner::OptimizeLogicalPlan(sinks, config));
+  ASSIGN_OR_RETURN(
+      sinks, planner::OptimizeLogicalPlan(sinks, config, planner::PartitionListerOf(catalog)));
   RETURN_IF_ERROR(planner::InferChangelogModes(sinks, planner::IsBatchMode(config)));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(sinks, config));
   PlannedJob job;

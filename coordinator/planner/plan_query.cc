@@ -44,7 +44,8 @@ absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCat
   table->schema = bound.node->schema;
   table->options = {{"connector", std::string(kCollectConnector)}, {"sink.parallelism", "1"}};
   std::vector<planner::LogicalNodePtr> roots = {planner::MakeSink(bound.node, table)};
-  ASSIGN_OR_RETURN(roots, planner::OptimizeLogicalPlan(roots, config));
+  ASSIGN_OR_RETURN(
+      roots, planner::OptimizeLogicalPlan(roots, config, planner::PartitionListerOf(catalog)));
   RETURN_IF_ERROR(planner::InferChangelogModes(roots, planner::IsBatchMode(config)));
   RETURN_IF_ERROR(planner::CheckOutermostLimit(query, roots[0]->input()));
   ASSIGN_OR_RETURN(planner::PhysicalPlan plan, planner::BuildPhysicalPlan(roots, config));

@@ -140,6 +140,10 @@ absl::Status DropColumns(const std::vector<std::string>& names, sql::CreateTable
       return Invalid(
           absl::StrCat("The column ", Quoted(name), " is used as the watermark's time column."));
     }
+    if (std::find(table.partition_keys.begin(), table.partition_keys.end(), name) !=
+        table.partition_keys.end()) {
+      return Invalid(absl::StrCat("The column ", Quoted(name), " is used as the partition keys."));
+    }
     table.columns.erase(column);
   }
   return absl::OkStatus();
@@ -161,6 +165,9 @@ absl::Status RenameColumn(const sql::AlterTable& ddl, sql::CreateTable& table) {
   }
   if (table.watermark && table.watermark->column == ddl.column) {
     table.watermark->column = ddl.new_column;
+  }
+  for (std::string& key : table.partition_keys) {
+    if (key == ddl.column) key = ddl.new_column;
   }
   return absl::OkStatus();
 }
@@ -386,6 +393,7 @@ absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTabl
   shape.schema = bound->schema;
   shape.options = ddl.properties.entries;
   shape.comment = ddl.comment.value_or("");
+  shape.partition_keys = ddl.partition_keys;
   ASSIGN_OR_RETURN(std::unique_ptr<sql::CreateTable> definition, DefinitionOf(shape));
   return BindCreateTable(*definition, catalog);
 }

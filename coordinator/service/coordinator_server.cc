@@ -152,6 +152,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
                    CatalogStore::Open(options.data_dir + "/catalog"));
   c->job_store_ = std::make_unique<JobStore>(store->db(), store->path());
   RETURN_IF_ERROR(c->catalog_.AttachStore(std::move(store)));
+  c->catalog_.SetFilesystemAllowedDirs(options.filesystem_allowed_dirs);
   c->registry_ =
       std::make_unique<WorkerRegistry>(std::chrono::milliseconds(options.heartbeat_timeout_ms));
   c->jobs_ =

@@ -47,6 +47,11 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
       absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "TABLE ", QuotedPath(t.path), " (\n  ",
                    absl::StrJoin(lines, ",\n  "), "\n)");
   if (!t.comment.empty()) absl::StrAppend(&out, "\nCOMMENT ", Literal(t.comment));
+  if (!t.partition_keys.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : t.partition_keys) keys.push_back(Quote(k));
+    absl::StrAppend(&out, "\nPARTITIONED BY (", absl::StrJoin(keys, ", "), ")");
+  }
   std::vector<std::string> options;
   for (const auto& [k, v] : t.options) options.push_back(Literal(k) + " = " + Literal(v));
   absl::StrAppend(&out, "\nWITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)\n");

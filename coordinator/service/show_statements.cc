@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_path.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/function_registry.h"
 #include "common/expr/like_matcher.h"
@@ -114,6 +115,45 @@ absl::StatusOr<Response> ShowCreate(Session& session, const sql::Show& show) {
   return r;
 }
 
+// SHOW PARTITIONS t [PARTITION (k = v, ...)]: the partition directories that exist, those
+// matching the given values when a spec is given (NULL matches the default partition).
+absl::StatusOr<Response> ShowPartitions(Session& session, const sql::Show& show) {
+  ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(show.name));
+  auto table = session.catalog.FindTable(path);
+  if (table == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
+  }
+  if (table->partition_keys.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Validation error: table '", path.ToString(), "' is not partitioned"));
+  }
+  std::string default_name = kDefaultPartitionName;
+  if (const std::string* name = table->FindOption("partition.default-name")) default_name = *name;
+  for (const sql::PartitionValueDef& v : show.partition) {
+    if (std::find(table->partition_keys.begin(), table->partition_keys.end(), v.column) ==
+        table->partition_keys.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Validation error: '", v.column, "' is not a partition column of table '",
+          path.ToString(),
+          "'; its partition columns are: ", absl::StrJoin(table->partition_keys, ", ")));
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> all, session.catalog.catalog()->ListPartitions(*table));
+  std::vector<std::string> kept;
+  for (std::string& dir : all) {
+    ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionPath(dir));
+    bool match = true;
+    for (const sql::PartitionValueDef& v : show.partition) {
+      for (const auto& [key, value] : spec) {
+        if (key == v.column && value != (v.null ? default_name : v.value)) match = false;
+      }
+    }
+    if (match) kept.push_back(std::move(dir));
+  }
+  return SingleColumnResponse("partition name", kept);
+}
+
 bool IsProctime(const std::string& expr) {
   return absl::AsciiStrToUpper(absl::StripAsciiWhitespace(expr)) == "PROCTIME()";
 }
@@ -180,6 +220,7 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   if (what == "JOBS") return ShowJobs(jobs);
   if (what == "WORKERS") return ShowWorkers(workers);
   if (what == "CREATE TABLE" || what == "CREATE VIEW") return ShowCreate(session, show);
+  if (what == "PARTITIONS") return ShowPartitions(session, show);
   return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
 }
 

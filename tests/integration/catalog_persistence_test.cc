@@ -1,7 +1,8 @@
 // The permanent catalog across sessions and coordinator restarts, on real processes: tables, views
 // and databases created in one `eddy` session are visible to the next one and survive the
 // coordinator being killed and started again on its data dir; temporary objects stay in their
-// session and shadow a permanent object of the same name there only.
+// session and shadow a permanent object of the same name there only. A partitioned table keeps its
+// PARTITIONED BY columns.
 #include <string>
 
 #include "gmock/gmock.h"
@@ -28,6 +29,8 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
         "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10', "
         "  'fields.amount.min' = '1', 'fields.amount.max' = '1');"
         "CREATE VIEW shop.`big orders` AS SELECT id FROM shop.orders WHERE id > 7;"
+        "CREATE TABLE shop.daily (id BIGINT, day STRING) PARTITIONED BY (day) WITH ("
+        "  'connector' = 'filesystem', 'path' = 'daily', 'format' = 'csv');"
         "CREATE TEMPORARY TABLE scratch (x INT) WITH ('connector' = 'blackhole');"
         "SHOW TABLES;");
     ASSERT_EQ(created.exit_code, 0) << created.err;
@@ -57,6 +60,9 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
   EXPECT_THAT(listed.out, HasSubstr("orders"));
   EXPECT_THAT(listed.out, HasSubstr("big orders"));
   EXPECT_THAT(restarted.Eddy("SHOW TABLES;").out, Not(HasSubstr("scratch")));
+  // A partitioned table keeps its partition columns.
+  EXPECT_THAT(restarted.Eddy("SHOW CREATE TABLE shop.daily;").out,
+              HasSubstr("PARTITIONED BY (`day`)"));
   // The restored view runs.
   RunResult rows = restarted.Eddy("SELECT id FROM shop.`big orders`;");
   ASSERT_EQ(rows.exit_code, 0) << rows.err;

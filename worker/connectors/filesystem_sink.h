@@ -1,5 +1,8 @@
 // The filesystem connector as an append-only sink (Flink's FileSink for row formats). Each subtask
-// writes its rows into a series of part files in the table's directory (created if missing):
+// writes its rows into a series of part files in the table's directory (created if missing), or,
+// for a partitioned table (PARTITIONED BY), in the partition directory `k1=v1/k2=v2` each row's
+// partition values name (common/connectors/partition_path.h; the partition columns are not written
+// into the files), one open part per partition:
 //   .part-<job id>-<subtask>-<n>.<ext>.inprogress.<attempt>  being written
 //   .part-<job id>-<subtask>-<n>.<ext>.pending.<attempt>     rolled (synced and closed),
 //   unpublished part-<job id>-<subtask>-<n>.<ext>                         published (renamed into
@@ -11,20 +14,27 @@
 // RollingPolicy; a subtask that got no rows writes no file.
 // - Without checkpointing, every part is published when the input ends. A subtask that fails or is
 //   cancelled first removes its files and publishes none.
-// - With checkpointing (exactly-once): the current part also rolls at every checkpoint, and the
+// - With checkpointing (exactly-once): the current parts also roll at every checkpoint, and the
 //   parts pending at checkpoint n are published when n completes (NotifyCheckpointComplete). The
 //   snapshot lists the pending parts, so a restore publishes those of the restored checkpoint and
 //   removes every other leftover of its subtask: no row is published twice, none of a checkpoint
-//   that never completed. When the input ends, the last part waits for the next checkpoint to
+//   that never completed. When the input ends, the last parts wait for the next checkpoint to
 //   complete (HasUncommittedOutput), as Flink's final checkpoint does. A failed subtask keeps its
 //   pending parts for the restore.
+// Partition commit (sink.partition-commit.*, trigger 'process-time'): once parts of a partition are
+// published and `sink.partition-commit.delay` has passed since this subtask first wrote to it, or
+// when the input ended and everything is published, the partition is committed: policy
+// 'success-file' writes an empty `_SUCCESS` file into it ('metastore' has nothing to do). The
+// partitions waiting for their commit are part of the snapshot, so a restore still commits them.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,7 +47,7 @@ namespace eddy {
 
 class FilesystemSink : public Operator {
  public:
-  // `schema`: the columns written (their names are JSON field names). Checks the directory
+  // `schema`: the columns received (their names are JSON field names). Checks the directory
   // against `allowed_dirs` (canonical, see common/base/allowed_paths.h).
   static absl::StatusOr<std::unique_ptr<FilesystemSink>> Create(
       const v1::TableSink& sink, Schema schema, const std::vector<std::string>& allowed_dirs);
@@ -51,7 +61,9 @@ class FilesystemSink : public Operator {
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
-  bool HasUncommittedOutput() const override { return !rolled_.empty() || !pending_.empty(); }
+  bool HasUncommittedOutput() const override {
+    return !rolled_.empty() || !pending_.empty() || !to_commit_.empty();
+  }
 
   // The canonical directory the parts go to (after Open).
   const std::string& directory() const { return dir_; }
@@ -59,23 +71,44 @@ class FilesystemSink : public Operator {
  private:
   using Clock = std::chrono::steady_clock;
 
+  // The open part of one partition ("" when the table is not partitioned).
+  struct Bucket {
+    std::string partition;
+    int fd = -1;
+    int64_t part_number = 0;
+    std::string part_path;
+    int64_t part_bytes = 0;  // written to the file and still buffered
+    Clock::time_point created, last_write;
+    std::string buffer;
+  };
+
   FilesystemSink() = default;
   absl::Status Error(absl::string_view message) const;
   std::string PartName(int64_t number) const;  // the published name
-  absl::Status StartPart();
-  absl::Status Flush();
-  // Syncs, closes and renames the current part to its pending name (none open: nothing to do).
-  absl::Status Roll();
+  std::string DirOf(const std::string& partition) const;
+  absl::Status StartPart(Bucket& bucket);
+  absl::Status Write(const std::string& partition, const ChangelogBatch& rows);
+  absl::Status Flush(Bucket& bucket);
+  // Syncs, closes and renames the bucket's part to its pending name, and forgets the bucket.
+  absl::Status Roll(const std::string& partition);
+  absl::Status RollAll();
+  // `pending_names` are relative to the table's directory.
   absl::Status Publish(const std::vector<std::string>& pending_names);
+  // Commits the published partitions whose delay passed (all of them with `all`).
+  absl::Status CommitPartitions(bool all);
   // Removes this subtask's hidden files (in-progress and pending parts of any attempt): after a
   // restore published what it names, or else once, before the subtask's first write.
   absl::Status RemoveLeftovers();
   absl::Status RemoveLeftoversOnce();
-  void Discard();  // closes and removes the in-progress part
+  void Discard();  // closes and removes the in-progress parts
 
   std::string table_name_;
   FormatOptions format_;
+  FilesystemOptions options_;
   Schema schema_;
+  std::vector<int> partition_keys_;        // input columns
+  std::vector<std::string> escaped_keys_;  // their names as directory names hold them
+  std::vector<int> data_columns_;          // input columns written into the files
   std::vector<std::string> allowed_dirs_;
   RollingPolicy policy_;
   std::unique_ptr<RecordEncoder> encoder_;
@@ -87,19 +120,23 @@ class FilesystemSink : public Operator {
   bool checkpointing_ = false;
   bool commit_at_job_end_ = false;
   bool leftovers_removed_ = false;
+  bool finished_ = false;
 
   int64_t next_part_ = 0;
-  // The part being written: fd_ >= 0.
-  int fd_ = -1;
-  int64_t part_number_ = 0;
-  std::string part_path_;
-  int64_t part_bytes_ = 0;  // written to the file and still buffered
-  Clock::time_point part_created_, part_last_write_;
+  std::map<std::string, Bucket> buckets_;  // by partition; only those with an open part
   Clock::time_point next_check_;
-  std::string buffer_;
 
   std::vector<std::string> rolled_;  // pending names rolled since the last snapshot
   std::map<int64_t, std::vector<std::string>> pending_;  // by the checkpoint that covers them
+  // Partition commit: when this subtask first wrote to each partition, and the partitions with
+  // published parts that are not committed yet.
+  std::map<std::string, Clock::time_point> first_write_;
+  std::set<std::string> to_commit_;
+
+  // Per-batch scratch: each row's partition and the rows of each partition.
+  std::string path_scratch_;
+  std::unordered_map<std::string, std::vector<uint32_t>> rows_by_partition_;
+  std::vector<std::string> partition_order_;
 };
 
 }  // namespace eddy

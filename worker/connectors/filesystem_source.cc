@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_path.h"
 #include "common/types/type_proto.h"
 #include "worker/connectors/filesystem_table.h"
 
@@ -46,6 +47,44 @@ absl::StatusOr<std::unique_ptr<FilesystemSource>> FilesystemSource::Create(
   if (s->columns_.empty()) {
     for (size_t c = 0; c < s->file_schema_.size(); ++c) s->columns_.push_back(static_cast<int>(c));
   }
+  if (spec.partition_keys_size() > 0) {
+    const Schema table_schema = s->file_schema_;
+    for (int k : spec.partition_keys()) {
+      if (k < 0 || k >= static_cast<int>(table_schema.size())) {
+        return s->Error(absl::StrCat("partition column ", k, " out of range"));
+      }
+      s->partition_keys_.push_back(k);
+      s->partition_fields_.push_back(table_schema.fields[k]);
+    }
+    s->partitions_pruned_ = spec.partitions_pruned();
+    s->partition_dirs_.assign(spec.partitions().begin(), spec.partitions().end());
+    s->default_partition_name_ = table->options.default_partition_name;
+    // The files hold the other columns, in order: table column -> file column.
+    std::vector<int> file_column(table_schema.size(), -1);
+    Schema file_schema;
+    for (size_t c = 0; c < table_schema.size(); ++c) {
+      const auto& keys = s->partition_keys_;
+      if (std::find(keys.begin(), keys.end(), static_cast<int>(c)) != keys.end()) continue;
+      file_column[c] = static_cast<int>(file_schema.size());
+      file_schema.fields.push_back(table_schema.fields[c]);
+    }
+    std::vector<int> decoded;
+    for (int c : s->columns_) {
+      if (file_column[c] >= 0) {
+        s->output_.push_back(static_cast<int>(decoded.size()));
+        decoded.push_back(file_column[c]);
+      } else {
+        const auto& keys = s->partition_keys_;
+        s->output_.push_back(
+            -1 - static_cast<int>(std::find(keys.begin(), keys.end(), c) - keys.begin()));
+      }
+    }
+    if (decoded.empty()) {  // only partition columns read: decode one to know the rows
+      decoded.push_back(0);
+    }
+    s->file_schema_ = std::move(file_schema);
+    s->columns_ = std::move(decoded);
+  }
   s->decoder_ = MakeRecordDecoder(s->format_, s->file_schema_, s->columns_);
   s->rows_ = MakeTextRows(s->format_, s->file_schema_, s->columns_);
   return s;
@@ -72,16 +111,10 @@ absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
     return Error(absl::StrCat("path '", path_, "' does not exist"));
   }
   std::vector<std::string> all;
+  std::vector<int> all_partitions;
   if (fs::is_directory(st)) {
-    for (fs::directory_iterator it(path_, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      std::error_code file_ec;
-      if (Hidden(name) || !it->is_regular_file(file_ec)) continue;  // follows symlinks
-      all.push_back(it->path().string());
-    }
-    if (ec) return Error(absl::StrCat("cannot list directory '", path_, "': ", ec.message()));
-    std::sort(all.begin(), all.end());
-  } else if (fs::is_regular_file(st)) {
+    RETURN_IF_ERROR(ListFiles(&all, &all_partitions));
+  } else if (fs::is_regular_file(st) && partition_keys_.empty()) {
     all.push_back(path_);
   } else {
     return Error(absl::StrCat("path '", path_, "' is neither a regular file nor a directory"));
@@ -89,6 +122,7 @@ absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
   const int p = std::max(1, ctx.parallelism);
   for (size_t k = 0; k < all.size(); ++k) {
     if (static_cast<int>(k % p) != ctx.subtask_index) continue;
+    if (!partition_keys_.empty()) file_partition_.push_back(all_partitions[k]);
     // A symlink in an allowed directory must not lead out of the allowed ones.
     auto canonical = CanonicalFilesystemPath(all[k]);
     if (!canonical.ok() || !IsUnderAllowedDir(*canonical, allowed_dirs_)) {
@@ -97,6 +131,65 @@ absl::Status FilesystemSource::Open(const OperatorContext& ctx) {
     }
     files_.push_back(all[k]);
   }
+  return absl::OkStatus();
+}
+
+absl::Status FilesystemSource::ListFiles(std::vector<std::string>* files,
+                                         std::vector<int>* partitions) {
+  auto list_dir = [&](const std::string& dir, int partition) -> absl::Status {
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      std::error_code file_ec;
+      if (Hidden(name) || !it->is_regular_file(file_ec)) continue;  // follows symlinks
+      names.push_back(it->path().string());
+    }
+    // A pruned partition that is gone since planning has no rows.
+    if (ec && !(partition >= 0 && ec == std::errc::no_such_file_or_directory)) {
+      return Error(absl::StrCat("cannot list directory '", dir, "': ", ec.message()));
+    }
+    std::sort(names.begin(), names.end());
+    for (std::string& n : names) {
+      files->push_back(std::move(n));
+      partitions->push_back(partition);
+    }
+    return absl::OkStatus();
+  };
+  if (partition_keys_.empty()) return list_dir(path_, -1);
+  if (!partitions_pruned_) {
+    std::vector<std::string> keys;
+    for (const Field& f : partition_fields_) keys.push_back(f.name);
+    auto dirs = ListPartitionDirectories(path_, keys);
+    if (!dirs.ok()) return Error(dirs.status().message());
+    partition_dirs_ = *std::move(dirs);
+  }
+  for (size_t i = 0; i < partition_dirs_.size(); ++i) {
+    RETURN_IF_ERROR(list_dir(absl::StrCat(path_, "/", partition_dirs_[i]), static_cast<int>(i)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FilesystemSource::LoadPartitionValues(int index) {
+  if (index == loaded_partition_) return absl::OkStatus();
+  auto spec = ParsePartitionPath(partition_dirs_[index]);
+  if (!spec.ok()) return Error(spec.status().message());
+  if (spec->size() != partition_keys_.size()) {
+    return Error(absl::StrCat("partition directory '", partition_dirs_[index], "' has ",
+                              spec->size(), " levels for ", partition_keys_.size(),
+                              " partition columns"));
+  }
+  partition_values_.clear();
+  for (size_t k = 0; k < partition_keys_.size(); ++k) {
+    const Field& f = partition_fields_[k];
+    auto value = PartitionValue(f.name, (*spec)[k].second, f.type, default_partition_name_);
+    if (!value.ok()) {
+      return Error(absl::StrCat("partition directory '", partition_dirs_[index],
+                                "': ", value.status().message()));
+    }
+    partition_values_.push_back(*std::move(value));
+  }
+  loaded_partition_ = index;
   return absl::OkStatus();
 }
 
@@ -155,7 +248,31 @@ absl::StatusOr<SourceState> FilesystemSource::EmitBatch(ChangelogBatch* out) {
   auto batch = rows_.TakeBatch(format_.ignore_parse_errors());
   if (!batch.ok()) return FileError(batch.status().message());
   rows_out_ += batch->num_rows();
-  *out = std::move(*batch);
+  if (partition_keys_.empty()) {
+    *out = std::move(*batch);
+    return SourceState::kData;
+  }
+  // The decoded columns, and each partition column as its directory's value on every row.
+  RETURN_IF_ERROR(LoadPartitionValues(file_partition_[next_file_ - 1]));
+  const size_t rows = batch->num_rows();
+  std::vector<Column> columns;
+  columns.reserve(output_.size());
+  for (int o : output_) {
+    if (o >= 0) {
+      columns.push_back(std::move(batch->mutable_column(static_cast<size_t>(o))));
+      continue;
+    }
+    const size_t k = static_cast<size_t>(-1 - o);
+    Column c(partition_fields_[k].type);
+    c.Reserve(rows);
+    if (partition_values_[k].is_null()) {
+      c.AppendNulls(rows);
+    } else {
+      for (size_t r = 0; r < rows; ++r) c.AppendValue(partition_values_[k]);
+    }
+    columns.push_back(std::move(c));
+  }
+  *out = ChangelogBatch(std::move(columns), std::move(batch->mutable_kinds()));
   return SourceState::kData;
 }
 

@@ -7,6 +7,9 @@
 // among this subtask's files ("file"), the byte offset of the next undecoded record in it
 // ("offset") and that record's line ("line"), so that messages after a restore name the right
 // lines.
+// A partitioned table (PARTITIONED BY) is read from its partition directories `k1=v1/k2=v2` (those
+// the planner kept, or all that exist), files in (directory, name) order; the files hold the other
+// columns, and the partition columns are filled from the directory names, typed by CAST.
 #pragma once
 
 #include <memory>
@@ -46,6 +49,10 @@ class FilesystemSource : public Source {
   void CloseFile();
   absl::Status ReadMore();
   absl::StatusOr<SourceState> EmitBatch(ChangelogBatch* out);
+  // The files of the table's directory (not partitioned), or of its partitions with their indexes.
+  absl::Status ListFiles(std::vector<std::string>* files, std::vector<int>* partitions);
+  // The typed values of partition `index` (one per partition column).
+  absl::Status LoadPartitionValues(int index);
 
   std::string table_name_;
   std::string path_;
@@ -53,6 +60,18 @@ class FilesystemSource : public Source {
   Schema file_schema_;
   std::vector<int> columns_;
   std::vector<std::string> allowed_dirs_;
+
+  // Partitioned tables. output_[i]: for output column i, the decoded column (>= 0) or the
+  // partition column -1 - k (k indexes partition_keys_).
+  std::vector<int> partition_keys_;  // indexes into the table schema
+  std::vector<Field> partition_fields_;
+  std::vector<std::string> partition_dirs_;  // relative, as listed
+  bool partitions_pruned_ = false;
+  std::string default_partition_name_;
+  std::vector<int> output_;
+  std::vector<int> file_partition_;  // per files_ entry: its index in partition_dirs_
+  int loaded_partition_ = -1;
+  std::vector<Value> partition_values_;
 
   std::vector<std::string> files_;
   size_t next_file_ = 0;

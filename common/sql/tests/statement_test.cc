@@ -261,7 +261,13 @@ TEST(Statement, Show) {
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
             "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', 'JOBS', "
-            "'WORKERS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+            "'WORKERS', 'PARTITIONS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+  s = Parse("SHOW PARTITIONS db.t PARTITION (a = 'x', b = -1)");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "PARTITIONS");
+  ASSERT_EQ(s->show->partition.size(), 2u);
+  EXPECT_EQ(s->show->partition[0].value, "x");
+  EXPECT_EQ(s->show->partition[1].value, "-1");
   s = Parse("SHOW TABLES IN c.db NOT ILIKE 'o\\_%'");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->show->what, "TABLES");

@@ -40,6 +40,7 @@ CatalogTable Orders(const ObjectPath& path) {
   t.watermark_column = "ts";
   t.watermark_expr = "ts - INTERVAL '5' SECOND";
   t.comment = "all orders";
+  t.partition_keys = {"ts", "amount"};
   return t;
 }
 
@@ -84,6 +85,7 @@ TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
   EXPECT_EQ(t->watermark_column, "ts");
   EXPECT_EQ(t->watermark_expr, want.watermark_expr);
   EXPECT_EQ(t->comment, "all orders");
+  EXPECT_EQ(t->partition_keys, want.partition_keys);  // PARTITIONED BY, in the order written
   auto v = reopened.FindView(big);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->query_text, "SELECT id FROM orders WHERE amount > 100");

@@ -76,7 +76,11 @@ TEST_F(FilesystemPlanTest, BadOptionsNameTheOptionAndTable) {
             "'filesystem' of table " +
                 kT);
   EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.partition-commit.policy.kind' = 'x'"),
-            "Validation error: unsupported option 'sink.partition-commit.policy.kind' for "
+            "Validation error: option 'sink.partition-commit.policy.kind' of table " + kT +
+                " expects a comma-separated list of 'success-file' and 'metastore' (the policies "
+                "implemented), got 'x'");
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'partition.time-extractor.kind' = 'default'"),
+            "Validation error: unsupported option 'partition.time-extractor.kind' for "
             "connector 'filesystem' of table " +
                 kT);
   EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.rolling-policy.file-size' = '1 lb'"),

@@ -48,13 +48,15 @@ class FilesystemSinkTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(root_); }
 
   std::unique_ptr<FilesystemSink> Open(bool checkpointing, int attempt = 0, int subtask = 0,
-                                       std::map<std::string, std::string> options = {}) {
+                                       std::map<std::string, std::string> options = {},
+                                       bool partitioned = false) {
     v1::TableSink spec;
     spec.set_table_name("t");
     spec.set_connector("filesystem");
     (*spec.mutable_options())["path"] = dir_;
     (*spec.mutable_options())["format"] = "csv";
     for (const auto& [k, v] : options) (*spec.mutable_options())[k] = v;
+    if (partitioned) spec.add_partition_keys(0);  // PARTITIONED BY (word)
     const Schema schema{{{"word", DataType::String()}, {"n", DataType::BigInt()}}};
     auto sink = FilesystemSink::Create(spec, schema, {root_});
     EXPECT_TRUE(sink.ok()) << sink.status();
@@ -197,6 +199,106 @@ TEST_F(FilesystemSinkTest, RestorePublishesTheCheckpointsPartsAndRemovesTheRest)
   auto again = Open(true, /*attempt=*/2);
   ASSERT_OK(again->RestoreState(s1));
   EXPECT_EQ(testing::ReadFileToString(dir_ + "/part-j-0-0.csv"), Csv(0, 5));
+}
+
+// Rows w0..w2 repeated: partitions word=w0, word=w1 and word=w2, each row's n in its partition.
+ChangelogBatch PartitionedRows(int from, int to) {
+  ChangelogBatch b({DataType::String(), DataType::BigInt()});
+  for (int i = from; i < to; ++i) {
+    b.AppendValues({Value::String("w" + std::to_string(i % 3)), Value::Int(i)}, RowKind::kInsert);
+  }
+  return b;
+}
+
+TEST_F(FilesystemSinkTest, APartitionedSinkWritesEachRowIntoItsPartitionWithoutItsValue) {
+  auto sink = Open(false, 0, 0, {}, /*partitioned=*/true);
+  ASSERT_OK(sink->Process(0, PartitionedRows(0, 7)));
+  ASSERT_OK(sink->Finish());
+  EXPECT_EQ(testing::ListDirectory(dir_),
+            (std::vector<std::string>{"word=w0", "word=w1", "word=w2"}));
+  // Part numbers in the order the partitions first occur.
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"), std::vector<std::string>{"part-j-0-0.csv"});
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w1"), std::vector<std::string>{"part-j-0-1.csv"});
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/word=w0/part-j-0-0.csv"), "0\n3\n6\n");
+  EXPECT_EQ(testing::ReadFileToString(dir_ + "/word=w2/part-j-0-2.csv"), "2\n5\n");
+}
+
+TEST_F(FilesystemSinkTest, APartitionedSinkPublishesAndCommitsPerPartitionAtCheckpoints) {
+  auto sink = Open(true, 0, 0, {{"sink.partition-commit.policy.kind", "success-file"}},
+                   /*partitioned=*/true);
+  ASSERT_OK(sink->Process(0, PartitionedRows(0, 2)));  // w0, w1
+  OperatorSnapshot s1;
+  ASSERT_OK(sink->SnapshotState(1, &s1));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"),
+            std::vector<std::string>{".part-j-0-0.csv.pending.0"});
+  ASSERT_OK(sink->NotifyCheckpointComplete(1));
+  // Published, and with the default delay of 0 committed at once.
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"),
+            (std::vector<std::string>{"_SUCCESS", "part-j-0-0.csv"}));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w1"),
+            (std::vector<std::string>{"_SUCCESS", "part-j-0-1.csv"}));
+  EXPECT_FALSE(sink->HasUncommittedOutput());
+}
+
+TEST_F(FilesystemSinkTest, APartitionCommitWaitsForItsDelayOrTheEndOfTheInput) {
+  OperatorSnapshot s1;
+  {
+    auto sink = Open(true, 0, 0,
+                     {{"sink.partition-commit.policy.kind", "success-file"},
+                      {"sink.partition-commit.delay", "1 h"},
+                      {"sink.partition-commit.success-file.name", "_DONE"}},
+                     /*partitioned=*/true);
+    ASSERT_OK(sink->Process(0, PartitionedRows(0, 1)));  // w0
+    ASSERT_OK(sink->SnapshotState(1, &s1));
+    ASSERT_OK(sink->NotifyCheckpointComplete(1));
+    EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"),
+              std::vector<std::string>{"part-j-0-0.csv"});  // published, not committed
+    EXPECT_TRUE(sink->HasUncommittedOutput());
+    ASSERT_OK(sink->Close());  // fails before the end
+  }
+  // The restored subtask still owes the commit, and makes it when its input ends.
+  auto after = Open(true, 1, 0,
+                    {{"sink.partition-commit.policy.kind", "success-file"},
+                     {"sink.partition-commit.delay", "1 h"},
+                     {"sink.partition-commit.success-file.name", "_DONE"}},
+                    /*partitioned=*/true);
+  ASSERT_OK(after->RestoreState(s1));
+  ASSERT_OK(after->Process(0, PartitionedRows(1, 2)));  // w1
+  ASSERT_OK(after->Finish());
+  EXPECT_TRUE(after->HasUncommittedOutput());
+  OperatorSnapshot s2;
+  ASSERT_OK(after->SnapshotState(2, &s2));
+  ASSERT_OK(after->NotifyCheckpointComplete(2));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"),
+            (std::vector<std::string>{"_DONE", "part-j-0-0.csv"}));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w1"),
+            (std::vector<std::string>{"_DONE", "part-j-0-1.csv"}));
+  EXPECT_FALSE(after->HasUncommittedOutput());
+}
+
+TEST_F(FilesystemSinkTest, APartitionedRestoreRemovesLeftoversInEveryPartition) {
+  OperatorSnapshot s1;
+  {
+    auto before = Open(true, 0, 0, {}, /*partitioned=*/true);
+    ASSERT_OK(before->Process(0, PartitionedRows(0, 2)));
+    ASSERT_OK(before->SnapshotState(1, &s1));  // completes; the notification never arrives
+    ASSERT_OK(before->Process(0, PartitionedRows(2, 4)));
+    ASSERT_OK(before->Close());
+  }
+  // What a killed process leaves in the partitions: in-progress and pending parts after s1.
+  std::ofstream(dir_ + "/word=w2/.part-j-0-2.csv.inprogress.0") << "2\n";
+  std::ofstream(dir_ + "/word=w0/.part-j-0-3.csv.pending.0") << "3\n";
+  auto after = Open(true, 1, 0, {}, /*partitioned=*/true);
+  ASSERT_OK(after->RestoreState(s1));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w0"), std::vector<std::string>{"part-j-0-0.csv"});
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w1"), std::vector<std::string>{"part-j-0-1.csv"});
+  EXPECT_TRUE(testing::ListDirectory(dir_ + "/word=w2").empty());  // after the checkpoint: gone
+  // A restored state naming a part outside the partition directories is refused.
+  OperatorSnapshot bad;
+  bad.PutInt64("next-part", 1);
+  bad.Put("pending", "../.part-j-0-0.csv.pending.0");
+  auto other = Open(true, 2, 0, {}, /*partitioned=*/true);
+  EXPECT_FALSE(other->RestoreState(bad).ok());
 }
 
 TEST_F(FilesystemSinkTest, RestoreWithAMissingPartIsDataLoss) {
