@@ -9,8 +9,8 @@
 #include "common/base/status_macros.h"
 #include "common/expr/datetime_pattern.h"
 #include "common/expr/eval_internal.h"
-#include "common/types/timestamp_precision.h"
 #include "common/types/temporal_text.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy::eval_internal {
 namespace {

@@ -137,6 +137,9 @@ bool KeyGroupPartitioned(const v1::PlanNode& node) {
     case v1::PlanNode::kTemporalSort:
     case v1::PlanNode::kExpand:
     case v1::PlanNode::kCorrelate:
+    case v1::PlanNode::kHashAggregate:  // batch operators: batch jobs take no checkpoints
+    case v1::PlanNode::kSort:
+    case v1::PlanNode::kChangelogMaterialize:
     case v1::PlanNode::OP_NOT_SET:
       return false;
   }

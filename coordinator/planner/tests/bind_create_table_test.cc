@@ -37,7 +37,7 @@ TEST_F(CreateTableTest, TypesAndPrimaryKey) {
   EXPECT_EQ(s.fields[11].type.ToString(), "VARCHAR(3)");
   EXPECT_EQ(s.fields[12].type.ToString(), "DATE");
   EXPECT_EQ(s.fields[13].type.ToString(), "TIMESTAMP(3)");
-  EXPECT_EQ(s.fields[14].type.ToString(), "TIMESTAMP(3)");  // kept in milliseconds
+  EXPECT_EQ(s.fields[14].type.ToString(), "TIMESTAMP(6)");  // every digit kept
   EXPECT_EQ(s.fields[15].type.ToString(), "INT NOT NULL");
   EXPECT_EQ(t->primary_key, std::vector<std::string>{"id"});
   EXPECT_EQ(t->connector(), "blackhole");
