@@ -168,6 +168,7 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
   if (!quit) {
     std::string rest = splitter.TakeRest();
     if (!rest.empty()) failed = !runner->RunInteractive(rest, &quit).ok();
+    if (!quit && !runner->EndOfInput().ok()) failed = true;
   }
   runner->LeaveSession();
   return failed ? 1 : 0;

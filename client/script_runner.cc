@@ -10,6 +10,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "client/statement_splitter.h"
 #include "client/table_printer.h"
 #include "client/table_result.h"
 #include "common/base/status_macros.h"
@@ -72,23 +74,39 @@ absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
 }
 
 absl::Status ScriptRunner::Run(const std::string& script) {
-  auto statements = sql::ParseScript(script);
-  if (!statements.ok()) {
-    PrintError(messages_, statements.status());
-    return statements.status();
-  }
-  for (const auto& stmt : *statements) {
-    if (options_.interrupted && options_.interrupted->load()) break;
-    bool quit = false;
-    absl::Status s = RunParsed(*stmt, &quit);
-    if (!s.ok()) {
-      PrintError(messages_, s);
-      CancelRunningJobs();
-      return s;
+  // Statement by statement, as the shell reads them (so an error's position counts from its
+  // statement's first line), stopping at the first that fails.
+  StatementSplitter splitter;
+  auto run = [&](const std::string& statement, bool* quit) {
+    absl::Status s = RunInteractive(statement, quit);
+    if (!s.ok()) CancelRunningJobs();
+    return s;
+  };
+  bool quit = false;
+  for (absl::string_view line : absl::StrSplit(script, '\n')) {
+    for (const std::string& statement : splitter.Add(absl::StrCat(line, "\n"))) {
+      if (options_.interrupted && options_.interrupted->load()) return FinishJobs();
+      RETURN_IF_ERROR(run(statement, &quit));
+      if (quit) return FinishJobs();
     }
-    if (quit) break;
+  }
+  if (std::string rest = splitter.TakeRest(); !rest.empty()) RETURN_IF_ERROR(run(rest, &quit));
+  if (absl::Status s = EndOfInput(); !s.ok()) {
+    CancelRunningJobs();
+    return s;
   }
   return FinishJobs();
+}
+
+absl::Status ScriptRunner::EndOfInput() {
+  if (!open_set_) return absl::OkStatus();
+  const size_t inserts = open_set_->size();
+  open_set_.reset();
+  absl::Status s = absl::InvalidArgumentError(absl::StrCat(
+      "The input ended inside a statement set: \"BEGIN STATEMENT SET;\" has no \"END;\", so its ",
+      inserts, " INSERT statement(s) were not submitted."));
+  PrintError(messages_, s);
+  return s;
 }
 
 std::optional<absl::Status> ScriptRunner::RunStatementSetPart(const std::string& statement,

@@ -1,6 +1,7 @@
 // Runs a SQL script through a coordinator, statement by statement, the way `eddy -f` does: status
-// messages go to `messages` (stderr), results to `results` (stdout). The whole script is parsed
-// first, so a syntax error anywhere runs nothing. Stops at the first failing statement.
+// messages go to `messages` (stderr), results to `results` (stdout). Statements are split as the
+// shell splits them and run one at a time, so an error's position counts from its statement's first
+// line and the statements before a failing one have run. Stops at the first failing statement.
 #pragma once
 
 #include <atomic>
@@ -32,6 +33,9 @@ class ScriptRunner {
   // One statement of an interactive session: errors are printed and returned, cancel only what
   // the statement started, and never end the session. Sets `quit` for QUIT/EXIT.
   absl::Status RunInteractive(const std::string& statement, bool* quit);
+  // The input ended: an error (printed) when a statement set is still open, which drops its
+  // INSERTs unsubmitted.
+  absl::Status EndOfInput();
   // The end of a script: waits for the jobs still running when the options say so (saying so
   // first, since an unbounded job then runs until Ctrl-C).
   absl::Status FinishJobs();

@@ -7,18 +7,37 @@ namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Enough for EXPLAIN with every detail Flink names before STATEMENT SET BEGIN.
+constexpr size_t kFirstWords = 10;
+
 }  // namespace
 
 void StatementSplitter::EndWord() {
   if (word_.empty()) return;
-  if (first_words_.size() < 4) first_words_.push_back(word_);
+  const bool opening = first_words_.size() < kFirstWords;
+  if (opening) first_words_.push_back(word_);
   last_word_ = std::move(word_);
   word_.clear();
+  ++segment_words_;
+  // The set's first INSERT starts after BEGIN.
+  if (opening && last_word_ == "BEGIN" && OpensStatementSet()) segment_words_ = 0;
+}
+
+bool StatementSplitter::OpensStatementSet() const {
+  if (first_words_.empty() || (first_words_[0] != "EXECUTE" && first_words_[0] != "EXPLAIN")) {
+    return false;
+  }
+  for (size_t i = 1; i + 2 < first_words_.size(); ++i) {
+    if (first_words_[i] == "STATEMENT" && first_words_[i + 1] == "SET" &&
+        first_words_[i + 2] == "BEGIN") {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool StatementSplitter::InsideStatementSet() const {
-  static const std::vector<std::string> kOpening = {"EXECUTE", "STATEMENT", "SET", "BEGIN"};
-  return first_words_ == kOpening && last_word_ != "END";
+  return OpensStatementSet() && !(segment_words_ == 1 && last_word_ == "END");
 }
 
 std::vector<std::string> StatementSplitter::Add(const std::string& text) {
@@ -33,13 +52,18 @@ std::vector<std::string> StatementSplitter::Add(const std::string& text) {
         } else {
           EndWord();
         }
-        if (c == ';' && !InsideStatementSet()) {
-          if (has_code_) done.push_back(buffer_);
-          buffer_.clear();
-          has_code_ = false;
-          first_words_.clear();
-          last_word_.clear();
-          continue;
+        if (c == ';') {
+          if (InsideStatementSet()) {
+            segment_words_ = 0;
+          } else {
+            if (has_code_) done.push_back(buffer_);
+            buffer_.clear();
+            has_code_ = false;
+            first_words_.clear();
+            last_word_.clear();
+            segment_words_ = 0;
+            continue;
+          }
         }
         // Leading whitespace is dropped, so error positions count from the statement's first line.
         if (!has_code_ && std::isspace(static_cast<unsigned char>(c)) && buffer_.empty()) continue;
@@ -102,6 +126,7 @@ std::string StatementSplitter::TakeRest() {
   word_.clear();
   first_words_.clear();
   last_word_.clear();
+  segment_words_ = 0;
   return rest;
 }
 

@@ -1,8 +1,9 @@
 // Splits what a user types into complete SQL statements: a statement ends at a ';' outside string
 // literals ('...'), quoted identifiers (`...`, "...") and comments (-- to end of line, /* ... */),
 // so a statement can span lines and a ';' inside a literal does not end it. A statement set
-// (`EXECUTE STATEMENT SET BEGIN INSERT ...; INSERT ...; END;`) is one statement: its inner ';'s do
-// not end it, only the ';' after END does.
+// (`EXECUTE STATEMENT SET BEGIN INSERT ...; INSERT ...; END;`, also after EXPLAIN and its details)
+// is one statement: its inner ';'s do not end it, only the ';' after a lone END does (an END that
+// closes a CASE inside one of its INSERTs does not).
 #pragma once
 
 #include <string>
@@ -24,8 +25,12 @@ class StatementSplitter {
 
  private:
   // A word of code (outside literals and comments) ended: tracks the statement's first words and
-  // its last one, which tell whether a ';' is inside a statement set.
+  // the words since the last ';', which tell whether a ';' is inside a statement set.
   void EndWord();
+  // Whether the first words open a statement set: [EXECUTE | EXPLAIN [details]] STATEMENT SET
+  // BEGIN.
+  bool OpensStatementSet() const;
+  // Whether a ';' read now is inside a statement set (not the one after its END).
   bool InsideStatementSet() const;
 
   enum class State { kCode, kSingleQuote, kBacktick, kDoubleQuote, kLineComment, kBlockComment };
@@ -33,8 +38,9 @@ class StatementSplitter {
   bool has_code_ = false;  // the pending statement has something besides whitespace and comments
   State state_ = State::kCode;
   std::string word_;                      // the word of code being read, upper case
-  std::vector<std::string> first_words_;  // up to four
+  std::vector<std::string> first_words_;  // up to kFirstWords
   std::string last_word_;
+  int segment_words_ = 0;  // words since the last ';' (or since the set's BEGIN)
 };
 
 }  // namespace eddy

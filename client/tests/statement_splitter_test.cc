@@ -56,6 +56,29 @@ TEST(StatementSplitterTest, AStatementSetIsOneStatementUpToTheSemicolonAfterEnd)
               ElementsAre("SELECT 1 AS execute", "SELECT 2"));
 }
 
+TEST(StatementSplitterTest, AnExplainedStatementSetIsOneStatementToo) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("EXPLAIN CHANGELOG_MODE, ESTIMATED_COST STATEMENT SET BEGIN\n"), IsEmpty());
+  EXPECT_THAT(s.Add("INSERT INTO a SELECT 1;\n"), IsEmpty());
+  EXPECT_THAT(s.Add("END;\n"),
+              ElementsAre("EXPLAIN CHANGELOG_MODE, ESTIMATED_COST STATEMENT SET BEGIN\n"
+                          "INSERT INTO a SELECT 1;\nEND"));
+  EXPECT_THAT(s.Add("EXPLAIN SELECT 1; SELECT 2;\n"), ElementsAre("EXPLAIN SELECT 1", "SELECT 2"));
+}
+
+TEST(StatementSplitterTest, OnlyALoneEndClosesAStatementSet) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;\n"),
+              IsEmpty());
+  EXPECT_THAT(
+      s.Add("INSERT INTO b SELECT 2; end ;\n"),
+      ElementsAre("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;\n"
+                  "INSERT INTO b SELECT 2; end "));
+  // A set with no INSERT at all still ends at its END.
+  EXPECT_THAT(s.Add("EXECUTE STATEMENT SET BEGIN END; SELECT 3;\n"),
+              ElementsAre("EXECUTE STATEMENT SET BEGIN END", "SELECT 3"));
+}
+
 TEST(StatementSplitterTest, DiscardDropsThePendingStatementSet) {
   StatementSplitter s;
   EXPECT_THAT(s.Add("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;\n"), IsEmpty());

@@ -130,6 +130,37 @@ TEST_F(CommandLineTest, DashedNamesAliasesAndBothValueFormsRun) {
   EXPECT_THAT(execute.out, HasSubstr("from the command line"));
 }
 
+// A script runs statement by statement, as Flink's client runs a file: the statements before a
+// failing one run, nothing after it does, and the error's position counts from its own statement.
+TEST_F(CommandLineTest, AScriptRunsUpToItsFirstFailingStatement) {
+  std::ofstream(dir_ + "/job.sql") << "SELECT 'before' AS s;\n"
+                                      "\n"
+                                      "-- the failing one:\n"
+                                      "SELECT 1\n"
+                                      "  FROM nowhere;\n"
+                                      "SELECT 'after' AS s;\n";
+  RunResult r = Run("eddy", {"--log-level=warn", "-f", dir_ + "/job.sql"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("before"));
+  EXPECT_THAT(r.out, Not(HasSubstr("after")));
+  EXPECT_THAT(r.err, HasSubstr("Validation error at line 2, column 8: table "
+                               "'default_catalog.default_database.nowhere' not found"));
+}
+
+// A script that ends inside BEGIN STATEMENT SET; without END; submits nothing and says so.
+TEST_F(CommandLineTest, AScriptEndingInsideAStatementSetFailsAndSubmitsNothing) {
+  RunResult r = Run("eddy", {"--log-level=warn", "-e",
+                             "CREATE TABLE o (x INT) WITH ('connector' = 'print');\n"
+                             "BEGIN STATEMENT SET;\n"
+                             "INSERT INTO o VALUES (1);\n"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("The input ended inside a statement set: \"BEGIN STATEMENT SET;\" "
+                               "has no \"END;\", so its 1 INSERT statement(s) were not "
+                               "submitted."));
+  EXPECT_THAT(r.err, Not(HasSubstr("Job ID")));
+  EXPECT_THAT(r.out, Not(HasSubstr("+I[1]")));
+}
+
 TEST_F(CommandLineTest, FlagfileAndHelpfullComeFromAbsl) {
   std::ofstream(dir_ + "/flags") << "# a flag file: absl's spelling, one flag a line\n"
                                     "--execute=SELECT 'from a flag file' AS s;\n"
