@@ -14,9 +14,8 @@
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
-#include "worker/operators/group_table.h"
+#include "worker/operators/in_memory_groups.h"
 #include "worker/operators/key_encoder.h"
-#include "worker/operators/native_aggregates.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/watermark.h"
 
@@ -43,7 +42,7 @@ class HashAggregateOperator : public Operator {
   absl::Status Finish() override;
   absl::Status Close() override;
 
-  size_t groups() const { return table_.size(); }
+  size_t groups() const { return groups_.size(); }
 
  private:
   HashAggregateOperator(HashAggregateSpec spec, KeyEncoder encoder, AggregateFunctions functions);
@@ -52,15 +51,8 @@ class HashAggregateOperator : public Operator {
   KeyEncoder encoder_;
   AggregateFunctions functions_;
   std::vector<DataType> output_types_;
-  // Groups in first-appearance order: the table's record i is group i (records are never freed
-  // here), their accumulators (native payloads in the table, else groups_), and each group's key
-  // column values in keys_.
-  std::optional<NativeAggregates> native_;
-  GroupTable table_;
-  std::vector<std::unique_ptr<GroupAccumulators>> groups_;
-  GroupAccumulators loaded_;
-  ChangelogBatch keys_;
-  std::string key_buf_;
+  InMemoryGroups groups_;    // every group of the input, in first-appearance order
+  GroupAccumulators empty_;  // a global aggregate's accumulators over an empty input
   std::vector<AggValue> values_;
   std::optional<Watermark> held_watermark_;
 };

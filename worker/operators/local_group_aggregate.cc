@@ -40,14 +40,8 @@ LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec
       encoder_(std::move(encoder)),
       functions_(std::move(functions)),
       append_row_count_(append_row_count),
-      table_(0) {
-  native_ = NativeAggregates::Create(functions_);
-  if (native_.has_value()) {
-    table_ = GroupTable(native_->payload_bytes());
-    functions_.Reset(&loaded_);
-  }
+      groups_(&encoder_, &functions_) {
   output_types_ = encoder_.key_types();
-  keys_ = ChangelogBatch(encoder_.key_types());
   for (const AggregateCall& c : spec_.aggregates) {
     auto fields = AggPartialFields(c.kind, c.arg_type, c.distinct, !spec_.input_insert_only);
     for (const AggPartialField& f : *fields) output_types_.push_back(f.type);  // ok: see Create
@@ -58,7 +52,6 @@ LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec
 
 absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
   CountIn(batch);
-  const std::vector<int>& key_columns = encoder_.key_columns();
   for (size_t r = 0; r < batch.num_rows(); ++r) {
     const RowKind kind = batch.kind(r);
     const bool accumulate = IsAccumulate(kind);
@@ -66,26 +59,7 @@ absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatc
       return absl::InternalError(
           "LocalGroupAggregate was planned for insert-only input but received a retraction");
     }
-    key_buf_.clear();
-    encoder_.Encode(batch, r, &key_buf_);
-    const uint64_t hash = GroupTable::Hash(key_buf_);
-    uint32_t g = table_.Find(key_buf_, hash);
-    if (g == GroupTable::kNone) {
-      g = table_.Insert(key_buf_, hash, 0);
-      if (!native_.has_value()) {
-        if (g == groups_.size()) groups_.push_back(std::make_unique<Group>());
-        functions_.Reset(&groups_[g]->acc);
-      }
-      for (size_t k = 0; k < key_columns.size(); ++k) {
-        keys_.mutable_column(k).AppendFrom(batch.column(key_columns[k]), r);
-      }
-      keys_.mutable_kinds().push_back(RowKind::kInsert);
-    }
-    if (native_.has_value()) {
-      native_->Update(table_.payload(g), batch, r, accumulate);
-    } else {
-      functions_.Update(&groups_[g]->acc, batch, r, accumulate);
-    }
+    groups_.Update(batch, r, accumulate);
     if (pending_rows_++ == 0) pending_since_ = std::chrono::steady_clock::now();
     if (pending_rows_ >= static_cast<size_t>(spec_.mini_batch_size)) RETURN_IF_ERROR(Flush());
   }
@@ -109,21 +83,17 @@ absl::Status LocalGroupAggregateOperator::Flush() {
   out_.Clear();
   const size_t num_keys = encoder_.key_columns().size();
   const size_t row_count_column = output_types_.size() - 1;
-  for (uint32_t i = 0; i < table_.size(); ++i) {
-    const GroupAccumulators* acc = &loaded_;
-    if (native_.has_value()) {
-      native_->Load(table_.payload(i), &loaded_);
-    } else {
-      acc = &groups_[i]->acc;
+  for (uint32_t i = 0; i < groups_.size(); ++i) {
+    const GroupAccumulators& acc = groups_.Load(i);
+    if (functions_.IsEmptyDelta(acc)) continue;
+    for (size_t k = 0; k < num_keys; ++k) {
+      out_.mutable_column(k).AppendFrom(groups_.keys().column(k), i);
     }
-    if (functions_.IsEmptyDelta(*acc)) continue;
-    for (size_t k = 0; k < num_keys; ++k) out_.mutable_column(k).AppendFrom(keys_.column(k), i);
-    functions_.AppendPartials(*acc, &out_, num_keys);
-    if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(acc->row_count);
+    functions_.AppendPartials(acc, &out_, num_keys);
+    if (append_row_count_) out_.mutable_column(row_count_column).Append<int64_t>(acc.row_count);
     out_.mutable_kinds().push_back(RowKind::kInsert);
   }
-  table_.Reset();  // keeps its memory: the next mini-batch likely has as many keys
-  keys_.Clear();
+  groups_.Reset();  // keeps its memory: the next mini-batch likely has as many keys
   pending_rows_ = 0;
   RETURN_IF_ERROR(functions_.status());
   return Emit(out_);

@@ -16,9 +16,8 @@
 #include "absl/status/statusor.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
-#include "worker/operators/group_table.h"
+#include "worker/operators/in_memory_groups.h"
 #include "worker/operators/key_encoder.h"
-#include "worker/operators/native_aggregates.h"
 #include "worker/operators/operator.h"
 
 namespace eddy {
@@ -56,10 +55,6 @@ class LocalGroupAggregateOperator : public Operator {
   }
 
  private:
-  struct Group {
-    GroupAccumulators acc;
-  };
-
   LocalGroupAggregateOperator(LocalGroupAggregateSpec spec, KeyEncoder encoder,
                               AggregateFunctions functions, bool append_row_count);
   absl::Status Flush();
@@ -70,18 +65,9 @@ class LocalGroupAggregateOperator : public Operator {
   bool append_row_count_;
   std::vector<DataType> output_types_;
 
-  // The current mini-batch: groups in first-appearance order in the table (group i is the i-th key
-  // of the mini-batch; the table keeps its memory across mini-batches), their accumulators
-  // (native payloads in the table when every call has a native form, else groups_), and the key
-  // column values per group.
-  std::optional<NativeAggregates> native_;
-  GroupTable table_;
-  std::vector<std::unique_ptr<Group>> groups_;
-  GroupAccumulators loaded_;  // a native payload loaded for AppendPartials
-  ChangelogBatch keys_;
+  InMemoryGroups groups_;  // the current mini-batch's groups (their memory kept across them)
   size_t pending_rows_ = 0;
   std::chrono::steady_clock::time_point pending_since_;
-  std::string key_buf_;
   ChangelogBatch out_;
 };
 
