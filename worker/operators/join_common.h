@@ -16,6 +16,7 @@
 #include "common/batch/column.h"
 #include "common/expr/expr.h"
 #include "common/types/data_type.h"
+#include "worker/operators/owned_key_groups.h"
 
 namespace eddy {
 
@@ -63,6 +64,21 @@ void EncodeJoinTimer(const JoinTimer& timer, std::string* out);
 // is malformed or names a side other than 0 and 1 or a key group not below `max_parallelism`.
 bool DecodeJoinTimers(std::string_view encoded, int max_parallelism,
                       const std::function<void(JoinTimer)>& add);
+// Adds to `kept` the timers of list `encoded` whose key groups `owned` holds (every one unless the
+// operator was rescaled), each as the operator's own timer type (TimerSet's value type, made from
+// a JoinTimer), and sets `*others_seen` when the list names a key group another subtask owns now.
+// False when the list is malformed, as DecodeJoinTimers.
+template <typename TimerSet>
+bool DecodeOwnedJoinTimers(std::string_view encoded, int max_parallelism,
+                           const OwnedKeyGroups& owned, TimerSet* kept, bool* others_seen) {
+  return DecodeJoinTimers(encoded, max_parallelism, [&](JoinTimer t) {
+    if (owned.Contains(t.key_group)) {
+      kept->insert(typename TimerSet::value_type{std::move(t)});
+    } else {
+      *others_seen = true;
+    }
+  });
+}
 
 // 0, 1, ..., n - 1.
 std::vector<int> AllColumns(size_t n);

@@ -695,14 +695,7 @@ absl::Status TemporalJoinOperator::RestoreFrom(std::span<const OperatorSnapshot>
     if (!watermark || !waiting || *waiting < 0 || !timers) return malformed;
     watermarks.push_back(*watermark);
     recorded = static_cast<uint64_t>(*waiting);
-    // Only the timers of the key groups this subtask owns (all of them unless rescaled).
-    if (!DecodeJoinTimers(*timers, max_parallelism_, [&](JoinTimer t) {
-          if (owned.Contains(t.key_group)) {
-            restored.insert(Timer{std::move(t)});
-          } else {
-            elsewhere = true;
-          }
-        })) {
+    if (!DecodeOwnedJoinTimers(*timers, max_parallelism_, owned, &restored, &elsewhere)) {
       return malformed;
     }
   }
