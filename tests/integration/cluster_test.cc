@@ -22,15 +22,28 @@ void ClusterTest::PipeWorkerStdout(ClusterOptions* options) {
   ASSERT_EQ(pipes_->error(), "");
 }
 
+ClusterOptions ClusterTest::FaultToleranceOptions(std::vector<std::string> coordinator_args) {
+  files_ = FreshTestDir("files-" + CurrentTestName());
+  std::filesystem::create_directories(files_);
+  coordinator_args.push_back("--filesystem-allowed-dirs");
+  coordinator_args.push_back(files_);
+  return ClusterOptions{.workers = 3,
+                        .slots_per_worker = 2,
+                        .heartbeat_timeout_ms = 3000,
+                        .coordinator_args = std::move(coordinator_args),
+                        .worker_args = {"--filesystem-allowed-dirs", files_}};
+}
+
 void ClusterTest::TearDown() {
   cluster_.reset();
   pipes_.reset();  // after the workers stopped writing
-  if (dir_.empty()) return;
   if (HasFailure()) {
-    std::cout << "the cluster's logs are kept in " << dir_ << std::endl;
+    if (!dir_.empty()) std::cout << "the cluster's logs are kept in " << dir_ << std::endl;
+    if (!files_.empty()) std::cout << "the test's files are kept in " << files_ << std::endl;
     return;
   }
-  std::filesystem::remove_all(dir_);
+  if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  if (!files_.empty()) std::filesystem::remove_all(files_);
 }
 
 std::vector<WorkerRow> ClusterTest::WaitForWorkers(

@@ -32,6 +32,12 @@ class ClusterTest : public ::testing::Test {
   void PipeWorkerStdout(ClusterOptions* options);
   WorkerPipes& pipes() { return *pipes_; }
 
+  // The cluster of the fault-tolerance tests: three workers of two slots and a 3 s heartbeat
+  // timeout (a killed worker is noticed soon), with files_, a fresh directory named after the test
+  // (created), allowed to the filesystem connector on every process; `coordinator_args` are added
+  // to the coordinator's. TearDown removes files_ unless the test failed.
+  ClusterOptions FaultToleranceOptions(std::vector<std::string> coordinator_args = {});
+
   RunResult Eddy(const std::string& sql) { return cluster_->Eddy(sql); }
   // Polls SHOW WORKERS until `done` holds for its rows or `timeout` passes; returns the last rows.
   std::vector<WorkerRow> WaitForWorkers(
@@ -61,6 +67,7 @@ class ClusterTest : public ::testing::Test {
   int PickAWorkerRunningSubtasks();
 
   std::string dir_;
+  std::string files_;  // FaultToleranceOptions' directory for filesystem tables
   std::unique_ptr<ProcessCluster> cluster_;
 
  private:

@@ -35,20 +35,7 @@ class CoordinatorFailoverTest : public ClusterTest {
  protected:
   void Start(std::vector<std::string> coordinator_args = {}) {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    files_ = FreshTestDir("coordinator-failover-files-" + CurrentTestName());
-    std::filesystem::create_directories(files_);
-    coordinator_args.push_back("--filesystem-allowed-dirs");
-    coordinator_args.push_back(files_);
-    ASSERT_NO_FATAL_FAILURE(
-        StartCluster(ClusterOptions{.workers = 3,
-                                    .slots_per_worker = 2,
-                                    .heartbeat_timeout_ms = 3000,
-                                    .coordinator_args = coordinator_args,
-                                    .worker_args = {"--filesystem-allowed-dirs", files_}}));
-  }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    if (!files_.empty()) std::filesystem::remove_all(files_);
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions(std::move(coordinator_args))));
   }
 
   // The id of the job SHOW JOBS lists under `name` ("" if none), and its row.
@@ -108,8 +95,6 @@ class CoordinatorFailoverTest : public ClusterTest {
 
   // Every window of WindowJob published exactly once under `out`, and no hidden file left.
   void ExpectEveryWindowOnce(const std::string& out, int64_t rows);
-
-  std::string files_;  // where the filesystem sinks write
 };
 
 // A tumbling event-time window aggregation (100 ids per 1-second window, 4 keys) of a bounded

@@ -55,19 +55,7 @@ class FailoverTest : public ClusterTest {
  protected:
   void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    const std::string files = FreshTestDir("failover-files-" + CurrentTestName());
-    std::filesystem::create_directories(files);
-    ASSERT_NO_FATAL_FAILURE(
-        StartCluster(ClusterOptions{.workers = 3,
-                                    .slots_per_worker = 2,
-                                    .heartbeat_timeout_ms = 3000,
-                                    .coordinator_args = {"--filesystem-allowed-dirs", files},
-                                    .worker_args = {"--filesystem-allowed-dirs", files}}));
-    files_ = files;
-  }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    std::filesystem::remove_all(files_);
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
 
   std::vector<std::string> JobRow(const std::string& job) { return cluster_->JobRow(job); }
@@ -148,7 +136,6 @@ class FailoverTest : public ClusterTest {
     f.put(static_cast<char>(c ^ 0x10));
     return file;
   }
-  std::string files_;  // where the filesystem sinks write
 };
 
 constexpr char kThrottledAggregation[] =

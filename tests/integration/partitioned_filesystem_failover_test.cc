@@ -28,21 +28,8 @@ class PartitionedFilesystemFailoverTest : public ClusterTest {
  protected:
   void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    files_ = FreshTestDir("partitioned-files-" + CurrentTestName());
-    std::filesystem::create_directories(files_);
-    ASSERT_NO_FATAL_FAILURE(
-        StartCluster(ClusterOptions{.workers = 3,
-                                    .slots_per_worker = 2,
-                                    .heartbeat_timeout_ms = 3000,
-                                    .coordinator_args = {"--filesystem-allowed-dirs", files_},
-                                    .worker_args = {"--filesystem-allowed-dirs", files_}}));
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    std::filesystem::remove_all(files_);
-  }
-
-  std::string files_;
 };
 
 // The partition directory a fault-free run writes id to: bucket id % 5, and the default partition

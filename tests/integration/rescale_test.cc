@@ -125,18 +125,7 @@ class RescaleTest : public ClusterTest {
  protected:
   void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    files_ = FreshTestDir("rescale-files-" + CurrentTestName());
-    fs::create_directories(files_);
-    ASSERT_NO_FATAL_FAILURE(
-        StartCluster(ClusterOptions{.workers = 3,
-                                    .slots_per_worker = 2,
-                                    .heartbeat_timeout_ms = 3000,
-                                    .coordinator_args = {"--filesystem-allowed-dirs", files_},
-                                    .worker_args = {"--filesystem-allowed-dirs", files_}}));
-  }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    if (!HasFailure()) fs::remove_all(files_);
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
 
   std::string Settings(int parallelism) const {
@@ -272,8 +261,6 @@ class RescaleTest : public ClusterTest {
       }
     }
   }
-
-  std::string files_;
 };
 
 TEST_F(RescaleTest, ATumblingWindowAggregationResumesAtParallelismThree) {

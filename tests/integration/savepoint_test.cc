@@ -39,21 +39,7 @@ class SavepointTest : public ClusterTest {
  protected:
   void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    ASSERT_NO_FATAL_FAILURE(StartCluster(Options()));
-  }
-  // The cluster's options, with the directory of its files (created).
-  ClusterOptions Options() {
-    files_ = FreshTestDir("savepoint-files-" + CurrentTestName());
-    fs::create_directories(files_);
-    return ClusterOptions{.workers = 3,
-                          .slots_per_worker = 2,
-                          .heartbeat_timeout_ms = 3000,
-                          .coordinator_args = {"--filesystem-allowed-dirs", files_},
-                          .worker_args = {"--filesystem-allowed-dirs", files_}};
-  }
-  void TearDown() override {
-    ClusterTest::TearDown();
-    fs::remove_all(files_);
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
 
   // The session settings and tables of the aggregation; the source runs at parallelism 1 (its
@@ -150,8 +136,6 @@ class SavepointTest : public ClusterTest {
     }
     return n;
   }
-
-  std::string files_;
 };
 
 TEST_F(SavepointTest, StopWithASavepointMoveItAndResumeAtAnotherParallelismCountsEveryRowOnce) {
@@ -316,7 +300,7 @@ class StuckSavepointTest : public SavepointTest {
  protected:
   void SetUp() override {
     Random();  // the seed first, so that it is printed even if the cluster does not start
-    ClusterOptions options = Options();
+    ClusterOptions options = FaultToleranceOptions();
     ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));
     pipes().StartReading([this](int, std::string_view bytes) {
       std::lock_guard<std::mutex> lock(mu_);
