@@ -247,6 +247,9 @@ struct PropertyList {
 };
 
 struct CreateTable {
+  // CREATE TABLE, REPLACE TABLE ... AS query (the table must exist) or CREATE OR REPLACE TABLE ...
+  // AS query (created when absent).
+  enum class Replace { kNo, kReplace, kCreateOrReplace } replace = Replace::kNo;
   QualifiedName name;
   bool temporary = false;
   bool if_not_exists = false;

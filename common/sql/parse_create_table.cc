@@ -3,18 +3,23 @@
 #include <utility>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parser_internal.h"
 
 namespace eddy::sql {
 
-absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary) {
+absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary,
+                                      CreateTable::Replace replace) {
   Advance();  // TABLE
   stmt.kind = StatementKind::kCreateTable;
   stmt.create_table = std::make_unique<CreateTable>();
   CreateTable& table = *stmt.create_table;
   table.temporary = temporary;
-  ASSIGN_OR_RETURN(table.if_not_exists, ParseIfNotExists());
+  table.replace = replace;
+  if (replace == CreateTable::Replace::kNo) {
+    ASSIGN_OR_RETURN(table.if_not_exists, ParseIfNotExists());
+  }
   ASSIGN_OR_RETURN(table.name, ParseQualifiedName());
   if (AcceptSymbol("(")) {
     do {
@@ -36,26 +41,32 @@ absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary) {
   if (AcceptKeyword("LIKE")) {
     ASSIGN_OR_RETURN(table.like, ParseLikeClause());
   }
+  const char* const syntax = replace == CreateTable::Replace::kNo ? "CREATE TABLE AS SELECT"
+                             : replace == CreateTable::Replace::kReplace
+                                 ? "REPLACE TABLE AS SELECT"
+                                 : "CREATE OR REPLACE TABLE AS SELECT";
   if (PeekKeyword("AS")) {
     // CREATE TABLE ... AS SELECT: the columns come from the query, as in Flink, where explicit
     // columns, LIKE and temporary tables are refused with it.
     const Token& as = Advance();
     if (!table.columns.empty() || !table.primary_key.empty() || table.watermark) {
       return ErrorAt(
-          as, "CREATE TABLE AS SELECT syntax does not support to specify explicit columns yet.");
+          as, absl::StrCat(syntax, " syntax does not support to specify explicit columns yet."));
     }
     if (table.like) {
-      return ErrorAt(as, "CREATE TABLE AS SELECT syntax does not support to use LIKE clause yet.");
+      return ErrorAt(as, absl::StrCat(syntax, " syntax does not support to use LIKE clause yet."));
     }
     if (temporary) {
       return ErrorAt(
-          as, "CREATE TABLE AS SELECT syntax does not support to create temporary table yet.");
+          as, absl::StrCat(syntax, " syntax does not support to create temporary table yet."));
     }
     if (table.if_not_exists) {
       return ErrorAt(as,
-                     "CREATE TABLE AS SELECT syntax does not support IF NOT EXISTS statement yet.");
+                     absl::StrCat(syntax, " syntax does not support IF NOT EXISTS statement yet."));
     }
     ASSIGN_OR_RETURN(table.as_query, ParseQuery());
+  } else if (replace != CreateTable::Replace::kNo) {
+    return ErrorExpected(absl::StrCat("'AS' and a query (", syntax, ")"));
   }
   return absl::OkStatus();
 }

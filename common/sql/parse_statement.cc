@@ -59,6 +59,11 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
                    "STATEMENT SET;\".");
   }
   if (word == "CREATE") return ParseCreate(stmt);
+  if (word == "REPLACE") {  // REPLACE TABLE t ... AS query
+    Advance();
+    if (!PeekKeyword("TABLE")) return ErrorExpected("'TABLE'");
+    return ParseCreateTable(stmt, /*temporary=*/false, CreateTable::Replace::kReplace);
+  }
   if (word == "DROP") return ParseDrop(stmt);
   if (word == "ALTER") return ParseAlter(stmt);
   if (word == "EXPLAIN") return ParseExplain(stmt);
@@ -233,7 +238,12 @@ absl::StatusOr<bool> Parser::ParseIfExists() {
 }
 
 absl::Status Parser::ParseCreate(Statement& stmt) {
-  Advance();  // CREATE
+  Advance();                  // CREATE
+  if (AcceptKeyword("OR")) {  // CREATE OR REPLACE TABLE t ... AS query
+    RETURN_IF_ERROR(ExpectKeyword("REPLACE"));
+    if (!PeekKeyword("TABLE")) return ErrorExpected("'TABLE'");
+    return ParseCreateTable(stmt, /*temporary=*/false, CreateTable::Replace::kCreateOrReplace);
+  }
   bool temporary = AcceptKeyword("TEMPORARY");
   const bool system = temporary && AcceptKeyword("SYSTEM");
   if (system || PeekKeyword("FUNCTION")) {

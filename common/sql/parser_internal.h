@@ -95,7 +95,8 @@ class Parser {
   absl::StatusOr<bool> ParseIfExists();
 
   // ---- CREATE TABLE and types (parse_create_table.cc)
-  absl::Status ParseCreateTable(Statement& stmt, bool temporary);
+  absl::Status ParseCreateTable(Statement& stmt, bool temporary,
+                                CreateTable::Replace replace = CreateTable::Replace::kNo);
   absl::Status ParseTableElement(CreateTable& table);
   absl::Status ParseColumn(CreateTable& table);
   absl::Status ParseNotEnforced();

@@ -398,4 +398,27 @@ absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTabl
   return BindCreateTable(*definition, catalog);
 }
 
+absl::StatusOr<std::shared_ptr<const CatalogTable>> TableToReplace(
+    const SessionCatalog& catalog, const ObjectPath& path, sql::CreateTable::Replace replace) {
+  const std::string name =
+      absl::StrCat("`", path.catalog, "`.`", path.database, "`.`", path.object, "`");
+  if (catalog.FindView(path) != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Validation error: ", name, " is a view; REPLACE TABLE replaces tables only."));
+  }
+  std::shared_ptr<const CatalogTable> table = catalog.FindTable(path);
+  if (table != nullptr && catalog.IsTemporary(path)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Validation error: the temporary table ", name,
+                     " cannot be replaced by REPLACE TABLE AS SELECT; drop it first."));
+  }
+  if (table == nullptr && replace == sql::CreateTable::Replace::kReplace) {
+    return absl::NotFoundError(absl::StrCat(
+        "Validation error: The table ", name,
+        " to be replaced doesn't exist. You can try to use CREATE TABLE AS statement or CREATE OR "
+        "REPLACE TABLE AS statement."));
+  }
+  return table;
+}
+
 }  // namespace eddy

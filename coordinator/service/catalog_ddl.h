@@ -3,6 +3,8 @@
 // statement leaves the catalog as it was.
 #pragma once
 
+#include <memory>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/sql/ast.h"
@@ -24,5 +26,10 @@ absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl);
 // TABLE that lists them, so its options are validated the same way). The caller creates it and
 // submits the INSERT of the query.
 absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTable& ddl);
+// The permanent table REPLACE TABLE (or CREATE OR REPLACE TABLE) ... AS replaces at `path`: null
+// when there is none and `replace` may create it. A missing table for REPLACE TABLE, a view and a
+// temporary table are errors.
+absl::StatusOr<std::shared_ptr<const CatalogTable>> TableToReplace(
+    const SessionCatalog& catalog, const ObjectPath& path, sql::CreateTable::Replace replace);
 
 }  // namespace eddy

@@ -78,15 +78,33 @@ absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
 }  // namespace
 
 absl::StatusOr<Response> StatementExecutor::CreateTableAs(Session& session, sql::CreateTable& ddl) {
+  SessionCatalog& catalog = session.catalog;
   ASSIGN_OR_RETURN(CatalogTable table, BindCreateTableAs(session, ddl));
   const ObjectPath path = table.path;
-  RETURN_IF_ERROR(session.catalog.CreateTable(std::move(table), false, false));
+  // [CREATE OR] REPLACE TABLE ... AS: the table's definition is replaced in one step (Flink's
+  // drop, create and insert), and restored should the job not start.
+  std::shared_ptr<const CatalogTable> replaced;
+  if (ddl.replace != sql::CreateTable::Replace::kNo) {
+    ASSIGN_OR_RETURN(replaced, TableToReplace(catalog, path, ddl.replace));
+  }
+  if (replaced != nullptr) {
+    RETURN_IF_ERROR(catalog.AlterTable(path, std::move(table)));
+  } else {
+    RETURN_IF_ERROR(catalog.CreateTable(std::move(table), false, false));
+  }
   sql::Insert insert;
   insert.target = ddl.name;
   insert.query = std::move(ddl.as_query);
   absl::StatusOr<Response> submitted = Submit(jobs_, session, {&insert}, options_);
-  // Nothing half done: a table whose job could not start is dropped again.
-  if (!submitted.ok()) (void)session.catalog.DropTable(path, false, true);
+  // Nothing half done: a table whose job could not start is dropped again, or the replaced one
+  // comes back.
+  if (!submitted.ok()) {
+    if (replaced != nullptr) {
+      (void)catalog.AlterTable(path, *replaced);
+    } else {
+      (void)catalog.DropTable(path, false, true);
+    }
+  }
   return submitted;
 }
 

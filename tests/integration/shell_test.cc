@@ -50,6 +50,31 @@ TEST(ShellTest, StdinSessionRunsStatementsAcrossLinesAndSurvivesErrors) {
   EXPECT_THAT(r.out, Not(HasSubstr("after quit")));
 }
 
+// A REPLACE TABLE ... AS SELECT whose job cannot start (here: an unbounded source in batch mode,
+// refused when the job is planned, after the table was replaced) puts the old table back.
+TEST(ShellTest, AReplacedTableComesBackWhenTheReplacingJobCannotStart) {
+  const std::string dir = FreshTestDir("shell-replace-table");
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/input.sql";
+  std::ofstream(input)
+      << "SET 'execution.runtime-mode' = 'batch';\n"
+         "CREATE TABLE kept (k INT) COMMENT 'old' WITH ('connector' = 'blackhole');\n"
+         "CREATE TABLE endless (k BIGINT) WITH ('connector' = 'datagen');\n"
+         "REPLACE TABLE kept WITH ('connector' = 'print') AS SELECT k FROM endless;\n"
+         "SHOW CREATE TABLE kept;\n";
+  RunResult r = RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir);
+  EXPECT_THAT(r.err, HasSubstr("Querying an unbounded table "
+                               "'default_catalog.default_database.endless' in batch mode"));
+  EXPECT_THAT(r.out, HasSubstr("CREATE TABLE `default_catalog`.`default_database`.`kept` (\n"
+                               "  `k` INT\n"
+                               ")\n"
+                               "COMMENT 'old'\n"
+                               "WITH (\n"
+                               "  'connector' = 'blackhole'\n"
+                               ")\n"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ShellTest, StdinStatementSetRunsAsOneJob) {
   const std::string dir = FreshTestDir("shell-statement-set");
   std::filesystem::create_directories(dir);
