@@ -1,9 +1,11 @@
 // Partition pruning (Flink's PushPartitionIntoTableSourceScanRule): a filter directly over a scan
-// of a partitioned table is evaluated, conjunct by conjunct, against the partitions that exist
-// (listed when the statement is planned); the scan then reads only the partitions every
-// partition-only conjunct accepts, and those conjuncts leave the filter (each is true for every
-// row of a kept partition). EXPLAIN shows the partitions kept in the scan's table name:
-// `table=[[c, d, t, partitions=[{a=1}, {a=2}]]]`.
+// of a partitioned table, or over the table's watermark assigner over that scan (the assigner
+// passes every column through; as in Flink, whose pruned source makes the watermarks, rows of
+// pruned partitions then no longer advance the watermark), is evaluated, conjunct by conjunct,
+// against the partitions that exist (listed when the statement is planned); the scan then reads
+// only the partitions every partition-only conjunct accepts, and those conjuncts leave the filter
+// (each is true for every row of a kept partition). EXPLAIN shows the partitions kept in the scan's
+// table name: `table=[[c, d, t, partitions=[{a=1}, {a=2}]]]`.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -34,7 +36,10 @@ class PartitionPruner {
 
   absl::StatusOr<LogicalNodePtr> Rewrite(const LogicalNodePtr& filter) {
     if (filter->kind != LogicalKind::kFilter) return filter;
-    const LogicalNodePtr& scan = filter->inputs[0];
+    const LogicalNodePtr& below = filter->inputs[0];
+    const LogicalNodePtr* watermark = nullptr;
+    if (below->kind == LogicalKind::kWatermarkAssigner) watermark = &below;
+    const LogicalNodePtr& scan = watermark != nullptr ? below->inputs[0] : below;
     if (scan->kind != LogicalKind::kTableScan || scan->table->partition_keys.empty() ||
         scan->partitions.has_value()) {
       return filter;
@@ -73,10 +78,16 @@ class PartitionPruner {
     for (size_t p = 0; p < all.size(); ++p) {
       if (keep[p]) pruned->partitions->push_back(all[p]);
     }
-    if (rest.empty()) return LogicalNodePtr(pruned);
+    LogicalNodePtr input = pruned;
+    if (watermark != nullptr) {
+      auto assigner = std::make_shared<LogicalNode>(**watermark);
+      assigner->inputs = {input};
+      input = assigner;
+    }
+    if (rest.empty()) return input;
     ASSIGN_OR_RETURN(ExprPtr condition, MakeConjunction(rest));
     auto copy = std::make_shared<LogicalNode>(*filter);
-    copy->inputs = {pruned};
+    copy->inputs = {input};
     copy->condition = std::move(condition);
     return LogicalNodePtr(copy);
   }
