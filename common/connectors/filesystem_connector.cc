@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_time_extractor.h"
 
 namespace eddy {
 namespace {
@@ -22,7 +23,19 @@ class Filesystem : public ConnectorFactory {
                        "' is partitioned by all its columns; a filesystem table needs at least "
                        "one column that is not a partition column, to write into its files"));
     }
-    RETURN_IF_ERROR(ReadFilesystemOptions(config).status());
+    ASSIGN_OR_RETURN(FilesystemOptions options, ReadFilesystemOptions(config));
+    if (options.commit_trigger == FilesystemOptions::CommitTrigger::kPartitionTime) {
+      std::vector<std::string> keys;
+      for (int k : table.partition_keys) keys.push_back(table.columns.fields[k].name);
+      absl::Status extractor = PartitionTimeExtractor::Create(
+                                   options.time_extractor_pattern, options.time_extractor_formatter,
+                                   options.watermark_time_zone, std::move(keys))
+                                   .status();
+      if (!extractor.ok()) {
+        return ConnectorConfig::Error(
+            absl::StrCat("table '", table.name, "': ", extractor.message()));
+      }
+    }
     return config.Int("sink.parallelism", 1, 1).status();
   }
   bool Bounded(const ConnectorTable& table, ConnectorConfig& config) const override { return true; }
@@ -55,7 +68,22 @@ absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config)
     o.default_partition_name = *name;
   }
   ASSIGN_OR_RETURN(std::string trigger,
-                   config.Enum("sink.partition-commit.trigger", {"process-time"}, "process-time"));
+                   config.Enum("sink.partition-commit.trigger", {"process-time", "partition-time"},
+                               "process-time"));
+  if (trigger == "partition-time") {
+    o.commit_trigger = FilesystemOptions::CommitTrigger::kPartitionTime;
+  }
+  // 'custom' (a user's Java class) has no counterpart here.
+  RETURN_IF_ERROR(config.Enum("partition.time-extractor.kind", {"default"}, "default").status());
+  if (std::optional<std::string> p = config.Get("partition.time-extractor.timestamp-pattern")) {
+    o.time_extractor_pattern = *p;
+  }
+  if (std::optional<std::string> f = config.Get("partition.time-extractor.timestamp-formatter")) {
+    o.time_extractor_formatter = *f;
+  }
+  if (std::optional<std::string> z = config.Get("sink.partition-commit.watermark-time-zone")) {
+    o.watermark_time_zone = *z;
+  }
   ASSIGN_OR_RETURN(o.commit_delay_ms,
                    config.NonNegativeDurationMs("sink.partition-commit.delay", 0));
   if (std::optional<std::string> kinds = config.Get("sink.partition-commit.policy.kind")) {

@@ -24,12 +24,19 @@ struct FilesystemOptions {
   int64_t check_interval_ms = 60 * 1000;
   // Partitioned tables (common/connectors/partition_path.h): the directory name of NULL and '',
   // and the partition commit (sink.partition-commit.*): after `commit_delay_ms` of processing time
-  // since a partition was created (trigger 'process-time', the only one), or when a bounded input
-  // ends, its published files are announced by the policies ('success-file' writes
+  // since a partition was created (trigger 'process-time'), once the watermark passed the
+  // partition's time plus `commit_delay_ms` (trigger 'partition-time': the time the extractor
+  // options give, common/connectors/partition_time_extractor.h), or when a bounded input ends, its
+  // published files are announced by the policies ('success-file' writes
   // `success_file_name` into it; 'metastore' has nothing to do: the catalog lists partitions from
   // the directories, as Flink's filesystem tables do).
   std::string default_partition_name = "__DEFAULT_PARTITION__";
+  enum class CommitTrigger { kProcessTime, kPartitionTime };
+  CommitTrigger commit_trigger = CommitTrigger::kProcessTime;
   int64_t commit_delay_ms = 0;
+  std::string time_extractor_pattern;    // partition.time-extractor.timestamp-pattern
+  std::string time_extractor_formatter;  // partition.time-extractor.timestamp-formatter
+  std::string watermark_time_zone = "UTC";
   bool commit_success_file = false;
   bool commit_metastore = false;
   std::string success_file_name = "_SUCCESS";

@@ -67,6 +67,15 @@ absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
     s->partition_keys_.push_back(k);
     s->escaped_keys_.push_back(EscapePartitionName(s->schema_.fields[k].name));
   }
+  if (s->options_.commit_trigger == FilesystemOptions::CommitTrigger::kPartitionTime) {
+    std::vector<std::string> keys;
+    for (int k : s->partition_keys_) keys.push_back(s->schema_.fields[k].name);
+    auto extractor = PartitionTimeExtractor::Create(
+        s->options_.time_extractor_pattern, s->options_.time_extractor_formatter,
+        s->options_.watermark_time_zone, std::move(keys));
+    if (!extractor.ok()) return s->Error(extractor.status().message());
+    s->time_extractor_ = *std::move(extractor);
+  }
   Schema data_schema;
   for (size_t c = 0; c < s->schema_.size(); ++c) {
     const auto& keys = s->partition_keys_;
@@ -332,8 +341,16 @@ absl::Status FilesystemSink::CommitPartitions(bool all) {
   const auto delay = std::chrono::milliseconds(options_.commit_delay_ms);
   for (auto it = to_commit_.begin(); it != to_commit_.end();) {
     const std::string& partition = *it;
-    auto first = first_write_.find(partition);
-    const bool due = all || first == first_write_.end() || now - first->second >= delay;
+    bool due = all;
+    if (!due && time_extractor_.has_value()) {
+      ASSIGN_OR_RETURN(PartitionSpec spec, ParsePartitionPath(partition));
+      absl::StatusOr<int64_t> time = time_extractor_->ExtractMillis(spec);
+      if (!time.ok()) return Error(time.status().message());
+      due = commit_watermark_ > *time + options_.commit_delay_ms;
+    } else if (!due) {
+      auto first = first_write_.find(partition);
+      due = first == first_write_.end() || now - first->second >= delay;
+    }
     if (!due) {
       ++it;
       continue;
@@ -374,6 +391,7 @@ absl::Status FilesystemSink::SnapshotState(int64_t checkpoint_id, OperatorSnapsh
   }
   std::vector<std::string> names;
   for (const auto& [id, parts] : pending_) names.insert(names.end(), parts.begin(), parts.end());
+  if (time_extractor_.has_value()) checkpoint_watermarks_[checkpoint_id] = watermark_;
   out->PutInt64(kNextPart, next_part_);
   if (!names.empty()) out->Put(kPending, absl::StrJoin(names, "\n"));
   if (!to_commit_.empty()) out->Put(kToCommit, absl::StrJoin(to_commit_, "\n"));
@@ -387,6 +405,11 @@ absl::Status FilesystemSink::NotifyCheckpointComplete(int64_t checkpoint_id) {
     it = pending_.erase(it);
   }
   RETURN_IF_ERROR(Publish(names));
+  for (auto it = checkpoint_watermarks_.begin();
+       it != checkpoint_watermarks_.end() && it->first <= checkpoint_id;) {
+    commit_watermark_ = std::max(commit_watermark_, it->second);
+    it = checkpoint_watermarks_.erase(it);
+  }
   // At the end of the input, once everything is published, every partition is done.
   return CommitPartitions(finished_ && pending_.empty() && rolled_.empty());
 }
@@ -449,6 +472,12 @@ absl::Status FilesystemSink::RestoreState(const OperatorSnapshot& snapshot) {
   for (const std::string& partition : to_commit_) first_write_.try_emplace(partition, Clock::now());
   // Anything else of this subtask is from after the checkpoint: never published, removed.
   return RemoveLeftovers();
+}
+
+absl::Status FilesystemSink::ProcessWatermark(const Watermark& watermark) {
+  // Nothing is downstream of a sink; the watermark only times partition commits.
+  if (!watermark.idle) watermark_ = std::max(watermark_, watermark.millis);
+  return absl::OkStatus();
 }
 
 absl::Status FilesystemSink::Finish() {

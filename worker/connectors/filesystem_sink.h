@@ -21,9 +21,11 @@
 //   that never completed. When the input ends, the last parts wait for the next checkpoint to
 //   complete (HasUncommittedOutput), as Flink's final checkpoint does. A failed subtask keeps its
 //   pending parts for the restore.
-// Partition commit (sink.partition-commit.*, trigger 'process-time'): once parts of a partition are
-// published and `sink.partition-commit.delay` has passed since this subtask first wrote to it, or
-// when the input ended and everything is published, the partition is committed: policy
+// Partition commit (sink.partition-commit.*): once parts of a partition are published and, with
+// trigger 'process-time', `sink.partition-commit.delay` has passed since this subtask first wrote
+// to it, or, with trigger 'partition-time', the watermark of the checkpoint that published them
+// passed the partition's time plus the delay, or when the input ended and everything is published,
+// the partition is committed: policy
 // 'success-file' writes an empty `_SUCCESS` file into it ('metastore' has nothing to do). The
 // partitions waiting for their commit are part of the snapshot, so a restore still commits them.
 #pragma once
@@ -32,12 +34,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/connectors/partition_time_extractor.h"
 #include "eddy/v1/plan.pb.h"
 #include "worker/connectors/file_format.h"
 #include "worker/connectors/rolling_policy.h"
@@ -57,6 +61,7 @@ class FilesystemSink : public Operator {
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
   absl::Status Finish() override;
+  absl::Status ProcessWatermark(const Watermark& watermark) override;
   absl::Status Close() override;
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
@@ -132,6 +137,14 @@ class FilesystemSink : public Operator {
   // published parts that are not committed yet.
   std::map<std::string, Clock::time_point> first_write_;
   std::set<std::string> to_commit_;
+  // The 'partition-time' trigger: the partition times, the watermark that reached this subtask,
+  // the watermark each checkpoint was taken at (a partition commits when the checkpoint that
+  // published it completes and that checkpoint's watermark passed its time plus the delay, as
+  // Flink's PartitionTimeCommitTrigger), and the watermark of the last completed checkpoint.
+  std::optional<PartitionTimeExtractor> time_extractor_;
+  int64_t watermark_ = kMinWatermark;
+  std::map<int64_t, int64_t> checkpoint_watermarks_;
+  int64_t commit_watermark_ = kMinWatermark;
 
   // Per-batch scratch: each row's partition and the rows of each partition.
   std::string path_scratch_;

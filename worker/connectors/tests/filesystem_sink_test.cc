@@ -3,6 +3,7 @@
 // completes, a restore publishing what its checkpoint names and removing every other leftover).
 #include "worker/connectors/filesystem_sink.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -274,6 +275,58 @@ TEST_F(FilesystemSinkTest, APartitionCommitWaitsForItsDelayOrTheEndOfTheInput) {
   EXPECT_EQ(testing::ListDirectory(dir_ + "/word=w1"),
             (std::vector<std::string>{"_DONE", "part-j-0-1.csv"}));
   EXPECT_FALSE(after->HasUncommittedOutput());
+}
+
+// Trigger 'partition-time': a partition commits once the watermark a completed checkpoint was
+// taken at passes the partition's time (its first partition column, 'yyyy-MM-dd') plus the delay.
+TEST_F(FilesystemSinkTest, APartitionTimeCommitWaitsForTheCheckpointsWatermark) {
+  auto sink = Open(true, 0, 0,
+                   {{"sink.partition-commit.policy.kind", "success-file"},
+                    {"sink.partition-commit.trigger", "partition-time"},
+                    {"sink.partition-commit.delay", "1 h"}},
+                   /*partitioned=*/true);
+  ChangelogBatch rows({DataType::String(), DataType::BigInt()});
+  rows.AppendValues({Value::String("2024-01-01"), Value::Int(1)}, RowKind::kInsert);
+  rows.AppendValues({Value::String("2024-01-02"), Value::Int(2)}, RowKind::kInsert);
+  ASSERT_OK(sink->Process(0, rows));
+  const int64_t jan1 = 1704067200000;  // 2024-01-01 00:00:00 UTC
+  const int64_t hour = 3600 * 1000;
+  ASSERT_OK(sink->ProcessWatermark(Watermark{jan1 + hour}));  // not past 01-01 + 1 h
+  OperatorSnapshot s1, s2, s3;
+  ASSERT_OK(sink->SnapshotState(1, &s1));
+  ASSERT_OK(sink->NotifyCheckpointComplete(1));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=2024-01-01"),
+            std::vector<std::string>{"part-j-0-0.csv"});  // published, not committed
+  ASSERT_OK(sink->ProcessWatermark(Watermark{jan1 + hour + 1}));
+  ASSERT_OK(sink->SnapshotState(2, &s2));
+  // A watermark that arrives after checkpoint 2 does not count for its commit.
+  ASSERT_OK(sink->ProcessWatermark(Watermark{jan1 + 3 * 24 * hour}));
+  ASSERT_OK(sink->NotifyCheckpointComplete(2));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=2024-01-01"),
+            (std::vector<std::string>{"_SUCCESS", "part-j-0-0.csv"}));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=2024-01-02"),
+            std::vector<std::string>{"part-j-0-1.csv"});
+  EXPECT_TRUE(sink->HasUncommittedOutput());
+  ASSERT_OK(sink->SnapshotState(3, &s3));
+  ASSERT_OK(sink->NotifyCheckpointComplete(3));
+  EXPECT_EQ(testing::ListDirectory(dir_ + "/word=2024-01-02"),
+            (std::vector<std::string>{"_SUCCESS", "part-j-0-1.csv"}));
+  EXPECT_FALSE(sink->HasUncommittedOutput());
+}
+
+// A partition whose values make no time fails the sink, naming the partition.
+TEST_F(FilesystemSinkTest, APartitionTimeCommitOfAPartitionWithoutATimeFails) {
+  auto sink = Open(true, 0, 0,
+                   {{"sink.partition-commit.policy.kind", "success-file"},
+                    {"sink.partition-commit.trigger", "partition-time"}},
+                   /*partitioned=*/true);
+  ASSERT_OK(sink->Process(0, PartitionedRows(0, 1)));  // word=w0
+  ASSERT_OK(sink->ProcessWatermark(Watermark{0}));
+  OperatorSnapshot s1;
+  ASSERT_OK(sink->SnapshotState(1, &s1));
+  absl::Status s = sink->NotifyCheckpointComplete(1);
+  EXPECT_THAT(s.message(), ::testing::HasSubstr("the partition '{word=w0}' has no time: 'w0' does "
+                                                "not parse as yyyy-MM-dd[ HH:mm:ss]"));
 }
 
 TEST_F(FilesystemSinkTest, APartitionedRestoreRemovesLeftoversInEveryPartition) {
