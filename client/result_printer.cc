@@ -265,6 +265,7 @@ int TableauColumnWidth(const Field& field, int max_column_width) {
       len = 10;
       break;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
       len = TimestampWidth(t.precision);
       break;
     default:

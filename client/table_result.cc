@@ -24,14 +24,19 @@ std::string ResultRow::ToString() const {
 }
 
 RowIterator::RowIterator(EddyClient* client, std::string job_id, Schema schema,
-                         std::optional<int64_t> limit)
-    : client_(client), job_id_(std::move(job_id)), schema_(std::move(schema)), limit_(limit) {}
+                         std::optional<int64_t> limit, SessionTimeZone zone)
+    : client_(client),
+      job_id_(std::move(job_id)),
+      schema_(std::move(schema)),
+      limit_(limit),
+      zone_(std::move(zone)) {}
 
 RowIterator::RowIterator(RowIterator&& o) noexcept
     : client_(o.client_),
       job_id_(std::move(o.job_id_)),
       schema_(std::move(o.schema_)),
       limit_(o.limit_),
+      zone_(std::move(o.zone_)),
       delivered_(o.delivered_),
       batches_(std::move(o.batches_)),
       batch_(o.batch_),
@@ -67,7 +72,7 @@ absl::StatusOr<RowIterator::Step> RowIterator::TryNext(ResultRow* row) {
         row->text.clear();
         for (size_t c = 0; c < b.num_columns(); ++c) {
           row->values.push_back(b.column(c).GetValue(row_));
-          row->text.push_back(FormatValue(row->values.back(), b.column(c).type()));
+          row->text.push_back(FormatValueInZone(row->values.back(), b.column(c).type(), zone_));
         }
         ++row_;
         ++delivered_;
@@ -98,7 +103,11 @@ absl::StatusOr<RowIterator> TableResult::Collect() const {
   ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
   std::optional<int64_t> limit;
   if (response_.has_limit()) limit = response_.limit();
-  return RowIterator(client_, response_.job_id(), std::move(schema), limit);
+  SessionTimeZone zone;
+  if (!response_.local_time_zone().empty()) {
+    ASSIGN_OR_RETURN(zone, SessionTimeZone::Parse(response_.local_time_zone()));
+  }
+  return RowIterator(client_, response_.job_id(), std::move(schema), limit, std::move(zone));
 }
 
 absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted) const {
@@ -111,7 +120,16 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
       ASSIGN_OR_RETURN(RowIterator rows, Collect());
       printer->Begin();
       ResultRow row;
-      ChangelogBatch one(schema.Types());
+      // TIMESTAMP_LTZ columns are printed as the session zone's wall clock: TIMESTAMP values.
+      std::vector<DataType> shown = schema.Types();
+      std::vector<int> ltz;
+      for (size_t c = 0; c < shown.size(); ++c) {
+        if (shown[c].id != TypeId::kTimestampLtz) continue;
+        shown[c].id = TypeId::kTimestamp;
+        ltz.push_back(static_cast<int>(c));
+      }
+      ChangelogBatch one(shown);
+      const SessionTimeZone& zone = rows.zone();
       while (true) {
         if (interrupted != nullptr && interrupted->load()) {
           printer->End();
@@ -121,6 +139,12 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
         if (step == RowIterator::Step::kEnd) break;
         if (step == RowIterator::Step::kRow) {
           one.Clear();
+          for (int c : ltz) {
+            if (row.values[c].is_int()) {
+              row.values[c] =
+                  Value::Int(zone.ToLocal(row.values[c].int_value(), shown[c].precision));
+            }
+          }
           one.AppendValues(row.values, row.kind);
           printer->Add(one);
         }

@@ -13,6 +13,7 @@
 #include "client/eddy_client.h"
 #include "common/batch/changelog_batch.h"
 #include "common/types/data_type.h"
+#include "common/types/time_zone.h"
 
 namespace eddy {
 
@@ -20,15 +21,18 @@ namespace eddy {
 struct ResultRow {
   RowKind kind = RowKind::kInsert;
   std::vector<Value> values;
-  std::vector<std::string> text;  // each value as the print sink shows it (`null` for NULL)
-  std::string ToString() const;   // as the print sink: +I[a, 1]
+  // Each value as the print sink shows it (`null` for NULL; a TIMESTAMP_LTZ in the session zone).
+  std::vector<std::string> text;
+  std::string ToString() const;  // as the print sink: +I[a, 1]
 };
 
 // Iterates a query's changes in order; the job is cancelled when the iterator is destroyed before
 // the end.
 class RowIterator {
  public:
-  RowIterator(EddyClient* client, std::string job_id, Schema schema, std::optional<int64_t> limit);
+  // `zone`: the session's table.local-time-zone, in which `text` shows TIMESTAMP_LTZ values.
+  RowIterator(EddyClient* client, std::string job_id, Schema schema, std::optional<int64_t> limit,
+              SessionTimeZone zone = SessionTimeZone());
   ~RowIterator();
   RowIterator(RowIterator&& o) noexcept;
   RowIterator& operator=(RowIterator&&) = delete;
@@ -41,11 +45,14 @@ class RowIterator {
   enum class Step { kRow, kEnd, kNoRowYet };
   absl::StatusOr<Step> TryNext(ResultRow* row);
 
+  const SessionTimeZone& zone() const { return zone_; }
+
  private:
   EddyClient* client_;
   std::string job_id_;
   Schema schema_;
   std::optional<int64_t> limit_;
+  SessionTimeZone zone_;
   int64_t delivered_ = 0;
   std::vector<ChangelogBatch> batches_;
   size_t batch_ = 0, row_ = 0;

@@ -118,6 +118,7 @@ Value Column::GetValue(size_t row) const {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       return Value::Int(Get<int64_t>(row));
     case TypeId::kFloat:
@@ -154,6 +155,7 @@ void Column::AppendValue(const Value& v) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       Append<int64_t>(v.int_value());
       break;

@@ -213,14 +213,14 @@ absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, siz
   if (call.type.id == TypeId::kDecimal) return DecimalKernel(call, op, a, b, n);
   // TIMESTAMP +/- INTERVAL and INTERVAL +/- INTERVAL: both operands int64; the interval's
   // milliseconds in the timestamp's unit first when that is finer (timestamp_precision.h).
-  if (call.type.id == TypeId::kTimestamp && TimestampUnitsPerMilli(call.type.precision) > 1) {
+  if (call.type.IsTimestampLike() && TimestampUnitsPerMilli(call.type.precision) > 1) {
     const int64_t per_milli = TimestampUnitsPerMilli(call.type.precision);
     Column scaled(b);
     int64_t* v = scaled.mutable_data<int64_t>();
     for (size_t i = 0; i < n; ++i) v[i] *= per_milli;
     return IntegerKernel<int64_t>(call, op, a, scaled, n);
   }
-  if (call.type.id == TypeId::kTimestamp || call.type.id == TypeId::kInterval) {
+  if (call.type.IsTimestampLike() || call.type.id == TypeId::kInterval) {
     return IntegerKernel<int64_t>(call, op, a, b, n);
   }
   if (a.type().id != call.type.id || b.type().id != call.type.id) {

@@ -13,8 +13,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
+#include "common/base/status_macros.h"
 #include "common/expr/decimal_util.h"
 #include "common/expr/eval_internal.h"
+#include "common/expr/zoned_calls.h"
 #include "common/types/temporal_text.h"
 #include "common/types/timestamp_precision.h"
 #include "common/types/value.h"
@@ -120,6 +122,7 @@ absl::StatusOr<Column> ToString(const Column& in, const DataType& to) {
       return CastToStringLoop(
           in, to, [&](size_t i, std::string& h) { h.append(FormatDate(in.data<int32_t>()[i])); });
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:  // UTC here; a zoned cast converted it to the wall clock first
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
         h.append(FormatTimestamp(in.data<int64_t>()[i], from.precision));
       });
@@ -396,6 +399,17 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
             return ParseTimestampText(in.GetString(i), to.precision, o, nullptr);
           },
           error);
+    case TypeId::kTimestampLtz:
+      // UTC text (a zoned cast parsed it as a TIMESTAMP first), as the csv and json formats write
+      // it: an optional 'Z' after it.
+      return CastLoop<int64_t>(
+          in, to, try_cast,
+          [&](size_t i, int64_t* o) {
+            std::string_view s = Trim(in.GetString(i));
+            if (!s.empty() && (s.back() == 'Z' || s.back() == 'z')) s.remove_suffix(1);
+            return ParseTimestampText(s, to.precision, o, nullptr);
+          },
+          error);
     default:
       break;
   }
@@ -453,12 +467,39 @@ absl::StatusOr<Column> TemporalCast(const Column& in, const DataType& to) {
       overflow);
 }
 
+// The same int64 values under another timestamp type, each mapped by `f`.
+template <typename F>
+Column RetypeTimestamps(const Column& in, const DataType& type, F&& f) {
+  const size_t n = in.size();
+  FixedBuilder<int64_t> out(type, n);
+  out.SetValidity(CombineValidity({&in}, n));
+  const int64_t* a = in.data<int64_t>();
+  int64_t* r = out.values();
+  for (size_t i = 0; i < n; ++i) r[i] = out.IsNull(i) ? 0 : f(a[i]);
+  return out.Finish();
+}
+
 }  // namespace
 
-absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast) {
+absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast,
+                                const SessionTimeZone* zone) {
   const DataType& from = in.type();
   DataType out_type = to;
   if (from.id == TypeId::kNull) return AllNull(out_type, in.size());
+  if (zone != nullptr && IsZoneDependentCast(from, to)) {
+    if (from.id == TypeId::kTimestampLtz) {
+      // The instant as the zone's wall clock, then that TIMESTAMP cast on.
+      const int p = from.precision;
+      Column local = RetypeTimestamps(in, DataType::Timestamp(p).WithNullable(from.nullable),
+                                      [&](int64_t v) { return zone->ToLocal(v, p); });
+      return EvalCast(local, to, try_cast, nullptr);
+    }
+    // The wall-clock TIMESTAMP the value names, then its instant in the zone.
+    const int p = to.precision;
+    ASSIGN_OR_RETURN(Column local,
+                     EvalCast(in, DataType::Timestamp(p).WithNullable(to.nullable), try_cast));
+    return RetypeTimestamps(local, out_type, [&](int64_t v) { return zone->FromLocal(v, p); });
+  }
   if (to.id == TypeId::kString) return ToString(in, out_type);
   if (from.id == TypeId::kString) return FromString(in, out_type, try_cast);
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;

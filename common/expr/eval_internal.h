@@ -16,6 +16,7 @@
 #include "common/expr/evaluator.h"
 #include "common/expr/expr.h"
 #include "common/expr/gather.h"
+#include "common/types/time_zone.h"
 
 namespace eddy::eval_internal {
 
@@ -106,6 +107,7 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       return f(int64_t{});
     case TypeId::kString:
@@ -171,7 +173,10 @@ absl::StatusOr<Column> EvalHash(const Expr& call, const ArgList& args, size_t n)
 absl::StatusOr<Column> EvalRandom(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalJson(const Expr& call, const ArgList& args, size_t n);
-absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast);
+// `zone`: the session zone of a cast between TIMESTAMP_LTZ and TIMESTAMP, DATE or STRING
+// (zoned_calls.h); UTC when null.
+absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast,
+                                const SessionTimeZone* zone = nullptr);
 // A user-defined scalar function (user_function_call.cc).
 absl::StatusOr<Column> EvalUserFunction(const Expr& call, const ArgList& args, size_t n);
 // Lazy kernels evaluate their own operands.

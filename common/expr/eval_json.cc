@@ -276,7 +276,8 @@ absl::StatusOr<Column> JsonQuery(const Expr& call, const ArgList& args, size_t n
 // times as ISO-8601 strings, nested JSON as it is.
 absl::StatusOr<Column> JsonFragments(const Column& c, bool raw) {
   const TypeId id = c.type().id;
-  if (id == TypeId::kString || id == TypeId::kDate || id == TypeId::kTimestamp) {
+  if (id == TypeId::kString || id == TypeId::kDate || id == TypeId::kTimestamp ||
+      id == TypeId::kTimestampLtz) {
     Column text = c;
     if (id != TypeId::kString) {
       ASSIGN_OR_RETURN(text, EvalCast(c, DataType::String(), false));
@@ -292,7 +293,7 @@ absl::StatusOr<Column> JsonFragments(const Column& c, bool raw) {
         out.Append(s);
         continue;
       }
-      if (id == TypeId::kTimestamp) {
+      if (id == TypeId::kTimestamp || id == TypeId::kTimestampLtz) {
         // ISO_LOCAL_DATE_TIME: 'T' between date and time, the fraction only when not zero.
         std::string iso(s);
         if (iso.size() > 10) iso[10] = 'T';

@@ -1,11 +1,14 @@
-// Time functions: CURRENT_TIMESTAMP / LOCALTIMESTAMP / NOW() / PROCTIME() (the wall clock, UTC,
-// once per batch), CURRENT_DATE, TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when
-// it does not parse, as Flink).
+// Time functions: CURRENT_TIMESTAMP / NOW() / PROCTIME() (the clock's instant, once per batch),
+// LOCALTIMESTAMP and CURRENT_DATE (the clock read in the session zone the call carries),
+// TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when it does not parse, as Flink).
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
 #include "common/expr/eval_internal.h"
+#include "common/expr/zoned_calls.h"
 #include "common/types/temporal_text.h"
+#include "common/types/timestamp_precision.h"
 
 namespace eddy::eval_internal {
 namespace {
@@ -34,10 +37,13 @@ void EpochToMillis(const Column& in, int64_t scale, int64_t* out, size_t n) {
 
 absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_t n) {
   const std::string& f = call.function;
-  if (f == "CURRENT_DATE") {
-    return Constant<int32_t>(call, static_cast<int32_t>(NowMillis() / 86400000), n);
+  if (f == "CURRENT_DATE" || f == "LOCALTIMESTAMP") {
+    ASSIGN_OR_RETURN(std::shared_ptr<SessionTimeZone> zone, CallTimeZone(call));
+    const int64_t local = zone->ToLocal(NowMillis(), 3);
+    if (f == "LOCALTIMESTAMP") return Constant<int64_t>(call, local, n);
+    return Constant<int32_t>(call, static_cast<int32_t>(FloorDivide(local, 86400000)), n);
   }
-  if (f == "CURRENT_TIMESTAMP" || f == "LOCALTIMESTAMP" || f == "NOW" || f == "PROCTIME") {
+  if (f == "CURRENT_TIMESTAMP" || f == "NOW" || f == "PROCTIME") {
     return Constant<int64_t>(call, NowMillis(), n);
   }
   if (f == "TO_TIMESTAMP_LTZ") {

@@ -1,6 +1,7 @@
 #include "common/expr/expr_printer.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/expr/zoned_calls.h"
 #include "common/types/value.h"
 
 namespace eddy {
@@ -38,7 +39,7 @@ void Append(const Expr& e, const std::vector<std::string>& names, std::string* o
     case ExprKind::kCall:
       break;
   }
-  if ((e.function == "CAST" || e.function == "TRY_CAST") && e.args.size() == 1) {
+  if ((e.function == "CAST" || e.function == "TRY_CAST") && !e.args.empty()) {
     absl::StrAppend(out, e.function, "(");
     Append(*e.args[0], names, out);
     absl::StrAppend(out, " AS ", e.type.WithNullable(true).ToString(), ")");
@@ -47,6 +48,7 @@ void Append(const Expr& e, const std::vector<std::string>& names, std::string* o
   out->append(e.function == "NEGATE" ? "-" : e.function);
   out->push_back('(');
   for (size_t i = 0; i < e.args.size(); ++i) {
+    if (IsZoneArgument(e, i)) continue;  // plans show the zone as Flink does: not at all
     if (i > 0) out->append(", ");
     if (e.args[i] == nullptr) {
       out->append("?");

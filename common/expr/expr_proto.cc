@@ -4,6 +4,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/function_registry.h"
 #include "common/expr/user_function_call.h"
+#include "common/expr/zoned_calls.h"
 #include "common/types/type_proto.h"
 #include "common/udf/user_library.h"
 
@@ -20,7 +21,7 @@ absl::Status ValidateType(const DataType& t) {
                                    t.scale < 0 || t.scale > t.precision)) {
     return PlanError(absl::StrCat("bad DECIMAL(", t.precision, ", ", t.scale, ")"));
   }
-  if (t.id == TypeId::kTimestamp && (t.precision < 0 || t.precision > 9)) {
+  if (t.IsTimestampLike() && (t.precision < 0 || t.precision > 9)) {
     return PlanError(absl::StrCat("bad TIMESTAMP precision ", t.precision));
   }
   if (t.length < 0) return PlanError("negative VARCHAR length");
@@ -138,9 +139,16 @@ absl::StatusOr<ExprPtr> ExprFromProto(const v1::Expr& p, const std::vector<DataT
                                                       c.user_function().symbol()));
         ASSIGN_OR_RETURN(call, MakeUserFunctionCall(c.function(), std::move(fn), std::move(args)));
       } else if (c.function() == "CAST" || c.function() == "TRY_CAST") {
-        if (args.size() != 1) return PlanError(absl::StrCat(c.function(), " needs one argument"));
+        // A cast through the session zone carries the zone as a second argument (zoned_calls.h).
+        const bool zoned = IsZoneDependentCast(args[0]->type, type);
+        if (args.size() != (zoned ? 2u : 1u) ||
+            (zoned && (args[1]->kind != ExprKind::kLiteral || !args[1]->literal.is_string()))) {
+          return PlanError(absl::StrCat(c.function(), " to ", type.ToString(), " needs ",
+                                        zoned ? "its argument and a time zone" : "one argument"));
+        }
         RETURN_IF_ERROR(CheckCast(args[0]->type, type));
-        call = MakeCast(args[0], type, c.function() == "TRY_CAST");
+        call = MakeCastInZone(args[0], type, c.function() == "TRY_CAST",
+                              zoned ? args[1]->literal.string_value() : kDefaultTimeZone);
       } else {
         ASSIGN_OR_RETURN(call, MakeCall(c.function(), std::move(args)));
       }

@@ -9,6 +9,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/function_table.h"
 #include "common/expr/resolve_internal.h"
+#include "common/expr/zoned_calls.h"
 #include "common/types/timestamp_precision.h"
 
 namespace eddy {
@@ -97,7 +98,7 @@ DataType ClampedDecimal(int p, int s) {
 bool NeedsCast(const DataType& from, const DataType& to) {
   if (from.id != to.id) return true;
   if (from.id == TypeId::kString) return false;
-  if (from.id == TypeId::kTimestamp) {
+  if (from.IsTimestampLike()) {
     return TimestampUnitsPerSecond(from.precision) != TimestampUnitsPerSecond(to.precision);
   }
   return !from.SameAs(to);
@@ -157,7 +158,8 @@ ExprPtr ArithmeticOperand(ExprPtr e, const DataType& result) {
 
 // ---- per-family resolution ----
 
-// TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, TIMESTAMP - INTERVAL, INTERVAL +/- INTERVAL; the
+// TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, TIMESTAMP - INTERVAL, INTERVAL +/- INTERVAL (and the
+// same with TIMESTAMP_LTZ, which stays TIMESTAMP_LTZ: an instant moved by a duration); the
 // timestamp goes first so that the kernel subtracts the right way round.
 absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
   const TypeId a = args[0]->type.id, b = args[1]->type.id;
@@ -165,11 +167,11 @@ absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector
   DataType t;
   if (additive && a == TypeId::kInterval && b == TypeId::kInterval) {
     t = DataType::Interval();
-  } else if (additive && a == TypeId::kTimestamp && b == TypeId::kInterval) {
-    t = DataType::Timestamp(std::max(3, args[0]->type.precision));
-  } else if (fn == "+" && a == TypeId::kInterval && b == TypeId::kTimestamp) {
+  } else if (additive && args[0]->type.IsTimestampLike() && b == TypeId::kInterval) {
+    t = DataType{a, std::max(3, args[0]->type.precision)};
+  } else if (fn == "+" && a == TypeId::kInterval && args[1]->type.IsTimestampLike()) {
     std::swap(args[0], args[1]);
-    t = DataType::Timestamp(std::max(3, args[0]->type.precision));
+    t = DataType{b, std::max(3, args[0]->type.precision)};
   } else {
     return CannotApply(fn, args);
   }
@@ -223,13 +225,21 @@ bool CoerceAll(std::vector<ExprPtr>& args, const DataType& t, size_t from = 0) {
   return true;
 }
 
-// CURRENT_TIMESTAMP and friends, PROCTIME() (TIMESTAMP(3); Eddy has no TIMESTAMP_LTZ, times are
-// UTC),
-// TO_TIMESTAMP_LTZ(epoch, 0 | 3), TO_TIMESTAMP(string).
+// CURRENT_TIMESTAMP, NOW() and PROCTIME() (TIMESTAMP_LTZ(3), the instant), LOCALTIMESTAMP
+// (TIMESTAMP(3)) and CURRENT_DATE (DATE) in the session zone, which they carry as an argument
+// (zoned_calls.h), TO_TIMESTAMP_LTZ(epoch, 0 | 3), TO_TIMESTAMP(string).
 absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprPtr> args) {
-  if (fn == "CURRENT_DATE" || fn == "CURRENT_TIMESTAMP" || fn == "LOCALTIMESTAMP" || fn == "NOW" ||
-      fn == "PROCTIME") {
+  if (fn == "CURRENT_TIMESTAMP" || fn == "NOW" || fn == "PROCTIME") {
     if (!args.empty()) return WrongArgCount(fn, args.size());
+    return NewCall(fn, std::move(args), DataType::TimestampLtz(3).WithNullable(false));
+  }
+  if (fn == "CURRENT_DATE" || fn == "LOCALTIMESTAMP") {
+    // As written: no argument; from a plan: the zone it was planned in.
+    if (args.empty()) args.push_back(ZoneLiteral(PlanningTimeZone()));
+    const Expr& zone = *args[0];
+    if (args.size() != 1 || zone.kind != ExprKind::kLiteral || !zone.literal.is_string()) {
+      return WrongArgCount(fn, args.size());
+    }
     DataType t = fn == "CURRENT_DATE" ? DataType::Date() : DataType::Timestamp(3);
     return NewCall(fn, std::move(args), t.WithNullable(false));
   }
@@ -243,7 +253,7 @@ absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprP
           "'", fn, "' takes an integer epoch and the precision 0 (seconds) or 3 (milliseconds)"));
     }
     return NewCall(fn, std::move(args),
-                   DataType::Timestamp(3).WithNullable(args[0]->type.nullable));
+                   DataType::TimestampLtz(3).WithNullable(args[0]->type.nullable));
   }
   // TO_TIMESTAMP(string): 'yyyy-MM-dd HH:mm:ss[.SSS]'; TO_TIMESTAMP(string, pattern): a Java
   // date-time pattern (eval_datetime.cc).
@@ -488,9 +498,12 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
     if (a.id == TypeId::kDate && b.id == TypeId::kDate) {
       t = DataType::Date();
     } else {
-      int pa = a.id == TypeId::kTimestamp ? a.precision : 0;
-      int pb = b.id == TypeId::kTimestamp ? b.precision : 0;
-      t = DataType::Timestamp(std::max(pa, pb));
+      // DATE widens to TIMESTAMP; with a TIMESTAMP_LTZ operand both become instants (the others
+      // read in the session zone, zoned_calls.h).
+      int pa = a.IsTimestampLike() ? a.precision : 0;
+      int pb = b.IsTimestampLike() ? b.precision : 0;
+      const bool ltz = a.id == TypeId::kTimestampLtz || b.id == TypeId::kTimestampLtz;
+      t = ltz ? DataType::TimestampLtz(std::max(pa, pb)) : DataType::Timestamp(std::max(pa, pb));
     }
   } else if (a.id == TypeId::kBoolean && b.id == TypeId::kBoolean) {
     t = DataType::Boolean();
@@ -543,12 +556,19 @@ absl::Status CheckCast(const DataType& from, const DataType& to) {
 }
 
 ExprPtr MakeCast(ExprPtr arg, DataType to, bool try_cast) {
+  return MakeCastInZone(std::move(arg), to, try_cast, PlanningTimeZone());
+}
+
+ExprPtr MakeCastInZone(ExprPtr arg, DataType to, bool try_cast, const std::string& zone) {
   to.nullable = arg->type.nullable || try_cast;
   if (arg->kind == ExprKind::kLiteral && arg->literal.is_null()) {
     return MakeLiteral(Value::Null(), to);
   }
   if (!try_cast && arg->type.SameAs(to)) return arg;
-  return NewCall(try_cast ? "TRY_CAST" : "CAST", {std::move(arg)}, to);
+  const bool zoned = IsZoneDependentCast(arg->type, to);
+  std::vector<ExprPtr> args{std::move(arg)};
+  if (zoned) args.push_back(ZoneLiteral(zone));
+  return NewCall(try_cast ? "TRY_CAST" : "CAST", std::move(args), to);
 }
 
 }  // namespace eddy

@@ -67,7 +67,11 @@ absl::StatusOr<ExprPtr> MakeCall(std::string_view function, std::vector<ExprPtr>
 // ignored: the result is nullable if `arg` is (always for TRY_CAST). Returns `arg` itself when no
 // conversion is needed; a NULL literal becomes a NULL literal of type `to`. Call CheckCast first:
 // an unsupported pair yields a call the evaluator rejects.
+// A cast between TIMESTAMP_LTZ and TIMESTAMP, DATE or STRING converts in the zone of the statement
+// being planned (zoned_calls.h), which it carries.
 ExprPtr MakeCast(ExprPtr arg, DataType to, bool try_cast = false);
+// The same in `zone` (a deserialized plan's cast).
+ExprPtr MakeCastInZone(ExprPtr arg, DataType to, bool try_cast, const std::string& zone);
 
 // OK when CAST(from AS to) is supported, else InvalidArgument
 // "Cast from BOOLEAN to DATE is not supported".

@@ -2,8 +2,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "common/base/status_macros.h"
 #include "common/expr/eval_internal.h"
 #include "common/expr/resolve_internal.h"
+#include "common/expr/zoned_calls.h"
 
 namespace eddy {
 namespace {
@@ -12,8 +14,13 @@ using namespace resolve_internal;  // NOLINT: the resolvers are what the table l
 using eval_internal::ArgList;
 
 absl::StatusOr<Column> EvalCastCall(const Expr& call, const ArgList& args, size_t) {
+  const bool try_cast = call.function == "TRY_CAST";
+  if (args.size() == 2) {  // converts through the session zone it carries
+    ASSIGN_OR_RETURN(std::shared_ptr<SessionTimeZone> zone, CallTimeZone(call));
+    return eval_internal::EvalCast(*args[0], call.type, try_cast, zone.get());
+  }
   if (args.size() != 1) return eval_internal::InternalError(call, "expected one argument");
-  return eval_internal::EvalCast(*args[0], call.type, call.function == "TRY_CAST");
+  return eval_internal::EvalCast(*args[0], call.type, try_cast);
 }
 
 std::vector<FunctionDef> BuildTable() {

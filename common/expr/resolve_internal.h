@@ -33,7 +33,7 @@ enum class ArgKind {
   kBigInt,     // TINYINT .. BIGINT, cast to BIGINT
   kNumeric,    // any number, cast to DOUBLE
   kBoolean,    //
-  kTimestamp,  // TIMESTAMP or DATE (kept as it is)
+  kTimestamp,  // TIMESTAMP or DATE (kept as it is); TIMESTAMP_LTZ, cast to TIMESTAMP in the zone
   kAny,        //
   kTimeUnit,   // the unit literal of EXTRACT / TIMESTAMPADD / TIMESTAMPDIFF
 };

@@ -125,6 +125,9 @@ absl::Status CheckSignature(const std::string& fn, std::vector<ExprPtr>& args,
       args[i] = CastIfNeeded(args[i], DataType::BigInt());
     } else if (kinds[i] == ArgKind::kNumeric) {
       args[i] = CastIfNeeded(args[i], DataType::Double());
+    } else if (kinds[i] == ArgKind::kTimestamp && args[i]->type.id == TypeId::kTimestampLtz) {
+      // Time functions read a TIMESTAMP_LTZ as the session zone's wall clock (as Flink).
+      args[i] = MakeCast(args[i], DataType::Timestamp(args[i]->type.precision));
     }
   }
   return absl::OkStatus();

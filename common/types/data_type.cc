@@ -41,6 +41,9 @@ std::string DataType::ToString() const {
     case TypeId::kTimestamp:
       s = absl::StrCat("TIMESTAMP(", precision, ")");
       break;
+    case TypeId::kTimestampLtz:
+      s = absl::StrCat("TIMESTAMP_LTZ(", precision, ")");
+      break;
     case TypeId::kNull:
       return "NULL";
     case TypeId::kInterval:
@@ -66,6 +69,7 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kDouble:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       return 8;
     case TypeId::kString:

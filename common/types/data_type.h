@@ -1,6 +1,7 @@
 // Logical SQL types and schemas. Each type has one physical layout in a column (see PhysicalWidth):
 // BOOLEAN uint8, TINYINT int8, SMALLINT int16, INT int32, BIGINT int64, FLOAT float, DOUBLE double,
-// DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) int64 ms since epoch,
+// DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
+// int64 since epoch (timestamp_precision.h),
 // STRING/VARCHAR variable-length bytes, INTERVAL DAY TO SECOND int64 ms.
 #pragma once
 
@@ -29,13 +30,17 @@ enum class TypeId : uint8_t {
   // expressions have it (INTERVAL literals, TIMESTAMP - TIMESTAMP is not supported); no column of a
   // table is declared with it.
   kInterval,
+  // TIMESTAMP(p) WITH LOCAL TIME ZONE (TIMESTAMP_LTZ(p)): an instant, stored as TIMESTAMP(p) is
+  // but counted from 1970-01-01 00:00:00 UTC; shown, and converted to and from TIMESTAMP, DATE
+  // and STRING, in the session's table.local-time-zone (common/types/time_zone.h).
+  kTimestampLtz,
 };
 
 inline constexpr int kMaxDecimalPrecision = 18;
 
 struct DataType {
   TypeId id = TypeId::kNull;
-  int precision = 0;  // DECIMAL precision, TIMESTAMP fractional precision
+  int precision = 0;  // DECIMAL precision, TIMESTAMP/TIMESTAMP_LTZ fractional precision
   int scale = 0;      // DECIMAL scale
   int length = 0;     // VARCHAR(n)/CHAR(n); 0 = STRING (unbounded)
   bool nullable = true;
@@ -52,6 +57,7 @@ struct DataType {
   static DataType Varchar(int n) { return {TypeId::kString, 0, 0, n}; }
   static DataType Date() { return {TypeId::kDate}; }
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
+  static DataType TimestampLtz(int p = 3) { return {TypeId::kTimestampLtz, p}; }
   static DataType Null() { return {TypeId::kNull}; }
   static DataType Interval() { return {TypeId::kInterval, 3}; }
 
@@ -68,7 +74,11 @@ struct DataType {
   bool IsApproximate() const { return id == TypeId::kFloat || id == TypeId::kDouble; }
   bool IsNumeric() const { return IsInteger() || IsApproximate() || id == TypeId::kDecimal; }
   bool IsString() const { return id == TypeId::kString; }
-  bool IsTemporal() const { return id == TypeId::kDate || id == TypeId::kTimestamp; }
+  bool IsTemporal() const {
+    return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampLtz;
+  }
+  // TIMESTAMP(p) or TIMESTAMP_LTZ(p): an int64 in the unit of precision p (timestamp_precision.h).
+  bool IsTimestampLike() const { return id == TypeId::kTimestamp || id == TypeId::kTimestampLtz; }
 
   // Same type, ignoring nullability.
   bool SameAs(const DataType& o) const {

@@ -14,7 +14,7 @@ void TypeToProto(const DataType& t, v1::DataType* out) {
 }
 
 absl::StatusOr<DataType> TypeFromProto(const v1::DataType& p) {
-  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kInterval)) {
+  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kTimestampLtz)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown type id ", p.id()));
   }
   DataType t;

@@ -114,6 +114,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return FormatDate(static_cast<int32_t>(v.int_value()));
     case TypeId::kTimestamp:
       return FormatTimestamp(v.int_value(), type.precision);
+    case TypeId::kTimestampLtz:  // the instant in UTC; FormatValueInZone shows it in a zone
+      return FormatTimestamp(v.int_value(), type.precision);
     case TypeId::kNull:
       return "null";
     case TypeId::kInterval:

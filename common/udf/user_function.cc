@@ -87,6 +87,7 @@ EddyUdfColumn ToUdfColumn(const Column& c) {
       out.type.id = EDDY_UDF_DATE;
       break;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:  // never an argument: a TIMESTAMP_LTZ is cast to the declared type
       out.type.id = EDDY_UDF_TIMESTAMP;
       break;
   }

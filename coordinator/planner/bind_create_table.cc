@@ -203,11 +203,11 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
                                             "' is not a column of table '", name, "'"));
     }
     const DataType& t = table.schema.fields[*c].type;
-    if (t.id != TypeId::kTimestamp) {
-      return ValidationErrorAt(
-          ddl.watermark->pos,
-          absl::StrCat("watermark column '", ddl.watermark->column,
-                       "' must be of type TIMESTAMP, but is ", t.WithNullable(true).ToString()));
+    if (!t.IsTimestampLike()) {
+      return ValidationErrorAt(ddl.watermark->pos,
+                               absl::StrCat("watermark column '", ddl.watermark->column,
+                                            "' must be of type TIMESTAMP or TIMESTAMP_LTZ, but is ",
+                                            t.WithNullable(true).ToString()));
     }
     if (t.precision > 3) {
       return ValidationErrorAt(

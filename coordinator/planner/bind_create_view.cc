@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
+#include "coordinator/planner/config_values.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/planner/planner_errors.h"
 
@@ -13,6 +15,8 @@ namespace eddy {
 
 absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,
                                            const SessionCatalog& catalog, const ConfigMap& config) {
+  // Zone-dependent calls are fixed to the session zone now, as Flink fixes it at planning.
+  ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   auto path = catalog.Resolve(ddl.name);
   if (!path.ok()) return planner::AsValidationError(ddl.name.pos, path.status());
   if (ddl.query == nullptr) return planner::ValidationError("CREATE VIEW has no query");

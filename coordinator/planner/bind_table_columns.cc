@@ -52,9 +52,9 @@ absl::StatusOr<ExprPtr> BindComputedColumn(const CatalogTable& table, const sql:
 
 absl::StatusOr<ExprPtr> BindWatermarkExpr(const CatalogTable& table, const sql::Expr& e) {
   ASSIGN_OR_RETURN(ExprPtr bound, BindOver(table.schema, e, "a WATERMARK expression"));
-  if (bound->type.id != TypeId::kTimestamp || bound->type.precision > 3) {
+  if (!bound->type.IsTimestampLike() || bound->type.precision > 3) {
     return ValidationErrorAt(e.pos, absl::StrCat("the WATERMARK expression must be of type "
-                                                 "TIMESTAMP(3), but is ",
+                                                 "TIMESTAMP(3) or TIMESTAMP_LTZ(3), but is ",
                                                  bound->type.WithNullable(true).ToString()));
   }
   return bound;

@@ -4,6 +4,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/base/duration.h"
+#include "common/types/time_zone.h"
 
 namespace eddy::planner {
 
@@ -39,6 +40,11 @@ absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::str
         "'", key, "' must be a duration such as '5 s' or '100 ms', got '", it->second, "'"));
   }
   return *ms;
+}
+
+std::string ConfigTimeZone(const ConfigMap& config) {
+  auto it = config.find(kLocalTimeZoneKey);
+  return it == config.end() || it->second.empty() ? std::string(kDefaultTimeZone) : it->second;
 }
 
 }  // namespace eddy::planner

@@ -19,4 +19,7 @@ absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string
 absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::string& key,
                                          int64_t def);
 
+// table.local-time-zone, the zone that zone-dependent calls are planned in ("UTC" when unset).
+std::string ConfigTimeZone(const ConfigMap& config);
+
 }  // namespace eddy::planner

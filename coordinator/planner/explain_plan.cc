@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
+#include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
 #include "coordinator/planner/config_values.h"
@@ -57,6 +58,8 @@ absl::StatusOr<std::vector<planner::LogicalNodePtr>> BindTarget(const sql::State
 absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
                                              const SessionCatalog& catalog,
                                              const ConfigMap& config) {
+  // Zone-dependent calls are fixed to the session zone now, as Flink fixes it at planning.
+  ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   bool changelog_mode = false;
   for (const std::string& detail : explain.details) {
     if (detail != "CHANGELOG_MODE") {

@@ -100,8 +100,17 @@ LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kWindowTableFunction;
   n->schema = input->schema;
+  // window_start and window_end are TIMESTAMP(3); window_time has the time attribute's type (as
+  // Flink: TIMESTAMP_LTZ(3) for a TIMESTAMP_LTZ attribute such as PROCTIME()).
   const DataType ts = DataType::Timestamp(3).WithNullable(false);
-  for (const std::string& name : names) n->schema.fields.push_back({name, ts});
+  const bool ltz = window.time_column >= 0 &&
+                   window.time_column < static_cast<int>(input->schema.size()) &&
+                   input->schema.fields[window.time_column].type.id == TypeId::kTimestampLtz;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const bool time = i == 2;
+    n->schema.fields.push_back(
+        {names[i], time && ltz ? DataType::TimestampLtz(3).WithNullable(false) : ts});
+  }
   n->window = window;
   n->inputs.push_back(std::move(input));
   return n;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
+#include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
 #include "coordinator/planner/config_values.h"
@@ -21,6 +22,8 @@ namespace eddy {
 
 absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
                                        const SessionCatalog& catalog, const ConfigMap& config) {
+  // Zone-dependent calls are fixed to the session zone now, as Flink fixes it at planning.
+  ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   if (inserts.empty()) return planner::ValidationError("no INSERT statement to plan");
   planner::Binder binder(catalog, config);
   std::vector<planner::LogicalNodePtr> sinks;

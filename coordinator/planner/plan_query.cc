@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/base/status_macros.h"
+#include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
 #include "coordinator/planner/config_values.h"
@@ -37,6 +38,8 @@ absl::Status CheckOutermostLimit(const sql::Query& query, const LogicalNode& lim
 
 absl::StatusOr<PlannedQuery> PlanQuery(const sql::Query& query, const SessionCatalog& catalog,
                                        const ConfigMap& config) {
+  // Zone-dependent calls are fixed to the session zone now, as Flink fixes it at planning.
+  ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   planner::Binder binder(catalog, config);
   ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindOutermostQuery(query));
   auto table = std::make_shared<CatalogTable>();

@@ -50,13 +50,13 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     int len = p.empty() ? 1 : p[0];
     if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
     t = DataType::Varchar(len);
-  } else if (n == "TIMESTAMP") {
-    if (p.size() > 1) return ValidationErrorAt(spec.pos, "TIMESTAMP takes one precision parameter");
-    int precision = p.empty() ? 6 : p[0];  // Flink's TIMESTAMP is TIMESTAMP(6)
+  } else if (n == "TIMESTAMP" || n == "TIMESTAMP_LTZ") {
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one precision parameter");
+    int precision = p.empty() ? 6 : p[0];  // Flink's TIMESTAMP is TIMESTAMP(6), so is its LTZ
     if (precision < 0 || precision > 9) {
-      return ValidationErrorAt(spec.pos, "TIMESTAMP precision must be between 0 and 9");
+      return ValidationErrorAt(spec.pos, n + " precision must be between 0 and 9");
     }
-    t = DataType::Timestamp(precision);
+    t = n == "TIMESTAMP" ? DataType::Timestamp(precision) : DataType::TimestampLtz(precision);
   } else {
     return ValidationErrorAt(spec.pos, absl::StrCat("type ", n, " is not supported yet"));
   }

@@ -10,12 +10,22 @@
 #include "absl/strings/str_join.h"
 #include "common/base/config_error.h"
 #include "common/base/duration.h"
+#include "common/types/time_zone.h"
 #include "coordinator/checkpoint/checkpoint_config.h"
 
 namespace eddy {
 namespace {
 
-enum class Kind { kPositiveInt, kNonNegativeInt, kNumber, kBool, kDuration, kEnum, kAny };
+enum class Kind {
+  kPositiveInt,
+  kNonNegativeInt,
+  kNumber,
+  kBool,
+  kDuration,
+  kEnum,
+  kTimeZone,
+  kAny
+};
 
 struct KeySpec {
   Kind kind;
@@ -48,6 +58,9 @@ const std::map<std::string, KeySpec>& Specs() {
       {"table.exec.mini-batch.size", {Kind::kPositiveInt, "1000", {}}},
       {"table.exec.state.ttl", {Kind::kDuration, "0 ms", {}}},
       {"table.exec.source.idle-timeout", {Kind::kDuration, "0 ms", {}}},
+      // The session time zone of TIMESTAMP_LTZ values and of LOCALTIMESTAMP/CURRENT_DATE
+      // (common/types/time_zone.h).
+      {kLocalTimeZoneKey, {Kind::kTimeZone, kDefaultTimeZone, {}}},
       {"table.optimizer.reuse-sub-plan-enabled", {Kind::kBool, "true", {}}},
       {"table.optimizer.reuse-source-enabled", {Kind::kBool, "true", {}}},
       {"table.optimizer.join-reorder-enabled", {Kind::kBool, "false", {}}},
@@ -131,6 +144,13 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
       }
       return bad("one of " + absl::StrJoin(spec.allowed, ", "));
     }
+    case Kind::kTimeZone:
+      if (!SessionTimeZone::Parse(value).ok()) {
+        return bad(
+            "'UTC', a fixed offset such as 'GMT+08:00' or '+08:00', or a time zone database name "
+            "such as 'America/Los_Angeles'");
+      }
+      return value;
     case Kind::kAny:
       // The checkpoint directory's form (absolute, file://) is checked with the other
       // checkpointing settings.

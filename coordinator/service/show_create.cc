@@ -19,6 +19,14 @@ std::string QuotedPath(const ObjectPath& p) {
   return absl::StrCat(Quote(p.catalog), ".", Quote(p.database), ".", Quote(p.object));
 }
 
+// As Flink's serializable type strings: TIMESTAMP_LTZ(p) is spelled TIMESTAMP(p) WITH LOCAL TIME
+// ZONE (DESCRIBE shows the short form).
+std::string ColumnType(const DataType& t) {
+  if (t.id != TypeId::kTimestampLtz) return t.ToString();
+  return absl::StrCat("TIMESTAMP(", t.precision, ") WITH LOCAL TIME ZONE",
+                      t.nullable ? "" : " NOT NULL");
+}
+
 }  // namespace
 
 std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
@@ -26,7 +34,7 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
   for (size_t i = 0; i < t.schema.fields.size(); ++i) {
     const Field& f = t.schema.fields[i];
     std::string line = t.IsComputed(i) ? absl::StrCat(Quote(f.name), " AS ", t.computed_exprs[i])
-                                       : absl::StrCat(Quote(f.name), " ", f.type.ToString());
+                                       : absl::StrCat(Quote(f.name), " ", ColumnType(f.type));
     if (t.IsMetadata(i)) {
       absl::StrAppend(&line, " METADATA FROM ", Literal(t.metadata_keys[i]),
                       t.IsVirtual(i) ? " VIRTUAL" : "");

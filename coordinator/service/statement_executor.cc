@@ -244,6 +244,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       r.set_max_column_width(width != session.config.end() ? std::stoi(width->second) : 30);
       if (planned.limit) r.set_limit(*planned.limit);
       r.set_batch(planner::IsBatchMode(session.config));
+      r.set_local_time_zone(planner::ConfigTimeZone(session.config));
       return r;
     }
     case sql::StatementKind::kExplain: {

@@ -18,6 +18,11 @@ TYPES_QUERY = """SELECT CAST(1.5 AS FLOAT) AS f, CAST(NULL AS DECIMAL(10, 2)) AS
   'héllo wörld ✓' AS unicode, 'a string that is much longer than thirty characters' AS long_text,
   CAST(NULL AS STRING) AS s_null"""
 
+# TIMESTAMP_LTZ columns at precisions 3 and 9, and a NULL one: shown in the session zone.
+LTZ_QUERY = """SELECT TO_TIMESTAMP_LTZ(4001, 3) AS ltz,
+  CAST(TIMESTAMP '1970-01-01 08:00:00.123456789' AS TIMESTAMP_LTZ(9)) AS ltz9,
+  CAST(NULL AS TIMESTAMP_LTZ(3)) AS ltz_null"""
+
 CHANGELOG_QUERY = """SELECT word, COUNT(*) AS cnt FROM (VALUES ('a'), ('a'), ('b'), ('a'), ('c'),
   ('b')) AS t(word) GROUP BY word"""
 
@@ -46,11 +51,12 @@ def python_print(env, statements):
     ["SET 'sql-client.display.max-column-width' = '8'", TYPES_QUERY],
     ["SELECT TIMESTAMP '2021-04-13 20:12:11.123456789' AS t9, CAST('1969-12-31 23:59:59.999999' "
      "AS TIMESTAMP(6)) AS t6, TIMESTAMP '2021-04-13 20:12:11.5' AS t1"],
+    ["SET 'table.local-time-zone' = 'GMT+08:00'", LTZ_QUERY],
 ],
                          ids=[
                              "types", "changelog", "table-mode", "changelog-mode", "empty",
                              "empty-table-mode", "set-listing", "show-empty", "explain",
-                             "max-column-width", "timestamp-precisions"
+                             "max-column-width", "timestamp-precisions", "timestamp-ltz"
                          ])
 def test_print_matches_the_shell_byte_for_byte(env, shell, statements):
     expected = shell(";\n".join(statements) + ";")
@@ -85,6 +91,22 @@ def test_collect_gives_row_kinds(env):
     assert repr(Row(1, 'Hi')) == "<Row(1, 'Hi')>"
     assert Row(id=1, data='Hi').data == 'Hi'
     assert str(RowKind.UPDATE_BEFORE) == '-U'
+
+
+def test_collect_gives_timestamp_ltz_as_aware_utc_datetimes(env):
+    import datetime
+    env.execute_sql("SET 'table.local-time-zone' = 'GMT+08:00'")
+    result = env.execute_sql(LTZ_QUERY)
+    assert [t.nullable().sql() for t in result.get_table_schema().get_field_data_types()] == [
+        "TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(9)", "TIMESTAMP_LTZ(3)"]
+    with result.collect() as rows:
+        (row,) = list(rows)
+    utc = datetime.timezone.utc
+    assert row[0] == datetime.datetime(1970, 1, 1, 0, 0, 4, 1000, tzinfo=utc)
+    # 08:00:00.123456789 in GMT+08:00 is midnight UTC; nanoseconds kept.
+    assert row[1] == datetime.datetime(1970, 1, 1, 0, 0, 0, 123456, tzinfo=utc)
+    assert row[1].nanosecond == 789
+    assert row[2] is None
 
 
 def wait_for_status(job, wanted, timeout_s=30):

@@ -313,6 +313,7 @@ absl::Status CsvEncoder::Encode(const ChangelogBatch& batch, std::string* out) {
       text[c] = &cast[c];
     }
   }
+  std::string ltz_text;
   for (size_t r = 0; r < batch.num_rows(); ++r) {
     for (size_t c = 0; c < ncols; ++c) {
       if (c > 0) out->push_back(options_.field_delimiter);
@@ -328,6 +329,12 @@ absl::Status CsvEncoder::Encode(const ChangelogBatch& batch, std::string* out) {
       }
       std::string_view v = text[c]->GetString(r);
       if (id == TypeId::kTimestamp) v = TrimTimestampFraction(v);
+      if (id == TypeId::kTimestampLtz) {
+        // As Flink's csv format: the instant in UTC, marked 'Z'.
+        ltz_text.assign(TrimTimestampFraction(v));
+        ltz_text.push_back('Z');
+        v = ltz_text;
+      }
       AppendField(v, id == TypeId::kString, c == 0, out);
     }
     out->push_back('\n');

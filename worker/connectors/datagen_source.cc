@@ -131,12 +131,13 @@ void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
       return;
     }
     case TypeId::kDate:
-    case TypeId::kTimestamp: {
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz: {
       auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
       int64_t value = now_ms / 86400000;
-      if (type.id == TypeId::kTimestamp) RescaleTimestamp(now_ms, 3, type.precision, &value);
+      if (type.IsTimestampLike()) RescaleTimestamp(now_ms, 3, type.precision, &value);
       column->AppendValue(Value::Int(value));
       return;
     }

@@ -437,11 +437,18 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
         case TypeId::kDate:
           AppendJsonString(text[c]->GetString(r), out);
           break;
-        case TypeId::kTimestamp: {
+        case TypeId::kTimestamp:
+        case TypeId::kTimestampLtz: {
           std::string_view v = TrimTimestampFraction(text[c]->GetString(r));
           if (options_.iso8601_timestamps && v.size() > 10 && v[10] == ' ') {
             timestamp.assign(v.data(), v.size());
             timestamp[10] = 'T';
+            v = timestamp;
+          }
+          if (id == TypeId::kTimestampLtz) {
+            // As Flink's json format: the instant in UTC, marked 'Z' (both standards).
+            if (v.data() != timestamp.data()) timestamp.assign(v.data(), v.size());
+            timestamp.push_back('Z');
             v = timestamp;
           }
           AppendJsonString(v, out);

@@ -179,6 +179,7 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       v->i = col.Get<int64_t>(0);
       break;
@@ -743,6 +744,7 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       col->Append<int64_t>(v.i);
       break;

@@ -32,7 +32,7 @@ absl::StatusOr<std::unique_ptr<DeduplicateOperator>> DeduplicateOperator::Create
                                                    " columns"));
   }
   const DataType& t = spec.input_types[spec.time_column];
-  if (t.id != TypeId::kTimestamp || t.precision > 3) {
+  if (!t.IsTimestampLike() || t.precision > 3) {
     return absl::InvalidArgumentError(absl::StrCat("Deduplicate: the time column ",
                                                    spec.time_column, " is ", t.ToString(),
                                                    ", not a TIMESTAMP(3) rowtime"));

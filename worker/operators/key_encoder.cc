@@ -93,6 +93,7 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
     case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
     case TypeId::kInterval:
       return Value::Int(Load<int64_t>(f.bytes));
     case TypeId::kFloat:

@@ -35,7 +35,7 @@ SessionWindowAggregateOperator::Create(SessionWindowAggregateSpec spec) {
         absl::StrCat("SessionWindowAggregate: the gap must be positive, got ", spec.gap_ms));
   }
   if (spec.time_column < 0 || spec.time_column >= static_cast<int>(spec.input_types.size()) ||
-      spec.input_types[spec.time_column].id != TypeId::kTimestamp) {
+      !spec.input_types[spec.time_column].IsTimestampLike()) {
     return absl::InvalidArgumentError(
         "SessionWindowAggregate: the time column must be a TIMESTAMP input");
   }

@@ -68,7 +68,7 @@ absl::StatusOr<std::unique_ptr<TemporalJoinOperator>> TemporalJoinOperator::Crea
                        " is out of range for an input with ", types.size(), " columns"));
     }
     const DataType& t = types[column];
-    if (t.id != TypeId::kTimestamp || t.precision > 3) {
+    if (!t.IsTimestampLike() || t.precision > 3) {
       return absl::InvalidArgumentError(absl::StrCat("TemporalJoin: the ", InputName(input),
                                                      " time column ", column, " is ", t.ToString(),
                                                      ", not a TIMESTAMP(3) rowtime"));

@@ -40,7 +40,7 @@ absl::StatusOr<std::unique_ptr<TemporalSortOperator>> TemporalSortOperator::Crea
     return absl::InvalidArgumentError(
         absl::StrCat("TemporalSort: time column ", spec.time_column, " out of range"));
   }
-  if (spec.input_types[spec.time_column].id != TypeId::kTimestamp) {
+  if (!spec.input_types[spec.time_column].IsTimestampLike()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "TemporalSort: the time column ", spec.time_column, " is ",
         spec.input_types[spec.time_column].ToString(), ", not a TIMESTAMP(3) time attribute"));

@@ -56,7 +56,7 @@ struct WindowShape {
   absl::Status Validate(const char* op, const std::vector<DataType>& input_types,
                         int time_column) const {
     if (time_column < 0 || time_column >= static_cast<int>(input_types.size()) ||
-        input_types[time_column].id != TypeId::kTimestamp) {
+        !input_types[time_column].IsTimestampLike()) {
       return absl::InvalidArgumentError(
           absl::StrCat(op, ": the time column must be a TIMESTAMP input"));
     }

@@ -39,7 +39,7 @@ absl::Status CheckWindowColumn(const char* what, int column, const std::vector<D
                                                    " columns"));
   }
   const DataType& t = types[static_cast<size_t>(column)];
-  if (t.id != TypeId::kTimestamp || t.precision > 3) {
+  if (!t.IsTimestampLike() || t.precision > 3) {
     return absl::InvalidArgumentError(
         absl::StrCat("WindowRank: the ", what, " column ", column, " must be a TIMESTAMP(3)"));
   }

@@ -15,7 +15,12 @@ absl::StatusOr<std::unique_ptr<WindowTableFunctionOperator>> WindowTableFunction
 WindowTableFunctionOperator::WindowTableFunctionOperator(std::vector<DataType> input_types,
                                                          WindowShape window, int time_column)
     : output_types_(std::move(input_types)), window_(window), time_column_(time_column) {
-  for (int i = 0; i < 3; ++i) output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  // window_start, window_end: TIMESTAMP(3); window_time: the time attribute's type (TIMESTAMP(3)
+  // or TIMESTAMP_LTZ(3)).
+  const TypeId time_id = output_types_[time_column].id;
+  output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  output_types_.push_back(DataType{time_id, 3}.WithNullable(false));
   out_ = ChangelogBatch(output_types_);
 }
 

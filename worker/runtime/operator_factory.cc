@@ -239,7 +239,7 @@ absl::StatusOr<BuiltNode> BuildWatermarkAssigner(const v1::PlanNode& node,
                                                  const std::vector<DataType>& in) {
   const auto& w = node.watermark_assigner();
   ASSIGN_OR_RETURN(ExprPtr e, ExprFromProto(w.watermark(), in));
-  if (e->type.id != TypeId::kTimestamp) {
+  if (!e->type.IsTimestampLike()) {
     return absl::InvalidArgumentError("WatermarkAssigner: the watermark must be a TIMESTAMP");
   }
   BuiltNode built;
@@ -835,7 +835,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
   for (int i = 0; i < columns.size(); ++i) {
     const int c = columns[i];
     if (c != -1 && (c < 0 || c >= static_cast<int>(input_types[i].size()) ||
-                    input_types[i][c].id != TypeId::kTimestamp)) {
+                    !input_types[i][c].IsTimestampLike())) {
       return absl::InvalidArgumentError(absl::StrCat("processing time column ", c, " of input ", i,
                                                      " is not a TIMESTAMP column"));
     }

@@ -2,7 +2,7 @@
 validity bitmaps, string offsets and heap) into Python values, a column at a time.
 
 Values: BOOLEAN bool, integers int, FLOAT/DOUBLE float, DECIMAL decimal.Decimal, STRING str,
-DATE datetime.date, TIMESTAMP datetime.datetime (naive), INTERVAL datetime.timedelta, NULL None.
+DATE datetime.date, TIMESTAMP datetime.datetime (naive), TIMESTAMP_LTZ datetime.datetime (aware, in UTC), INTERVAL datetime.timedelta, NULL None.
 """
 
 import datetime
@@ -23,6 +23,7 @@ _FIXED = {
     vf.DECIMAL: "q",
     vf.DATE: "i",
     vf.TIMESTAMP: "q",
+    vf.TIMESTAMP_LTZ: "q",
     vf.INTERVAL: "q",
     vf.NULL: "B",
 }
@@ -39,6 +40,8 @@ def _convert(raw, t):
         return [_EPOCH_DATE + datetime.timedelta(days=x) for x in raw]
     if tid == vf.TIMESTAMP:
         return [vf.timestamp_from_units(x, t.precision) for x in raw]
+    if tid == vf.TIMESTAMP_LTZ:
+        return [vf.ltz_from_units(x, t.precision) for x in raw]
     if tid == vf.INTERVAL:
         return [datetime.timedelta(milliseconds=x) for x in raw]
     if tid == vf.NULL:

@@ -36,7 +36,7 @@ def tableau_column_width(name, t, max_column_width=_MAX_COLUMN_WIDTH):
     }
     if t.id == vf.DECIMAL:
         n = t.precision + 2
-    elif t.id == vf.TIMESTAMP:
+    elif t.id in (vf.TIMESTAMP, vf.TIMESTAMP_LTZ):
         n = _timestamp_width(t.precision)
     else:
         n = widths.get(t.id, max_column_width)

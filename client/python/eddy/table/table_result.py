@@ -9,6 +9,7 @@ import sys
 import time
 
 from eddy.client import FINAL_JOB_STATUSES, client_pb2
+from eddy.table import value_format as vf
 from eddy.table.batch_decoder import decode_batch
 from eddy.table.result_printer import format_text_table, make_result_printer
 from eddy.table.row import Row, RowKind
@@ -300,6 +301,8 @@ class TableResult:
             printer = make_result_printer(self._response.result_mode, fields, out,
                                           self._response.batch,
                                           self._response.max_column_width)
+            ltz = [i for i, (_, t) in enumerate(fields) if t.id == vf.TIMESTAMP_LTZ]
+            zone = vf.time_zone(self._response.local_time_zone)
             rows = self._iterator()
             printer.begin()
             try:
@@ -311,7 +314,13 @@ class TableResult:
                     if row is None:
                         printer.flush()
                         continue
-                    printer.add(row.get_row_kind().value, row)
+                    kind = row.get_row_kind().value
+                    if ltz:  # shown as the session zone's wall clock, as the shell does
+                        row = list(row)
+                        for c in ltz:
+                            if row[c] is not None:
+                                row[c] = vf.in_zone(row[c], zone)
+                    printer.add(kind, row)
             except BaseException:
                 rows.close()
                 raise

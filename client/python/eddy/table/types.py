@@ -108,6 +108,10 @@ class DataTypes:
         return DataType("TIMESTAMP(%d)" % precision, nullable)
 
     @staticmethod
+    def TIMESTAMP_LTZ(precision=6, nullable=True):
+        return DataType("TIMESTAMP_LTZ(%d)" % precision, nullable)
+
+    @staticmethod
     def FIELD(name, data_type, description=None):
         return DataField(name, data_type)
 
@@ -131,6 +135,7 @@ _TYPE_NAMES = {
     10: "TIMESTAMP",
     11: "NULL",
     12: "INTERVAL DAY TO SECOND",
+    13: "TIMESTAMP_LTZ",
 }
 
 
@@ -139,8 +144,8 @@ def type_from_proto(t):
     name = _TYPE_NAMES.get(t.id, "UNKNOWN")
     if name == "DECIMAL":
         name = "DECIMAL(%d, %d)" % (t.precision, t.scale)
-    elif name == "TIMESTAMP":
-        name = "TIMESTAMP(%d)" % t.precision
+    elif name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        name = "%s(%d)" % (name, t.precision)
     elif name == "STRING" and t.length > 0:
         name = "VARCHAR(%d)" % t.length
     return DataType(name, t.nullable)

@@ -4,11 +4,12 @@ text of a value (`null` for NULL) and the tableau cell text the shell shows (`<N
 
 import datetime
 import math
+import re
 import struct
 
 # TypeId of proto/eddy/v1/types.proto.
 BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, DATE, TIMESTAMP, NULL, \
-    INTERVAL = range(13)
+    INTERVAL, TIMESTAMP_LTZ = range(14)
 
 _EPOCH = datetime.datetime(1970, 1, 1)
 
@@ -74,6 +75,46 @@ def timestamp_from_units(value, precision):
     return out
 
 
+def ltz_from_units(value, precision):
+    """An aware datetime in UTC (a Timestamp for p > 6) from a TIMESTAMP_LTZ(p) value, an
+    instant."""
+    t = timestamp_from_units(value, precision)
+    out = t.replace(tzinfo=datetime.timezone.utc)
+    if isinstance(t, Timestamp):
+        out = Timestamp(t.year, t.month, t.day, t.hour, t.minute, t.second, t.microsecond,
+                        tzinfo=datetime.timezone.utc)
+        out.nanosecond = t.nanosecond
+    return out
+
+
+_OFFSET = re.compile(r"^(?:UTC|GMT|UT)?([+-])(\d{1,2})(?::?(\d{2}))?(?::(\d{2}))?$", re.I)
+
+
+def time_zone(name):
+    """The tzinfo of a table.local-time-zone value: 'UTC', a fixed offset ('GMT+08:00',
+    '+08:00') or a time zone database name (the system's zone files)."""
+    if not name or name.upper() in ("UTC", "GMT", "UT", "Z"):
+        return datetime.timezone.utc
+    m = _OFFSET.match(name)
+    if m:
+        seconds = int(m.group(2)) * 3600 + int(m.group(3) or 0) * 60 + int(m.group(4) or 0)
+        return datetime.timezone(datetime.timedelta(seconds=-seconds if m.group(1) == "-"
+                                                    else seconds))
+    import zoneinfo
+    return zoneinfo.ZoneInfo(name)
+
+
+def in_zone(v, tz):
+    """A TIMESTAMP_LTZ value (an aware datetime) as the wall clock of `tz`, nanoseconds kept."""
+    out = v.astimezone(tz)
+    ns = getattr(v, "nanosecond", 0)
+    if ns:
+        out = Timestamp(out.year, out.month, out.day, out.hour, out.minute, out.second,
+                        out.microsecond, tzinfo=out.tzinfo)
+        out.nanosecond = ns
+    return out
+
+
 def format_timestamp(v, precision):
     """A naive datetime (or Timestamp) with `precision` fractional digits, as the engine prints."""
     s = "%04d-%02d-%02d %02d:%02d:%02d" % (v.year, v.month, v.day, v.hour, v.minute, v.second)
@@ -113,7 +154,7 @@ def format_value(v, t):
         return v
     if tid == DATE:
         return "%04d-%02d-%02d" % (v.year, v.month, v.day)
-    if tid == TIMESTAMP:
+    if tid in (TIMESTAMP, TIMESTAMP_LTZ):  # an LTZ value as the wall clock of its tzinfo
         return format_timestamp(v, t.precision)
     if tid == INTERVAL:
         return format_interval_millis(timedelta_millis(v))
