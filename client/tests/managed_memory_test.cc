@@ -29,9 +29,9 @@ TEST(ManagedMemoryTest, EachStatefulOperatorOfASlotKeepsItsShareInMemoryAndSpill
   for (const std::string& sql : {
            std::string("SET 'parallelism.default' = '1'"),
            std::string("CREATE TEMPORARY TABLE src (k BIGINT) WITH ('connector' = 'datagen', "
-                       "'number-of-rows' = '200000', 'rows-per-second' = '1000000000', "
+                       "'number-of-rows' = '600000', 'rows-per-second' = '1000000000', "
                        "'fields.k.kind' = 'sequence', 'fields.k.start' = '1', "
-                       "'fields.k.end' = '200000')"),
+                       "'fields.k.end' = '600000')"),
            std::string("CREATE TEMPORARY TABLE hole (c BIGINT, n BIGINT) WITH ('connector' = "
                        "'blackhole')"),
        }) {
@@ -46,8 +46,9 @@ TEST(ManagedMemoryTest, EachStatefulOperatorOfASlotKeepsItsShareInMemoryAndSpill
   ASSERT_TRUE(info.ok()) << info.status();
   ASSERT_EQ(info->status(), v1::JOB_STATUS_FINISHED) << info->error();
 
-  // 200,000 keys take about 23 MiB in memory: the inner aggregate holds up to its 9 MiB (eviction
-  // runs after each batch, so a batch's keys may exceed it a little) and spilled the rest.
+  // 600,000 keys take about 18 MiB in memory (a 19-byte record and an index slot each): the inner
+  // aggregate holds up to its 9 MiB (eviction runs after each batch, so a batch's keys may exceed
+  // it a little) and spilled the rest.
   const v1::OperatorMetrics* inner = FindContaining(*info, "groupBy=[k]");
   ASSERT_NE(inner, nullptr) << info->DebugString();
   EXPECT_LE(inner->state_bytes_in_memory(), 9 * kMiB);

@@ -45,9 +45,11 @@ absl::Status GroupAggregateOperator::Open(const OperatorContext& ctx) {
   max_parallelism_ = ctx.max_parallelism;
   state_id_ = ctx.state_id;
   if (native_.has_value()) {
-    native_state_ =
-        std::make_unique<NativeGroupState>(&functions_, &*native_, ctx.state, ctx.state_id,
-                                           ctx.max_parallelism, ctx.state_cache_bytes);
+    // Fixed-width keys (e.g. one BIGINT: 9 bytes) take exactly their room in each record.
+    const size_t fixed = encoder_.MaxFixedBytes();
+    native_state_ = std::make_unique<NativeGroupState>(
+        &functions_, &*native_, ctx.state, ctx.state_id, ctx.max_parallelism, ctx.state_cache_bytes,
+        fixed > 0 ? fixed : GroupTable::kDefaultInlineKeyBytes);
     return absl::OkStatus();
   }
   table_ = std::make_unique<KeyedStateTable>(ctx.state, ctx.state_id, ctx.max_parallelism,

@@ -19,6 +19,7 @@
 #include "common/base/hash.h"
 #include "common/batch/changelog_batch.h"
 #include "worker/operators/accumulator.h"
+#include "worker/operators/batch_group_index.h"
 #include "worker/operators/batch_key_index.h"
 #include "worker/operators/key_encoder.h"
 #include "worker/operators/native_aggregates.h"
@@ -159,7 +160,7 @@ class GroupAggregateOperator : public Operator {
   uint32_t state_id_ = 0;
 
   // Native state (when native_ has a value): the groups, and per batch the groups the rows touch in
-  // first-appearance order (a group's GroupTable stamp is its index + 1 there during the batch).
+  // first-appearance order (touched_of_: a group's index there during the batch).
   std::optional<NativeAggregates> native_;
   std::unique_ptr<NativeGroupState> native_state_;
   struct Touched {
@@ -171,6 +172,7 @@ class GroupAggregateOperator : public Operator {
   };
   std::vector<Touched> touched_;
   size_t used_touched_ = 0;
+  BatchGroupIndex touched_of_;
   std::vector<std::string_view> row_keys_;
   std::vector<uint32_t> row_group_;
   GroupAccumulators loaded_;  // a payload loaded for evaluation

@@ -22,6 +22,7 @@ absl::Status GroupAggregateOperator::ApplyNative(const ChangelogBatch& batch, bo
   // Rows in input order, as Flink's GroupAggFunction.processElement.
   out_.Clear();
   used_touched_ = 0;
+  touched_of_.Reset(n);
   constexpr size_t kPrefetchRows = 8;
   for (size_t r = 0; r < std::min(n, kPrefetchRows); ++r) table.PrefetchRecord(row_group_[r]);
   for (size_t r = 0; r < n; ++r) {
@@ -29,10 +30,11 @@ absl::Status GroupAggregateOperator::ApplyNative(const ChangelogBatch& batch, bo
     const uint32_t g = row_group_[r];
     uint8_t* payload = table.payload(g);
     Touched* t;
-    if (table.stamp(g) == 0) {
+    const uint32_t touched = touched_of_.Find(g);
+    if (touched == BatchGroupIndex::kNone) {
+      touched_of_.Set(g, static_cast<uint32_t>(used_touched_));
       if (used_touched_ == touched_.size()) touched_.emplace_back();
       t = &touched_[used_touched_++];
-      table.set_stamp(g, static_cast<uint32_t>(used_touched_));
       t->group = g;
       t->first_row = r;
       t->existed = (table.flags(g) & GroupTable::kExists) != 0;
@@ -42,7 +44,7 @@ absl::Status GroupAggregateOperator::ApplyNative(const ChangelogBatch& batch, bo
         functions_.GetValues(loaded_, &t->result);
       }
     } else {
-      t = &touched_[table.stamp(g) - 1];
+      t = &touched_[touched];
     }
     const RowKind kind = batch.kind(r);
     const bool accumulate = IsAccumulate(kind);
@@ -87,7 +89,6 @@ absl::Status GroupAggregateOperator::ApplyNative(const ChangelogBatch& batch, bo
   // Mini-batch: one change per key, in first-appearance order.
   for (size_t i = 0; i < used_touched_; ++i) {
     Touched& t = touched_[i];
-    table.set_stamp(t.group, 0);
     if (!fold || !t.dirty) continue;
     const bool alive = (table.flags(t.group) & GroupTable::kExists) != 0;
     if (alive) {

@@ -1,11 +1,15 @@
 // The in-memory table of a keyed aggregate's groups: an open-addressing hash index over encoded
-// group keys, pointing into fixed-size records that hold each group's key (inline when short),
-// flags and its accumulators in native form (a payload whose layout the aggregate defines). It is
+// group keys, pointing into fixed-size records that hold each group's flags, its key (inline when
+// short) and its accumulators in native form (a payload whose layout the aggregate defines). It is
 // the authority for the groups it holds; the aggregate spills records to RocksDB when the table
 // outgrows its budget (CLOCK: a record used since the hand last passed gets a second chance) and
 // reads spilled groups back on a miss. Records never move, so a group's index stays valid until it
 // is evicted, and eviction happens only when the owner asks (between batches). Owned by one
 // operator instance (one thread); not thread-safe.
+//
+// Memory per group: a record of 2 + inline key bytes + payload bytes, with no padding (payloads
+// are read and written with memcpy), plus its index slot (8 bytes at a load of 1/2 to 3/4: the
+// index grows by half, not by doubling, so a table at its budget does not jump by a power of two).
 #pragma once
 
 #include <cstddef>
@@ -21,9 +25,11 @@ namespace eddy {
 class GroupTable {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
-  // Keys up to this many bytes live in the record (two BIGINT keys do); longer keys in a string of
-  // their own next to it.
-  static constexpr size_t kInlineKeyBytes = 18;
+  // Room for the key in each record when the owner does not say (two BIGINT keys fit); longer
+  // keys live in a string of their own, the record holding its index.
+  static constexpr size_t kDefaultInlineKeyBytes = 18;
+  static constexpr size_t kMinInlineKeyBytes = 4;
+  static constexpr size_t kMaxInlineKeyBytes = 64;
 
   // Record flags.
   static constexpr uint8_t kLive = 1;         // in use (else free, waiting for reuse)
@@ -32,8 +38,9 @@ class GroupTable {
   static constexpr uint8_t kDirty = 8;        // differs from what RocksDB holds
   static constexpr uint8_t kReferenced = 16;  // used since the clock hand last passed
 
-  // `payload_bytes` per record, rounded up to 8 (payloads are 8-byte aligned).
-  explicit GroupTable(size_t payload_bytes);
+  // `payload_bytes` per record; keys up to `inline_key_bytes` (clamped to kMinInlineKeyBytes ..
+  // kMaxInlineKeyBytes) inline.
+  explicit GroupTable(size_t payload_bytes, size_t inline_key_bytes = kDefaultInlineKeyBytes);
 
   static uint64_t Hash(std::string_view key);
   // Fetches the index slots where `hash`'s key would be into the CPU cache.
@@ -48,15 +55,12 @@ class GroupTable {
   // zeroed payload. Grows the index when needed; never moves records.
   uint32_t Insert(std::string_view key, uint64_t hash, uint8_t flags);
 
-  uint8_t* payload(uint32_t g) { return Record(g) + kHeaderBytes; }
-  const uint8_t* payload(uint32_t g) const { return Record(g) + kHeaderBytes; }
-  uint8_t flags(uint32_t g) const { return Header(g)->flags; }
-  void set_flags(uint32_t g, uint8_t f) { Header(g)->flags = f; }
-  void add_flags(uint32_t g, uint8_t f) { Header(g)->flags |= f; }
-  void clear_flags(uint32_t g, uint8_t f) { Header(g)->flags &= static_cast<uint8_t>(~f); }
-  // The owner's per-record stamp (e.g. the batch that last touched the group); 0 when inserted.
-  uint32_t stamp(uint32_t g) const { return Header(g)->stamp; }
-  void set_stamp(uint32_t g, uint32_t s) { Header(g)->stamp = s; }
+  uint8_t* payload(uint32_t g) { return Record(g) + payload_offset_; }
+  const uint8_t* payload(uint32_t g) const { return Record(g) + payload_offset_; }
+  uint8_t flags(uint32_t g) const { return Record(g)[kFlagsAt]; }
+  void set_flags(uint32_t g, uint8_t f) { Record(g)[kFlagsAt] = f; }
+  void add_flags(uint32_t g, uint8_t f) { Record(g)[kFlagsAt] |= f; }
+  void clear_flags(uint32_t g, uint8_t f) { Record(g)[kFlagsAt] &= static_cast<uint8_t>(~f); }
   std::string_view key(uint32_t g) const;
 
   // Groups in the table, and the bytes they take: records, index and long keys (plus the
@@ -66,6 +70,7 @@ class GroupTable {
     return live_ * record_bytes_ + slots_.size() * sizeof(uint64_t) + long_key_bytes_ + reserved_;
   }
   size_t record_bytes() const { return record_bytes_; }
+  size_t inline_key_bytes() const { return inline_key_bytes_; }
   // Memory the owner keeps next to the table (e.g. a filter), counted in bytes().
   void SetReservedBytes(size_t n) { reserved_ = n; }
   uint64_t evictions() const { return evictions_; }
@@ -85,45 +90,53 @@ class GroupTable {
   void Reset();
 
  private:
-  struct RecordHeader {
-    uint32_t stamp;
-    uint8_t flags;
-    uint8_t key_len;  // kLongKey: the key is in long_keys_
-    char key[kInlineKeyBytes];
-  };
-  static_assert(sizeof(RecordHeader) == 24);
-  static constexpr size_t kHeaderBytes = sizeof(RecordHeader);
+  // Record layout: flags (1 byte), key length (1 byte; kLongKey: the key is long_keys_[index], the
+  // index in the key's first 4 bytes), the key, the payload.
+  static constexpr size_t kFlagsAt = 0;
+  static constexpr size_t kKeyLenAt = 1;
+  static constexpr size_t kKeyAt = 2;
   static constexpr uint8_t kLongKey = 255;
   // Records in chunks of kChunk: addresses stay stable as the table grows.
   static constexpr uint32_t kChunk = 4096;
   // Index slots: the hash's upper 32 bits (which also choose the home slot, so that a slot alone
   // tells where its probe started) and group + 1 (0: empty). Linear probing, at most 3/4 full;
-  // erasing shifts the following slots back instead of leaving tombstones.
+  // erasing shifts the following slots back instead of leaving tombstones. Any number of slots:
+  // the home slot is the upper 32 bits scaled to the slot count (multiply and shift).
   static uint64_t Slot(uint64_t hash, uint32_t g) {
     return (hash & 0xffffffff00000000ULL) | (uint64_t{g} + 1);
   }
-  size_t Home(uint64_t hash_or_slot) const { return (hash_or_slot >> 32) & mask_; }
+  size_t Home(uint64_t hash_or_slot) const {
+    return static_cast<size_t>(((hash_or_slot >> 32) * static_cast<uint64_t>(slots_.size())) >> 32);
+  }
+  size_t Next(size_t i) const { return i + 1 == slots_.size() ? 0 : i + 1; }
 
   uint8_t* Record(uint32_t g) const {
     return chunks_[g / kChunk].get() + (g % kChunk) * record_bytes_;
   }
-  RecordHeader* Header(uint32_t g) const { return reinterpret_cast<RecordHeader*>(Record(g)); }
+  uint32_t LongKeyIndex(const uint8_t* r) const {
+    uint32_t i;
+    std::memcpy(&i, r + kKeyAt, sizeof(i));
+    return i;
+  }
   bool KeyEquals(uint32_t g, std::string_view key) const;
   void GrowIndex();
   void EraseFromIndex(uint32_t g);
   void Free(uint32_t g);
 
-  size_t payload_bytes_;
+  size_t inline_key_bytes_;
+  size_t payload_offset_;
   size_t record_bytes_;
   std::vector<std::unique_ptr<uint8_t[]>> chunks_;
-  std::vector<std::string> long_keys_;  // by group; empty unless the key is long
-  uint32_t records_ = 0;                // records in use or free
+  uint32_t records_ = 0;  // records in use or free
   std::vector<uint32_t> free_;
   size_t live_ = 0;
+  // Keys longer than the inline room, with the indices free for reuse; long_key_bytes_ counts
+  // their strings (object and buffer).
+  std::vector<std::string> long_keys_;
+  std::vector<uint32_t> free_long_keys_;
   size_t long_key_bytes_ = 0;
   size_t reserved_ = 0;
   std::vector<uint64_t> slots_;
-  size_t mask_ = 0;
   size_t hand_ = 0;
   uint64_t evictions_ = 0;
 };
@@ -134,10 +147,10 @@ void GroupTable::EvictUntil(size_t target, F&& on_evict) {
   while (bytes() > target && live_ > 0) {
     if (hand_ >= records_) hand_ = 0;
     const uint32_t g = static_cast<uint32_t>(hand_++);
-    RecordHeader* h = Header(g);
-    if ((h->flags & kLive) == 0) continue;
-    if ((h->flags & kReferenced) != 0) {
-      h->flags &= static_cast<uint8_t>(~kReferenced);
+    uint8_t& f = Record(g)[kFlagsAt];
+    if ((f & kLive) == 0) continue;
+    if ((f & kReferenced) != 0) {
+      f &= static_cast<uint8_t>(~kReferenced);
       continue;
     }
     on_evict(g);
@@ -149,7 +162,7 @@ void GroupTable::EvictUntil(size_t target, F&& on_evict) {
 template <typename F>
 void GroupTable::ForEach(F&& f) {
   for (uint32_t g = 0; g < records_; ++g) {
-    if ((Header(g)->flags & kLive) != 0) f(g);
+    if ((Record(g)[kFlagsAt] & kLive) != 0) f(g);
   }
 }
 

@@ -110,6 +110,16 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
 
 }  // namespace
 
+size_t KeyEncoder::MaxFixedBytes() const {
+  size_t n = 0;
+  for (const DataType& t : key_types_) {
+    const size_t width = static_cast<size_t>(PhysicalWidth(t.id));
+    if (width == 0) return 0;
+    n += 1 + width;
+  }
+  return n;
+}
+
 absl::StatusOr<KeyEncoder> KeyEncoder::Create(const std::vector<DataType>& input_types,
                                               std::vector<int> key_columns) {
   std::vector<DataType> key_types;

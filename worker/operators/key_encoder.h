@@ -34,6 +34,8 @@ class KeyEncoder {
   const std::vector<int>& key_columns() const { return key_columns_; }
   const std::vector<DataType>& key_types() const { return key_types_; }
   bool empty() const { return key_columns_.empty(); }
+  // The longest key this encoder writes when every key column has a fixed width, else 0.
+  size_t MaxFixedBytes() const;
 
   // Appends the key of `row` to `out`.
   void Encode(const ChangelogBatch& batch, size_t row, std::string* out) const;

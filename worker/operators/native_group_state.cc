@@ -6,10 +6,11 @@ namespace eddy {
 
 NativeGroupState::NativeGroupState(const AggregateFunctions* functions,
                                    const NativeAggregates* native, KeyedStateBackend* backend,
-                                   uint32_t state_id, int max_parallelism, size_t budget_bytes)
+                                   uint32_t state_id, int max_parallelism, size_t budget_bytes,
+                                   size_t inline_key_bytes)
     : functions_(functions),
       native_(native),
-      table_(native->payload_bytes()),
+      table_(native->payload_bytes(), inline_key_bytes),
       store_(backend, state_id, max_parallelism, budget_bytes >= kSpilledKeyFilterMinBytes),
       budget_bytes_(budget_bytes) {
   functions_->Reset(&scratch_);
@@ -56,7 +57,7 @@ void NativeGroupState::StageWriteBack(uint32_t g) {
     native_->Load(table_.payload(g), &scratch_);
     value_buf_.clear();
     functions_->Serialize(scratch_, &value_buf_);
-    store_.StagePut(table_.key(g), value_buf_);
+    store_.StagePut(table_.key(g), value_buf_, (f & GroupTable::kInStore) != 0);
   } else if ((f & GroupTable::kInStore) != 0) {
     store_.StageDelete(table_.key(g));
   }

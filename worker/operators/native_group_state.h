@@ -31,10 +31,12 @@ class NativeGroupState {
   static constexpr size_t kBatchedEvictionMinBytes = size_t{16} << 20;
 
   // `functions` and `native` must outlive the state. `budget_bytes` bounds the groups in memory
-  // after each Commit (0: none stay between batches).
+  // after each Commit (0: none stay between batches). Keys up to `inline_key_bytes` live in the
+  // group's record (GroupTable).
   NativeGroupState(const AggregateFunctions* functions, const NativeAggregates* native,
                    KeyedStateBackend* backend, uint32_t state_id, int max_parallelism,
-                   size_t budget_bytes);
+                   size_t budget_bytes,
+                   size_t inline_key_bytes = GroupTable::kDefaultInlineKeyBytes);
 
   // Sets (*groups)[r] to the group of keys[r] (hashes[r] = GroupTable::Hash(keys[r])), inserting
   // the groups not in memory: those RocksDB holds are loaded (flags kExists | kInStore), the others

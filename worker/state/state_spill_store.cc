@@ -52,20 +52,21 @@ absl::Status StateSpillStore::ReadAll() {
   return backend_->MultiGet(read_keys_, &result_);
 }
 
-void StateSpillStore::StagePut(std::string_view group_key, std::string_view value) {
+void StateSpillStore::StagePut(std::string_view group_key, std::string_view value,
+                               bool written_before) {
   const size_t start = write_arena_.size();
   AppendKey(group_key, &write_arena_);
   const size_t key_len = write_arena_.size() - start;
   write_arena_.append(value.data(), value.size());
   staged_.push_back(Staged{static_cast<uint32_t>(start), static_cast<uint32_t>(key_len),
-                           static_cast<int64_t>(value.size())});
+                           static_cast<int64_t>(value.size()), written_before});
 }
 
 void StateSpillStore::StageDelete(std::string_view group_key) {
   const size_t start = write_arena_.size();
   AppendKey(group_key, &write_arena_);
-  staged_.push_back(
-      Staged{static_cast<uint32_t>(start), static_cast<uint32_t>(write_arena_.size() - start), -1});
+  staged_.push_back(Staged{static_cast<uint32_t>(start),
+                           static_cast<uint32_t>(write_arena_.size() - start), -1, true});
 }
 
 absl::Status StateSpillStore::WriteStaged() {
@@ -86,7 +87,7 @@ absl::Status StateSpillStore::WriteStaged() {
       continue;
     }
     writes_.Put(key, arena.substr(s.key_offset + s.key_len, static_cast<size_t>(s.value_len)));
-    if (filter_on_) spilled_.Add(SpilledKeyFilter::Hash(key));
+    if (filter_on_ && !s.written_before) spilled_.Add(SpilledKeyFilter::Hash(key));
   }
   staged_.clear();
   write_arena_.clear();

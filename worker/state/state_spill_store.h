@@ -37,8 +37,9 @@ class StateSpillStore {
   bool found(size_t i) const { return result_.found(i); }
   std::string_view value(size_t i) const { return result_.value(i); }
 
-  // Writes: staged, then applied at once by WriteStaged.
-  void StagePut(std::string_view group_key, std::string_view value);
+  // Writes: staged, then applied at once by WriteStaged. `written_before`: the store wrote the key
+  // before (the owner read it back, or flushed it), so the spilled-key filter holds it already.
+  void StagePut(std::string_view group_key, std::string_view value, bool written_before = false);
   void StageDelete(std::string_view group_key);
   absl::Status WriteStaged();
 
@@ -70,6 +71,7 @@ class StateSpillStore {
     uint32_t key_offset;
     uint32_t key_len;
     int64_t value_len;
+    bool written_before;
   };
   std::string write_arena_;
   std::vector<Staged> staged_;

@@ -14,17 +14,21 @@ namespace eddy {
 namespace {
 
 std::string KeyOf(uint64_t k) {
-  // Short keys (inline) and long ones (beyond kInlineKeyBytes) alternate.
+  // Short keys (inline) and long ones (beyond the inline room) alternate.
   std::string s = "k" + std::to_string(k);
   if (k % 3 == 0) s += std::string(30, static_cast<char>('a' + k % 26));
   return s;
 }
 
-TEST(GroupTableTest, MatchesAMapUnderRandomInsertsFindsAndEvictions) {
+// The inline key room: the smallest, one BIGINT key's, and the default.
+class GroupTableTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(GroupTableTest, MatchesAMapUnderRandomInsertsFindsAndEvictions) {
   const uint32_t seed = std::random_device{}();
   std::cout << "seed " << seed << "\n";
   std::mt19937_64 rng(seed);
-  GroupTable table(16);
+  GroupTable table(16, GetParam());
+  ASSERT_EQ(table.record_bytes(), 2 + GetParam() + 16);
   std::map<std::string, std::pair<uint32_t, uint64_t>> model;  // key -> (group, payload value)
   for (int step = 0; step < 200000; ++step) {
     const uint64_t k = rng() % 5000;
@@ -45,6 +49,8 @@ TEST(GroupTableTest, MatchesAMapUnderRandomInsertsFindsAndEvictions) {
       ASSERT_EQ(v, it->second.second);
       ASSERT_EQ(table.key(g), key);
     }
+    // No padding: the records alone take exactly size() * record_bytes().
+    ASSERT_GE(table.bytes(), table.size() * table.record_bytes());
     if (step % 1000 == 999) {
       // Evict down to about half; the evicted groups leave the model.
       const size_t target = table.bytes() / 2;
@@ -69,7 +75,9 @@ TEST(GroupTableTest, MatchesAMapUnderRandomInsertsFindsAndEvictions) {
   EXPECT_EQ(live, model.size());
 }
 
-TEST(GroupTableTest, ReferencedGroupsSurviveOneClockPass) {
+INSTANTIATE_TEST_SUITE_P(InlineKeyBytes, GroupTableTest, ::testing::Values(4, 9, 18));
+
+TEST(GroupTableClockTest, ReferencedGroupsSurviveOneClockPass) {
   GroupTable table(8);
   const uint32_t a = table.Insert("a", GroupTable::Hash("a"), 0);
   table.Insert("b", GroupTable::Hash("b"), 0);
