@@ -121,11 +121,13 @@ absl::StatusOr<PartitionTimeExtractor> PartitionTimeExtractor::Create(
       ++i;
     }
   }
-  if (!absl::LoadTimeZone(time_zone, &e.zone_)) {
+  absl::StatusOr<SessionTimeZone> zone = SessionTimeZone::Parse(time_zone);
+  if (!zone.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "option 'sink.partition-commit.watermark-time-zone' names an unknown time zone '",
         time_zone, "'"));
   }
+  e.zone_ = *std::move(zone);
   e.pattern_ = std::move(pattern);
   e.formatter_ = std::move(formatter);
   e.keys_ = std::move(partition_keys);
@@ -165,7 +167,9 @@ absl::StatusOr<int64_t> PartitionTimeExtractor::ExtractMillis(const PartitionSpe
         "the partition '", PartitionSpecText(spec), "' has no time: '", text,
         "' does not parse as ", formatter_.empty() ? "yyyy-MM-dd[ HH:mm:ss]" : formatter_));
   }
-  return absl::ToUnixMillis(absl::FromCivil(civil, zone_));
+  // The wall clock as a TIMESTAMP(3) value, then the instant it names in the zone.
+  const int64_t local = absl::ToUnixMillis(absl::FromCivil(civil, absl::UTCTimeZone()));
+  return zone_.FromLocal(local, /*precision=*/3);
 }
 
 }  // namespace eddy

@@ -4,7 +4,8 @@
 // is the timestamp. The formatter parses the result: without one, leniently as
 // 'yyyy-MM-dd[ HH:mm:ss[.fraction]]' (one or two digits for month, day and time fields, as Flink's
 // default); with one, a pattern of the letters yyyy, MM, dd, HH, mm and ss and literal characters.
-// The local date-time becomes an instant in the watermark time zone.
+// The local date-time becomes an instant in the watermark time zone (named as
+// table.local-time-zone names zones: 'UTC', 'GMT+08:00', 'Asia/Shanghai').
 #pragma once
 
 #include <cstdint>
@@ -12,15 +13,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/time/time.h"
 #include "common/connectors/partition_path.h"
+#include "common/types/time_zone.h"
 
 namespace eddy {
 
 class PartitionTimeExtractor {
  public:
   // Fails naming the option at fault: a `$name` in `pattern` that is no partition column, a
-  // formatter with other letters, a time zone absl cannot load.
+  // formatter with other letters, an unknown time zone.
   static absl::StatusOr<PartitionTimeExtractor> Create(std::string pattern, std::string formatter,
                                                        std::string time_zone,
                                                        std::vector<std::string> partition_keys);
@@ -32,7 +33,7 @@ class PartitionTimeExtractor {
  private:
   std::string pattern_;
   std::string formatter_;
-  absl::TimeZone zone_;
+  SessionTimeZone zone_;
   std::vector<std::string> keys_;
 };
 
