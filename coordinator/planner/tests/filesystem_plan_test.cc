@@ -79,8 +79,11 @@ TEST_F(FilesystemPlanTest, BadOptionsNameTheOptionAndTable) {
             "Validation error: option 'sink.partition-commit.policy.kind' of table " + kT +
                 " expects a comma-separated list of 'success-file' and 'metastore' (the policies "
                 "implemented), got 'x'");
-  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'partition.time-extractor.kind' = 'default'"),
-            "Validation error: unsupported option 'partition.time-extractor.kind' for "
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'partition.time-extractor.kind' = 'custom'"),
+            "Validation error: option 'partition.time-extractor.kind' of table " + kT +
+                " expects one of default, got 'custom'");
+  EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'partition.time-extractor.class' = 'a.B'"),
+            "Validation error: unsupported option 'partition.time-extractor.class' for "
             "connector 'filesystem' of table " +
                 kT);
   EXPECT_EQ(Fs("'path' = '/d', 'format' = 'csv', 'sink.rolling-policy.file-size' = '1 lb'"),
