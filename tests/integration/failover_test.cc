@@ -28,6 +28,7 @@
 #include "tests/integration/nexmark_events.h"
 #include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
+#include "tests/integration/throttled_sequence.h"
 
 namespace eddy::testing {
 namespace {
@@ -195,12 +196,7 @@ constexpr char kCheckpointedAndRestarted[] =
 TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnce) {
   constexpr int64_t kRows = 40000;
   RunResult submitted = cluster_->Eddy(
-      std::string(kCheckpointedAndRestarted) +
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      std::string(kCheckpointedAndRestarted) + ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
       "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
@@ -233,13 +229,7 @@ TEST_F(FailoverTest, ACorruptedStateFileMakesTheRestartUseThePreviousCheckpoint)
       std::string(kCheckpointedAndRestarted) +
       "SET 'state.checkpoints.num-retained' = '3';"
       "SET 'state.checkpoints.dir' = '" +
-      checkpoints +
-      "';"
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      checkpoints + "';" + ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
       "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
@@ -342,12 +332,7 @@ TEST_F(FullStorageTest, AFullCheckpointStorageAbortsCheckpointsWhileTheJobGoesOn
   constexpr int64_t kRows = 60000;
   RunResult submitted = cluster_->Eddy(
       std::string(kCheckpointedAndRestarted) + "SET 'state.checkpoints.dir' = '" + checkpoints +
-      "';"
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      "';" + ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
       "INSERT INTO out SELECT id % 10, COUNT(*), SUM(id) FROM seq GROUP BY id % 10;");
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
@@ -444,12 +429,7 @@ TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRe
   constexpr int64_t kRows = 40000;
   const std::string out = files_ + "/out";
   RunResult submitted = cluster_->Eddy(
-      std::string(kCheckpointedAndRestarted) +
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      std::string(kCheckpointedAndRestarted) + ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE files (id BIGINT, twice BIGINT) WITH ('connector' = 'filesystem', "
       "'path' = '" +
       out +
@@ -722,13 +702,7 @@ TEST_F(FailoverTest, AProcessingTimeWindowAggregationCountsEveryRowOnceAcrossAKi
 std::string CountAndSumSelect(const std::string& name, int64_t rows) {
   return "SET 'parallelism.default' = '2';"
          "SET 'pipeline.name' = '" +
-         name +
-         "';"
-         "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-         "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-         "'fields.id.end' = '" +
-         std::to_string(rows) +
-         "');"
+         name + "';" + ThrottledSequenceTable(rows) +
          "SELECT id % 10 AS k, COUNT(*) AS c, SUM(id) AS s FROM seq GROUP BY id % 10;";
 }
 
@@ -936,12 +910,8 @@ TEST_F(FailoverTest, ABatchJobRerunsFromTheStartAfterAKillAndOverwritesItsTableE
       "SET 'restart-strategy.type' = 'fixed-delay';"
       "SET 'restart-strategy.fixed-delay.attempts' = '5';"
       "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
-      "SET 'parallelism.default' = '2';"
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      "SET 'parallelism.default' = '2';" +
+      ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE files (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = "
       "'filesystem', 'path' = '" +
       out +

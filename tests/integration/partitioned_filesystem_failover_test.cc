@@ -17,6 +17,7 @@
 
 #include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
+#include "tests/integration/throttled_sequence.h"
 #include "tests/util/files.h"
 
 namespace eddy::testing {
@@ -46,12 +47,8 @@ TEST_F(PartitionedFilesystemFailoverTest, EachPartitionHoldsTheFaultFreeRowsAfte
       "SET 'restart-strategy.type' = 'fixed-delay';"
       "SET 'restart-strategy.fixed-delay.attempts' = '5';"
       "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
-      "SET 'parallelism.default' = '2';"
-      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-      "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-      "'fields.id.end' = '" +
-      std::to_string(kRows) +
-      "');"
+      "SET 'parallelism.default' = '2';" +
+      ThrottledSequenceTable(kRows) +
       "CREATE TEMPORARY TABLE parts (id BIGINT, twice BIGINT, bucket STRING) "
       "PARTITIONED BY (bucket) WITH ('connector' = 'filesystem', 'path' = '" +
       out +

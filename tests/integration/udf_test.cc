@@ -21,6 +21,7 @@
 #include "tests/integration/changelog_table.h"
 #include "tests/integration/cluster_test.h"
 #include "tests/integration/process_cluster.h"
+#include "tests/integration/throttled_sequence.h"
 
 namespace eddy::testing {
 namespace {
@@ -83,13 +84,7 @@ constexpr int64_t kRows = 24000;
 // function); per word and position the job counts the ids, averages them weighted by position + 1
 // (an aggregate function) and halves the count (a scalar function over the aggregate).
 std::string WordStatsSelect(const std::string& name) {
-  return "SET 'pipeline.name' = '" + name +
-         "';"
-         "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
-         "'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
-         "'fields.id.end' = '" +
-         std::to_string(kRows) +
-         "');"
+  return "SET 'pipeline.name' = '" + name + "';" + ThrottledSequenceTable(kRows) +
          "SELECT k, c, w, half(c, 0.5) AS h FROM (SELECT CONCAT(word, '-', CAST(pos AS STRING)) "
          "AS k, COUNT(*) AS c, wavg(id, pos + 1) AS w FROM seq, LATERAL TABLE(split(CONCAT("
          "CAST(id % 5 AS STRING), ' ', CAST(id % 3 AS STRING)))) GROUP BY CONCAT(word, '-', "
