@@ -18,7 +18,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libabsl-dev zlib1g-dev libre2-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev libsqlite3-dev librdkafka-dev
-  iproute2
+  iproute2 tzdata
 )
 
 with_compose="${EDDY_WITH_COMPOSE:-0}"

@@ -1,5 +1,7 @@
 #include "common/types/time_zone.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -97,6 +99,19 @@ int64_t SessionTimeZone::FromLocal(int64_t local, int precision) const {
   // `pre` uses the offset in force before a transition: the later instant for a skipped time
   // (moved forward by the gap), the earlier one for a repeated time.
   return absl::ToUnixSeconds(info.pre) * units + below;
+}
+
+int64_t SessionTimeZone::WallClockProgress(int64_t instant_ms) const {
+  const int64_t local = ToLocal(instant_ms, 3);
+  if (fixed_offset_seconds_) return local;
+  absl::TimeZone::CivilTransition transition;
+  if (!zone_.NextTransition(absl::FromUnixMillis(instant_ms), &transition) ||
+      transition.to >= transition.from) {
+    return local;
+  }
+  // The clocks go back from `from` to `to`: local times from `to` on come again after it.
+  const int64_t repeats_from_ms = (transition.to - absl::CivilSecond(1970, 1, 1, 0, 0, 0)) * 1000;
+  return std::min(local, repeats_from_ms - 1);
 }
 
 std::string FormatValueInZone(const Value& v, const DataType& t, const SessionTimeZone& zone) {

@@ -37,6 +37,11 @@ class SessionTimeZone {
   // skips (a daylight-saving gap) moves later by the gap's length; a time it repeats takes the
   // earlier offset, as Java's LocalDateTime.atZone.
   int64_t FromLocal(int64_t local, int precision) const;
+  // The wall-clock time (ms) the instant `instant_ms` has reached, for comparing with window ends:
+  // ToLocal, except that in the hour before the zone turns its clocks back it stays just below the
+  // hour about to repeat, so it never goes backwards and a window ending in the repeated hour
+  // waits for its later instant (as Flink's window timers).
+  int64_t WallClockProgress(int64_t instant_ms) const;
 
  private:
   std::string name_;

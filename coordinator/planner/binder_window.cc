@@ -12,8 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/evaluator.h"
-#include "common/expr/zoned_calls.h"
-#include "common/types/time_zone.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/expr_util.h"
 #include "coordinator/planner/logical_rewrite.h"
@@ -98,18 +96,8 @@ absl::StatusOr<WindowSpec> WindowFromArgs(WindowSpec::Kind kind, const std::stri
 absl::Status RequireTimeAttribute(const LogicalNode& input, int column, const std::string& name,
                                   const std::string& fn, const sql::SourcePos& pos) {
   if (TimeAttributeOf(input, column) != TimeAttribute::kNone) {
-    // Flink aligns the windows of a TIMESTAMP_LTZ attribute to the session zone's wall clock;
-    // Eddy aligns them in UTC only, so another zone is refused rather than aligned differently.
-    if (input.schema.fields[column].type.id == TypeId::kTimestampLtz) {
-      absl::StatusOr<SessionTimeZone> zone = SessionTimeZone::Parse(PlanningTimeZone());
-      if (!zone.ok() || !zone->IsUtc()) {
-        return ValidationErrorAt(
-            pos, absl::StrCat(fn, " over the TIMESTAMP_LTZ time attribute '", name,
-                              "' needs 'table.local-time-zone' = 'UTC' (the session's is '",
-                              PlanningTimeZone(),
-                              "'): windows aligned to another time zone are not supported yet"));
-      }
-    }
+    // Windows of a TIMESTAMP_LTZ attribute count in the session zone's wall clock (the physical
+    // planner's WindowTimeZone), as Flink aligns them.
     return absl::OkStatus();
   }
   return ValidationErrorAt(

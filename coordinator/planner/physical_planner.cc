@@ -13,6 +13,8 @@
 #include "common/batch/changelog_batch.h"
 #include "common/expr/expr_proto.h"
 #include "common/expr/function_registry.h"
+#include "common/expr/zoned_calls.h"
+#include "common/types/time_zone.h"
 #include "common/types/type_proto.h"
 #include "common/udf/user_library.h"
 #include "coordinator/planner/config_values.h"
@@ -96,6 +98,20 @@ void FillCalls(const std::vector<LogicalAggCall>& calls,
       for (int a : c.user_args) call->add_user_args(a);
     }
   }
+}
+
+// The zone the windows of `windowed` (a window TVF or aggregate) count in (WindowClock): the
+// session's when their time attribute is a TIMESTAMP_LTZ and the zone is not UTC, as Flink aligns
+// them; empty otherwise.
+std::string WindowTimeZone(const LogicalNode& windowed) {
+  const LogicalNode& input = windowed.input();
+  const int column = windowed.window.time_column;
+  if (column < 0 || column >= static_cast<int>(input.schema.size()) ||
+      input.schema.fields[column].type.id != TypeId::kTimestampLtz) {
+    return "";
+  }
+  absl::StatusOr<SessionTimeZone> zone = SessionTimeZone::Parse(PlanningTimeZone());
+  return zone.ok() && !zone->IsUtc() ? PlanningTimeZone() : "";
 }
 
 void FillWindow(const WindowSpec& window, v1::Window* out) {
@@ -268,11 +284,13 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
         FillCalls(n.calls, s->mutable_calls());
         s->set_time_column(n.window.time_column);
         s->set_gap_ms(n.window.gap_ms);
+        s->set_local_time_zone(WindowTimeZone(n));
         id = p->id();
         break;
       }
       v1::WindowAggregate* w = p->mutable_window_aggregate();
       FillWindow(n.window, w->mutable_window());
+      w->mutable_window()->set_local_time_zone(WindowTimeZone(n));
       for (int k : n.group_keys) w->add_group_keys(k);
       FillCalls(n.calls, w->mutable_calls());
       id = p->id();
@@ -288,7 +306,9 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       v1::PlanNode* p = NewNode(n, n.schema);
       p->add_inputs(in);
       p->set_description(WindowTableFunctionDigest(n));
-      FillWindow(n.window, p->mutable_window_table_function()->mutable_window());
+      v1::Window* window = p->mutable_window_table_function()->mutable_window();
+      FillWindow(n.window, window);
+      window->set_local_time_zone(WindowTimeZone(n));
       id = p->id();
       break;
     }
@@ -480,6 +500,7 @@ absl::Status PhysicalPlanner::FillRank(const LogicalNode& n, v1::PlanNode* p) co
     w->set_later_ties_first(IsWindowDeduplicate(n) && r.order_keys[0].descending);
     // Windows of processing time close by the wall clock.
     const LogicalNode& origin = *FindWindowBound(n.input(), window_start)->origin;
+    w->set_local_time_zone(WindowTimeZone(origin));
     if (IsProctimeColumn(origin.input(), origin.window.time_column)) SetProcessingTime(p, {-1});
     return absl::OkStatus();
   }

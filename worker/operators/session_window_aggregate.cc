@@ -144,7 +144,7 @@ absl::Status SessionWindowAggregateOperator::Process(int input, const ChangelogB
   RETURN_IF_ERROR(ReadSlots());
   const int64_t* ts = time.data<int64_t>();
   for (const auto& [row, slot] : row_slots_) {
-    FoldRow(slots_[slot].get(), batch, row, ts[row]);
+    FoldRow(slots_[slot].get(), batch, row, spec_.clock.RowTime(ts[row]));
   }
   RETURN_IF_ERROR(WriteSlots());
   ReportMemory();
@@ -174,8 +174,9 @@ void SessionWindowAggregateOperator::FoldRow(Slot* slot, const ChangelogBatch& b
 }
 
 absl::Status SessionWindowAggregateOperator::ProcessWatermark(const Watermark& watermark) {
-  if (!watermark.idle && watermark.millis > watermark_) {
-    watermark_ = watermark.millis;
+  const int64_t progress = spec_.clock.Progress(watermark.millis);
+  if (!watermark.idle && progress > watermark_) {
+    watermark_ = progress;
     RETURN_IF_ERROR(FireUpTo(watermark_));
     ReportMemory();
   }

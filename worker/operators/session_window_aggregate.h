@@ -38,6 +38,7 @@
 #include "worker/operators/operator.h"
 #include "worker/operators/owned_key_groups.h"
 #include "worker/operators/session_list.h"
+#include "worker/operators/window_clock.h"
 #include "worker/state/keyed_state_table.h"
 
 namespace eddy {
@@ -48,6 +49,7 @@ struct SessionWindowAggregateSpec {
   std::vector<AggregateCall> aggregates;
   int time_column = -1;  // the rowtime column (TIMESTAMP)
   int64_t gap_ms = 0;    // > 0
+  WindowClock clock;     // what sessions count in
 };
 
 class SessionWindowAggregateOperator final : public Operator {

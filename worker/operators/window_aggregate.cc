@@ -110,7 +110,7 @@ absl::Status WindowAggregateOperator::ProcessRows(const ChangelogBatch& batch, s
     encoder_.Encode(batch, r, &group_key_);
     int key_group = -1;  // computed when a window in RocksDB needs it
     ends_.clear();
-    spec_.window.AssignEnds(ts[r], &ends_);
+    spec_.window.AssignEnds(spec_.clock.RowTime(ts[r]), &ends_);
     bool assigned = false;
     for (int64_t end : ends_) {
       if (end - 1 <= watermark_) continue;  // this window already fired
@@ -303,8 +303,9 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
 }
 
 absl::Status WindowAggregateOperator::ProcessWatermark(const Watermark& watermark) {
-  if (!watermark.idle && watermark.millis > watermark_) {
-    watermark_ = watermark.millis;
+  const int64_t progress = spec_.clock.Progress(watermark.millis);
+  if (!watermark.idle && progress > watermark_) {
+    watermark_ = progress;
     RETURN_IF_ERROR(FireUpTo(watermark_));
     reported_memory_bytes_.store(memory_bytes_, std::memory_order_relaxed);
   }

@@ -38,6 +38,7 @@
 #include "worker/operators/operator.h"
 #include "worker/operators/owned_key_groups.h"
 #include "worker/operators/window_assigner.h"
+#include "worker/operators/window_clock.h"
 #include "worker/state/keyed_state_table.h"
 
 namespace eddy {
@@ -48,6 +49,7 @@ struct WindowAggregateSpec {
   std::vector<AggregateCall> aggregates;
   WindowShape window;
   int time_column = -1;  // the rowtime column (TIMESTAMP)
+  WindowClock clock;     // what window_start and window_end count in
 };
 
 // Output: group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL).

@@ -245,8 +245,9 @@ void WindowRankOperator::WriteSlots() {
 
 absl::Status WindowRankOperator::ProcessWatermark(const Watermark& watermark) {
   if (table_ == nullptr) return absl::FailedPreconditionError("WindowRank: not open");
-  if (!watermark.idle && watermark.millis > watermark_) {
-    watermark_ = watermark.millis;
+  const int64_t progress = spec_.clock.Progress(watermark.millis);
+  if (!watermark.idle && progress > watermark_) {
+    watermark_ = progress;
     RETURN_IF_ERROR(FireUpTo(watermark_));
   }
   return EmitWatermark(watermark);

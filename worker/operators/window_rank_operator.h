@@ -58,6 +58,7 @@
 #include "worker/operators/rank_record_list.h"
 #include "worker/operators/sort_key_encoder.h"
 #include "worker/operators/watermark.h"
+#include "worker/operators/window_clock.h"
 #include "worker/state/keyed_state_table.h"
 
 namespace eddy {
@@ -76,6 +77,8 @@ struct WindowRankSpec {
   int window_end_column = -1;
   // Among equal sort keys the later arrival ranks first.
   bool later_ties_first = false;
+  // What window_end counts in: a window fires when Progress(watermark) reaches window_end - 1.
+  WindowClock clock;
 };
 
 // Output schema: the input columns, then the row number (BIGINT NOT NULL) with output_rank_number.

@@ -6,15 +6,19 @@
 namespace eddy {
 
 absl::StatusOr<std::unique_ptr<WindowTableFunctionOperator>> WindowTableFunctionOperator::Create(
-    std::vector<DataType> input_types, WindowShape window, int time_column) {
+    std::vector<DataType> input_types, WindowShape window, int time_column, WindowClock clock) {
   RETURN_IF_ERROR(window.Validate("WindowTableFunction", input_types, time_column));
-  return std::unique_ptr<WindowTableFunctionOperator>(
-      new WindowTableFunctionOperator(std::move(input_types), window, time_column));
+  return std::unique_ptr<WindowTableFunctionOperator>(new WindowTableFunctionOperator(
+      std::move(input_types), window, time_column, std::move(clock)));
 }
 
 WindowTableFunctionOperator::WindowTableFunctionOperator(std::vector<DataType> input_types,
-                                                         WindowShape window, int time_column)
-    : output_types_(std::move(input_types)), window_(window), time_column_(time_column) {
+                                                         WindowShape window, int time_column,
+                                                         WindowClock clock)
+    : output_types_(std::move(input_types)),
+      window_(window),
+      time_column_(time_column),
+      clock_(std::move(clock)) {
   // window_start, window_end: TIMESTAMP(3); window_time: the time attribute's type (TIMESTAMP(3)
   // or TIMESTAMP_LTZ(3)).
   const TypeId time_id = output_types_[time_column].id;
@@ -40,7 +44,7 @@ absl::Status WindowTableFunctionOperator::Process(int input, const ChangelogBatc
                        ") is NULL; rowtime values must not be NULL"));
     }
     ends_.clear();
-    window_.AssignEnds(ts[r], &ends_);
+    window_.AssignEnds(clock_.RowTime(ts[r]), &ends_);
     bool assigned = false;
     for (int64_t end : ends_) {
       if (end - 1 <= watermark_) continue;
@@ -48,7 +52,7 @@ absl::Status WindowTableFunctionOperator::Process(int input, const ChangelogBatc
       for (size_t c = 0; c < in_columns; ++c) out_.mutable_column(c).AppendFrom(batch.column(c), r);
       out_.mutable_column(in_columns).Append<int64_t>(window_.StartOf(end));
       out_.mutable_column(in_columns + 1).Append<int64_t>(end);
-      out_.mutable_column(in_columns + 2).Append<int64_t>(end - 1);
+      out_.mutable_column(in_columns + 2).Append<int64_t>(clock_.WindowTime(end));
       out_.mutable_kinds().push_back(batch.kind(r));
     }
     if (!assigned) ++late;
@@ -58,7 +62,7 @@ absl::Status WindowTableFunctionOperator::Process(int input, const ChangelogBatc
 }
 
 absl::Status WindowTableFunctionOperator::ProcessWatermark(const Watermark& watermark) {
-  if (!watermark.idle) watermark_ = std::max(watermark_, watermark.millis);
+  if (!watermark.idle) watermark_ = std::max(watermark_, clock_.Progress(watermark.millis));
   return EmitWatermark(watermark);
 }
 

@@ -1,8 +1,8 @@
 // WindowTableFunction: a window TVF on its own (SELECT ... FROM TABLE(TUMBLE/HOP/CUMULATE(...))
 // without a window GROUP BY). Each input row comes out once per window it belongs to, with
 // window_start, window_end and window_time (end - 1 ms, the new time attribute) appended, as
-// Flink's WindowTableFunction. Stateless; a row whose windows have all passed the watermark is
-// late: dropped and counted.
+// Flink's WindowTableFunction; windows count on `clock` (window_clock.h). Stateless; a row whose
+// windows have all passed the watermark is late: dropped and counted.
 #pragma once
 
 #include <atomic>
@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "worker/operators/operator.h"
 #include "worker/operators/window_assigner.h"
+#include "worker/operators/window_clock.h"
 
 namespace eddy {
 
@@ -20,7 +21,8 @@ class WindowTableFunctionOperator final : public Operator {
  public:
   // Checks the window and the time column (WindowShape::Validate).
   static absl::StatusOr<std::unique_ptr<WindowTableFunctionOperator>> Create(
-      std::vector<DataType> input_types, WindowShape window, int time_column);
+      std::vector<DataType> input_types, WindowShape window, int time_column,
+      WindowClock clock = {});
 
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status ProcessWatermark(const Watermark& watermark) override;
@@ -30,11 +32,12 @@ class WindowTableFunctionOperator final : public Operator {
 
  private:
   WindowTableFunctionOperator(std::vector<DataType> input_types, WindowShape window,
-                              int time_column);
+                              int time_column, WindowClock clock);
 
   std::vector<DataType> output_types_;
   WindowShape window_;
   int time_column_;
+  WindowClock clock_;
   int64_t watermark_ = kMinWatermark;
   std::vector<int64_t> ends_;
   ChangelogBatch out_;

@@ -210,6 +210,16 @@ absl::StatusOr<WindowShape> ShapeFromProto(const v1::Window& w) {
   return shape;
 }
 
+// The clock of a window node's local_time_zone (empty: its time attribute's own values).
+absl::StatusOr<WindowClock> ClockFromProto(const std::string& zone, const char* node) {
+  absl::StatusOr<WindowClock> clock = WindowClock::ForZone(zone);
+  if (!clock.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(node, ": local_time_zone: ", clock.status().message()));
+  }
+  return clock;
+}
+
 absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
                                                const std::vector<DataType>& in) {
   const auto& agg = node.window_aggregate();
@@ -219,6 +229,7 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
                                    &spec.group_keys, &spec.aggregates));
   ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.window()));
   spec.time_column = agg.window().time_column();
+  ASSIGN_OR_RETURN(spec.clock, ClockFromProto(agg.window().local_time_zone(), "WindowAggregate"));
   ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
   BuiltNode built;
   built.op = std::move(op);
@@ -229,7 +240,9 @@ absl::StatusOr<BuiltNode> BuildWindowTableFunction(const v1::PlanNode& node,
                                                    const std::vector<DataType>& in) {
   const v1::Window& w = node.window_table_function().window();
   ASSIGN_OR_RETURN(WindowShape shape, ShapeFromProto(w));
-  ASSIGN_OR_RETURN(auto op, WindowTableFunctionOperator::Create(in, shape, w.time_column()));
+  ASSIGN_OR_RETURN(WindowClock clock, ClockFromProto(w.local_time_zone(), "WindowTableFunction"));
+  ASSIGN_OR_RETURN(
+      auto op, WindowTableFunctionOperator::Create(in, shape, w.time_column(), std::move(clock)));
   BuiltNode built;
   built.op = std::move(op);
   return built;
@@ -508,6 +521,7 @@ absl::StatusOr<BuiltNode> BuildWindowRank(const v1::PlanNode& node,
   spec.window_start_column = rank.window_start_column();
   spec.window_end_column = rank.window_end_column();
   spec.later_ties_first = rank.later_ties_first();
+  ASSIGN_OR_RETURN(spec.clock, ClockFromProto(rank.local_time_zone(), "WindowRank"));
   // Create checks the partition, ORDER BY and window columns (TIMESTAMP(3) input columns) and the
   // rank range (1 <= rank_start <= rank_end).
   ASSIGN_OR_RETURN(auto op, WindowRankOperator::Create(std::move(spec)));
@@ -528,6 +542,7 @@ absl::StatusOr<BuiltNode> BuildSessionWindowAggregate(const v1::PlanNode& node,
   }
   spec.time_column = session.time_column();
   spec.gap_ms = session.gap_ms();
+  ASSIGN_OR_RETURN(spec.clock, ClockFromProto(session.local_time_zone(), "SessionWindowAggregate"));
   // Create checks the gap (> 0), the time column (a TIMESTAMP input column) and the calls (kinds,
   // argument and result types).
   ASSIGN_OR_RETURN(auto op, SessionWindowAggregateOperator::Create(std::move(spec)));

@@ -68,5 +68,33 @@ TEST(SessionTimeZone, DaylightSavingGapsMoveLaterAndOverlapsTakeTheEarlierOffset
             nov7_local + kHour + kHour / 2 + 7 * kHour);
 }
 
+TEST(SessionTimeZone, WallClockProgressNeverGoesBackWhereTheClocksTurnBack) {
+  if (!std::filesystem::exists("/usr/share/zoneinfo/America/Los_Angeles")) {
+    GTEST_SKIP() << "no zone files";
+  }
+  absl::StatusOr<SessionTimeZone> la = SessionTimeZone::Parse("America/Los_Angeles");
+  ASSERT_TRUE(la.ok()) << la.status();
+  // 2021-11-07: at 09:00 UTC (02:00 PDT) the clocks go back to 01:00 PST.
+  const int64_t nov7_local = 1636243200000;  // 2021-11-07 00:00 as a wall clock in ms
+  const int64_t turn_back_utc = nov7_local + 9 * kHour;
+  // Far from the change: the wall clock.
+  EXPECT_EQ(la->WallClockProgress(turn_back_utc - 2 * kHour), nov7_local);  // 00:00 PDT
+  // In the hour before it, stays just below 01:00, the hour that repeats.
+  EXPECT_EQ(la->WallClockProgress(turn_back_utc - kHour), nov7_local + kHour - 1);
+  EXPECT_EQ(la->WallClockProgress(turn_back_utc - 1), nov7_local + kHour - 1);
+  // From the change on, the wall clock again (01:00 PST).
+  EXPECT_EQ(la->WallClockProgress(turn_back_utc), nov7_local + kHour);
+  int64_t last = la->WallClockProgress(turn_back_utc - 2 * kHour);
+  for (int64_t t = turn_back_utc - 2 * kHour; t < turn_back_utc + 2 * kHour; t += 60000) {
+    const int64_t now = la->WallClockProgress(t);
+    EXPECT_GE(now, last) << t;
+    last = now;
+  }
+  // A fixed offset is the wall clock.
+  absl::StatusOr<SessionTimeZone> east = SessionTimeZone::Parse("GMT+08:00");
+  ASSERT_TRUE(east.ok());
+  EXPECT_EQ(east->WallClockProgress(0), 8 * kHour);
+}
+
 }  // namespace
 }  // namespace eddy

@@ -37,7 +37,7 @@ class WindowAggregateTest : public ::testing::Test {
   std::unique_ptr<WindowAggregateOperator> Make(WindowShape shape, CollectingOutput* out,
                                                 size_t memory_budget = 0,
                                                 KeyedStateBackend* backend = nullptr,
-                                                bool with_listagg = false) {
+                                                bool with_listagg = false, WindowClock clock = {}) {
     WindowAggregateSpec spec;
     spec.input_types = {DataType::String(), DataType::Timestamp(3)};
     spec.group_keys = {0};
@@ -55,6 +55,7 @@ class WindowAggregateTest : public ::testing::Test {
     }
     spec.window = shape;
     spec.time_column = 1;
+    spec.clock = std::move(clock);
     auto op = WindowAggregateOperator::Create(std::move(spec));
     EXPECT_TRUE(op.ok()) << op.status();
     OperatorContext ctx;
@@ -102,6 +103,28 @@ TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
                                     "+I[c, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
   EXPECT_EQ(*backend_->CountKeys(7), 0u);
   EXPECT_EQ(op->pending_windows(), 0u);
+}
+
+// Windows counted in America/Los_Angeles' wall clock: where its clocks turn back (2021-11-07 02:00
+// PDT becomes 01:00 PST, at 09:00 UTC) the window from 01:00 to 02:00 takes both passes of that
+// hour, and a watermark in the first pass neither fires it nor makes the second pass late.
+TEST_F(WindowAggregateTest, AWindowInTheHourAZoneRepeatsTakesBothPasses) {
+  if (!std::filesystem::exists("/usr/share/zoneinfo/America/Los_Angeles")) {
+    GTEST_SKIP() << "no zone files";
+  }
+  absl::StatusOr<WindowClock> clock = WindowClock::ForZone("America/Los_Angeles");
+  ASSERT_TRUE(clock.ok()) << clock.status();
+  constexpr int64_t kHour = 3600 * 1000;
+  const int64_t nov7_utc = 1636243200000;  // 2021-11-07 00:00 UTC
+  CollectingOutput out;
+  auto op = Make({WindowShape::Kind::kTumble, kHour}, &out, 0, nullptr, false, *clock);
+  ASSERT_TRUE(op->Process(0, Rows({{"a", nov7_utc + 8 * kHour + kHour / 2}})).ok());  // 01:30 PDT
+  ASSERT_TRUE(op->ProcessWatermark({nov7_utc + 9 * kHour - 1, false}).ok());  // 01:59:59.999 PDT
+  EXPECT_THAT(out.rows, IsEmpty());
+  ASSERT_TRUE(op->Process(0, Rows({{"a", nov7_utc + 9 * kHour + kHour / 2}})).ok());  // 01:30 PST
+  EXPECT_EQ(op->late_rows_dropped(), 0u);
+  ASSERT_TRUE(op->ProcessWatermark({nov7_utc + 10 * kHour - 1, false}).ok());  // 01:59:59.999 PST
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 2, 2021-11-07 01:00:00.000, 2021-11-07 02:00:00.000]"));
 }
 
 // A checkpoint of the operator (its recorded index and watermark) plus a snapshot of its store is
