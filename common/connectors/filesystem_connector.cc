@@ -106,6 +106,7 @@ absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config)
     }
     o.success_file_name = *name;
   }
+  ASSIGN_OR_RETURN(o.shuffle_by_partition, config.Bool(kShuffleByPartitionOption, false));
   return o;
 }
 

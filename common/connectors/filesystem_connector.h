@@ -40,7 +40,12 @@ struct FilesystemOptions {
   bool commit_success_file = false;
   bool commit_metastore = false;
   std::string success_file_name = "_SUCCESS";
+  // sink.shuffle-by-partition.enable: rows reach the sink hash-partitioned by their partition
+  // values, so each partition is written by one subtask (fewer files, possible skew).
+  bool shuffle_by_partition = false;
 };
+
+inline constexpr char kShuffleByPartitionOption[] = "sink.shuffle-by-partition.enable";
 
 absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config);
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "coordinator/planner/job_graph.h"
 
 namespace eddy::planner {
 namespace {
@@ -29,7 +30,8 @@ class Builder {
         n.op_case() == v1::PlanNode::kSessionWindowAggregate ||
         n.op_case() == v1::PlanNode::kWindowRank || n.op_case() == v1::PlanNode::kTemporalSort ||
         n.op_case() == v1::PlanNode::kHashAggregate || n.op_case() == v1::PlanNode::kSort ||
-        n.op_case() == v1::PlanNode::kChangelogMaterialize;
+        n.op_case() == v1::PlanNode::kChangelogMaterialize ||
+        (n.op_case() == v1::PlanNode::kSink && SinkShufflesByPartition(n.sink()));
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
     }
@@ -73,6 +75,7 @@ class Builder {
         : consumer.has_over_aggregate() ? consumer.over_aggregate().partition_keys()
         : consumer.has_session_window_aggregate() ? consumer.session_window_aggregate().group_keys()
         : consumer.has_window_rank()              ? consumer.window_rank().partition_keys()
+        : consumer.has_sink()                     ? consumer.sink().partition_keys()
                                                   : consumer.global_group_aggregate().group_keys();
     for (int k : group_keys) keys.push_back(in.fields(k).name());
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";

@@ -1,7 +1,7 @@
 // BuildJobGraph: walks the topologically ordered nodes once, assigning each to a stage. Sources
 // open stages; Calc and Expand chain into their input's stage; an aggregate (unless both sides run
-// at parallelism 1), a union of several stages and a sink at another parallelism open a stage fed
-// by an ExchangeSource.
+// at parallelism 1), a union of several stages, a sink at another parallelism and a sink shuffled
+// by partition open a stage fed by an ExchangeSource.
 #include "coordinator/planner/job_graph.h"
 
 #include <algorithm>
@@ -9,13 +9,25 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/connectors/filesystem_connector.h"
 
 namespace eddy {
 namespace {
 
 using Partitioning = v1::ExchangeSink::Partitioning;
+
+}  // namespace
+
+bool SinkShufflesByPartition(const v1::TableSink& sink) {
+  if (sink.partition_keys_size() == 0 || sink.connector() != "filesystem") return false;
+  auto it = sink.options().find(kShuffleByPartitionOption);  // validated at CREATE TABLE
+  return it != sink.options().end() && absl::AsciiStrToLower(it->second) == "true";
+}
+
+namespace {
 
 absl::StatusOr<int> PositiveInt(const std::map<std::string, std::string>& m, const std::string& key,
                                 int fallback) {
@@ -146,6 +158,13 @@ class Splitter {
                                                    node.sink().options().end());
         auto p = PositiveInt(options, "sink.parallelism", input_p);
         if (!p.ok()) return p.status();
+        if (SinkShufflesByPartition(node.sink())) {
+          const int stage = NewStage(*p);
+          v1::PlanNode copy = node;
+          Connect(stage, &copy, 0, v1::ExchangeSink::HASH,
+                  {node.sink().partition_keys().begin(), node.sink().partition_keys().end()});
+          return Place(copy, stage);
+        }
         if (*p == input_p) return Place(node, input_stage);
         const int stage = NewStage(*p);
         v1::PlanNode copy = node;

@@ -36,6 +36,10 @@ struct JobGraph {
   int MaxParallelism() const;
 };
 
+// A filesystem sink of a partitioned table with sink.shuffle-by-partition.enable: its rows reach
+// it hash-partitioned by the partition columns, so each partition is written by one subtask.
+bool SinkShufflesByPartition(const v1::TableSink& sink);
+
 // Reads `parallelism.default` from `config` (default 1) and each sink's `sink.parallelism`.
 absl::StatusOr<JobGraph> BuildJobGraph(const std::vector<v1::PlanNode>& nodes,
                                        const ConfigMap& config);

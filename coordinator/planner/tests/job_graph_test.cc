@@ -106,6 +106,20 @@ TEST_F(JobGraphTest, SinkParallelismRebalances) {
             "p1[exchange_source,sink]<-1:REBALANCE");
 }
 
+// sink.shuffle-by-partition.enable hashes a partitioned filesystem sink's rows by their partition
+// columns, so each partition is written by one subtask; without it the sink chains.
+TEST_F(JobGraphTest, APartitionedFilesystemSinkShufflesByPartitionWhenAsked) {
+  const std::string columns =
+      "(id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = "
+      "'filesystem', 'path' = '/tmp/eddy-parts', 'format' = 'csv'";
+  MustDdl("CREATE TABLE shuffled " + columns + ", 'sink.shuffle-by-partition.enable' = 'true')");
+  MustDdl("CREATE TABLE chained " + columns + ")");
+  const std::string rows = " SELECT id, CAST(id % 3 AS STRING) FROM gen";
+  EXPECT_EQ(Graph("INSERT INTO shuffled" + rows, "2"),
+            "p2[datagen,calc] p2[exchange_source,sink]<-0:HASH(1)");
+  EXPECT_EQ(Graph("INSERT INTO chained" + rows, "2"), "p2[datagen,calc,sink]");
+}
+
 TEST_F(JobGraphTest, UnionOfStagesReadsOneGate) {
   EXPECT_EQ(Graph("INSERT INTO total SELECT id FROM gen UNION ALL SELECT CAST(1 AS BIGINT)", "2"),
             "p2[datagen] p1[values] p2[exchange_source,sink]<-0:FORWARD;1:REBALANCE");
