@@ -280,15 +280,21 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
     case v1::ExecuteStatementResponse::QUERY:
       return ShowQueryResult(*resp);
     case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
+      running_jobs_.push_back(resp->job_id());
+      statement_job_ = resp->job_id();
+      // With table.dml-sync the statement ends when its job does, and says only that (as Flink's
+      // client).
+      if (dml_sync_) {
+        RETURN_IF_ERROR(WaitForJob(resp->job_id(), /*announce_finish=*/false));
+        std::fputs("[INFO] Complete execution of the SQL update statement.\n", messages_);
+        break;
+      }
       std::fprintf(
           messages_,
           "[INFO] Submitting SQL update statement to the cluster...\n[INFO] %s\nJob ID: %s\n",
           resp->message().c_str(), resp->job_id().c_str());
       std::fflush(messages_);
-      running_jobs_.push_back(resp->job_id());
-      statement_job_ = resp->job_id();
-      bool wait = dml_sync_ || (options_.wait_for_jobs && resp->job_bounded());
-      if (wait) return WaitForJob(resp->job_id());
+      if (options_.wait_for_jobs && resp->job_bounded()) return WaitForJob(resp->job_id());
       break;
     }
     default:
@@ -308,7 +314,7 @@ absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& q
   return absl::OkStatus();
 }
 
-absl::Status ScriptRunner::WaitForJob(const std::string& job_id) {
+absl::Status ScriptRunner::WaitForJob(const std::string& job_id, bool announce_finish) {
   // On a terminal, one line that keeps saying how far the job got (rewritten in place, erased
   // before the job's last message); nothing of it when the messages go to a file or a pipe.
   const bool progress = ::isatty(::fileno(messages_)) == 1;
@@ -350,7 +356,7 @@ absl::Status ScriptRunner::WaitForJob(const std::string& job_id) {
     if (info->status() == v1::JOB_STATUS_CANCELED) {
       return absl::CancelledError(absl::StrCat("Job ", job_id, " was cancelled"));
     }
-    std::fprintf(messages_, "[INFO] Job %s finished.\n", job_id.c_str());
+    if (announce_finish) std::fprintf(messages_, "[INFO] Job %s finished.\n", job_id.c_str());
     std::fflush(messages_);
     return absl::OkStatus();
   }

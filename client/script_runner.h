@@ -51,7 +51,9 @@ class ScriptRunner {
   // it (no set open, and neither BEGIN STATEMENT SET nor END).
   std::optional<absl::Status> RunStatementSetPart(const std::string& statement, bool* quit);
   absl::Status RunStatement(const std::string& text, int line, int column, bool* quit);
-  absl::Status WaitForJob(const std::string& job_id);
+  // Waits until the job ends (on a terminal, showing its progress); a failed or cancelled job is
+  // an error. `announce_finish`: then says "[INFO] Job <id> finished.".
+  absl::Status WaitForJob(const std::string& job_id, bool announce_finish = true);
   // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
   absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query);
   void CancelRunningJobs();

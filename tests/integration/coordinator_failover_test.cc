@@ -323,15 +323,13 @@ TEST_F(CoordinatorFailoverTest, FinishedJobsStayListedAcrossARestartAndTheOldest
   ASSERT_NO_FATAL_FAILURE(Start({"--jobstore-max-capacity", "2"}));
   std::vector<std::string> ids;
   for (const std::string name : {"first", "second", "third"}) {
-    RunResult r = cluster_->Eddy(
-        "SET 'table.dml-sync' = 'true';"
-        "SET 'pipeline.name' = '" +
-        name +
-        "';"
-        "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', "
-        "'number-of-rows' = '100');"
-        "CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole');"
-        "INSERT INTO hole SELECT id FROM gen;");
+    RunResult r =
+        cluster_->Eddy("SET 'pipeline.name' = '" + name +
+                       "';"
+                       "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', "
+                       "'number-of-rows' = '100');"
+                       "CREATE TEMPORARY TABLE hole (id BIGINT) WITH ('connector' = 'blackhole');"
+                       "INSERT INTO hole SELECT id FROM gen;");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ids.push_back(JobIdIn(r.out + r.err));
     ASSERT_FALSE(ids.back().empty()) << r.out << r.err;

@@ -150,25 +150,28 @@ TEST_F(KafkaTest, MetadataColumnsReadEachRecordsTopicPartitionOffsetAndTimestamp
                             {1, std::nullopt, "b", 1700000001000},
                             {1, std::nullopt, "c", 1700000002000}}),
             "");
-  ASSERT_EQ(
-      Finished("SET 'parallelism.default' = '1';"
-               "SET 'table.dml-sync' = 'true';"  // the second INSERT finishes too
-               "CREATE TABLE meta (v STRING, p INT METADATA FROM 'partition' VIRTUAL, "
-               "o BIGINT METADATA FROM 'offset' VIRTUAL, t STRING METADATA FROM 'topic' VIRTUAL, "
-               "ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
-               Kafka("meta",
-                     "'format' = 'raw', 'scan.startup.mode' = 'earliest-offset', "
-                     "'scan.bounded.mode' = 'latest-offset'") +
-               ");"
-               "CREATE TABLE stamped (v STRING, ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
-               Kafka("stamped", "'format' = 'raw'") +
-               ");"
-               "CREATE TABLE shown (v STRING, p INT, o BIGINT, t STRING, ts TIMESTAMP(3)) WITH "
-               "('connector' = 'print', 'print-identifier' = 'meta');"
-               "INSERT INTO shown SELECT v, p, o, t, ts FROM meta;"
-               "INSERT INTO stamped SELECT v, ts + INTERVAL '1' HOUR FROM meta;"),
-      "FINISHED")
-      << cluster_->CoordinatorLog();
+  // table.dml-sync: each INSERT's statement ends when its job has finished.
+  RunResult r = Eddy(
+      "SET 'parallelism.default' = '1';"
+      "SET 'table.dml-sync' = 'true';"
+      "CREATE TABLE meta (v STRING, p INT METADATA FROM 'partition' VIRTUAL, "
+      "o BIGINT METADATA FROM 'offset' VIRTUAL, t STRING METADATA FROM 'topic' VIRTUAL, "
+      "ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
+      Kafka("meta",
+            "'format' = 'raw', 'scan.startup.mode' = 'earliest-offset', "
+            "'scan.bounded.mode' = 'latest-offset'") +
+      ");"
+      "CREATE TABLE stamped (v STRING, ts TIMESTAMP(3) METADATA FROM 'timestamp') WITH (" +
+      Kafka("stamped", "'format' = 'raw'") +
+      ");"
+      "CREATE TABLE shown (v STRING, p INT, o BIGINT, t STRING, ts TIMESTAMP(3)) WITH "
+      "('connector' = 'print', 'print-identifier' = 'meta');"
+      "INSERT INTO shown SELECT v, p, o, t, ts FROM meta;"
+      "INSERT INTO stamped SELECT v, ts + INTERVAL '1' HOUR FROM meta;");
+  ASSERT_EQ(r.exit_code, 0) << r.err << cluster_->CoordinatorLog();
+  const std::string done = "[INFO] Complete execution of the SQL update statement.";
+  ASSERT_NE(r.err.find(done), std::string::npos) << r.err;
+  ASSERT_NE(r.err.find(done, r.err.find(done) + 1), std::string::npos) << r.err;  // both INSERTs
   const std::string out = cluster_->AllWorkerStdout();
   EXPECT_THAT(out, ::testing::HasSubstr("meta> +I[a, 0, 0, meta, 2023-11-14 22:13:20.000]"));
   EXPECT_THAT(out, ::testing::HasSubstr("meta> +I[b, 1, 0, meta, 2023-11-14 22:13:21.000]"));

@@ -41,8 +41,6 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
       "CREATE TEMPORARY TABLE hole (k BIGINT, c BIGINT) WITH ('connector' = 'blackhole');"
       "INSERT INTO hole SELECT id % 10, COUNT(*) FROM ids GROUP BY id % 10;");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string job = JobIdIn(r.err);
-  ASSERT_FALSE(job.empty()) << r.err;
 
   const auto overview = GetJson<v1::RestOverview>("/overview");
   EXPECT_EQ(overview.workers(), 2);
@@ -55,7 +53,8 @@ TEST_F(ObservabilityTest, AFinishedJobsCountsAreExactInTheRestApiAndMetrics) {
 
   const auto jobs = GetJson<v1::RestJobList>("/jobs");
   ASSERT_EQ(jobs.jobs_size(), 1);
-  EXPECT_EQ(jobs.jobs(0).jid(), job);
+  const std::string job = jobs.jobs(0).jid();  // table.dml-sync does not print it, as Flink
+  ASSERT_FALSE(job.empty());
   EXPECT_EQ(jobs.jobs(0).state(), "FINISHED");
   EXPECT_EQ(jobs.jobs(0).restarts(), 0);
   EXPECT_GT(jobs.jobs(0).start_time(), 0);

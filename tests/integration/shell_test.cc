@@ -247,7 +247,8 @@ TEST(ShellTest, AWaitedInsertShowsItsProgressOnATerminalOnly) {
          "INSERT INTO snk SELECT id FROM src;\n";
   Terminal t({EddyBinary("eddy"), "-f", script});
   ASSERT_TRUE(t.started());
-  const std::string shown = t.WaitFor("finished.", 60000);
+  const std::string shown =
+      t.WaitFor("[INFO] Complete execution of the SQL update statement.", 60000);
   EXPECT_THAT(shown, ::testing::ContainsRegex("\\[INFO\\] Job [0-9a-f]+ RUNNING: [1-9][0-9]* rows "
                                               "read, [0-9]+\\.[0-9] s"));
   EXPECT_THAT(shown, HasSubstr("\r\033[K[INFO] Job "));  // rewritten in place, then erased
@@ -255,7 +256,7 @@ TEST(ShellTest, AWaitedInsertShowsItsProgressOnATerminalOnly) {
 
   RunResult piped = RunToCompletion({EddyBinary("eddy"), "-f", script}, dir, 60000);
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
-  EXPECT_THAT(piped.err, HasSubstr("finished."));
+  EXPECT_THAT(piped.err, HasSubstr("[INFO] Complete execution of the SQL update statement.\n"));
   EXPECT_THAT(piped.err, Not(HasSubstr("rows read")));
 }
 
