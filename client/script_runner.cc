@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -96,6 +98,55 @@ absl::Status ScriptRunner::Run(const std::string& script) {
     return s;
   }
   return FinishJobs();
+}
+
+absl::Status ScriptRunner::RunInitialization(const std::string& script, const std::string& file) {
+  char* buffer = nullptr;
+  size_t size = 0;
+  FILE* quiet = open_memstream(&buffer, &size);
+  if (quiet == nullptr) return absl::InternalError("cannot buffer the initialization's output");
+  FILE* results = std::exchange(results_, quiet);
+  FILE* messages = std::exchange(messages_, quiet);
+  auto starts_job = [](const sql::Statement& stmt) {
+    return stmt.kind == sql::StatementKind::kQuery || stmt.kind == sql::StatementKind::kInsert ||
+           stmt.kind == sql::StatementKind::kStatementSet ||
+           (stmt.kind == sql::StatementKind::kCreateTable && stmt.create_table &&
+            stmt.create_table->as_query);
+  };
+  absl::Status status;
+  StatementSplitter splitter;
+  std::vector<std::string> statements;
+  for (absl::string_view line : absl::StrSplit(script, '\n')) {
+    for (std::string& s : splitter.Add(absl::StrCat(line, "\n"))) statements.push_back(s);
+  }
+  if (std::string rest = splitter.TakeRest(); !rest.empty()) statements.push_back(rest);
+  for (const std::string& statement : statements) {
+    absl::StatusOr<std::vector<std::unique_ptr<sql::Statement>>> parsed =
+        sql::ParseScript(statement);
+    const bool set_begins = Normalized(statement) == "BEGIN STATEMENT SET";
+    if (parsed.ok() && (set_begins || std::any_of(parsed->begin(), parsed->end(),
+                                                  [&](const auto& s) { return starts_job(*s); }))) {
+      status = absl::InvalidArgumentError(absl::StrCat(
+          "The initialization file '", file,
+          "' may not contain a query, an INSERT or anything else that starts a job (as Flink's "
+          "SQL client): '",
+          std::string(absl::StripAsciiWhitespace(statement)), "'"));
+      PrintError(messages_, status);
+      break;
+    }
+    bool quit = false;
+    status = RunInteractive(statement, &quit);  // prints its own error
+    if (!status.ok() || quit) break;
+  }
+  std::fclose(quiet);
+  results_ = results;
+  messages_ = messages;
+  if (!status.ok()) {
+    std::fwrite(buffer, 1, size, messages_);
+    std::fflush(messages_);
+  }
+  std::free(buffer);
+  return status;
 }
 
 absl::Status ScriptRunner::EndOfInput() {

@@ -30,6 +30,11 @@ class ScriptRunner {
 
   // Returns the first error (already printed to `messages`).
   absl::Status Run(const std::string& script);
+  // An initialization script (`eddy -i FILE`, Flink's `-i`): sets the session up before the
+  // script or the shell. Quiet when it succeeds; at the first failing statement everything it
+  // printed is shown with the error. A query, an INSERT, a statement set or CREATE TABLE ... AS
+  // SELECT (anything that starts a job) is an error naming it: `file` names the script.
+  absl::Status RunInitialization(const std::string& script, const std::string& file);
   // One statement of an interactive session: errors are printed and returned, cancel only what
   // the statement started, and never end the session. Sets `quit` for QUIT/EXIT.
   absl::Status RunInteractive(const std::string& statement, bool* quit);

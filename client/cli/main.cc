@@ -28,6 +28,9 @@
 
 ABSL_FLAG(std::optional<std::string>, file, std::nullopt, "run the SQL script in FILE");
 ABSL_FLAG(std::optional<std::string>, execute, std::nullopt, "run the given SQL statements");
+ABSL_FLAG(std::optional<std::string>, init, std::nullopt,
+          "run the SQL script in FILE first to set the session up (DDL, SET, USE, ...; no queries "
+          "or INSERTs), quietly unless it fails, then the -f/-e script or the shell");
 ABSL_FLAG(std::optional<std::string>, coordinator, std::nullopt,
           "HOST[:PORT] of a running coordinator, port 8081 when omitted, or several separated by "
           "commas (an active coordinator and its standbys) (default: an embedded cluster in this "
@@ -45,8 +48,8 @@ ABSL_FLAG(std::string, log_level, "warn", "trace, debug, info, warn, error, off"
 
 namespace {
 
-// -f FILE and -e SQL: the one-letter spellings of --file and --execute.
-constexpr eddy::FlagAlias kAliases[] = {{'f', "file"}, {'e', "execute"}};
+// -f FILE, -e SQL and -i FILE: the one-letter spellings of --file, --execute and --init.
+constexpr eddy::FlagAlias kAliases[] = {{'f', "file"}, {'e', "execute"}, {'i', "init"}};
 
 std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_hangup{false};
@@ -71,15 +74,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool interactive = !file && !execute;
-  if (file) {
-    std::ifstream in(*file);
+  auto read_file = [](const std::string& path, std::string* text) {
+    std::ifstream in(path);
     if (!in) {
-      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", file->c_str());
-      return 2;
+      std::fprintf(stderr, "eddy: cannot read SQL file '%s'\n", path.c_str());
+      return false;
     }
     std::stringstream ss;
     ss << in.rdbuf();
-    script = ss.str();
+    *text = ss.str();
+    return true;
+  };
+  const std::optional<std::string> init = absl::GetFlag(FLAGS_init);
+  std::string init_script;
+  if (init && !read_file(*init, &init_script)) return 2;
+  if (file) {
+    if (!read_file(*file, &script)) return 2;
   } else if (execute) {
     script = *execute;
   }
@@ -140,6 +150,10 @@ int main(int argc, char** argv) {
   options.wait_for_jobs = embedded;
   options.interrupted = &g_interrupted;
   eddy::ScriptRunner runner(&client, options, stdout, stderr);
+  if (init && !runner.RunInitialization(init_script, *init).ok()) {
+    if (cluster) cluster->Shutdown();
+    return 1;
+  }
   if (interactive) {
     // A terminal gets line editing and history; a pipe is read line by line, no prompt.
     std::unique_ptr<eddy::LineReader> reader;

@@ -161,6 +161,40 @@ TEST_F(CommandLineTest, AScriptEndingInsideAStatementSetFailsAndSubmitsNothing) 
   EXPECT_THAT(r.out, Not(HasSubstr("+I[1]")));
 }
 
+// -i FILE sets the session up before the script (or the shell), quietly; a statement that starts a
+// job there, or a failing one, stops eddy before the script runs, showing what the file printed.
+TEST_F(CommandLineTest, AnInitializationFileSetsTheSessionUpBeforeTheScript) {
+  std::ofstream(dir_ + "/init.sql") << "SET 'sql-client.execution.result-mode' = 'tableau';\n"
+                                       "CREATE TEMPORARY VIEW greeting AS SELECT 'hello' AS word;\n"
+                                       "SHOW TABLES;\n";
+  RunResult r = Run(
+      "eddy", {"--log-level=warn", "-i", dir_ + "/init.sql", "-e", "SELECT word FROM greeting;"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("| +I |                          hello |"));
+  EXPECT_THAT(r.out, Not(HasSubstr("table name")));  // SHOW TABLES in the init file is quiet
+  EXPECT_THAT(r.err, Not(HasSubstr("Execute statement succeeded")));
+
+  std::ofstream(dir_ + "/query.sql") << "CREATE TEMPORARY VIEW v AS SELECT 1 AS x;\n"
+                                        "SELECT x FROM v;\n";
+  r = Run("eddy", {"--log-level=warn", "-i", dir_ + "/query.sql", "-e", "SELECT 'script' AS s;"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[INFO] Execute statement succeeded."));  // shown on failure
+  EXPECT_THAT(r.err, HasSubstr("The initialization file '" + dir_ +
+                               "/query.sql' may not contain a query, an INSERT or anything else "
+                               "that starts a job (as Flink's SQL client): 'SELECT x FROM v'"));
+  EXPECT_THAT(r.out, Not(HasSubstr("script")));
+
+  std::ofstream(dir_ + "/broken.sql") << "CREATE TABLE t (a INT) WITH ('connector' = 'nope');\n";
+  r = Run("eddy", {"--log-level=warn", "-i", dir_ + "/broken.sql", "-e", "SELECT 'script' AS s;"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("unknown connector 'nope'"));
+  EXPECT_THAT(r.out, Not(HasSubstr("script")));
+
+  r = Run("eddy", {"--log-level=warn", "-i", dir_ + "/missing.sql", "-e", "SELECT 1;"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("cannot read SQL file '" + dir_ + "/missing.sql'"));
+}
+
 TEST_F(CommandLineTest, FlagfileAndHelpfullComeFromAbsl) {
   std::ofstream(dir_ + "/flags") << "# a flag file: absl's spelling, one flag a line\n"
                                     "--execute=SELECT 'from a flag file' AS s;\n"
