@@ -1,6 +1,7 @@
 #include "client/result_printer.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -134,8 +135,12 @@ class ChangelogTableau : public ResultPrinter {
 
 class MaterializedTable : public ResultPrinter {
  public:
-  MaterializedTable(const Schema& schema, FILE* out, bool live, int max_column_width)
-      : tableau_(Names(schema), Widths(schema, max_column_width), out), out_(out), live_(live) {}
+  MaterializedTable(const Schema& schema, FILE* out, bool live, int max_column_width,
+                    int64_t max_rows)
+      : tableau_(Names(schema), Widths(schema, max_column_width), out),
+        out_(out),
+        live_(live),
+        max_rows_(max_rows > 0 ? static_cast<size_t>(max_rows) : 0) {}
 
   void Begin() override {}
   void Add(const ChangelogBatch& batch) override {
@@ -146,6 +151,7 @@ class MaterializedTable : public ResultPrinter {
       changed_ = true;
       const RowKind kind = batch.kind(r);
       if (kind == RowKind::kInsert || kind == RowKind::kUpdateAfter) {
+        if (max_rows_ > 0 && rows_.size() >= max_rows_) rows_.pop_front();
         rows_.push_back(cells);
       } else if (auto it = std::find(rows_.begin(), rows_.end(), cells); it != rows_.end()) {
         rows_.erase(it);
@@ -187,7 +193,8 @@ class MaterializedTable : public ResultPrinter {
   Tableau tableau_;
   FILE* out_;
   const bool live_;
-  std::vector<std::vector<std::string>> rows_;
+  const size_t max_rows_;  // 0: no limit
+  std::deque<std::vector<std::string>> rows_;
   int64_t received_ = 0;
   bool changed_ = false;
   std::chrono::steady_clock::time_point last_draw_{};
@@ -277,9 +284,9 @@ int TableauColumnWidth(const Field& field, int max_column_width) {
 
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
                                                  FILE* out, bool live, bool batch,
-                                                 int max_column_width) {
+                                                 int max_column_width, int64_t max_table_rows) {
   if (absl::AsciiStrToUpper(mode) == "TABLE") {
-    return std::make_unique<MaterializedTable>(schema, out, live, max_column_width);
+    return std::make_unique<MaterializedTable>(schema, out, live, max_column_width, max_table_rows);
   }
   if (batch) return std::make_unique<BatchTableau>(schema, out, max_column_width);
   return std::make_unique<ChangelogTableau>(schema, out, max_column_width);

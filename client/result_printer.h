@@ -4,9 +4,10 @@
 //     column widths from the column types (rows stream, so content cannot size them), ending with
 //     `Received a total of N rows`. CHANGELOG prints the same in a non-interactive session.
 //   TABLE: the materialized result (each -U/-D removes the row it retracts), ending with
-//     `N rows in set` (or `Empty set`). On a terminal (`live`) it is a view redrawn in place while
-//     the query runs, at most twice a second and only when it changed; elsewhere it is printed
-//     once, when the query ends.
+//     `N rows in set` (or `Empty set`); beyond `max_table_rows` rows (when positive) the oldest
+//     row goes for each new one, as Flink's sql-client.execution.max-table-result.rows. On a
+//     terminal (`live`) it is a view redrawn in place while the query runs, at most twice a second
+//     and only when it changed; elsewhere it is printed once, when the query ends.
 // A batch query's result (execution.runtime-mode = BATCH) in TABLEAU mode is printed as Flink's SQL
 // client prints batch results: when the query ends, without an op column (every row is final),
 // column widths from the data, ending with `N rows in set` (or `Empty set`).
@@ -14,6 +15,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -42,7 +44,8 @@ class ResultPrinter {
 // of variable-width columns (of every column of a batch result).
 std::unique_ptr<ResultPrinter> MakeResultPrinter(const std::string& mode, const Schema& schema,
                                                  FILE* out, bool live = false, bool batch = false,
-                                                 int max_column_width = kDefaultMaxColumnWidth);
+                                                 int max_column_width = kDefaultMaxColumnWidth,
+                                                 int64_t max_table_rows = 0);
 
 // Flink's tableau column width for a column: its name, or the widest text of its type (<NULL>
 // included), STRING and other variable-width types `max_column_width`.

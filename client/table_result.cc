@@ -116,7 +116,8 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
       std::unique_ptr<ResultPrinter> printer = MakeResultPrinter(
           response_.result_mode(), schema, out, isatty(fileno(out)) == 1, response_.batch(),
-          response_.max_column_width() > 0 ? response_.max_column_width() : kDefaultMaxColumnWidth);
+          response_.max_column_width() > 0 ? response_.max_column_width() : kDefaultMaxColumnWidth,
+          response_.max_table_rows());
       ASSIGN_OR_RETURN(RowIterator rows, Collect());
       printer->Begin();
       ResultRow row;

@@ -19,6 +19,7 @@ namespace {
 enum class Kind {
   kPositiveInt,
   kNonNegativeInt,
+  kInteger,
   kNumber,
   kBool,
   kDuration,
@@ -69,6 +70,8 @@ const std::map<std::string, KeySpec>& Specs() {
       {"sql-client.execution.result-mode",
        {Kind::kEnum, "TABLEAU", {"TABLEAU", "TABLE", "CHANGELOG"}}},
       {"sql-client.display.max-column-width", {Kind::kPositiveInt, "30", {}}},
+      // The TABLE result mode's row limit; 0 or less: none (as Flink).
+      {kMaxTableResultRowsKey, {Kind::kInteger, absl::StrCat(kDefaultMaxTableResultRows), {}}},
       {"table.dml-sync", {Kind::kBool, "false", {}}},
       {"pipeline.name", {Kind::kAny, "", {}}},
       // Restart strategies (coordinator/cluster/restart_strategy.h). No type: none, or
@@ -117,6 +120,9 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
       return absl::StrCat(n);
     case Kind::kNonNegativeInt:
       if (!absl::SimpleAtoi(value, &n) || n < 0) return bad("a non-negative integer");
+      return absl::StrCat(n);
+    case Kind::kInteger:
+      if (!absl::SimpleAtoi(value, &n)) return bad("an integer");
       return absl::StrCat(n);
     case Kind::kNumber: {
       double d = 0;

@@ -3,6 +3,7 @@
 // not implement is refused rather than kept and ignored.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -10,6 +11,10 @@
 #include "absl/status/statusor.h"
 
 namespace eddy {
+
+// sql-client.execution.max-table-result.rows: how many rows the TABLE result mode keeps.
+inline constexpr char kMaxTableResultRowsKey[] = "sql-client.execution.max-table-result.rows";
+inline constexpr int64_t kDefaultMaxTableResultRows = 1000000;
 
 // Validates `key` and `value` and returns the value to store: booleans in lower case and enum
 // values in upper case, however they were typed. An unknown key, or a value the key does not

@@ -242,6 +242,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       r.set_result_mode(mode != session.config.end() ? mode->second : "TABLEAU");
       auto width = session.config.find("sql-client.display.max-column-width");
       r.set_max_column_width(width != session.config.end() ? std::stoi(width->second) : 30);
+      auto max_rows = session.config.find(kMaxTableResultRowsKey);
+      r.set_max_table_rows(max_rows != session.config.end() ? std::stoll(max_rows->second)
+                                                            : kDefaultMaxTableResultRows);
       if (planned.limit) r.set_limit(*planned.limit);
       r.set_batch(planner::IsBatchMode(session.config));
       r.set_local_time_zone(planner::ConfigTimeZone(session.config));
