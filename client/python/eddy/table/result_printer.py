@@ -102,15 +102,17 @@ class ChangelogTableau:
 
 
 class MaterializedTable:
-    """TABLE: the current result (each -U/-D removes the row it retracts), printed at the end."""
+    """TABLE: the current result (each -U/-D removes the row it retracts), printed at the end;
+    beyond `max_rows` rows (when positive) the oldest goes for each new one."""
 
-    def __init__(self, fields, out, max_column_width):
+    def __init__(self, fields, out, max_column_width, max_rows=0):
         self._tableau = _Tableau([n for n, _ in fields],
                                  [tableau_column_width(n, t, max_column_width)
                                   for n, t in fields], out)
         self._types = [t for _, t in fields]
         self._out = out
         self._rows = []
+        self._max_rows = max_rows
         self.rows_received = 0
 
     def begin(self):
@@ -120,6 +122,8 @@ class MaterializedTable:
         cells = [vf.cell_text(v, t) for v, t in zip(values, self._types)]
         self.rows_received += 1
         if kind in (0, 2):
+            if 0 < self._max_rows <= len(self._rows):
+                del self._rows[0]
             self._rows.append(cells)
         elif cells in self._rows:
             self._rows.remove(cells)
@@ -182,13 +186,14 @@ class BatchTableau:
         self._out.flush()
 
 
-def make_result_printer(mode, fields, out, batch=False, max_column_width=0):
+def make_result_printer(mode, fields, out, batch=False, max_column_width=0, max_table_rows=0):
     """`fields`: (name, eddy.v1.DataType) pairs; `mode` TABLEAU, TABLE or CHANGELOG; `batch`: the
     result of a batch query; `max_column_width` the session's sql-client.display.max-column-width
-    (0: the default, 30)."""
+    (0: the default, 30); `max_table_rows` its sql-client.execution.max-table-result.rows (0: no
+    limit)."""
     width = max_column_width or _MAX_COLUMN_WIDTH
     if mode.upper() == "TABLE":
-        return MaterializedTable(fields, out, width)
+        return MaterializedTable(fields, out, width, max_table_rows)
     if batch:
         return BatchTableau(fields, out, width)
     return ChangelogTableau(fields, out, width)

@@ -300,7 +300,8 @@ class TableResult:
             fields = [(f.name, f.type) for f in self._response.result_schema.fields]
             printer = make_result_printer(self._response.result_mode, fields, out,
                                           self._response.batch,
-                                          self._response.max_column_width)
+                                          self._response.max_column_width,
+                                          self._response.max_table_rows)
             ltz = [i for i, (_, t) in enumerate(fields) if t.id == vf.TIMESTAMP_LTZ]
             zone = vf.time_zone(self._response.local_time_zone)
             rows = self._iterator()
