@@ -339,7 +339,7 @@ struct Use {
 
 struct Show {
   std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
-                       // MODULES, FULL MODULES, JOBS, WORKERS, CURRENT CATALOG, CURRENT
+                       // MODULES, FULL MODULES, JOBS, WORKERS, JARS, CURRENT CATALOG, CURRENT
                        // DATABASE, CREATE TABLE, CREATE VIEW
   QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM / SHOW PARTITIONS: the object
   std::vector<PartitionValueDef> partition;  // SHOW PARTITIONS t PARTITION (...)
@@ -421,6 +421,13 @@ struct StopJob {
   bool drain = false;
 };
 
+// ADD JAR '<path>' / REMOVE JAR '<path>': a user function library (a .so) the session's CREATE
+// FUNCTION statements without USING JAR look in.
+struct JarStatement {
+  bool remove = false;
+  std::string path;
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -441,6 +448,7 @@ enum class StatementKind {
   kAlterView,
   kAlterDatabase,
   kStopJob,
+  kJar,
   kHelp,
   kQuit,
 };
@@ -469,6 +477,7 @@ struct Statement {
   std::unique_ptr<AlterView> alter_view;
   std::unique_ptr<AlterDatabase> alter_database;
   std::unique_ptr<StopJob> stop_job;
+  std::unique_ptr<JarStatement> jar;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

@@ -1,5 +1,5 @@
 // SHOW statements, in the SQL client's forms:
-//   SHOW CATALOGS | CURRENT CATALOG | CURRENT DATABASE | JOBS | WORKERS | [FULL] MODULES
+//   SHOW CATALOGS | CURRENT CATALOG | CURRENT DATABASE | JOBS | WORKERS | JARS | [FULL] MODULES
 //   SHOW DATABASES [(FROM | IN) catalog]
 //   SHOW TABLES | VIEWS | [USER] FUNCTIONS [(FROM | IN) [catalog.]database]
 //   SHOW COLUMNS (FROM | IN) [[catalog.]database.]table
@@ -30,7 +30,7 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   if (t.kind == TokenKind::kWord &&
       (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
        t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" || t.upper == "WORKERS" ||
-       t.upper == "MODULES" || t.upper == "COLUMNS")) {
+       t.upper == "MODULES" || t.upper == "COLUMNS" || t.upper == "JARS")) {
     show.what = Advance().upper;
   } else if (PeekKeyword("USER") && PeekKeyword("FUNCTIONS", 1)) {
     Advance();
@@ -61,7 +61,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   } else {
     return ErrorExpected(
         "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', "
-        "'MODULES', 'FULL MODULES', 'JOBS', 'WORKERS', 'PARTITIONS', 'CURRENT' or 'CREATE'");
+        "'MODULES', 'FULL MODULES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or "
+        "'CREATE'");
   }
   if (!IsListing(show.what)) return absl::OkStatus();
 

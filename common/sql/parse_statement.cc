@@ -134,6 +134,15 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     }
     return absl::OkStatus();
   }
+  if (word == "ADD" || word == "REMOVE") {  // ADD JAR '<path>', REMOVE JAR '<path>'
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("JAR"));
+    stmt.kind = StatementKind::kJar;
+    stmt.jar = std::make_unique<JarStatement>();
+    stmt.jar->remove = word == "REMOVE";
+    ASSIGN_OR_RETURN(stmt.jar->path, ParseStringLiteral());
+    return absl::OkStatus();
+  }
   if (word == "HELP") {
     Advance();
     stmt.kind = StatementKind::kHelp;

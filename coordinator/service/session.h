@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "coordinator/catalog/catalog.h"
 
@@ -15,6 +16,9 @@ struct Session {
   std::mutex mu;  // held while a statement of this session runs
   SessionCatalog catalog;
   std::map<std::string, std::string> config;
+  // ADD JAR: user function libraries, in the order added, where CREATE FUNCTION without USING JAR
+  // looks for its symbol.
+  std::vector<std::string> jars;
 };
 
 }  // namespace eddy

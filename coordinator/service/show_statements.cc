@@ -219,6 +219,7 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   }
   if (what == "JOBS") return ShowJobs(jobs);
   if (what == "WORKERS") return ShowWorkers(workers);
+  if (what == "JARS") return SingleColumnResponse("jars", session.jars);
   if (what == "CREATE TABLE" || what == "CREATE VIEW") return ShowCreate(session, show);
   if (what == "PARTITIONS") return ShowPartitions(session, show);
   return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));

@@ -171,7 +171,10 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       RETURN_IF_ERROR(ExecuteAlterDatabase(session, *stmt->alter_database));
       return Ok();
     case sql::StatementKind::kCreateFunction:
-      RETURN_IF_ERROR(CreateUserFunction(*stmt->create_function, catalog));
+      RETURN_IF_ERROR(CreateUserFunction(*stmt->create_function, catalog, session.jars));
+      return Ok();
+    case sql::StatementKind::kJar:
+      RETURN_IF_ERROR(ExecuteJarStatement(*stmt->jar, &session.jars));
       return Ok();
     case sql::StatementKind::kUse: {
       const auto& use = *stmt->use;

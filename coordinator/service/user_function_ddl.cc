@@ -1,5 +1,6 @@
 #include "coordinator/service/user_function_ddl.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -41,17 +42,14 @@ void CollectDigests(const google::protobuf::Message& m, std::set<std::string>* o
 
 }  // namespace
 
-absl::Status CreateUserFunction(const sql::CreateFunction& ddl, SessionCatalog& catalog) {
+absl::Status CreateUserFunction(const sql::CreateFunction& ddl, SessionCatalog& catalog,
+                                const std::vector<std::string>& session_jars) {
   if (!ddl.language.empty() && ddl.language != "CPP") {
     return DdlError(ddl, absl::StrCat("LANGUAGE ", ddl.language,
                                       " is not supported: functions are written in C++ "
                                       "(LANGUAGE CPP, docs/udf.md)"));
   }
-  if (ddl.jars.size() != 1) {
-    return DdlError(ddl, ddl.jars.empty()
-                             ? "USING JAR '<library>.so' must name the library of the function"
-                             : "USING JAR must name exactly one library");
-  }
+  if (ddl.jars.size() > 1) return DdlError(ddl, "USING JAR must name exactly one library");
   if (ddl.system && ddl.name.parts.size() != 1) {
     return DdlError(ddl, "a temporary system function has a plain name, no catalog or database");
   }
@@ -63,15 +61,55 @@ absl::Status CreateUserFunction(const sql::CreateFunction& ddl, SessionCatalog& 
   }
   f.symbol = ddl.identifier;
   f.language = "CPP";
-  f.library_path = ddl.jars[0];
   UserLibraries& libraries = UserLibraries::Global();
-  auto digest = libraries.LoadFile(f.library_path);
-  if (!digest.ok()) return DdlError(ddl, std::string(digest.status().message()));
-  auto fn = libraries.Find(*digest, f.symbol);
-  if (!fn.ok()) return DdlError(ddl, std::string(fn.status().message()));
+  absl::StatusOr<std::string> digest;
+  if (!ddl.jars.empty()) {
+    f.library_path = ddl.jars[0];
+    digest = libraries.LoadFile(f.library_path);
+    if (!digest.ok()) return DdlError(ddl, std::string(digest.status().message()));
+    auto fn = libraries.Find(*digest, f.symbol);
+    if (!fn.ok()) return DdlError(ddl, std::string(fn.status().message()));
+  } else {
+    // Without USING JAR: the first library the session added with ADD JAR that exports it.
+    for (const std::string& jar : session_jars) {
+      absl::StatusOr<std::string> candidate = libraries.LoadFile(jar);
+      if (!candidate.ok() || !libraries.Find(*candidate, f.symbol).ok()) continue;
+      f.library_path = jar;
+      digest = std::move(candidate);
+      break;
+    }
+    if (f.library_path.empty()) {
+      return DdlError(
+          ddl, session_jars.empty()
+                   ? "USING JAR '<library>.so' must name the library of the function, or the "
+                     "session must add it first with ADD JAR"
+                   : absl::StrCat("no library added with ADD JAR exports a function '", f.symbol,
+                                  "' (SHOW JARS lists them); name its library with USING JAR"));
+    }
+  }
   f.library_digest = *digest;
   f.library = libraries.Bytes(*digest);
   return catalog.CreateFunction(std::move(f), ddl.temporary, ddl.system, ddl.if_not_exists);
+}
+
+absl::Status ExecuteJarStatement(const sql::JarStatement& jar, std::vector<std::string>* jars) {
+  auto it = std::find(jars->begin(), jars->end(), jar.path);
+  if (jar.remove) {
+    if (it == jars->end()) {
+      return absl::NotFoundError(absl::StrCat("REMOVE JAR '", jar.path,
+                                              "': the session has not added it (SHOW JARS lists "
+                                              "what it has)"));
+    }
+    jars->erase(it);
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::string> digest = UserLibraries::Global().LoadFile(jar.path);
+  if (!digest.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ADD JAR '", jar.path, "': ", digest.status().message()));
+  }
+  if (it == jars->end()) jars->push_back(jar.path);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<v1::UserLibrary>> UserLibrariesOf(

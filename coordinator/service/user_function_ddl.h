@@ -14,7 +14,14 @@
 
 namespace eddy {
 
-absl::Status CreateUserFunction(const sql::CreateFunction& ddl, SessionCatalog& catalog);
+// `session_jars` (ADD JAR): where a function without USING JAR finds its symbol, the first library
+// exporting it.
+absl::Status CreateUserFunction(const sql::CreateFunction& ddl, SessionCatalog& catalog,
+                                const std::vector<std::string>& session_jars);
+
+// ADD JAR '<path>' (a user function library, loaded to check it) and REMOVE JAR '<path>' on the
+// session's list; adding a library twice keeps one entry.
+absl::Status ExecuteJarStatement(const sql::JarStatement& jar, std::vector<std::string>* jars);
 
 // Every library a function call of `nodes` refers to (UserFunctionRef anywhere in the plan), once.
 absl::StatusOr<std::vector<v1::UserLibrary>> UserLibrariesOf(

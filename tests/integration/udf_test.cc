@@ -209,5 +209,28 @@ TEST(UdfCatalogTest, APermanentFunctionOutlivesItsFileAndACoordinatorRestart) {
   std::filesystem::remove_all(dir);
 }
 
+// SHOW JARS lists the libraries ADD JAR added, once each, in order; REMOVE JAR takes one away
+// (tests/sql/udf/jars.test has the rest of the JAR statements).
+TEST(UdfJarsTest, ShowJarsListsTheAddedLibrariesOnceEach) {
+  const std::string dir = FreshTestDir("udf-jars");
+  std::filesystem::create_directories(dir);
+  const std::string copy = dir + "/libcopy.so";
+  std::filesystem::copy_file(kExampleLibrary, copy);
+  const RunResult r = RunToCompletion(
+      {EddyBinary("eddy"), "-e",
+       "ADD JAR '" + kExampleLibrary + "'; ADD JAR '" + copy + "'; ADD JAR '" + kExampleLibrary +
+           "'; SHOW JARS; REMOVE JAR '" + kExampleLibrary + "'; SHOW JARS;"},
+      dir, 60000);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t first = r.out.find("| " + kExampleLibrary + " ");
+  const size_t second = r.out.find("| " + copy + " ");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  ASSERT_NE(second, std::string::npos) << r.out;
+  EXPECT_LT(first, second) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("2 rows in set"));
+  EXPECT_EQ(r.out.find("| " + kExampleLibrary + " ", first + 1), std::string::npos) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("1 row in set"));
+}
+
 }  // namespace
 }  // namespace eddy::testing

@@ -261,7 +261,7 @@ TEST(Statement, Show) {
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
             "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', 'JOBS', "
-            "'WORKERS', 'PARTITIONS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+            "'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or 'CREATE' but found 'STUFF'");
   s = Parse("SHOW PARTITIONS db.t PARTITION (a = 'x', b = -1)");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->show->what, "PARTITIONS");
@@ -315,6 +315,25 @@ TEST(Statement, DescribeStopHelpQuit) {
   s = Parse("EXIT;");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kQuit);
+}
+
+TEST(Statement, JarStatementsNameOneLibrary) {
+  auto s = Parse("ADD JAR '/opt/udfs/libudfs.so'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kJar);
+  EXPECT_FALSE(s->jar->remove);
+  EXPECT_EQ(s->jar->path, "/opt/udfs/libudfs.so");
+  s = Parse("remove jar 'x.so'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->jar->remove);
+  EXPECT_EQ(s->jar->path, "x.so");
+  s = Parse("SHOW JARS");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "JARS");
+  EXPECT_EQ(Error("ADD JAR x.so"),
+            "SQL parse error at line 1, column 9: expected string literal but found 'x'");
+  EXPECT_EQ(Error("ADD FILE 'x'"),
+            "SQL parse error at line 1, column 5: expected 'JAR' but found 'FILE'");
 }
 
 TEST(Statement, StopJobClausesOutOfPlaceAreErrors) {
