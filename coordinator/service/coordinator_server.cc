@@ -171,6 +171,8 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   RETURN_IF_ERROR(c->jobs_->Recover(JobSpecFrom));
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
+  c->stream_relay_service_ = std::make_unique<StreamRelayService>(
+      [raw = c.get()](const std::string& id) -> Session& { return raw->SessionFor(id); });
 
   grpc::ServerBuilder builder;
   builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
@@ -179,6 +181,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   AddRpcServerMetrics(&builder);
   builder.RegisterService(c->client_service_.get());
   builder.RegisterService(c->cluster_service_.get());
+  builder.RegisterService(c->stream_relay_service_.get());
   c->server_ = builder.BuildAndStart();
   if (!c->server_ || c->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("coordinator cannot listen on ", options.bind_host,
