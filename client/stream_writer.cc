@@ -147,6 +147,10 @@ void StreamWriter::ReadCredits() {
     credits_ += credit.credits();
     if (credit.end_received()) end_received_ = true;
     cv_.notify_all();
+    if (!credit.error().empty()) {
+      error_ = credit.error();
+      break;
+    }
   }
   std::lock_guard<std::mutex> lock(mu_);
   broken_ = true;
@@ -154,17 +158,29 @@ void StreamWriter::ReadCredits() {
 }
 
 absl::Status StreamWriter::StreamError(const std::string& what) {
-  // The stream's own status says why the coordinator ended it.
+  // The stream's own status says why the coordinator ended it, unless it said so in a credit
+  // message (then the call is still open, and ends here).
   if (credit_reader_.joinable()) credit_reader_.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!error_.empty()) context_.TryCancel();
+  }
   grpc::Status s = stream_->Finish();
   closed_ = true;
+  if (!error_.empty()) {
+    failed_ = absl::FailedPreconditionError(
+        absl::StrCat("stream table ", table_path_, ": ", what, ": ", error_));
+    return failed_;
+  }
   absl::Status why =
       s.ok() ? absl::UnavailableError("the coordinator ended the stream") : client_->CallError(s);
-  return absl::Status(why.code(),
-                      absl::StrCat("stream table ", table_path_, ": ", what, ": ", why.message()));
+  failed_ = absl::Status(
+      why.code(), absl::StrCat("stream table ", table_path_, ": ", what, ": ", why.message()));
+  return failed_;
 }
 
 absl::Status StreamWriter::Write(const std::vector<Value>& row) {
+  if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
         absl::StrCat("stream table ", table_path_, ": Write after Close"));
@@ -200,7 +216,7 @@ absl::Status StreamWriter::Ship() {
     cv_.wait(lock, [&] { return credits_ > 0 || broken_; });
     if (credits_ == 0) {
       lock.unlock();
-      return StreamError("the coordinator ended the stream");
+      return StreamError("cannot send a batch");
     }
     --credits_;
   }
@@ -213,6 +229,7 @@ absl::Status StreamWriter::Ship() {
 }
 
 absl::Status StreamWriter::Flush() {
+  if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
         absl::StrCat("stream table ", table_path_, ": Flush after Close"));
@@ -221,6 +238,7 @@ absl::Status StreamWriter::Flush() {
 }
 
 absl::Status StreamWriter::Close() {
+  if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
         absl::StrCat("stream table ", table_path_, ": Close after Close"));

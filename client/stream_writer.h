@@ -113,6 +113,8 @@ class StreamWriter {
   int64_t credits_ = 0;
   bool end_received_ = false;
   bool broken_ = false;  // the coordinator ended the stream
+  std::string error_;    // why, when it said
+  absl::Status failed_;  // the error that ended the stream: every later call returns it
 
   ChangelogBatch pending_;
   std::chrono::steady_clock::time_point first_pending_;

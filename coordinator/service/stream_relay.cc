@@ -88,6 +88,16 @@ absl::StatusOr<v1::PullStreamResponse> StreamRelay::Pull(const v1::PullStreamReq
   return out;
 }
 
+std::string StreamRelay::reader_job() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return reader_job_;
+}
+
+bool StreamRelay::writer_done() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_ || !writer_lost_.empty();
+}
+
 size_t StreamRelay::kept() const {
   std::lock_guard<std::mutex> lock(mu_);
   return kept_.size();

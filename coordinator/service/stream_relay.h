@@ -40,6 +40,10 @@ class StreamRelay {
 
   // Batches held now (for tests and metrics).
   size_t kept() const;
+  // The job that reads the stream ("" before one pulled).
+  std::string reader_job() const;
+  // Closed, or its writer went away: no batch comes any more.
+  bool writer_done() const;
 
  private:
   const std::string id_;

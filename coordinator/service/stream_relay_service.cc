@@ -52,6 +52,7 @@ grpc::Status StreamRelayService::OpenStream(grpc::ServerContext*, const v1::Open
         absl::StrCat("FromStream: the buffer must be a positive number of batches, not ",
                      req->buffer_batches())));
   }
+  DropEndedStreams();
   int64_t n;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -100,6 +101,28 @@ grpc::Status StreamRelayService::OpenStream(grpc::ServerContext*, const v1::Open
   return grpc::Status::OK;
 }
 
+std::string StreamRelayService::ReaderEnded(const StreamRelay& relay) {
+  const std::string job = relay.reader_job();
+  if (job.empty()) return "";
+  const std::string why = job_ended_(job);
+  if (why.empty()) return "";
+  return absl::StrCat("the job ", job, " reading stream ", relay.id(), " ended (", why,
+                      "): the stream takes no more rows");
+}
+
+void StreamRelayService::DropEndedStreams() {
+  std::vector<std::shared_ptr<StreamRelay>> relays;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, relay] : relays_) relays.push_back(relay);
+  }
+  for (const auto& relay : relays) {
+    if (!relay->writer_done() || ReaderEnded(*relay).empty()) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    relays_.erase(relay->id());
+  }
+}
+
 absl::StatusOr<std::shared_ptr<StreamRelay>> StreamRelayService::Find(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = relays_.find(id);
@@ -134,7 +157,18 @@ grpc::Status StreamRelayService::WriteStream(
     }
     while (!done.load() && !ctx->IsCancelled()) {
       const int64_t dropped = r->WaitDropped(seen, 100);
-      if (dropped == seen || done.load()) continue;
+      if (done.load()) break;
+      if (dropped == seen) {
+        // A job that ended (failed, cancelled, or a LIMIT met) reads no more: tell the writer
+        // instead of leaving it waiting for credits that never come.
+        const std::string ended = ReaderEnded(*r);
+        if (ended.empty()) continue;
+        v1::StreamWriteCredit error;
+        error.set_error(ended);
+        std::lock_guard<std::mutex> lock(write_mu);
+        stream->Write(error);
+        return;
+      }
       v1::StreamWriteCredit grant;
       grant.set_credits(static_cast<int32_t>(dropped - seen));
       seen = dropped;

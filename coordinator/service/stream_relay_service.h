@@ -23,7 +23,10 @@ inline constexpr int kDefaultStreamBufferBatches = 64;
 class StreamRelayService final : public v1::StreamRelayService::Service {
  public:
   using SessionLookup = std::function<Session&(const std::string& session_id)>;
-  explicit StreamRelayService(SessionLookup sessions) : sessions_(std::move(sessions)) {}
+  // Why the job has ended ("FINISHED", "FAILED: <error>", ...), or "" while it has not.
+  using JobEnded = std::function<std::string(const std::string& job_id)>;
+  StreamRelayService(SessionLookup sessions, JobEnded job_ended)
+      : sessions_(std::move(sessions)), job_ended_(std::move(job_ended)) {}
 
   grpc::Status OpenStream(grpc::ServerContext*, const v1::OpenStreamRequest* req,
                           v1::OpenStreamResponse* resp) override;
@@ -35,8 +38,14 @@ class StreamRelayService final : public v1::StreamRelayService::Service {
 
  private:
   absl::StatusOr<std::shared_ptr<StreamRelay>> Find(const std::string& id);
+  // "" while the stream's reading job runs (or none reads it yet); else why it takes no more rows.
+  std::string ReaderEnded(const StreamRelay& relay);
+  // Forgets the streams no batch comes to any more and whose reading job ended (their kept
+  // batches with them).
+  void DropEndedStreams();
 
   SessionLookup sessions_;
+  JobEnded job_ended_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<StreamRelay>> relays_;
   int64_t next_id_ = 1;

@@ -2,7 +2,8 @@
 // a program's rows through the coordinator's relay into a window aggregate that fires as the
 // watermark passes and at close; a small buffer and a query nobody reads block Write without losing
 // a row; a worker SIGKILLed at a seeded moment while the program pushes leaves the result equal to
-// the fault-free one; misuse of the writer is a clear error.
+// the fault-free one; misuse of the writer is a clear error, and so is writing to a stream whose
+// reading job ended.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -307,6 +308,32 @@ TEST_F(FromStreamTest, MisusedWritersAndBadSchemasAreClearErrors) {
       "CREATE TABLE t (id BIGINT) WITH ('connector' = 'client-stream', 'stream-id' = 'stream-1')");
   ASSERT_FALSE(ddl.ok());
   EXPECT_THAT(std::string(ddl.status().message()), HasSubstr("unknown connector 'client-stream'"));
+}
+
+TEST_F(FromStreamTest, WhenTheJobReadingAStreamEndsWriteSaysSoInsteadOfWaiting) {
+  auto stream = env_->FromStream(StreamSchema().Column("id", "BIGINT"),
+                                 {.buffer_batches = 2, .batch_rows = 10});
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  StreamWriter& w = *stream->writer;
+  {
+    auto result = stream->table.Execute();
+    ASSERT_TRUE(result.ok()) << result.status();
+    auto rows = result->Collect();
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    for (int64_t i = 0; i < 30; ++i) ASSERT_TRUE(w.Write({Value::Int(i)}).ok());
+    ASSERT_TRUE(w.Flush().ok());
+    ResultRow row;
+    auto more = rows->Next(&row);
+    ASSERT_TRUE(more.ok() && *more) << more.status();
+    EXPECT_EQ(row.ToString(), "+I[0]");
+  }  // the iterator cancels the query
+  absl::Status s;
+  for (int64_t i = 30; i < 1000000 && s.ok(); ++i) s = w.Write({Value::Int(i)});
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()), HasSubstr("ended (CANCELED"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("the stream takes no more rows"));
+  // The writer stays failed.
+  EXPECT_EQ(w.Close().message(), s.message());
 }
 
 }  // namespace
