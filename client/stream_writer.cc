@@ -210,6 +210,50 @@ absl::Status StreamWriter::Write(const std::vector<Value>& row) {
 
 absl::Status StreamWriter::Ship() {
   if (pending_.num_rows() == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(Send(pending_));
+  pending_ = ChangelogBatch(schema_.Types());
+  return absl::OkStatus();
+}
+
+absl::Status StreamWriter::WriteBatch(const ChangelogBatch& batch) {
+  if (!failed_.ok()) return failed_;
+  if (closed_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("stream table ", table_path_, ": WriteBatch after Close"));
+  }
+  auto bad = [&](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat("stream table ", table_path_, ": batch of rows ",
+                                                   rows_written_ + 1, "..: ", why));
+  };
+  if (batch.num_columns() != schema_.size()) {
+    return bad(
+        absl::StrCat("it has ", batch.num_columns(), " columns, the table has ", schema_.size()));
+  }
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    const DataType& type = schema_.fields[c].type;
+    const DataType& given = batch.column(c).type();
+    if (!given.SameAs(type)) {
+      return bad(absl::StrCat("column '", schema_.fields[c].name, "' (", type.ToString(),
+                              ") is given as ", given.ToString()));
+    }
+    if (!type.nullable && batch.column(c).HasNulls()) {
+      return bad(absl::StrCat("column '", schema_.fields[c].name, "' (", type.ToString(),
+                              ") has NULL values"));
+    }
+  }
+  for (size_t r = 0; r < batch.num_rows(); ++r) {
+    if (batch.kind(r) != RowKind::kInsert) {
+      return bad(absl::StrCat("row ", r + 1, " of the batch is not an insert (+I)"));
+    }
+  }
+  RETURN_IF_ERROR(Ship());
+  if (batch.num_rows() == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(Send(batch));
+  rows_written_ += static_cast<int64_t>(batch.num_rows());
+  return absl::OkStatus();
+}
+
+absl::Status StreamWriter::Send(const ChangelogBatch& batch) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (credits_ == 0 && !broken_) ++credit_waits_;
@@ -221,8 +265,7 @@ absl::Status StreamWriter::Ship() {
     --credits_;
   }
   v1::StreamWriteFrame frame;
-  EncodeBatch(pending_, frame.mutable_batch());
-  pending_ = ChangelogBatch(schema_.Types());
+  EncodeBatch(batch, frame.mutable_batch());
   if (!stream_->Write(frame)) return StreamError("cannot send a batch");
   ++batches_sent_;
   return absl::OkStatus();

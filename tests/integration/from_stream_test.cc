@@ -270,6 +270,20 @@ TEST_F(FromStreamTest, MisusedWritersAndBadSchemasAreClearErrors) {
   s = w.Write({Value::Null(), Value::String("x")});
   EXPECT_THAT(std::string(s.message()), HasSubstr("column 'id' (BIGINT NOT NULL) cannot be NULL"));
   ASSERT_TRUE(w.Write({Value::Int(1), Value::Null()}).ok());
+  // Whole columnar batches: checked against the columns as a whole, sent after the rows before.
+  ChangelogBatch ids({w.schema().fields[0].type});
+  ids.mutable_column(0).AppendValue(Value::Int(2));
+  ids.mutable_kinds().push_back(RowKind::kInsert);
+  s = w.WriteBatch(ids);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("batch of rows 2..: it has 1 columns, the table has 2"));
+  ChangelogBatch two(w.schema().Types());
+  for (int64_t id : {2, 3}) {
+    two.mutable_column(0).AppendValue(Value::Int(id));
+    two.mutable_column(1).AppendValue(Value::String(id == 2 ? "two" : "three"));
+    two.mutable_kinds().push_back(RowKind::kInsert);
+  }
+  ASSERT_TRUE(w.WriteBatch(two).ok());
   ASSERT_TRUE(w.Close().ok());
   s = w.Write({Value::Int(2), Value::String("y")});
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
@@ -282,6 +296,11 @@ TEST_F(FromStreamTest, MisusedWritersAndBadSchemasAreClearErrors) {
   auto more = rows->Next(&row);
   ASSERT_TRUE(more.ok() && *more) << more.status();
   EXPECT_EQ(row.ToString(), "+I[1, null]");
+  for (const char* expected : {"+I[2, two]", "+I[3, three]"}) {
+    more = rows->Next(&row);
+    ASSERT_TRUE(more.ok() && *more) << more.status();
+    EXPECT_EQ(row.ToString(), expected);
+  }
   more = rows->Next(&row);
   ASSERT_TRUE(more.ok()) << more.status();
   EXPECT_FALSE(*more);
