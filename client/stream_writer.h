@@ -53,8 +53,9 @@ struct StreamOptions {
   // The coordinator's buffer for the stream, in batches; 0: its default (64). Batches a completed
   // checkpoint does not yet cover count against it (a restore reads them again).
   int buffer_batches = 0;
-  // Rows per batch: Write ships a batch when it holds this many rows, or when its first row has
-  // waited `linger`; Flush and Close ship what there is.
+  // Rows per batch: Write ships a batch when it holds this many rows, or when (at a Write) its
+  // first row has waited `linger`; Flush and Close ship what there is. Nothing ships between
+  // calls: a program that pauses calls Flush.
   size_t batch_rows = 1024;
   std::chrono::milliseconds linger{200};
 };
