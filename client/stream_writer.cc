@@ -1,5 +1,6 @@
 #include "client/stream_writer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -129,15 +130,42 @@ absl::StatusOr<std::unique_ptr<StreamWriter>> StreamWriter::Open(EddyClient* cli
   if (!w->stream_->Write(hello)) return w->StreamError("cannot start writing");
   w->first_frame_ = false;
   w->credit_reader_ = std::thread([raw = w.get()] { raw->ReadCredits(); });
+  w->linger_thread_ = std::thread([raw = w.get()] { raw->ShipLingering(); });
   return w;
 }
 
 StreamWriter::~StreamWriter() {
+  bool closed;
+  {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    closed = closed_;
+  }
+  if (!closed) context_.TryCancel();  // wakes a linger thread waiting for credit
+  StopLingering();
   if (credit_reader_.joinable()) {
-    if (!closed_) context_.TryCancel();
     credit_reader_.join();
     if (!closed_) (void)stream_->Finish();
   }
+}
+
+void StreamWriter::ShipLingering() {
+  const auto period = std::max(std::chrono::milliseconds(1), options_.linger / 2);
+  std::unique_lock<std::mutex> lock(write_mu_);
+  while (!stop_lingering_) {
+    linger_cv_.wait_for(lock, period);
+    if (stop_lingering_ || closed_ || !failed_.ok() || pending_.num_rows() == 0) continue;
+    if (std::chrono::steady_clock::now() - first_pending_ < options_.linger) continue;
+    (void)Ship();  // an error stays in failed_, for the program's next call
+  }
+}
+
+void StreamWriter::StopLingering() {
+  {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    stop_lingering_ = true;
+  }
+  linger_cv_.notify_all();
+  if (linger_thread_.joinable()) linger_thread_.join();
 }
 
 void StreamWriter::ReadCredits() {
@@ -180,6 +208,7 @@ absl::Status StreamWriter::StreamError(const std::string& what) {
 }
 
 absl::Status StreamWriter::Write(const std::vector<Value>& row) {
+  std::lock_guard<std::mutex> lock(write_mu_);
   if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
@@ -216,6 +245,7 @@ absl::Status StreamWriter::Ship() {
 }
 
 absl::Status StreamWriter::WriteBatch(const ChangelogBatch& batch) {
+  std::lock_guard<std::mutex> lock(write_mu_);
   if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
@@ -272,6 +302,7 @@ absl::Status StreamWriter::Send(const ChangelogBatch& batch) {
 }
 
 absl::Status StreamWriter::Flush() {
+  std::lock_guard<std::mutex> lock(write_mu_);
   if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
@@ -281,6 +312,8 @@ absl::Status StreamWriter::Flush() {
 }
 
 absl::Status StreamWriter::Close() {
+  StopLingering();  // from here on the program's thread alone sends
+  std::lock_guard<std::mutex> lock(write_mu_);
   if (!failed_.ok()) return failed_;
   if (closed_) {
     return absl::FailedPreconditionError(
@@ -292,8 +325,8 @@ absl::Status StreamWriter::Close() {
   if (!stream_->Write(end)) return StreamError("cannot send the end of the stream");
   stream_->WritesDone();
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return end_received_ || broken_; });
+    std::unique_lock<std::mutex> credit_lock(mu_);
+    cv_.wait(credit_lock, [&] { return end_received_ || broken_; });
   }
   credit_reader_.join();
   closed_ = true;

@@ -53,9 +53,9 @@ struct StreamOptions {
   // The coordinator's buffer for the stream, in batches; 0: its default (64). Batches a completed
   // checkpoint does not yet cover count against it (a restore reads them again).
   int buffer_batches = 0;
-  // Rows per batch: Write ships a batch when it holds this many rows, or when (at a Write) its
-  // first row has waited `linger`; Flush and Close ship what there is. Nothing ships between
-  // calls: a program that pauses calls Flush.
+  // Rows per batch: a batch ships when it holds this many rows, or once its first row has waited
+  // `linger` (a thread of the writer ships it while the program pauses); Flush and Close ship
+  // what there is at once.
   size_t batch_rows = 1024;
   std::chrono::milliseconds linger{200};
 };
@@ -99,7 +99,10 @@ class StreamWriter {
 
  private:
   StreamWriter() = default;
-  absl::Status Ship();
+  absl::Status Ship();  // Ship, Send and StreamError run with write_mu_ held
+  // The linger thread: ships a batch whose first row waited `linger` while the program pauses.
+  void ShipLingering();
+  void StopLingering();
   // Sends `batch` with one credit, waiting for one.
   absl::Status Send(const ChangelogBatch& batch);
   void ReadCredits();
@@ -114,6 +117,13 @@ class StreamWriter {
   grpc::ClientContext context_;
   std::unique_ptr<grpc::ClientReaderWriter<v1::StreamWriteFrame, v1::StreamWriteCredit>> stream_;
   std::thread credit_reader_;
+  std::thread linger_thread_;
+
+  // Guards the batch being filled and the stream's state between the program's calls and the
+  // linger thread.
+  std::mutex write_mu_;
+  std::condition_variable linger_cv_;
+  bool stop_lingering_ = false;
 
   std::mutex mu_;  // guards what the credit reader shares
   std::condition_variable cv_;
