@@ -35,9 +35,10 @@ EddyClient::EddyClient(const std::string& address, std::string session_id)
   // Several addresses (an active coordinator and standbys): the channel follows the one that
   // listens. One that does not resolve is left to gRPC, whose error then names it.
   absl::StatusOr<std::string> target = ChannelTarget(address);
-  stub_ = v1::ClientService::NewStub(grpc::CreateCustomChannel(target.ok() ? *target : address,
-                                                               grpc::InsecureChannelCredentials(),
-                                                               CoordinatorChannelArguments()));
+  channel_ =
+      grpc::CreateCustomChannel(target.ok() ? *target : address, grpc::InsecureChannelCredentials(),
+                                CoordinatorChannelArguments());
+  stub_ = v1::ClientService::NewStub(channel_);
 }
 
 absl::StatusOr<v1::ExecuteStatementResponse> EddyClient::Execute(const std::string& statement) {

@@ -38,6 +38,11 @@ class EddyClient {
   absl::StatusOr<std::vector<v1::WorkerStatus>> ListWorkers();
 
   const std::string& address() const { return address_; }
+  const std::string& session_id() const { return session_id_; }
+  // The channel to the coordinator, for the other services it serves (stream_writer.h).
+  std::shared_ptr<grpc::Channel> channel() const { return channel_; }
+  // A failed call as the user should read it (see RpcError).
+  absl::Status CallError(const grpc::Status& s) const { return RpcError(s); }
 
  private:
   // A failed call as the user should read it: the coordinator's own message, or what the failure
@@ -46,6 +51,7 @@ class EddyClient {
 
   std::string address_;
   std::string session_id_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::ClientService::Stub> stub_;
 };
 

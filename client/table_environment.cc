@@ -149,6 +149,14 @@ absl::Status TableEnvironment::DropTemporarySystemFunction(const std::string& na
   return absl::OkStatus();
 }
 
+absl::StatusOr<TableStream> TableEnvironment::FromStream(const StreamSchema& schema,
+                                                         const StreamOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<StreamWriter> writer,
+                   StreamWriter::Open(client_.get(), schema, options));
+  Table table = From(writer->table_path());
+  return TableStream{std::move(table), std::move(writer)};
+}
+
 absl::Status TableEnvironment::CreateTemporaryView(const std::string& name, const Table& table) {
   ASSIGN_OR_RETURN(TableResult r,
                    ExecuteSql(absl::StrCat("CREATE TEMPORARY VIEW ", api::QuoteIdentifier(name),

@@ -13,6 +13,7 @@
 #include "client/eddy_client.h"
 #include "client/statement_set.h"
 #include "client/stream_conversion.h"
+#include "client/stream_writer.h"
 #include "client/table_expression.h"
 #include "client/table_result.h"
 
@@ -88,6 +89,13 @@ class GroupedTable {
   std::vector<api::Expression> keys_;
 };
 
+// FromStream's answer: the stream's table (a query over it, usable as any Table) and the writer
+// that feeds it.
+struct TableStream {
+  Table table;
+  std::unique_ptr<StreamWriter> writer;
+};
+
 class TableEnvironment {
  public:
   // A session on the coordinator at `address` (host:port). The environment holds `keep_alive`
@@ -112,6 +120,12 @@ class TableEnvironment {
   absl::Status CreateTemporarySystemFunction(const std::string& name, const std::string& symbol,
                                              const std::string& library_path);
   absl::Status DropTemporarySystemFunction(const std::string& name);
+  // A table fed by this program (stream_writer.h), as Flink's fromDataStream(stream, schema): a
+  // temporary table of the session with `schema`'s columns and watermark (options.table_name names
+  // it, so SQL can read it too), and the writer whose rows it holds. One job reads a stream; Close
+  // on the writer ends it.
+  absl::StatusOr<TableStream> FromStream(const StreamSchema& schema,
+                                         const StreamOptions& options = {});
   // Registers `table` as a temporary view, readable from SQL.
   absl::Status CreateTemporaryView(const std::string& name, const Table& table);
   StatementSet CreateStatementSet() { return StatementSet(client_.get()); }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/client_stream_connector.h"
 #include "common/connectors/datagen_connector.h"
 #include "common/connectors/filesystem_connector.h"
 #include "common/connectors/kafka_connector.h"
@@ -69,8 +70,9 @@ std::vector<int> ConnectorTable::PhysicalColumnIndexes() const {
 const std::vector<const ConnectorFactory*>& AllConnectorFactories() {
   static const std::vector<const ConnectorFactory*> kAll = [] {
     std::vector<const ConnectorFactory*> all = {
-        &BlackholeConnector(), &CollectConnector(), &DatagenConnector(), &FilesystemConnector(),
-        &KafkaConnector(),     &NexmarkConnector(), &PrintConnector(),   &UpsertKafkaConnector(),
+        &BlackholeConnector(), &ClientStreamConnector(), &CollectConnector(),
+        &DatagenConnector(),   &FilesystemConnector(),   &KafkaConnector(),
+        &NexmarkConnector(),   &PrintConnector(),        &UpsertKafkaConnector(),
     };
     std::sort(all.begin(), all.end(), [](const ConnectorFactory* a, const ConnectorFactory* b) {
       return a->name() < b->name();
@@ -97,14 +99,15 @@ std::string SupportedConnectorList() {
 }
 
 absl::Status ValidateConnectorTable(const ConnectorTable& table,
-                                    const std::map<std::string, std::string>& options) {
+                                    const std::map<std::string, std::string>& options,
+                                    bool allow_internal) {
   auto connector = options.find("connector");
   if (connector == options.end()) {
     return ConnectorConfig::Error(
         absl::StrCat("table '", table.name, "' has no 'connector' option"));
   }
   const ConnectorFactory* factory = FindConnectorFactory(connector->second);
-  if (factory == nullptr || factory->internal()) {
+  if (factory == nullptr || (factory->internal() && !allow_internal)) {
     return ConnectorConfig::Error(absl::StrCat("unknown connector '", connector->second,
                                                "' for table '", table.name,
                                                "'; supported: ", SupportedConnectorList()));

@@ -26,7 +26,10 @@ std::string SupportedConnectorList();
 // A table as CREATE TABLE declares it: 'connector' names a connector a table may use, the
 // metadata columns are ones it offers (with a type it gives), the factory's checks pass, and the
 // factory read every option. InvalidArgument errors name the table and what is wrong.
+// `allow_internal`: the table is the coordinator's own (the client-stream table FromStream
+// declares), so an internal connector is allowed.
 absl::Status ValidateConnectorTable(const ConnectorTable& table,
-                                    const std::map<std::string, std::string>& options);
+                                    const std::map<std::string, std::string>& options,
+                                    bool allow_internal = false);
 
 }  // namespace eddy

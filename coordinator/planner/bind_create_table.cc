@@ -113,7 +113,7 @@ absl::Status BindPartitionKeys(const sql::CreateTable& ddl, CatalogTable& table)
 }  // namespace
 
 absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
-                                             const SessionCatalog& catalog) {
+                                             const SessionCatalog& catalog, bool allow_internal) {
   auto path = catalog.Resolve(ddl.name);
   if (!path.ok()) return planner::AsValidationError(ddl.name.pos, path.status());
   CatalogTable table;
@@ -238,7 +238,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     if (!replaced) table.options.emplace_back(k, v);
   }
-  RETURN_IF_ERROR(planner::ValidateConnectorOptions(table));
+  RETURN_IF_ERROR(planner::ValidateConnectorOptions(table, allow_internal));
   return table;
 }
 

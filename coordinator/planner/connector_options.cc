@@ -35,10 +35,11 @@ const ConnectorFactory* ConnectorOf(const CatalogTable& table) {
   return FindConnectorFactory(table.connector());
 }
 
-absl::Status ValidateConnectorOptions(const CatalogTable& table) {
+absl::Status ValidateConnectorOptions(const CatalogTable& table, bool allow_internal) {
   absl::Status s = ValidateConnectorTable(
       ConnectorTableOf(table),
-      std::map<std::string, std::string>(table.options.begin(), table.options.end()));
+      std::map<std::string, std::string>(table.options.begin(), table.options.end()),
+      allow_internal);
   if (s.ok() || s.code() != absl::StatusCode::kInvalidArgument) return s;
   return ValidationError(std::string(s.message()));
 }

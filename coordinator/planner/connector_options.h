@@ -22,6 +22,6 @@ const ConnectorFactory* ConnectorOf(const CatalogTable& table);
 
 // Checks 'connector', the columns and every option of `table` (schema filled in) against the
 // connector's factory; errors are validation errors naming the table and the option.
-absl::Status ValidateConnectorOptions(const CatalogTable& table);
+absl::Status ValidateConnectorOptions(const CatalogTable& table, bool allow_internal = false);
 
 }  // namespace eddy::planner

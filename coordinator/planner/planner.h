@@ -32,9 +32,11 @@ struct PlannedJob {
 };
 
 // Binds and validates a CREATE TABLE (types, primary key, watermark, LIKE, connector options). Does
-// not check whether the table exists: the caller handles IF NOT EXISTS.
+// not check whether the table exists: the caller handles IF NOT EXISTS. `allow_internal`: the
+// coordinator declares the table itself (FromStream's client-stream table), not a user's DDL.
 absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
-                                             const SessionCatalog& catalog);
+                                             const SessionCatalog& catalog,
+                                             bool allow_internal = false);
 
 // Binds the view's query (to validate it and derive its schema) and returns the catalog object.
 absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,

@@ -171,6 +171,20 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   RETURN_IF_ERROR(c->jobs_->Recover(JobSpecFrom));
   c->client_service_ = std::make_unique<ClientServiceImpl>(c.get());
   c->cluster_service_ = std::make_unique<ClusterServiceImpl>(c.get());
+  c->stream_relay_service_ = std::make_unique<StreamRelayService>(
+      [raw = c.get()](const std::string& id) -> Session& { return raw->SessionFor(id); },
+      [raw = c.get()](const std::string& job) -> std::string {
+        auto info = raw->jobs_->Get(job);
+        if (!info.ok()) return "";
+        const v1::JobStatus s = info->status();
+        if (s != v1::JOB_STATUS_FINISHED && s != v1::JOB_STATUS_FAILED &&
+            s != v1::JOB_STATUS_CANCELED) {
+          return "";
+        }
+        std::string why = v1::JobStatus_Name(s).substr(std::string("JOB_STATUS_").size());
+        if (!info->error().empty()) absl::StrAppend(&why, ": ", info->error());
+        return why;
+      });
 
   grpc::ServerBuilder builder;
   builder.AddListeningPort(absl::StrCat(options.bind_host, ":", options.port),
@@ -179,6 +193,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
   AddRpcServerMetrics(&builder);
   builder.RegisterService(c->client_service_.get());
   builder.RegisterService(c->cluster_service_.get());
+  builder.RegisterService(c->stream_relay_service_.get());
   c->server_ = builder.BuildAndStart();
   if (!c->server_ || c->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("coordinator cannot listen on ", options.bind_host,

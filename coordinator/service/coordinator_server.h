@@ -1,7 +1,7 @@
-// An eddy-coordinator: serves ClientService (statements, jobs) and ClusterService (worker
-// registration, heartbeats, task states) on one gRPC port, and checks worker heartbeats. Its data
-// directory holds the permanent catalog and the job store; at start it recovers the stored jobs
-// before it serves.
+// An eddy-coordinator: serves ClientService (statements, jobs), ClusterService (worker
+// registration, heartbeats, task states) and StreamRelayService (client streams) on one gRPC port,
+// and checks worker heartbeats. Its data directory holds the permanent catalog and the job store;
+// at start it recovers the stored jobs before it serves.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -23,6 +23,7 @@
 #include "coordinator/service/leader_lock.h"
 #include "coordinator/service/session.h"
 #include "coordinator/service/statement_executor.h"
+#include "coordinator/service/stream_relay_service.h"
 #include "eddy/v1/client.grpc.pb.h"
 #include "eddy/v1/coordinator.grpc.pb.h"
 
@@ -80,6 +81,7 @@ class CoordinatorServer {
   std::unique_ptr<StatementExecutor> executor_;
   std::unique_ptr<ClientServiceImpl> client_service_;
   std::unique_ptr<ClusterServiceImpl> cluster_service_;
+  std::unique_ptr<StreamRelayService> stream_relay_service_;
   std::unique_ptr<grpc::Server> server_;
 
   std::mutex sessions_mu_;

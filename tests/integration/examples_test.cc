@@ -47,6 +47,23 @@ TEST(ExamplesTest, TableApiWordCount) {
             "-- statement set finished\n");
 }
 
+// The FromStream example pushes clicks into a window count and prints each window as it closes.
+TEST(ExamplesTest, TableApiFromStream) {
+  const std::string dir = FreshTestDir("example-from-stream");
+  std::filesystem::create_directories(dir);
+  RunResult r = RunToCompletion({EddyBinary("table_api_from_stream")}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "-- clicks per user and minute\n"
+            "+I[bob, 2024-03-01 09:00:00.000, 1]\n"
+            "+I[alice, 2024-03-01 09:00:00.000, 4]\n"
+            "+I[bob, 2024-03-01 09:01:00.000, 2]\n"
+            "+I[carol, 2024-03-01 09:01:00.000, 1]\n"
+            "+I[alice, 2024-03-01 09:02:00.000, 1]\n"
+            "+I[carol, 2024-03-01 09:02:00.000, 2]\n"
+            "-- the stream ended\n");
+}
+
 // The insurance example reads examples/data/claims.csv through the filesystem connector, from the
 // repository root as its header says, and prints one row per product and 10-minute window.
 TEST(ExamplesTest, InsuranceClaimsWindows) {

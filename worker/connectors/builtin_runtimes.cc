@@ -4,11 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/client_stream_connector.h"
 #include "common/connectors/connector_registry.h"
 #include "common/connectors/datagen_connector.h"
 #include "common/connectors/nexmark_connector.h"
 #include "common/connectors/sink_only_connectors.h"
 #include "worker/connectors/blackhole_sink.h"
+#include "worker/connectors/client_stream_source.h"
 #include "worker/connectors/collect_sink.h"
 #include "worker/connectors/datagen_source.h"
 #include "worker/connectors/filesystem_sink.h"
@@ -92,6 +94,22 @@ class Blackhole : public ConnectorRuntime {
   }
 };
 
+class ClientStream : public ConnectorRuntime {
+ public:
+  std::string_view name() const override { return kClientStreamConnector; }
+  absl::StatusOr<std::unique_ptr<Source>> CreateSource(const v1::TableSource& spec,
+                                                       const ConnectorContext& ctx) const override {
+    if (ctx.coordinator == nullptr) {
+      return absl::FailedPreconditionError("client-stream source without a coordinator channel");
+    }
+    ASSIGN_OR_RETURN(ConnectorTable table, ConnectorTableOf(spec));
+    ConnectorConfig config = ConnectorConfigOf(spec);
+    ASSIGN_OR_RETURN(std::string stream_id, config.Required("stream-id"));
+    return std::make_unique<ClientStreamSource>(std::move(stream_id), table.name, table.columns,
+                                                ColumnsOf(spec), ctx.coordinator);
+  }
+};
+
 class Collect : public ConnectorRuntime {
  public:
   std::string_view name() const override { return kCollectConnector; }
@@ -131,6 +149,10 @@ const ConnectorRuntime& PrintRuntime() {
 }
 const ConnectorRuntime& BlackholeRuntime() {
   static const Blackhole kRuntime;
+  return kRuntime;
+}
+const ConnectorRuntime& ClientStreamRuntime() {
+  static const ClientStream kRuntime;
   return kRuntime;
 }
 const ConnectorRuntime& CollectRuntime() {

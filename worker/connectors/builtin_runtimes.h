@@ -12,6 +12,7 @@ const ConnectorRuntime& FilesystemRuntime();
 const ConnectorRuntime& PrintRuntime();
 const ConnectorRuntime& BlackholeRuntime();
 const ConnectorRuntime& CollectRuntime();
+const ConnectorRuntime& ClientStreamRuntime();
 
 // The columns a source reads: table_schema's `columns`, in output order.
 Schema ReadColumnsOf(const ConnectorTable& table, const v1::TableSource& spec);

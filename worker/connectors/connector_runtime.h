@@ -19,6 +19,10 @@
 #include "worker/operators/operator.h"
 #include "worker/operators/source.h"
 
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
 namespace eddy {
 
 class ResultBuffers;
@@ -29,6 +33,8 @@ struct ConnectorContext {
   // filesystem tables are refused.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
   ResultBuffers* results = nullptr;  // null: collect sinks are refused
+  // The worker's channel to the coordinator (client-stream sources pull from it); null: refused.
+  std::shared_ptr<grpc::Channel> coordinator = nullptr;
 };
 
 class ConnectorRuntime {

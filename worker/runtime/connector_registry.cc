@@ -16,8 +16,9 @@ absl::Status Unknown(const std::string& connector, const std::string& table) {
 
 const std::vector<const ConnectorRuntime*>& AllConnectorRuntimes() {
   static const std::vector<const ConnectorRuntime*> kAll = {
-      &BlackholeRuntime(), &CollectRuntime(), &DatagenRuntime(), &FilesystemRuntime(),
-      &KafkaRuntime(),     &NexmarkRuntime(), &PrintRuntime(),   &UpsertKafkaRuntime(),
+      &BlackholeRuntime(), &ClientStreamRuntime(), &CollectRuntime(),
+      &DatagenRuntime(),   &FilesystemRuntime(),   &KafkaRuntime(),
+      &NexmarkRuntime(),   &PrintRuntime(),        &UpsertKafkaRuntime(),
   };
   return kAll;
 }

@@ -612,6 +612,7 @@ ConnectorContext ConnectorContextOf(const NodeBuildContext& ctx) {
   ConnectorContext c;
   c.filesystem_allowed_dirs = ctx.filesystem_allowed_dirs;
   c.results = ctx.results;
+  c.coordinator = ctx.coordinator;
   return c;
 }
 

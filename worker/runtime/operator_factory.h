@@ -11,6 +11,10 @@
 #include "worker/operators/operator.h"
 #include "worker/operators/source.h"
 
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
 namespace eddy {
 
 class InputAlignment;
@@ -29,6 +33,7 @@ struct NodeBuildContext {
   // Canonical directories the filesystem connector may use (--filesystem-allowed-dirs); null:
   // filesystem nodes are rejected.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
+  std::shared_ptr<grpc::Channel> coordinator;  // the worker's channel to the coordinator, or null
   std::string worker;  // "worker-<id> at host:port": names this worker in other workers' errors
   // The task's barrier alignment, shared by all its exchange sources (one per stage input).
   std::shared_ptr<InputAlignment> alignment;

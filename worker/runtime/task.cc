@@ -159,6 +159,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     build_ctx.exchange = task->env_.exchange;
     build_ctx.results = task->env_.results;
     build_ctx.filesystem_allowed_dirs = task->env_.filesystem_allowed_dirs;
+    build_ctx.coordinator = task->env_.coordinator;
     build_ctx.worker = task->env_.worker;
     build_ctx.alignment = alignment;
     ASSIGN_OR_RETURN(BuiltNode built, BuildNode(spec, input_types, build_ctx));

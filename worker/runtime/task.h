@@ -29,6 +29,10 @@
 #include "worker/runtime/task_metrics.h"
 #include "worker/runtime/throughput_meter.h"
 
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
 namespace eddy {
 
 class CheckpointUploader;
@@ -48,6 +52,8 @@ struct TaskEnvironment {
   ResultBuffers* results = nullptr;  // the worker's SELECT result buffers; null: no collect sink
   // The filesystem connector's allowed directories (canonical); null: no filesystem nodes.
   const std::vector<std::string>* filesystem_allowed_dirs = nullptr;
+  // The worker's channel to the coordinator (client-stream sources); null: none.
+  std::shared_ptr<grpc::Channel> coordinator;
   std::string worker;  // "worker-<id> at host:port", for messages other workers show
   // The worker's asynchronous checkpoint part (uploads, acknowledgements, declines); null: the
   // task declines nothing and acknowledges nothing (checkpoints are dropped).

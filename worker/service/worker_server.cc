@@ -93,6 +93,7 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(const WorkerOp
   auto channel = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
                                            CoordinatorChannelArguments());
   w->coordinator_ = v1::ClusterService::NewStub(channel);
+  w->coordinator_channel_ = channel;
   v1::ClusterService::Stub* stub = w->coordinator_.get();
   w->checkpoints_ = std::make_unique<CheckpointUploader>(
       [stub](const v1::AcknowledgeCheckpointRequest& req) {
@@ -342,6 +343,7 @@ grpc::Status WorkerServer::DeployTasks(grpc::ServerContext*, const v1::DeployTas
     env.exchange = exchange_.get();
     env.results = &results_;
     env.filesystem_allowed_dirs = &options_.filesystem_allowed_dirs;
+    env.coordinator = coordinator_channel_;
     env.checkpoints = checkpoints_.get();
     {
       std::lock_guard<std::mutex> lock(mu_);

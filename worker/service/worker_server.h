@@ -105,6 +105,7 @@ class WorkerServer final : public v1::WorkerService::Service {
   std::unique_ptr<ExchangeServiceImpl> exchange_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::ClusterService::Stub> coordinator_;
+  std::shared_ptr<grpc::Channel> coordinator_channel_;  // coordinator_'s, for client-stream sources
   // Declared before tasks_: tasks hand it their snapshots until they are gone.
   std::unique_ptr<CheckpointUploader> checkpoints_;
 
