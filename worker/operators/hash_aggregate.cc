@@ -36,8 +36,8 @@ absl::Status HashAggregateOperator::Process(int input, const ChangelogBatch& bat
       return absl::InternalError(
           "HashAggregate: received a retraction; a batch aggregate's input is insert-only");
     }
-    groups_.Update(batch, r, /*accumulate=*/true);
   }
+  groups_.Update(batch, 0, batch.num_rows());
   return functions_.status();  // a user-defined aggregate that failed fails the task
 }
 

@@ -24,8 +24,10 @@ class InMemoryGroups {
   // `encoder` and `functions` belong to the operator and outlive this.
   InMemoryGroups(const KeyEncoder* encoder, AggregateFunctions* functions);
 
-  // Folds row `r` of `batch` into its group, adding the group first if it is new.
-  void Update(const ChangelogBatch& batch, size_t r, bool accumulate);
+  // Folds rows [begin, end) of `batch` into their groups (accumulating +I/+U rows, retracting
+  // -U/-D ones), adding new groups in row order. The rows' keys are encoded and hashed first, so
+  // that the probes of the table and the updates of the records can prefetch a few rows ahead.
+  void Update(const ChangelogBatch& batch, size_t begin, size_t end);
 
   size_t size() const { return table_.size(); }
   // Group g's accumulators; a native group's are loaded into a scratch that the next Load reuses.
@@ -46,7 +48,12 @@ class InMemoryGroups {
   std::vector<std::unique_ptr<GroupAccumulators>> groups_;  // without native payloads
   GroupAccumulators loaded_;
   ChangelogBatch keys_;
-  std::string key_buf_;
+  // Per Update: the rows' encoded keys (key_offsets_[i] .. key_offsets_[i + 1] in key_arena_),
+  // hashes and groups.
+  std::string key_arena_;
+  std::vector<uint32_t> key_offsets_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> row_group_;
 };
 
 }  // namespace eddy

@@ -1,5 +1,6 @@
 #include "worker/operators/local_group_aggregate.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -52,16 +53,24 @@ LocalGroupAggregateOperator::LocalGroupAggregateOperator(LocalGroupAggregateSpec
 
 absl::Status LocalGroupAggregateOperator::Process(int input, const ChangelogBatch& batch) {
   CountIn(batch);
-  for (size_t r = 0; r < batch.num_rows(); ++r) {
-    const RowKind kind = batch.kind(r);
-    const bool accumulate = IsAccumulate(kind);
-    if (!accumulate && spec_.input_insert_only) {
-      return absl::InternalError(
-          "LocalGroupAggregate was planned for insert-only input but received a retraction");
+  const size_t n = batch.num_rows();
+  if (spec_.input_insert_only) {
+    for (size_t r = 0; r < n; ++r) {
+      if (!IsAccumulate(batch.kind(r))) {
+        return absl::InternalError(
+            "LocalGroupAggregate was planned for insert-only input but received a retraction");
+      }
     }
-    groups_.Update(batch, r, accumulate);
-    if (pending_rows_++ == 0) pending_since_ = std::chrono::steady_clock::now();
-    if (pending_rows_ >= static_cast<size_t>(spec_.mini_batch_size)) RETURN_IF_ERROR(Flush());
+  }
+  // The rows up to the mini-batch's size at a time; a full mini-batch is flushed.
+  const size_t size = std::max<size_t>(1, static_cast<size_t>(spec_.mini_batch_size));
+  for (size_t begin = 0; begin < n;) {
+    const size_t end = std::min(n, begin + (size - std::min(size - 1, pending_rows_)));
+    if (pending_rows_ == 0) pending_since_ = std::chrono::steady_clock::now();
+    groups_.Update(batch, begin, end);
+    pending_rows_ += end - begin;
+    begin = end;
+    if (pending_rows_ >= size) RETURN_IF_ERROR(Flush());
   }
   return functions_.status();  // a user-defined aggregate that failed fails the task
 }
