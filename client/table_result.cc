@@ -73,6 +73,10 @@ absl::StatusOr<RowIterator::Step> RowIterator::TryNext(ResultRow* row) {
         for (size_t c = 0; c < b.num_columns(); ++c) {
           row->values.push_back(b.column(c).GetValue(row_));
           row->text.push_back(FormatValueInZone(row->values.back(), b.column(c).type(), zone_));
+          // An ARRAY, MAP or ROW value as its text, [1, 2], {a=1}, (1, x), not its encoding.
+          if (b.column(c).type().IsCollection() && !row->values.back().is_null()) {
+            row->values.back() = Value::String(row->text.back());
+          }
         }
         ++row_;
         ++delivered_;
