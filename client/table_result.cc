@@ -128,6 +128,8 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
       std::vector<DataType> shown = schema.Types();
       std::vector<int> ltz;
       for (size_t c = 0; c < shown.size(); ++c) {
+        // Rows give ARRAY, MAP and ROW values as their text already.
+        if (shown[c].IsCollection()) shown[c] = DataType::String().WithNullable(shown[c].nullable);
         if (shown[c].id != TypeId::kTimestampLtz) continue;
         shown[c].id = TypeId::kTimestamp;
         ltz.push_back(static_cast<int>(c));
