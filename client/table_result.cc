@@ -73,6 +73,10 @@ absl::StatusOr<RowIterator::Step> RowIterator::TryNext(ResultRow* row) {
         for (size_t c = 0; c < b.num_columns(); ++c) {
           row->values.push_back(b.column(c).GetValue(row_));
           row->text.push_back(FormatValueInZone(row->values.back(), b.column(c).type(), zone_));
+          // An ARRAY, MAP or ROW value as its text, [1, 2], {a=1}, (1, x), not its encoding.
+          if (b.column(c).type().IsCollection() && !row->values.back().is_null()) {
+            row->values.back() = Value::String(row->text.back());
+          }
         }
         ++row_;
         ++delivered_;
@@ -125,6 +129,8 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
       std::vector<DataType> shown = schema.Types();
       std::vector<int> ltz;
       for (size_t c = 0; c < shown.size(); ++c) {
+        // Rows give ARRAY, MAP and ROW values as their text already.
+        if (shown[c].IsCollection()) shown[c] = DataType::String().WithNullable(shown[c].nullable);
         if (shown[c].id != TypeId::kTimestampLtz) continue;
         shown[c].id = TypeId::kTimestamp;
         ltz.push_back(static_cast<int>(c));

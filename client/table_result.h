@@ -20,7 +20,7 @@ namespace eddy {
 // One change of a query's result.
 struct ResultRow {
   RowKind kind = RowKind::kInsert;
-  std::vector<Value> values;
+  std::vector<Value> values;  // ARRAY, MAP and ROW values as their text, as in `text`
   // Each value as the print sink shows it (`null` for NULL; a TIMESTAMP_LTZ in the session zone).
   std::vector<std::string> text;
   std::string ToString() const;  // as the print sink: +I[a, 1]

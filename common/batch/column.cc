@@ -126,6 +126,9 @@ Value Column::GetValue(size_t row) const {
     case TypeId::kDouble:
       return Value::Double(Get<double>(row));
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       return Value::String(std::string(GetString(row)));
     case TypeId::kNull:
       return Value::Null();
@@ -166,6 +169,9 @@ void Column::AppendValue(const Value& v) {
       Append<double>(v.double_value());
       break;
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       AppendString(v.string_value());
       break;
     case TypeId::kNull:

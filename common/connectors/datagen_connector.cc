@@ -100,6 +100,12 @@ absl::StatusOr<v1::DatagenSource> ReadDatagenSpec(const ConnectorTable& table,
   bool bounded = has_row_count;
   if (has_row_count) out.set_number_of_rows(rows);
   const Schema& physical = table.columns;
+  for (const Field& f : physical.fields) {
+    if (!f.type.IsCollection()) continue;
+    return ConnectorConfig::Error(
+        absl::StrCat("table '", table.name, "': the datagen connector does not generate column '",
+                     f.name, "' of type ", f.type.ToString()));
+  }
   std::vector<bool> read(physical.size(), columns.empty());
   for (int c : columns) read[c] = true;
   // Read columns in output order; the others only for their bounds.

@@ -24,6 +24,10 @@ class Filesystem : public ConnectorFactory {
                        "one column that is not a partition column, to write into its files"));
     }
     ASSIGN_OR_RETURN(FilesystemOptions options, ReadFilesystemOptions(config));
+    Schema file_columns;
+    for (int c : table.PhysicalColumnIndexes())
+      file_columns.fields.push_back(table.columns.fields[c]);
+    RETURN_IF_ERROR(CheckFormatColumns(options.format, file_columns, table.name, "the columns"));
     if (options.commit_trigger == FilesystemOptions::CommitTrigger::kPartitionTime) {
       std::vector<std::string> keys;
       for (int k : table.partition_keys) keys.push_back(table.columns.fields[k].name);

@@ -114,6 +114,14 @@ absl::StatusOr<FormatOptions> ReadFormat(ConnectorConfig& config, const std::str
 
 absl::Status CheckFormatColumns(const FormatOptions& format, const Schema& columns,
                                 const std::string& table, const std::string& what) {
+  if (format.kind == FormatKind::kCsv) {
+    for (const Field& f : columns.fields) {
+      if (!f.type.IsCollection()) continue;
+      return ConnectorConfig::Error(absl::StrCat(
+          "table '", table, "': the 'csv' format does not support column '", f.name, "' of type ",
+          f.type.ToString(), " (ARRAY, MAP and ROW columns need the 'json' format)"));
+    }
+  }
   if (format.kind != FormatKind::kRaw) return absl::OkStatus();
   if (columns.size() != 1 || columns.fields[0].type.id != TypeId::kString) {
     std::string got;

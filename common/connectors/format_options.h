@@ -76,7 +76,8 @@ absl::StatusOr<FormatOptions> ReadFormat(ConnectorConfig& config, const std::str
                                          bool with_ignore_first_line = false);
 
 // Checks that a format can hold the columns `columns` (names for errors): raw holds exactly one
-// STRING column. `what` names them in the error ("the value columns").
+// STRING column; csv holds no ARRAY, MAP or ROW column. `what` names them in the error ("the value
+// columns").
 absl::Status CheckFormatColumns(const FormatOptions& format, const Schema& columns,
                                 const std::string& table, const std::string& what);
 

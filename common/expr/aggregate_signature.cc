@@ -113,6 +113,9 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg) {
       return CannotApply(kind, arg);
     case AggKind::kMin:
     case AggKind::kMax:
+      // Collections are equal or not; they have no order.
+      if (arg.id == TypeId::kNull || arg.IsCollection()) return CannotApply(kind, arg);
+      return arg.WithNullable(true);
     case AggKind::kFirstValue:
     case AggKind::kLastValue:
       if (arg.id == TypeId::kNull) return CannotApply(kind, arg);

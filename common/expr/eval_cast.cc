@@ -17,6 +17,7 @@
 #include "common/expr/decimal_util.h"
 #include "common/expr/eval_internal.h"
 #include "common/expr/zoned_calls.h"
+#include "common/types/collection_codec.h"
 #include "common/types/temporal_text.h"
 #include "common/types/timestamp_precision.h"
 #include "common/types/value.h"
@@ -486,6 +487,15 @@ absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_c
   const DataType& from = in.type();
   DataType out_type = to;
   if (from.id == TypeId::kNull) return AllNull(out_type, in.size());
+  if (from.IsCollection() || to.IsCollection()) {
+    // Only nullabilities change (CheckCast): the same bytes under the new type.
+    if (!SameIgnoringNullability(from, to)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Cast from ", from.ToString(), " to ", to.ToString(), " is not supported"));
+    }
+    return Column::FromRaw(to, in.size(), in.raw_data(), in.raw_validity(), in.raw_offsets(),
+                           in.raw_heap());
+  }
   if (zone != nullptr && IsZoneDependentCast(from, to)) {
     if (from.id == TypeId::kTimestampLtz) {
       // The instant as the zone's wall clock, then that TIMESTAMP cast on.

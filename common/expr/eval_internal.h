@@ -111,6 +111,9 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kInterval:
       return f(int64_t{});
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
     case TypeId::kNull:
       break;
   }

@@ -49,7 +49,10 @@ Column BroadcastFixed(T v, const DataType& type, size_t n) {
 Column Broadcast(const Value& v, const DataType& type, size_t n) {
   if (v.is_null() || type.id == TypeId::kNull) return AllNull(type, n);
   switch (type.id) {
-    case TypeId::kString: {
+    case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: {
       StringBuilder b(type, n);
       b.heap().reserve(v.string_value().size() * n);
       for (size_t i = 0; i < n; ++i) b.Append(v.string_value());

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/expr/zoned_calls.h"
+#include "common/types/collection_codec.h"
 #include "common/types/value.h"
 
 namespace eddy {
@@ -45,6 +46,11 @@ void Append(const Expr& e, const std::vector<std::string>& names, std::string* o
     absl::StrAppend(out, " AS ", e.type.WithNullable(true).ToString(), ")");
     return;
   }
+  if (e.function == "FIELD" && e.args.size() == 2 && e.args[1]->literal.is_string()) {
+    Append(*e.args[0], names, out);  // r.f, as Flink prints a field access
+    absl::StrAppend(out, ".", e.args[1]->literal.string_value());
+    return;
+  }
   out->append(e.function == "NEGATE" ? "-" : e.function);
   out->push_back('(');
   for (size_t i = 0; i < e.args.size(); ++i) {
@@ -70,6 +76,10 @@ std::string LiteralToString(const Value& v, const DataType& type) {
       return !v.is_bool() ? "?" : v.bool_value() ? "TRUE" : "FALSE";
     case TypeId::kString:
       return v.is_string() ? Quote(v.string_value()) : "?";
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return v.is_string() ? FormatCollection(v.string_value(), type) : "?";
     case TypeId::kFloat:
     case TypeId::kDouble:
       return v.is_double() ? FormatValue(v, type) : "?";

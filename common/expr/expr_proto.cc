@@ -30,9 +30,11 @@ absl::Status ValidateType(const DataType& t) {
 
 }  // namespace
 
-void ValueToProto(const Value& v, v1::Literal* out) {
+void ValueToProto(const Value& v, const DataType& type, v1::Literal* out) {
   out->Clear();
-  if (v.is_bool()) {
+  if (type.IsCollection() && v.is_string()) {
+    out->set_bytes_value(v.string_value());
+  } else if (v.is_bool()) {
     out->set_bool_value(v.bool_value());
   } else if (v.is_int()) {
     out->set_int_value(v.int_value());
@@ -57,6 +59,11 @@ absl::StatusOr<Value> ValueFromProto(const v1::Literal& p, const DataType& type)
     case TypeId::kString:
       expected = v1::Literal::kStringValue;
       break;
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      expected = v1::Literal::kBytesValue;
+      break;
     case TypeId::kNull:
       expected = v1::Literal::VALUE_NOT_SET;
       break;
@@ -76,6 +83,8 @@ absl::StatusOr<Value> ValueFromProto(const v1::Literal& p, const DataType& type)
       return Value::Double(p.double_value());
     case v1::Literal::kStringValue:
       return Value::String(p.string_value());
+    case v1::Literal::kBytesValue:
+      return Value::String(p.bytes_value());
     default:
       return Value::Null();
   }
@@ -89,7 +98,7 @@ void ExprToProto(const Expr& e, v1::Expr* out) {
       out->set_column(e.column);
       break;
     case ExprKind::kLiteral:
-      ValueToProto(e.literal, out->mutable_literal());
+      ValueToProto(e.literal, e.type, out->mutable_literal());
       break;
     case ExprKind::kCall: {
       v1::Call* call = out->mutable_call();

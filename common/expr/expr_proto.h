@@ -19,7 +19,7 @@ void ExprToProto(const Expr& e, v1::Expr* out);
 // agree with it (ignoring nullability, the input's wins).
 absl::StatusOr<ExprPtr> ExprFromProto(const v1::Expr& p, const std::vector<DataType>& input_types);
 
-void ValueToProto(const Value& v, v1::Literal* out);
+void ValueToProto(const Value& v, const DataType& type, v1::Literal* out);
 // Checks the boxed value fits `type` (e.g. an INT literal must hold int_value).
 absl::StatusOr<Value> ValueFromProto(const v1::Literal& p, const DataType& type);
 

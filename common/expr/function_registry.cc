@@ -10,6 +10,7 @@
 #include "common/expr/function_table.h"
 #include "common/expr/resolve_internal.h"
 #include "common/expr/zoned_calls.h"
+#include "common/types/collection_codec.h"
 #include "common/types/timestamp_precision.h"
 
 namespace eddy {
@@ -206,6 +207,11 @@ absl::StatusOr<ExprPtr> ResolveComparison(const std::string& fn, std::vector<Exp
   if (AllNullType(args)) return IllegalNull(fn);
   auto common = CommonType(args[0]->type, args[1]->type);
   if (!common) return CannotApply(fn, args);
+  // Collections are equal or not (their canonical bytes); they have no order.
+  if (common->IsCollection() && fn != "=" && fn != "<>" && fn != "IS NOT DISTINCT FROM" &&
+      fn != "IS DISTINCT FROM") {
+    return CannotApply(fn, args);
+  }
   for (auto& a : args) a = CastIfNeeded(a, *common);
   // IS [NOT] DISTINCT FROM compares NULLs too: never NULL itself.
   const bool null_safe = fn == "IS NOT DISTINCT FROM" || fn == "IS DISTINCT FROM";
@@ -475,6 +481,27 @@ using resolve_internal::ClampedDecimal;
 using resolve_internal::IntegerRank;
 using resolve_internal::NewCall;
 
+namespace {
+
+// Of two collection types that differ at most in nullability: the one whose children are nullable
+// where either's are.
+DataType CommonCollectionType(const DataType& a, const DataType& b) {
+  std::vector<Field> children;
+  for (size_t i = 0; i < a.fields().size(); ++i) {
+    const DataType& ca = a.fields()[i].type;
+    const DataType& cb = b.fields()[i].type;
+    DataType c = ca.IsCollection() ? CommonCollectionType(ca, cb)
+                 : ca.IsString()   ? CommonType(ca, cb).value_or(ca)
+                                   : ca;
+    children.push_back({a.fields()[i].name, c.WithNullable(ca.nullable || cb.nullable)});
+  }
+  if (a.id == TypeId::kArray) return DataType::Array(children[0].type);
+  if (a.id == TypeId::kMap) return DataType::Map(children[0].type, children[1].type);
+  return DataType::Row(std::move(children));
+}
+
+}  // namespace
+
 std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
   bool nullable = a.nullable || b.nullable;
   if (a.id == TypeId::kNull) return b.WithNullable(true);
@@ -507,6 +534,8 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
     }
   } else if (a.id == TypeId::kBoolean && b.id == TypeId::kBoolean) {
     t = DataType::Boolean();
+  } else if (a.IsCollection() && SameIgnoringNullability(a, b)) {
+    t = CommonCollectionType(a, b);
   } else {
     return std::nullopt;
   }
@@ -546,7 +575,13 @@ absl::Status CheckCast(const DataType& from, const DataType& to) {
                                                    " is not supported"));
   };
   if (to.id == TypeId::kNull) return from.id == TypeId::kNull ? absl::OkStatus() : unsupported();
-  if (from.id == TypeId::kNull || from.id == to.id) return absl::OkStatus();
+  if (from.id == TypeId::kNull) return absl::OkStatus();
+  // A collection converts only to the same collection type with other nullabilities (no cast
+  // changes its elements, and none goes to or from STRING).
+  if (from.IsCollection() || to.IsCollection()) {
+    return SameIgnoringNullability(from, to) ? absl::OkStatus() : unsupported();
+  }
+  if (from.id == to.id) return absl::OkStatus();
   if (from.id == TypeId::kString || to.id == TypeId::kString) return absl::OkStatus();
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;
   bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;

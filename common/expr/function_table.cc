@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "common/base/status_macros.h"
+#include "common/expr/collection_functions.h"
 #include "common/expr/eval_internal.h"
 #include "common/expr/resolve_internal.h"
 #include "common/expr/zoned_calls.h"
@@ -149,6 +150,14 @@ std::vector<FunctionDef> BuildTable() {
       {"JSON_OBJECT", {}, ResolveJson, EvalJson},
       {"JSON_ARRAY", {}, ResolveJson, EvalJson},
       {"IS JSON", {}, ResolveJson, EvalJson},
+      // collections: constructors, a[i] / m[k] (ITEM), r.f (FIELD)
+      {"ARRAY", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"MAP", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"ROW", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"ITEM", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"FIELD", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"CARDINALITY", {}, ResolveCollectionCall, EvalCollectionCall},
+      {"ELEMENT", {}, ResolveCollectionCall, EvalCollectionCall},
       // casts (built by MakeCast)
       {"CAST", {}, ResolveNeedsTargetType, EvalCastCall},
       {"TRY_CAST", {}, ResolveNeedsTargetType, EvalCastCall},

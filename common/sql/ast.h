@@ -29,8 +29,10 @@ struct QualifiedName {
 struct TypeSpec {
   std::string name;  // upper-case canonical: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT,
                      // DOUBLE, DECIMAL, STRING, VARCHAR, CHAR, DATE, TIMESTAMP, TIMESTAMP_LTZ
-                     // (also TIME, BYTES)
-  std::vector<int> params;  // precision/scale/length as written (may be empty)
+                     // (also TIME, BYTES), ARRAY, MAP, ROW (also MULTISET)
+  std::vector<int> params;               // precision/scale/length as written (may be empty)
+  std::vector<TypeSpec> children;        // ARRAY: element; MAP: key, value; ROW: field types
+  std::vector<std::string> field_names;  // ROW: field names, as written
   bool not_null = false;
   SourcePos pos;
 };

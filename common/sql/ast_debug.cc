@@ -86,6 +86,15 @@ std::string Literal(const Expr& e) {
 
 std::string DebugString(const TypeSpec& type) {
   std::string out = type.name;
+  if (!type.children.empty()) {
+    out += "<";
+    for (size_t i = 0; i < type.children.size(); ++i) {
+      if (i > 0) out += ", ";
+      if (i < type.field_names.size()) absl::StrAppend(&out, type.field_names[i], " ");
+      out += DebugString(type.children[i]);
+    }
+    out += ">";
+  }
   if (!type.params.empty()) absl::StrAppend(&out, "(", absl::StrJoin(type.params, ", "), ")");
   if (type.not_null) out += " NOT NULL";
   return out;

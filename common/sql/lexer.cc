@@ -177,7 +177,7 @@ class Lexer {
         return absl::OkStatus();
       }
     }
-    static constexpr std::string_view kOneChar = "+-*/%=<>(),.;";
+    static constexpr std::string_view kOneChar = "+-*/%=<>(),.;[]";
     char c = Peek();
     if (kOneChar.find(c) == std::string_view::npos) {
       // Quote the whole UTF-8 character, not just its first byte.

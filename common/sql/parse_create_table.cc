@@ -223,6 +223,11 @@ absl::StatusOr<TypeSpec> Parser::ParseType() {
   } else if (word == "VARCHAR" || word == "CHAR" || word == "TIME" || word == "TIMESTAMP" ||
              word == "TIMESTAMP_LTZ") {
     with_params = word;
+  } else if (word == "ARRAY" || word == "MULTISET" || word == "MAP" || word == "ROW") {
+    type.name = word;
+    Advance();
+    RETURN_IF_ERROR(ParseNestedTypes(&type));
+    return ParseTypeNullability(std::move(type));
   } else {
     return ErrorAt(token, "unknown type " + FoundText(token));
   }
@@ -245,6 +250,10 @@ absl::StatusOr<TypeSpec> Parser::ParseType() {
       RETURN_IF_ERROR(ExpectKeyword("ZONE"));
     }
   }
+  return ParseTypeNullability(std::move(type));
+}
+
+absl::StatusOr<TypeSpec> Parser::ParseTypeNullability(TypeSpec type) {
   if (PeekKeyword("NOT") && PeekKeyword("NULL", 1)) {
     Advance();
     Advance();
@@ -253,6 +262,40 @@ absl::StatusOr<TypeSpec> Parser::ParseType() {
     AcceptKeyword("NULL");
   }
   return type;
+}
+
+// ARRAY<T>, MULTISET<T>, MAP<K, V>, ROW<name T, ...> and ROW(name T, ...); a ROW field may carry a
+// description string, as in Flink, which is read and dropped.
+absl::Status Parser::ParseNestedTypes(TypeSpec* type) {
+  const bool is_row = type->name == "ROW";
+  const bool parenthesized = is_row && PeekSymbol("(");
+  const char* close = parenthesized ? ")" : ">";
+  const Token& open = Peek();
+  if (parenthesized) {
+    Advance();
+  } else {
+    RETURN_IF_ERROR(ExpectSymbol("<"));
+  }
+  do {
+    if (is_row) {
+      const Token& name = Peek();
+      if (name.kind != TokenKind::kWord && name.kind != TokenKind::kQuotedIdentifier) {
+        return ErrorExpected("ROW field name");
+      }
+      type->field_names.push_back(name.text);
+      Advance();
+    }
+    ASSIGN_OR_RETURN(TypeSpec child, ParseType());
+    type->children.push_back(std::move(child));
+    if (is_row && Peek().kind == TokenKind::kString) Advance();  // the field's description
+  } while (AcceptSymbol(","));
+  RETURN_IF_ERROR(ExpectSymbol(close));
+  const size_t expected = type->name == "MAP" ? 2 : 1;
+  if (!is_row && type->children.size() != expected) {
+    return ErrorAt(open, absl::StrCat(type->name, " takes ", expected, " type",
+                                      expected == 1 ? "" : "s", ", found ", type->children.size()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace eddy::sql

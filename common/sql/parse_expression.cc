@@ -1,6 +1,6 @@
 // Expressions, by precedence from loosest to tightest:
 //   OR < AND < NOT < comparison (= <> < <= > >=, IS, LIKE, IN, BETWEEN) < + - || < * / % < unary +
-//   - < primary
+//   - < postfix (a[i], r.f) < primary
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -217,12 +217,55 @@ absl::StatusOr<ExprPtr> Parser::ParseMultiplicative() {
 }
 
 absl::StatusOr<ExprPtr> Parser::ParseUnary() {
-  if (!PeekSymbol("-") && !PeekSymbol("+")) return ParsePrimary();
+  if (!PeekSymbol("-") && !PeekSymbol("+")) return ParsePostfix();
   const Token& sign = Advance();
   NestingGuard guard(depth_);
   RETURN_IF_ERROR(CheckNesting());
   ASSIGN_OR_RETURN(ExprPtr operand, ParseUnary());
   return MakeUnary(sign.text, sign.pos, std::move(operand));
+}
+
+// Element access e[i] (the function ITEM) and field access e.f (the function FIELD, its name a
+// string literal) after a primary; `t.r.f` on a column is a qualified name the binder resolves.
+absl::StatusOr<ExprPtr> Parser::ParsePostfix() {
+  ASSIGN_OR_RETURN(ExprPtr e, ParsePrimary());
+  while (PeekSymbol("[") || (PeekSymbol(".") && (Peek(1).kind == TokenKind::kWord ||
+                                                 Peek(1).kind == TokenKind::kQuotedIdentifier))) {
+    const Token& op = Advance();
+    ExprPtr call = MakeExpr(ExprKind::kFunction, op.pos);
+    call->name.pos = op.pos;
+    if (op.text == "[") {
+      call->name.parts.push_back("ITEM");
+      call->args.push_back(std::move(e));
+      ASSIGN_OR_RETURN(ExprPtr index, ParseExpr());
+      call->args.push_back(std::move(index));
+      RETURN_IF_ERROR(ExpectSymbol("]"));
+    } else {
+      const Token& field = Advance();
+      call->name.parts.push_back("FIELD");
+      call->args.push_back(std::move(e));
+      call->args.push_back(MakeLiteral(LiteralKind::kString, field.text, field.pos));
+    }
+    e = std::move(call);
+  }
+  return e;
+}
+
+// ARRAY[e, ...] and MAP[k, v, ...]: calls of the functions ARRAY and MAP.
+absl::StatusOr<ExprPtr> Parser::ParseCollectionConstructor() {
+  const Token& word = Advance();
+  ExprPtr call = MakeExpr(ExprKind::kFunction, word.pos);
+  call->name.pos = word.pos;
+  call->name.parts.push_back(word.upper);
+  RETURN_IF_ERROR(ExpectSymbol("["));
+  if (!PeekSymbol("]")) {
+    do {
+      ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
+      call->args.push_back(std::move(arg));
+    } while (AcceptSymbol(","));
+  }
+  RETURN_IF_ERROR(ExpectSymbol("]"));
+  return call;
 }
 
 absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
@@ -294,6 +337,10 @@ absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
     }
   }
   if (word == "INTERVAL") return ParseInterval();
+  if ((word == "ARRAY" || word == "MAP") && PeekSymbol("[", 1)) return ParseCollectionConstructor();
+  if (word == "MULTISET" && PeekSymbol("[", 1)) {
+    return ErrorAt(token, "MULTISET values are not supported (ARRAY, MAP and ROW are)");
+  }
   if ((word == "CAST" || word == "TRY_CAST") && PeekSymbol("(", 1)) return ParseCast();
   if (word == "CASE") return ParseCase();
   if (PeekSpecialFunction()) return ParseSpecialFunction();

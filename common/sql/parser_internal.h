@@ -102,8 +102,10 @@ class Parser {
   absl::Status ParseNotEnforced();
   absl::Status ParseProperties(PropertyList& properties);
   absl::StatusOr<LikeClause> ParseLikeClause();
-  absl::StatusOr<TypeSpec> ParseType();                // also for CAST
-  absl::StatusOr<std::vector<int>> ParseTypeParams();  // ( n [, m] )
+  absl::StatusOr<TypeSpec> ParseType();                          // also for CAST
+  absl::StatusOr<TypeSpec> ParseTypeNullability(TypeSpec type);  // [NOT] NULL after a type
+  absl::Status ParseNestedTypes(TypeSpec* type);                 // <...> of ARRAY, MAP, ROW
+  absl::StatusOr<std::vector<int>> ParseTypeParams();            // ( n [, m] )
 
   // ---- queries (parse_query.cc)
   absl::StatusOr<QueryPtr> ParseQuery();
@@ -147,7 +149,9 @@ class Parser {
   absl::StatusOr<ExprPtr> ParseAdditive();
   absl::StatusOr<ExprPtr> ParseMultiplicative();
   absl::StatusOr<ExprPtr> ParseUnary();
+  absl::StatusOr<ExprPtr> ParsePostfix();  // primary [i] / .field ...
   absl::StatusOr<ExprPtr> ParsePrimary();
+  absl::StatusOr<ExprPtr> ParseCollectionConstructor();  // ARRAY[..], MAP[..]
   absl::StatusOr<ExprPtr> ParseNameOrCall();
   absl::StatusOr<ExprPtr> ParseFunctionCall(QualifiedName name);
   absl::StatusOr<ExprPtr> ParseCast();

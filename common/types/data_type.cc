@@ -2,8 +2,56 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 
 namespace eddy {
+
+DataType DataType::Array(DataType element) {
+  DataType t{TypeId::kArray};
+  t.nested = std::make_shared<const NestedTypes>(NestedTypes{{{"element", std::move(element)}}});
+  return t;
+}
+
+DataType DataType::Map(DataType key, DataType value) {
+  DataType t{TypeId::kMap};
+  t.nested = std::make_shared<const NestedTypes>(
+      NestedTypes{{{"key", std::move(key)}, {"value", std::move(value)}}});
+  return t;
+}
+
+DataType DataType::Row(std::vector<Field> fields) {
+  DataType t{TypeId::kRow};
+  t.nested = std::make_shared<const NestedTypes>(NestedTypes{std::move(fields)});
+  return t;
+}
+
+const DataType& DataType::element_type() const { return nested->children[0].type; }
+const DataType& DataType::key_type() const { return nested->children[0].type; }
+const DataType& DataType::value_type() const { return nested->children[1].type; }
+const std::vector<Field>& DataType::fields() const {
+  static const std::vector<Field> kNone;
+  return nested ? nested->children : kNone;
+}
+
+bool DataType::NestedEquals(const DataType& o) const {
+  if (!nested || !o.nested) return false;
+  const auto& a = nested->children;
+  const auto& b = o.nested->children;
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].type != b[i].type) return false;
+    if (id == TypeId::kRow && a[i].name != b[i].name) return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string QuoteIdentifier(const std::string& name) {
+  return absl::StrCat("`", absl::StrReplaceAll(name, {{"`", "``"}}), "`");
+}
+
+}  // namespace
 
 std::string DataType::ToString() const {
   std::string s;
@@ -49,6 +97,21 @@ std::string DataType::ToString() const {
     case TypeId::kInterval:
       s = absl::StrCat("INTERVAL SECOND(", precision, ")");
       break;
+    case TypeId::kArray:
+      s = absl::StrCat("ARRAY<", element_type().ToString(), ">");
+      break;
+    case TypeId::kMap:
+      s = absl::StrCat("MAP<", key_type().ToString(), ", ", value_type().ToString(), ">");
+      break;
+    case TypeId::kRow: {
+      s = "ROW<";
+      for (size_t i = 0; i < fields().size(); ++i) {
+        if (i > 0) s += ", ";
+        absl::StrAppend(&s, QuoteIdentifier(fields()[i].name), " ", fields()[i].type.ToString());
+      }
+      s += ">";
+      break;
+    }
   }
   if (!nullable) s += " NOT NULL";
   return s;
@@ -73,6 +136,9 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kInterval:
       return 8;
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       return 0;
     case TypeId::kNull:
       return 1;

@@ -3,9 +3,14 @@
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
 // int64 since epoch (timestamp_precision.h),
 // STRING/VARCHAR variable-length bytes, INTERVAL DAY TO SECOND int64 ms.
+// ARRAY<T>, MAP<K, V> and ROW<f T, ...> are variable-length too: each value is one byte string in
+// the canonical encoding of common/types/collection_codec.h, so batches, the wire, the shuffle and
+// state carry them as they carry STRING. Their element, key/value or field types hang off the type
+// as shared immutable children, so a DataType stays cheap to copy.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +39,15 @@ enum class TypeId : uint8_t {
   // but counted from 1970-01-01 00:00:00 UTC; shown, and converted to and from TIMESTAMP, DATE
   // and STRING, in the session's table.local-time-zone (common/types/time_zone.h).
   kTimestampLtz,
+  kArray,  // ARRAY<T>: children = {element}
+  kMap,    // MAP<K, V>: children = {key, value}
+  kRow,    // ROW<f T, ...>: children = the fields, with their names
 };
+
+struct DataType;
+struct Field;
+// The children of a collection type, shared and never changed once built.
+struct NestedTypes;
 
 inline constexpr int kMaxDecimalPrecision = 18;
 
@@ -44,6 +57,7 @@ struct DataType {
   int scale = 0;      // DECIMAL scale
   int length = 0;     // VARCHAR(n)/CHAR(n); 0 = STRING (unbounded)
   bool nullable = true;
+  std::shared_ptr<const NestedTypes> nested;  // ARRAY, MAP and ROW only
 
   static DataType Boolean() { return {TypeId::kBoolean}; }
   static DataType TinyInt() { return {TypeId::kTinyInt}; }
@@ -60,6 +74,20 @@ struct DataType {
   static DataType TimestampLtz(int p = 3) { return {TypeId::kTimestampLtz, p}; }
   static DataType Null() { return {TypeId::kNull}; }
   static DataType Interval() { return {TypeId::kInterval, 3}; }
+  static DataType Array(DataType element);
+  static DataType Map(DataType key, DataType value);
+  static DataType Row(std::vector<Field> fields);
+
+  bool IsCollection() const {
+    return id == TypeId::kArray || id == TypeId::kMap || id == TypeId::kRow;
+  }
+  // Variable-length in a column (STRING and the collections).
+  bool IsVariableLength() const { return id == TypeId::kString || IsCollection(); }
+  // ARRAY: the element type. MAP: key_type() and value_type(). ROW: fields().
+  const DataType& element_type() const;
+  const DataType& key_type() const;
+  const DataType& value_type() const;
+  const std::vector<Field>& fields() const;
 
   DataType WithNullable(bool n) const {
     DataType t = *this;
@@ -80,23 +108,32 @@ struct DataType {
   // TIMESTAMP(p) or TIMESTAMP_LTZ(p): an int64 in the unit of precision p (timestamp_precision.h).
   bool IsTimestampLike() const { return id == TypeId::kTimestamp || id == TypeId::kTimestampLtz; }
 
-  // Same type, ignoring nullability.
+  // Same type, ignoring the top-level nullability (children's nullability and ROW field names
+  // count, as Flink's logical type equality).
   bool SameAs(const DataType& o) const {
-    return id == o.id && precision == o.precision && scale == o.scale && length == o.length;
+    return id == o.id && precision == o.precision && scale == o.scale && length == o.length &&
+           (nested == o.nested || NestedEquals(o));
   }
   bool operator==(const DataType& o) const { return SameAs(o) && nullable == o.nullable; }
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
-  // TIMESTAMP(3).
+  // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>.
   std::string ToString() const;
+
+ private:
+  bool NestedEquals(const DataType& o) const;
 };
 
-// Bytes per value in a column; 0 for variable-length (STRING).
+// Bytes per value in a column; 0 for variable-length (STRING, ARRAY, MAP, ROW).
 int PhysicalWidth(TypeId id);
 
 struct Field {
   std::string name;
   DataType type;
+};
+
+struct NestedTypes {
+  std::vector<Field> children;  // ARRAY: one; MAP: key, value; ROW: the fields
 };
 
 struct Schema {

@@ -11,14 +11,37 @@ void TypeToProto(const DataType& t, v1::DataType* out) {
   out->set_scale(t.scale);
   out->set_length(t.length);
   out->set_nullable(t.nullable);
+  for (const Field& f : t.fields()) {
+    TypeToProto(f.type, out->add_children());
+    if (t.id == TypeId::kRow) out->add_field_names(f.name);
+  }
 }
 
 absl::StatusOr<DataType> TypeFromProto(const v1::DataType& p) {
-  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kTimestampLtz)) {
+  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kRow)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown type id ", p.id()));
   }
+  const TypeId id = static_cast<TypeId>(p.id());
+  std::vector<DataType> children;
+  for (const auto& c : p.children()) {
+    ASSIGN_OR_RETURN(DataType child, TypeFromProto(c));
+    children.push_back(std::move(child));
+  }
+  const size_t expected_children = id == TypeId::kArray ? 1 : id == TypeId::kMap ? 2 : 0;
+  if (id == TypeId::kRow ? (children.empty() || p.field_names_size() != p.children_size())
+                         : children.size() != expected_children) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("type id ", p.id(), " with ", children.size(), " child types"));
+  }
   DataType t;
-  t.id = static_cast<TypeId>(p.id());
+  if (id == TypeId::kArray) t = DataType::Array(children[0]);
+  if (id == TypeId::kMap) t = DataType::Map(children[0], children[1]);
+  if (id == TypeId::kRow) {
+    std::vector<Field> fields;
+    for (size_t i = 0; i < children.size(); ++i) fields.push_back({p.field_names(i), children[i]});
+    t = DataType::Row(std::move(fields));
+  }
+  t.id = id;
   t.precision = p.precision();
   t.scale = p.scale();
   t.length = p.length();

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
+#include "common/types/collection_codec.h"
 #include "common/types/timestamp_precision.h"
 
 namespace eddy {
@@ -120,6 +121,10 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return "null";
     case TypeId::kInterval:
       return FormatInterval(v.int_value());
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return FormatCollection(v.string_value(), type);
   }
   return "?";
 }

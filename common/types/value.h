@@ -1,6 +1,7 @@
 // A single SQL value outside a column: literals, VALUES rows, test expectations and printing.
 // Integers, DECIMAL (unscaled), DATE (days) and TIMESTAMP (ms) are held as int64; FLOAT/DOUBLE as
-// double; STRING as std::string. Hot paths work on columns, not on Values.
+// double; STRING as std::string, ARRAY/MAP/ROW as a std::string holding their encoding
+// (collection_codec.h). Hot paths work on columns, not on Values.
 #pragma once
 
 #include <cstdint>

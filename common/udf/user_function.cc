@@ -80,6 +80,9 @@ EddyUdfColumn ToUdfColumn(const Column& c) {
       out.type.id = EDDY_UDF_DECIMAL;
       break;
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
     case TypeId::kNull:
       out.type.id = EDDY_UDF_STRING;
       break;

@@ -14,6 +14,7 @@
 #include "common/expr/evaluator.h"
 #include "common/expr/function_registry.h"
 #include "common/expr/user_function_call.h"
+#include "common/types/collection_codec.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/type_spec.h"
@@ -95,6 +96,28 @@ absl::Status GroupingCallNotAllowed(const sql::Expr& e, const ExprScope& scope) 
   }
   return ValidationErrorAt(e.pos,
                            absl::StrCat(name, " operator may only occur in an aggregate query"));
+}
+
+// `r.f`, `t.r.f`, `r.f.g`: the longest leading part of the name that is a column, then a field
+// access per remaining part. nullptr when no leading part names a ROW column.
+absl::StatusOr<ExprPtr> BindRowFieldAccess(const sql::Expr& e, const ExprScope& scope) {
+  const auto& parts = e.name.parts;
+  for (size_t prefix = parts.size() - 1; prefix >= 1; --prefix) {
+    sql::Expr column;
+    column.kind = sql::ExprKind::kIdentifier;
+    column.pos = e.pos;
+    column.name = e.name;
+    column.name.parts.assign(parts.begin(), parts.begin() + prefix);
+    absl::StatusOr<int> i = ResolveColumn(column, scope);
+    if (!i.ok() || scope.schema->fields[*i].type.id != TypeId::kRow) continue;
+    ExprPtr value = MakeColumnRef(*i, scope.schema->fields[*i].type);
+    for (size_t k = prefix; k < parts.size(); ++k) {
+      ExprPtr name = MakeLiteral(Value::String(parts[k]), DataType::String().WithNullable(false));
+      ASSIGN_OR_RETURN(value, Call(e.pos, "FIELD", {std::move(value), std::move(name)}));
+    }
+    return value;
+  }
+  return ExprPtr(nullptr);
 }
 
 absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope) {
@@ -232,8 +255,13 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
     case sql::ExprKind::kLiteral:
       return BindLiteral(e);
     case sql::ExprKind::kIdentifier: {
-      ASSIGN_OR_RETURN(int i, ResolveColumn(e, scope));
-      return MakeColumnRef(i, scope.schema->fields[i].type);
+      absl::StatusOr<int> i = ResolveColumn(e, scope);
+      if (!i.ok() && e.name.parts.size() >= 2) {
+        ASSIGN_OR_RETURN(ExprPtr field, BindRowFieldAccess(e, scope));
+        if (field != nullptr) return field;
+      }
+      if (!i.ok()) return i.status();
+      return MakeColumnRef(*i, scope.schema->fields[*i].type);
     }
     case sql::ExprKind::kStar:
       return ValidationErrorAt(e.pos, "'*' is only allowed in a SELECT list or COUNT(*)");
@@ -348,6 +376,8 @@ absl::StatusOr<ExprPtr> BindExpr(const sql::Expr& e, const ExprScope& scope) {
 
 bool IsImplicitlyCastable(const DataType& from, const DataType& to) {
   if (from.id == TypeId::kNull || from.SameAs(to)) return true;
+  // ARRAY<INT NOT NULL> into ARRAY<INT>: the same values (elements are not converted).
+  if (from.IsCollection()) return SameIgnoringNullability(from, to);
   auto rank = [](TypeId id) {
     switch (id) {
       case TypeId::kTinyInt:

@@ -1,6 +1,8 @@
 #include "coordinator/planner/type_spec.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/status_macros.h"
 #include "coordinator/planner/planner_errors.h"
 
 namespace eddy::planner {
@@ -57,6 +59,29 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
       return ValidationErrorAt(spec.pos, n + " precision must be between 0 and 9");
     }
     t = n == "TIMESTAMP" ? DataType::Timestamp(precision) : DataType::TimestampLtz(precision);
+  } else if (n == "ARRAY" || n == "MAP" || n == "ROW") {
+    std::vector<DataType> children;
+    for (const sql::TypeSpec& c : spec.children) {
+      ASSIGN_OR_RETURN(DataType child, TypeFromSpec(c));
+      children.push_back(std::move(child));
+    }
+    if (n == "ARRAY") t = DataType::Array(children[0]);
+    if (n == "MAP") t = DataType::Map(children[0], children[1]);
+    if (n == "ROW") {
+      std::vector<Field> fields;
+      for (size_t i = 0; i < children.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (absl::EqualsIgnoreCase(spec.field_names[j], spec.field_names[i])) {
+            return ValidationErrorAt(
+                spec.pos, absl::StrCat("ROW field name '", spec.field_names[i], "' appears twice"));
+          }
+        }
+        fields.push_back({spec.field_names[i], children[i]});
+      }
+      t = DataType::Row(std::move(fields));
+    }
+  } else if (n == "MULTISET") {
+    return ValidationErrorAt(spec.pos, "type MULTISET is not supported (ARRAY, MAP and ROW are)");
   } else {
     return ValidationErrorAt(spec.pos, absl::StrCat("type ", n, " is not supported yet"));
   }

@@ -220,6 +220,33 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
   EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
+// The same aggregation keyed by a ROW holding an ARRAY: the collection keys travel through the
+// hash exchange, sit in RocksDB state and come back from the checkpoint after the kill.
+TEST_F(FailoverTest, ACheckpointedAggregationOnACollectionKeyRestoresEveryGroupExactlyOnce) {
+  constexpr int64_t kRows = 40000;
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) + ThrottledSequenceTable(kRows) +
+      "CREATE TEMPORARY TABLE out (k BIGINT, c BIGINT, s BIGINT) WITH ('connector' = 'print');"
+      "INSERT INTO out SELECT g.k.m, c, s FROM (SELECT k, COUNT(*) AS c, SUM(id) AS s FROM ("
+      "SELECT CAST(ROW(id % 10, ARRAY[id % 10, id % 5]) AS ROW<m BIGINT, a ARRAY<BIGINT>>) AS k, "
+      "id FROM seq) AS t GROUP BY k) AS g;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  WaitForACompletedCheckpoint(job);
+  const int victim = KillAWorkerRunningSubtasks();
+  ASSERT_GE(victim, 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
+}
+
 // A state file of the newest checkpoint loses one bit while a worker dies: the restart skips that
 // checkpoint, naming the file, and restores the one before it; every row still counts once.
 TEST_F(FailoverTest, ACorruptedStateFileMakesTheRestartUseThePreviousCheckpoint) {

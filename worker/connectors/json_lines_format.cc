@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
+#include "worker/connectors/json_collection_text.h"
 
 namespace eddy {
 namespace {
@@ -414,7 +415,7 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
     const TypeId id = col.type().id;
     if (id == TypeId::kString) {
       text[c] = &col;
-    } else if (id != TypeId::kBoolean && id != TypeId::kNull) {
+    } else if (id != TypeId::kBoolean && id != TypeId::kNull && !col.type().IsCollection()) {
       ASSIGN_OR_RETURN(cast[c], CastColumn(col, DataType::String(), /*try_cast=*/false));
       text[c] = &cast[c];
     }
@@ -436,6 +437,11 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
         case TypeId::kString:
         case TypeId::kDate:
           AppendJsonString(text[c]->GetString(r), out);
+          break;
+        case TypeId::kArray:
+        case TypeId::kMap:
+        case TypeId::kRow:
+          AppendCollectionJson(col.GetString(r), col.type(), out);
           break;
         case TypeId::kTimestamp:
         case TypeId::kTimestampLtz: {

@@ -4,6 +4,7 @@
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
 #include "common/expr/gather.h"
+#include "worker/connectors/json_collection_text.h"
 
 namespace eddy {
 namespace {
@@ -57,7 +58,11 @@ absl::StatusOr<ChangelogBatch> TextRows::TakeBatch(bool ignore_errors) {
       text = Column(StagingType(spec.type));
       text.Reserve(n);
     } else {
-      ASSIGN_OR_RETURN(result, CastColumn(text, spec.type, /*try_cast=*/true));
+      if (spec.type.IsCollection()) {
+        result = CollectionsFromJsonText(text, spec.type);  // only the json format has them
+      } else {
+        ASSIGN_OR_RETURN(result, CastColumn(text, spec.type, /*try_cast=*/true));
+      }
       if (result.null_count() > text.null_count()) {
         for (size_t r = 0; r < n; ++r) {
           if (!result.IsNull(r) || text.IsNull(r)) continue;

@@ -20,6 +20,9 @@ ValueClass ValueClassOf(TypeId t) {
     case TypeId::kDouble:
       return ValueClass::kDouble;
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       return ValueClass::kString;
     default:
       return ValueClass::kInt;
@@ -155,6 +158,9 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
   v->null = false;
   switch (col.type().id) {
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       v->s.assign(col.GetString(0));
       break;
     case TypeId::kFloat:
@@ -755,6 +761,9 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
       col->Append<double>(v.d);
       break;
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       col->AppendString(v.s);
       break;
     case TypeId::kNull:

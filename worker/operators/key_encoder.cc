@@ -101,6 +101,9 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
     case TypeId::kDouble:
       return Value::Double(Load<double>(f.bytes));
     case TypeId::kString:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
       return Value::String(std::string(f.bytes));
     case TypeId::kNull:
       return Value::Null();

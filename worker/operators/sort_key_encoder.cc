@@ -96,7 +96,10 @@ void SortKeyEncoder::Encode(const ChangelogBatch& batch, size_t row, std::string
       case TypeId::kDouble:
         PutBigEndian(OrderedDouble(col.Get<double>(row)), 8, invert, out);
         break;
-      case TypeId::kString: {
+      case TypeId::kString:
+      case TypeId::kArray:
+      case TypeId::kMap:
+      case TypeId::kRow: {
         for (char c : col.GetString(row)) {
           out->push_back(static_cast<char>(static_cast<uint8_t>(c) ^ invert));
           if (c == 0) out->push_back(static_cast<char>(0xff ^ invert));

@@ -60,7 +60,7 @@ TEST(ExprProto, LiteralValues) {
                                                {Value::Bool(true), DataType::Boolean()},
                                                {Value::Null(), DataType::Int()}}) {
     v1::Literal p;
-    ValueToProto(v, &p);
+    ValueToProto(v, t, &p);
     auto back = ValueFromProto(p, t);
     ASSERT_TRUE(back.ok()) << back.status();
     EXPECT_EQ(*back, v);

@@ -179,3 +179,25 @@ TEST(CreateTable, Errors) {
 
 }  // namespace
 }  // namespace eddy::sql
+
+namespace eddy::sql {
+namespace {
+
+TEST(CreateTable, CollectionTypes) {
+  StatementPtr s = testing::Parse(
+      "CREATE TABLE t (a ARRAY<INT NOT NULL>, m MAP<STRING, ARRAY<ROW<x INT, `y z` STRING 'a "
+      "description'>>> NOT NULL, r ROW(a BIGINT, b ROW<c DATE>))");
+  ASSERT_NE(s, nullptr);
+  const CreateTable& t = *s->create_table;
+  ASSERT_EQ(t.columns.size(), 3u);
+  EXPECT_EQ(DebugString(t.columns[0].type), "ARRAY<INT NOT NULL>");
+  EXPECT_EQ(DebugString(t.columns[1].type), "MAP<STRING, ARRAY<ROW<x INT, y z STRING>>> NOT NULL");
+  EXPECT_EQ(DebugString(t.columns[2].type), "ROW<a BIGINT, b ROW<c DATE>>");
+  EXPECT_EQ(testing::Error("CREATE TABLE t (a MAP<INT>)"),
+            "SQL parse error at line 1, column 22: MAP takes 2 types, found 1");
+  EXPECT_EQ(testing::Error("CREATE TABLE t (a ARRAY<INT, INT>)"),
+            "SQL parse error at line 1, column 24: ARRAY takes 1 type, found 2");
+}
+
+}  // namespace
+}  // namespace eddy::sql

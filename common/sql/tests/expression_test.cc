@@ -289,3 +289,27 @@ TEST(Expression, DeepNestingIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace eddy::sql
+
+namespace eddy::sql {
+namespace {
+
+using testing::Expr;
+
+TEST(Expression, CollectionConstructorsAndAccess) {
+  EXPECT_EQ(Expr("ARRAY[1, a]"), Expr("ARRAY(1, a)"));
+  EXPECT_EQ(Expr("MAP['k', 1]"), Expr("MAP('k', 1)"));
+  EXPECT_EQ(Expr("a[1]"), Expr("ITEM(a, 1)"));
+  EXPECT_EQ(Expr("a[1][i + 1]"), Expr("ITEM(ITEM(a, 1), i + 1)"));
+  EXPECT_EQ(Expr("m['k'] + 1"), Expr("ITEM(m, 'k') + 1"));
+  EXPECT_EQ(Expr("ROW(1, 'x').f"), Expr("FIELD(ROW(1, 'x'), 'f')"));
+  EXPECT_EQ(Expr("a[2].`g`.h"), Expr("FIELD(FIELD(ITEM(a, 2), 'g'), 'h')"));
+  EXPECT_EQ(Expr("t.r.f"), "t.r.f");  // a qualified name: the binder finds the ROW column
+  EXPECT_EQ(Expr("ARRAY[1"),
+            "ERROR: SQL parse error at line 1, column 8: expected ']' but found end of input");
+  EXPECT_EQ(Expr("MULTISET[1]"),
+            "ERROR: SQL parse error at line 1, column 1: MULTISET values are not supported (ARRAY, "
+            "MAP and ROW are)");
+}
+
+}  // namespace
+}  // namespace eddy::sql
