@@ -91,6 +91,12 @@ absl::Status CheckStreamValue(const Value& v, const DataType& type, const std::s
     case TypeId::kNull:
       fits = false;
       break;
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return absl::InvalidArgumentError(
+          absl::StrCat("column '", column, "' (", type.ToString(),
+                       "): a stream takes no ARRAY, MAP or ROW values yet"));
   }
   if (fits) return absl::OkStatus();
   return absl::InvalidArgumentError(

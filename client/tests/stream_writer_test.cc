@@ -37,6 +37,9 @@ TEST(StreamWriterTest, AValueMustBeOfTheKindItsColumnTakes) {
   s = CheckStreamValue(Value::Int(300), Type(TypeId::kTinyInt), "t");
   EXPECT_THAT(std::string(s.message()), HasSubstr("column 't' (TINYINT): 300 is out of range"));
   EXPECT_TRUE(CheckStreamValue(Value::Int(-128), Type(TypeId::kTinyInt), "t").ok());
+  s = CheckStreamValue(Value::String("x"), DataType::Array(DataType::Int()), "a");
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("column 'a' (ARRAY<INT>): a stream takes no ARRAY, MAP or ROW values yet"));
 }
 
 TEST(StreamWriterTest, TheSchemaIsTheColumnListOfCreateTableWithQuotedNames) {
