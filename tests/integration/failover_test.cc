@@ -212,11 +212,7 @@ TEST_F(FailoverTest, ACheckpointedAggregationRestoresAndCountsEveryRowExactlyOnc
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
 
   // The fault-free answer, computed here: every key k counts kRows / 10 ids and sums them.
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
@@ -239,11 +235,7 @@ TEST_F(FailoverTest, ACheckpointedAggregationOnACollectionKeyRestoresEveryGroupE
       << cluster_->CoordinatorLog();
   EXPECT_THAT(cluster_->CoordinatorLog(),
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
@@ -281,11 +273,7 @@ TEST_F(FailoverTest, ACorruptedStateFileMakesTheRestartUseThePreviousCheckpoint)
   EXPECT_THAT(log,
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
 
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
@@ -388,11 +376,7 @@ TEST_F(FullStorageTest, AFullCheckpointStorageAbortsCheckpointsWhileTheJobGoesOn
       << cluster_->CoordinatorLog();
   EXPECT_THAT(cluster_->CoordinatorLog(),
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   EXPECT_EQ(LargestCountAndSumPrinted(cluster_->AllWorkerStdout()), expected);
 }
 
@@ -956,11 +940,7 @@ TEST_F(FailoverTest, ABatchJobRerunsFromTheStartAfterAKillAndOverwritesItsTableE
 
   // The fault-free answer: every key k counts kRows / 10 ids and sums them; nothing of the old
   // contents, of the failed attempt or of the staging is left.
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   std::map<int64_t, std::pair<int64_t, int64_t>> got;
   std::vector<std::string> hidden;
   for (const auto& entry : std::filesystem::directory_iterator(out)) {

@@ -23,4 +23,13 @@ std::map<int64_t, std::pair<int64_t, int64_t>> LargestCountAndSumPrinted(
   return largest;
 }
 
+std::map<int64_t, std::pair<int64_t, int64_t>> CountAndSumOfIdsModTen(int64_t rows) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
+  for (int64_t id = 1; id <= rows; ++id) {
+    expected[id % 10].first += 1;
+    expected[id % 10].second += id;
+  }
+  return expected;
+}
+
 }  // namespace eddy::testing

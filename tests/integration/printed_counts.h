@@ -15,4 +15,8 @@ namespace eddy::testing {
 std::map<int64_t, std::pair<int64_t, int64_t>> LargestCountAndSumPrinted(
     const std::string& printed);
 
+// The fault-free answer those jobs are compared with when they group ids 1..`rows` by id % 10: per
+// key, the count and the sum of its ids.
+std::map<int64_t, std::pair<int64_t, int64_t>> CountAndSumOfIdsModTen(int64_t rows);
+
 }  // namespace eddy::testing

@@ -96,12 +96,7 @@ class SavepointTest : public ClusterTest {
   }
   // The fault-free answer: per key k, the count and sum of the ids 1..kRows with id % 10 == k.
   static std::map<int64_t, std::pair<int64_t, int64_t>> Expected() {
-    std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-    for (int64_t id = 1; id <= kRows; ++id) {
-      expected[id % 10].first += 1;
-      expected[id % 10].second += id;
-    }
-    return expected;
+    return CountAndSumOfIdsModTen(kRows);
   }
   // Per key, the final count and sum the print sinks of every worker (and `more`) show: state lost
   // in the savepoint shows as too small a value, a row counted twice as too large a one.

@@ -97,11 +97,7 @@ TEST_F(StandbyCoordinatorTest,
   // Every worker followed it: all three registered with it.
   EXPECT_EQ(CountOccurrences(cluster_->ActiveCoordinatorLog(), "registered at"), 3);
 
-  std::map<int64_t, std::pair<int64_t, int64_t>> expected;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    expected[id % 10].first += 1;
-    expected[id % 10].second += id;
-  }
+  const std::map<int64_t, std::pair<int64_t, int64_t>> expected = CountAndSumOfIdsModTen(kRows);
   EXPECT_EQ(LargestPrinted(), expected);
 }
 
