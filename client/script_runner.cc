@@ -12,7 +12,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "client/statement_splitter.h"
 #include "client/table_printer.h"
 #include "client/table_result.h"
@@ -78,21 +77,15 @@ absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
 absl::Status ScriptRunner::Run(const std::string& script) {
   // Statement by statement, as the shell reads them (so an error's position counts from its
   // statement's first line), stopping at the first that fails.
-  StatementSplitter splitter;
-  auto run = [&](const std::string& statement, bool* quit) {
-    absl::Status s = RunInteractive(statement, quit);
-    if (!s.ok()) CancelRunningJobs();
-    return s;
-  };
   bool quit = false;
-  for (absl::string_view line : absl::StrSplit(script, '\n')) {
-    for (const std::string& statement : splitter.Add(absl::StrCat(line, "\n"))) {
-      if (options_.interrupted && options_.interrupted->load()) return FinishJobs();
-      RETURN_IF_ERROR(run(statement, &quit));
-      if (quit) return FinishJobs();
+  for (const std::string& statement : SplitStatements(script)) {
+    if (options_.interrupted && options_.interrupted->load()) return FinishJobs();
+    if (absl::Status s = RunInteractive(statement, &quit); !s.ok()) {
+      CancelRunningJobs();
+      return s;
     }
+    if (quit) return FinishJobs();
   }
-  if (std::string rest = splitter.TakeRest(); !rest.empty()) RETURN_IF_ERROR(run(rest, &quit));
   if (absl::Status s = EndOfInput(); !s.ok()) {
     CancelRunningJobs();
     return s;
@@ -114,13 +107,7 @@ absl::Status ScriptRunner::RunInitialization(const std::string& script, const st
             stmt.create_table->as_query);
   };
   absl::Status status;
-  StatementSplitter splitter;
-  std::vector<std::string> statements;
-  for (absl::string_view line : absl::StrSplit(script, '\n')) {
-    for (std::string& s : splitter.Add(absl::StrCat(line, "\n"))) statements.push_back(s);
-  }
-  if (std::string rest = splitter.TakeRest(); !rest.empty()) statements.push_back(rest);
-  for (const std::string& statement : statements) {
+  for (const std::string& statement : SplitStatements(script)) {
     absl::StatusOr<std::vector<std::unique_ptr<sql::Statement>>> parsed =
         sql::ParseScript(statement);
     const bool set_begins = Normalized(statement) == "BEGIN STATEMENT SET";

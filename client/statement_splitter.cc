@@ -1,6 +1,7 @@
 #include "client/statement_splitter.h"
 
 #include <cctype>
+#include <utility>
 
 namespace eddy {
 namespace {
@@ -128,6 +129,22 @@ std::string StatementSplitter::TakeRest() {
   last_word_.clear();
   segment_words_ = 0;
   return rest;
+}
+
+std::vector<std::string> SplitStatements(const std::string& script) {
+  StatementSplitter splitter;
+  std::vector<std::string> statements;
+  size_t begin = 0;
+  while (begin <= script.size()) {
+    size_t end = script.find('\n', begin);
+    if (end == std::string::npos) end = script.size();
+    for (std::string& s : splitter.Add(script.substr(begin, end - begin) + "\n")) {
+      statements.push_back(std::move(s));
+    }
+    begin = end + 1;
+  }
+  if (std::string rest = splitter.TakeRest(); !rest.empty()) statements.push_back(std::move(rest));
+  return statements;
 }
 
 }  // namespace eddy

@@ -43,4 +43,8 @@ class StatementSplitter {
   int segment_words_ = 0;  // words since the last ';' (or since the set's BEGIN)
 };
 
+// The statements of a whole script, split as the shell splits its lines (Add line by line, then
+// the unfinished rest, if any).
+std::vector<std::string> SplitStatements(const std::string& script);
+
 }  // namespace eddy

@@ -87,5 +87,11 @@ TEST(StatementSplitterTest, DiscardDropsThePendingStatementSet) {
   EXPECT_THAT(s.Add("SELECT 2;\n"), ElementsAre("SELECT 2"));
 }
 
+TEST(StatementSplitterTest, SplitStatementsSplitsAWholeScriptAndKeepsItsUnfinishedRest) {
+  EXPECT_THAT(SplitStatements("SELECT 1;\n-- a comment\nSELECT\n  2; SELECT 3"),
+              ElementsAre("SELECT 1", "SELECT\n  2", "SELECT 3\n"));
+  EXPECT_THAT(SplitStatements(""), IsEmpty());
+}
+
 }  // namespace
 }  // namespace eddy
