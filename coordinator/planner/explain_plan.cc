@@ -11,9 +11,11 @@
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
 #include "coordinator/planner/config_values.h"
+#include "coordinator/planner/explain_json_plan.h"
 #include "coordinator/planner/explain_logical.h"
 #include "coordinator/planner/explain_physical.h"
 #include "coordinator/planner/explain_tree.h"
+#include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
 #include "coordinator/planner/planner.h"
@@ -61,11 +63,15 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   // Zone-dependent calls are fixed to the session zone now, as Flink fixes it at planning.
   ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   bool changelog_mode = false;
+  bool json_plan = false;
   for (const std::string& detail : explain.details) {
-    if (detail != "CHANGELOG_MODE") {
+    if (detail == "CHANGELOG_MODE") {
+      changelog_mode = true;
+    } else if (detail == "JSON_EXECUTION_PLAN") {
+      json_plan = true;
+    } else {
       return absl::UnimplementedError(absl::StrCat("EXPLAIN ", detail, " is not supported yet"));
     }
-    changelog_mode = true;
   }
   if (explain.target == nullptr) return planner::ValidationError("EXPLAIN has no statement");
   planner::Binder binder(catalog, config);
@@ -108,6 +114,11 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   }
   out += "== Optimized Execution Plan ==\n";
   out += DagToString(with_limit(PhysicalToExplain(plan, false, &graph), "Limit", false));
+  if (json_plan) {
+    // The operators and exchanges as they would be deployed (the client's LIMIT aside).
+    ASSIGN_OR_RETURN(JobGraph job, BuildJobGraph(plan.nodes, config));
+    absl::StrAppend(&out, "\n== Physical Execution Plan ==\n", planner::JsonExecutionPlan(job));
+  }
   return out;
 }
 

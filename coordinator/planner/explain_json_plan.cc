@@ -1,0 +1,140 @@
+#include "coordinator/planner/explain_json_plan.h"
+
+#include <cstdio>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace eddy::planner {
+namespace {
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Flink's names of the ship strategies.
+std::string ShipStrategy(v1::ExchangeSink::Partitioning partitioning) {
+  switch (partitioning) {
+    case v1::ExchangeSink::HASH:
+      return "HASH";
+    case v1::ExchangeSink::REBALANCE:
+      return "REBALANCE";
+    case v1::ExchangeSink::BROADCAST:
+      return "BROADCAST";
+    case v1::ExchangeSink::SINGLETON:
+      return "GLOBAL";
+    case v1::ExchangeSink::FORWARD:
+    case v1::ExchangeSink::PARTITIONING_UNSPECIFIED:
+    case v1::ExchangeSink_Partitioning_ExchangeSink_Partitioning_INT_MIN_SENTINEL_DO_NOT_USE_:
+    case v1::ExchangeSink_Partitioning_ExchangeSink_Partitioning_INT_MAX_SENTINEL_DO_NOT_USE_:
+      break;
+  }
+  return "FORWARD";
+}
+
+// The table a source or sink names, without its catalog and database.
+std::string ObjectName(const std::string& table) {
+  const size_t dot = table.rfind('.');
+  return dot == std::string::npos ? table : table.substr(dot + 1);
+}
+
+// The operator's name: what its description says before the first '('.
+std::string OperatorName(const v1::PlanNode& node) {
+  const std::string& d = node.description();
+  return d.substr(0, d.find('('));
+}
+
+struct Predecessor {
+  int id;
+  std::string ship_strategy;
+};
+
+}  // namespace
+
+std::string JsonExecutionPlan(const JobGraph& graph) {
+  // (stage, node id) -> the JSON id of every node but the exchange sources.
+  std::map<std::pair<size_t, int>, int> ids;
+  std::vector<std::string> nodes;
+  for (size_t s = 0; s < graph.stages.size(); ++s) {
+    const JobStage& stage = graph.stages[s];
+    std::map<int, const v1::PlanNode*> by_id;
+    for (const v1::PlanNode& node : stage.nodes) by_id[node.id()] = &node;
+    for (const v1::PlanNode& node : stage.nodes) {
+      if (node.has_exchange_source()) continue;
+      const int id = static_cast<int>(ids.size()) + 1;
+      ids[{s, node.id()}] = id;
+      std::vector<Predecessor> predecessors;
+      for (int input : node.inputs()) {
+        auto it = by_id.find(input);
+        if (it == by_id.end()) continue;
+        if (!it->second->has_exchange_source()) {
+          predecessors.push_back({ids[{s, input}], "FORWARD"});
+          continue;
+        }
+        const int gate = it->second->exchange_source().input_index();
+        if (gate < 0 || gate >= static_cast<int>(stage.inputs.size())) continue;
+        const JobEdge& edge = stage.inputs[gate];
+        predecessors.push_back({ids[{static_cast<size_t>(edge.producer), edge.producer_node}],
+                                ShipStrategy(edge.partitioning)});
+      }
+      std::string type = absl::StrCat(OperatorName(node), "[", id, "]");
+      std::string pact = "Operator";
+      if (node.has_table_source()) {
+        type = absl::StrCat("Source: ", ObjectName(node.table_source().table_name()), "[", id, "]");
+        pact = "Data Source";
+      } else if (node.has_values()) {
+        type = absl::StrCat("Source: Values[", id, "]");
+        pact = "Data Source";
+      } else if (node.has_sink()) {
+        type = absl::StrCat("Sink: ", ObjectName(node.sink().table_name()), "[", id, "]");
+        pact = "Data Sink";
+      }
+      std::string json = absl::StrCat(
+          "{\n    \"id\" : ", id, ",\n    \"type\" : ", JsonString(type),
+          ",\n    \"pact\" : ", JsonString(pact),
+          ",\n    \"contents\" : ", JsonString(absl::StrCat("[", id, "]:", node.description())),
+          ",\n    \"parallelism\" : ", stage.parallelism);
+      if (!predecessors.empty()) {
+        std::vector<std::string> edges;
+        for (const Predecessor& p : predecessors) {
+          edges.push_back(absl::StrCat("{\n      \"id\" : ", p.id,
+                                       ",\n      \"ship_strategy\" : ", JsonString(p.ship_strategy),
+                                       ",\n      \"side\" : \"second\"\n    }"));
+        }
+        absl::StrAppend(&json, ",\n    \"predecessors\" : [ ", absl::StrJoin(edges, ", "), " ]");
+      }
+      nodes.push_back(json + "\n  }");
+    }
+  }
+  return absl::StrCat("{\n  \"nodes\" : [ ", absl::StrJoin(nodes, ", "), " ]\n}\n");
+}
+
+}  // namespace eddy::planner
