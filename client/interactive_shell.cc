@@ -8,9 +8,11 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <string>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "client/statement_splitter.h"
 
 namespace eddy {
@@ -148,8 +150,18 @@ int RunShell(ScriptRunner* runner, LineReader* reader, const ShellOptions& optio
   StatementSplitter splitter;
   bool failed = false;
   bool quit = false;
+  int statement_line = 1;  // the line of the statement being typed
   while (!quit) {
-    std::optional<std::string> line = reader->Read(splitter.pending() ? kContinuation : kPrompt);
+    // sql-client.display.show-line-numbers: a statement's second line is prompted `2> `, ...
+    std::string prompt = kPrompt;
+    if (splitter.pending()) {
+      ++statement_line;
+      prompt = runner->settings().show_line_numbers ? absl::StrCat(statement_line, kContinuation)
+                                                    : std::string(kContinuation);
+    } else {
+      statement_line = 1;
+    }
+    std::optional<std::string> line = reader->Read(prompt);
     if (!line || (options.hangup != nullptr && options.hangup->load())) break;
     // A Ctrl-C while typing drops the unfinished statement, as it drops the line being edited.
     if (options.interrupted != nullptr && options.interrupted->exchange(false)) {

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace eddy {
 namespace {
@@ -112,8 +113,8 @@ class ChangelogTableau : public ResultPrinter {
   }
   void End() override {
     tableau_.Border();
-    std::fprintf(out_, "Received a total of %lld %s\n", static_cast<long long>(rows_),
-                 rows_ > 1 ? "rows" : "row");
+    std::fprintf(out_, "Received a total of %lld %s%s\n", static_cast<long long>(rows_),
+                 rows_ > 1 ? "rows" : "row", TimeCost().c_str());
     std::fflush(out_);
   }
   int64_t rows_received() const override { return rows_; }
@@ -181,13 +182,14 @@ class MaterializedTable : public ResultPrinter {
 
   void Draw() {
     if (rows_.empty()) {
-      std::fprintf(out_, "Empty set\n");
+      std::fprintf(out_, "Empty set%s\n", TimeCost().c_str());
       return;
     }
     tableau_.Header();
     for (const auto& row : rows_) tableau_.Row(row);
     tableau_.Border();
-    std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
+    std::fprintf(out_, "%zu %s in set%s\n", rows_.size(), rows_.size() > 1 ? "rows" : "row",
+                 TimeCost().c_str());
   }
 
   Tableau tableau_;
@@ -218,7 +220,7 @@ class BatchTableau : public ResultPrinter {
   }
   void End() override {
     if (rows_.empty()) {
-      std::fprintf(out_, "Empty set\n");
+      std::fprintf(out_, "Empty set%s\n", TimeCost().c_str());
       std::fflush(out_);
       return;
     }
@@ -232,7 +234,8 @@ class BatchTableau : public ResultPrinter {
     tableau.Header();
     for (const auto& row : rows_) tableau.Row(row);
     tableau.Border();
-    std::fprintf(out_, "%zu %s in set\n", rows_.size(), rows_.size() > 1 ? "rows" : "row");
+    std::fprintf(out_, "%zu %s in set%s\n", rows_.size(), rows_.size() > 1 ? "rows" : "row",
+                 TimeCost().c_str());
     std::fflush(out_);
   }
   int64_t rows_received() const override { return static_cast<int64_t>(rows_.size()); }
@@ -245,6 +248,13 @@ class BatchTableau : public ResultPrinter {
 };
 
 }  // namespace
+
+std::string ResultPrinter::TimeCost() const {
+  if (!time_cost_since_) return "";
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - *time_cost_since_).count();
+  return absl::StrFormat(" (%.2f seconds)", seconds);
+}
 
 int TableauColumnWidth(const Field& field, int max_column_width) {
   const DataType& t = field.type;

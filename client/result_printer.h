@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,16 @@ class ResultPrinter {
   // Called often while the query runs, rows or not: a live view redraws here.
   virtual void Refresh(std::chrono::steady_clock::time_point now) {}
   virtual int64_t rows_received() const = 0;
+  // sql-client.display.print-time-cost: the closing line (`N rows in set`, `Received a total of N
+  // rows`, `Empty set`) ends with the seconds since `since`, as `(1.23 seconds)`.
+  void PrintTimeCostSince(std::chrono::steady_clock::time_point since) { time_cost_since_ = since; }
+
+ protected:
+  // " (1.23 seconds)", or empty when the time cost is not printed.
+  std::string TimeCost() const;
+
+ private:
+  std::optional<std::chrono::steady_clock::time_point> time_cost_since_;
 };
 
 // `mode` is TABLEAU, TABLE or CHANGELOG (case-insensitive); anything else is TABLEAU. `batch`: the

@@ -21,8 +21,11 @@
 namespace eddy {
 namespace {
 
-void PrintError(FILE* out, const absl::Status& s) {
-  std::fprintf(out, "[ERROR] Could not execute SQL statement. Reason:\n%s\n",
+// The reason alone, or (sql-client.verbose) with the kind of error, the status code.
+void PrintError(FILE* out, const absl::Status& s, bool verbose) {
+  const std::string kind =
+      verbose ? absl::StrCat(absl::StatusCodeToString(s.code()), ": ") : std::string();
+  std::fprintf(out, "[ERROR] Could not execute SQL statement. Reason:\n%s%s\n", kind.c_str(),
                std::string(s.message()).c_str());
   std::fflush(out);
 }
@@ -63,14 +66,7 @@ std::string Normalized(const std::string& statement) {
 absl::Status ScriptRunner::RunParsed(const sql::Statement& stmt, bool* quit) {
   absl::Status s = RunStatement(stmt.text, stmt.pos.line, stmt.pos.column, quit);
   if (!s.ok()) return s;
-  // The client's own copy of table.dml-sync, which decides whether it waits for INSERT jobs.
-  if (stmt.kind == sql::StatementKind::kSet && stmt.set && stmt.set->key &&
-      *stmt.set->key == "table.dml-sync") {
-    dml_sync_ = absl::EqualsIgnoreCase(stmt.set->value.value_or(""), "true");
-  } else if (stmt.kind == sql::StatementKind::kReset && stmt.reset &&
-             (!stmt.reset->key || *stmt.reset->key == "table.dml-sync")) {
-    dml_sync_ = false;
-  }
+  settings_.Follow(stmt);
   return s;
 }
 
@@ -118,7 +114,7 @@ absl::Status ScriptRunner::RunInitialization(const std::string& script, const st
           "' may not contain a query, an INSERT or anything else that starts a job (as Flink's "
           "SQL client): '",
           std::string(absl::StripAsciiWhitespace(statement)), "'"));
-      PrintError(messages_, status);
+      PrintError(messages_, status, settings_.verbose);
       break;
     }
     bool quit = false;
@@ -143,7 +139,7 @@ absl::Status ScriptRunner::EndOfInput() {
   absl::Status s = absl::InvalidArgumentError(absl::StrCat(
       "The input ended inside a statement set: \"BEGIN STATEMENT SET;\" has no \"END;\", so its ",
       inserts, " INSERT statement(s) were not submitted."));
-  PrintError(messages_, s);
+  PrintError(messages_, s, settings_.verbose);
   return s;
 }
 
@@ -151,7 +147,7 @@ std::optional<absl::Status> ScriptRunner::RunStatementSetPart(const std::string&
                                                               bool* quit) {
   const std::string word = Normalized(statement);
   auto fail = [&](absl::Status s) {
-    PrintError(messages_, s);
+    PrintError(messages_, s, settings_.verbose);
     return s;
   };
   if (!open_set_) {
@@ -177,7 +173,7 @@ std::optional<absl::Status> ScriptRunner::RunStatementSetPart(const std::string&
     if (!parsed.ok()) return fail(parsed.status());
     absl::Status s = RunParsed(*parsed->front(), quit);
     if (!s.ok()) {
-      PrintError(messages_, s);
+      PrintError(messages_, s, settings_.verbose);
       CancelStatementJobs();
     }
     return s;
@@ -201,14 +197,14 @@ absl::Status ScriptRunner::RunInteractive(const std::string& statement, bool* qu
   if (std::optional<absl::Status> s = RunStatementSetPart(statement, quit)) return *s;
   auto statements = sql::ParseScript(statement);
   if (!statements.ok()) {
-    PrintError(messages_, statements.status());
+    PrintError(messages_, statements.status(), settings_.verbose);
     return statements.status();
   }
   for (const auto& stmt : *statements) {
     absl::Status s = RunParsed(*stmt, quit);
     if (!s.ok()) {
       // Only what this statement started stops; the session goes on.
-      PrintError(messages_, s);
+      PrintError(messages_, s, settings_.verbose);
       CancelStatementJobs();
       return s;
     }
@@ -258,7 +254,7 @@ absl::Status ScriptRunner::FinishJobs() {
     for (const auto& id : jobs) {
       absl::Status s = WaitForJob(id);
       if (!s.ok()) {
-        PrintError(messages_, s);
+        PrintError(messages_, s, settings_.verbose);
         CancelRunningJobs();
         return s;
       }
@@ -300,6 +296,7 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
   }
   // Pad so that the coordinator's line/column positions match the script.
   std::string padded = std::string(line - 1, '\n') + std::string(column - 1, ' ') + text;
+  const auto started = std::chrono::steady_clock::now();
   auto resp = client_->Execute(padded);
   if (!resp.ok()) return resp.status();
   switch (resp->kind()) {
@@ -317,13 +314,13 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
       std::fflush(results_);
       break;
     case v1::ExecuteStatementResponse::QUERY:
-      return ShowQueryResult(*resp);
+      return ShowQueryResult(*resp, started);
     case v1::ExecuteStatementResponse::JOB_SUBMITTED: {
       running_jobs_.push_back(resp->job_id());
       statement_job_ = resp->job_id();
       // With table.dml-sync the statement ends when its job does, and says only that (as Flink's
       // client).
-      if (dml_sync_) {
+      if (settings_.dml_sync) {
         RETURN_IF_ERROR(WaitForJob(resp->job_id(), /*announce_finish=*/false));
         std::fputs("[INFO] Complete execution of the SQL update statement.\n", messages_);
         break;
@@ -343,12 +340,15 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
   return absl::OkStatus();
 }
 
-absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& query) {
+absl::Status ScriptRunner::ShowQueryResult(const v1::ExecuteStatementResponse& query,
+                                           std::chrono::steady_clock::time_point started) {
   const std::string& job_id = query.job_id();
   running_jobs_.push_back(job_id);
   statement_job_ = job_id;
   // An interrupt stops the query (the caller cancels its job), not the session.
-  RETURN_IF_ERROR(TableResult(client_, query).Print(results_, options_.interrupted));
+  RETURN_IF_ERROR(TableResult(client_, query)
+                      .Print(results_, options_.interrupted,
+                             settings_.print_time_cost ? std::optional(started) : std::nullopt));
   std::erase(running_jobs_, job_id);
   return absl::OkStatus();
 }

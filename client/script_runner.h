@@ -5,12 +5,14 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "client/client_settings.h"
 #include "client/eddy_client.h"
 #include "common/sql/ast.h"
 
@@ -44,6 +46,8 @@ class ScriptRunner {
   // The end of a script: waits for the jobs still running when the options say so (saying so
   // first, since an unbounded job then runs until Ctrl-C).
   absl::Status FinishJobs();
+  // The client's settings so far (the shell numbers continuation lines by them).
+  const ClientSettings& settings() const { return settings_; }
   // The end of an interactive session (QUIT, end of input): never waits. Jobs still running are
   // named; on the embedded cluster, which stops with the shell, they are cancelled, and against a
   // cluster they keep running.
@@ -59,8 +63,10 @@ class ScriptRunner {
   // Waits until the job ends (on a terminal, showing its progress); a failed or cancelled job is
   // an error. `announce_finish`: then says "[INFO] Job <id> finished.".
   absl::Status WaitForJob(const std::string& job_id, bool announce_finish = true);
-  // Pulls a SELECT's rows and prints them in the session's result mode until the query ends.
-  absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query);
+  // Pulls a SELECT's rows and prints them in the session's result mode until the query ends;
+  // `started`: when the statement was sent (its time cost counts from then).
+  absl::Status ShowQueryResult(const v1::ExecuteStatementResponse& query,
+                               std::chrono::steady_clock::time_point started);
   void CancelRunningJobs();
   // running_jobs_ less those that already ended, with their names.
   std::vector<v1::JobInfo> StillRunningJobs();
@@ -70,7 +76,7 @@ class ScriptRunner {
   ScriptOptions options_;
   FILE* results_;
   FILE* messages_;
-  bool dml_sync_ = false;
+  ClientSettings settings_;
   std::string statement_job_;  // the job the current statement started, if any
   std::vector<std::string> running_jobs_;
   std::optional<std::vector<std::string>> open_set_;  // the INSERTs of an open statement set

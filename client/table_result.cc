@@ -114,7 +114,9 @@ absl::StatusOr<RowIterator> TableResult::Collect() const {
   return RowIterator(client_, response_.job_id(), std::move(schema), limit, std::move(zone));
 }
 
-absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted) const {
+absl::Status TableResult::Print(
+    FILE* out, const std::atomic<bool>* interrupted,
+    std::optional<std::chrono::steady_clock::time_point> time_cost_since) const {
   switch (response_.kind()) {
     case v1::ExecuteStatementResponse::QUERY: {
       ASSIGN_OR_RETURN(Schema schema, SchemaFromProto(response_.result_schema()));
@@ -122,6 +124,7 @@ absl::Status TableResult::Print(FILE* out, const std::atomic<bool>* interrupted)
           response_.result_mode(), schema, out, isatty(fileno(out)) == 1, response_.batch(),
           response_.max_column_width() > 0 ? response_.max_column_width() : kDefaultMaxColumnWidth,
           response_.max_table_rows());
+      if (time_cost_since) printer->PrintTimeCostSince(*time_cost_since);
       ASSIGN_OR_RETURN(RowIterator rows, Collect());
       printer->Begin();
       ResultRow row;

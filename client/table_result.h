@@ -4,8 +4,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,7 +76,11 @@ class TableResult {
   // Prints the result as the shell does: a query in the session's result mode, tables, plans and
   // messages; a job's id. Runs a query to its end, or until `interrupted` is set (then the rows
   // so far are closed off, the query is cancelled and the result is a Cancelled error).
-  absl::Status Print(FILE* out = stdout, const std::atomic<bool>* interrupted = nullptr) const;
+  // `time_cost_since`: a query's closing line ends with the seconds since then
+  // (sql-client.display.print-time-cost).
+  absl::Status Print(
+      FILE* out = stdout, const std::atomic<bool>* interrupted = nullptr,
+      std::optional<std::chrono::steady_clock::time_point> time_cost_since = std::nullopt) const;
   // Waits for the job of an INSERT to finish; an error when it fails.
   absl::Status Await(int64_t timeout_ms = 3600 * 1000) const;
 

@@ -70,6 +70,11 @@ const std::map<std::string, KeySpec>& Specs() {
       {"sql-client.execution.result-mode",
        {Kind::kEnum, "TABLEAU", {"TABLEAU", "TABLE", "CHANGELOG"}}},
       {"sql-client.display.max-column-width", {Kind::kPositiveInt, "30", {}}},
+      // Followed by the client (client/client_settings.h). print-time-cost is off by default so
+      // that a result's closing line is the same on every run (Flink's default is on).
+      {"sql-client.verbose", {Kind::kBool, "false", {}}},
+      {"sql-client.display.print-time-cost", {Kind::kBool, "false", {}}},
+      {"sql-client.display.show-line-numbers", {Kind::kBool, "false", {}}},
       // The TABLE result mode's row limit; 0 or less: none (as Flink).
       {kMaxTableResultRowsKey, {Kind::kInteger, absl::StrCat(kDefaultMaxTableResultRows), {}}},
       {"table.dml-sync", {Kind::kBool, "false", {}}},

@@ -308,6 +308,45 @@ TEST(ShellTest, CtrlCAtAContinuationPromptDropsTheUnfinishedStatement) {
   EXPECT_EQ(t.Wait(), 0);
 }
 
+// The SQL client's own settings: show-line-numbers numbers a statement's continuation prompts,
+// print-time-cost ends a result's closing line with its time, verbose shows an error's kind; RESET
+// turns them off again.
+TEST(ShellTest, ClientSettingsNumberLinesTimeResultsAndShowErrorKinds) {
+  Terminal t({EddyBinary("eddy")});
+  ASSERT_TRUE(t.started());
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SET 'sql-client.display.show-line-numbers' = 'true';\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SET 'sql-client.display.print-time-cost' = 'true';\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SET 'sql-client.verbose' = 'true';\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SELECT 1 AS x\r");
+  EXPECT_THAT(t.WaitFor("2> "), HasSubstr("SELECT 1 AS x"));
+  t.Type("UNION ALL\r");
+  t.WaitFor("3> ");
+  t.Type("SELECT 2;\r");
+  const std::string timed = t.WaitFor("Eddy SQL> ");
+  EXPECT_THAT(timed, ::testing::ContainsRegex("Received a total of 2 rows \\([0-9]+\\.[0-9][0-9] "
+                                              "seconds\\)"));
+  t.Type("SELECT nope FROM nowhere;\r");
+  EXPECT_THAT(t.WaitFor("Eddy SQL> "), HasSubstr("[ERROR] Could not execute SQL statement. "
+                                                 "Reason:\r\nINVALID_ARGUMENT: Validation error"));
+  t.Type("RESET;\r");
+  t.WaitFor("Eddy SQL> ");
+  t.Type("SELECT 3 AS y\r");
+  t.WaitFor("> ");
+  t.Type(";\r");
+  const std::string plain = t.WaitFor("Eddy SQL> ");
+  EXPECT_THAT(plain, HasSubstr("Received a total of 1 row\r\n"));
+  EXPECT_THAT(plain, Not(HasSubstr("2> ")));
+  t.Type("SELECT nope FROM nowhere;\r");
+  EXPECT_THAT(t.WaitFor("Eddy SQL> "),
+              HasSubstr("[ERROR] Could not execute SQL statement. Reason:\r\nValidation error"));
+  t.Type("QUIT;\r");
+  EXPECT_EQ(t.Wait(), 0);
+}
+
 TEST(ShellTest, TableResultModeShowsAnUnboundedQueryLiveOnATerminal) {
   Terminal t({EddyBinary("eddy")});
   ASSERT_TRUE(t.started());
