@@ -187,9 +187,10 @@ struct TableRef {
   ExprPtr join_condition;
 };
 
-// One SELECT block, or a VALUES list, or a UNION ALL of queries.
+// One SELECT block, or a VALUES list, or a UNION ALL of queries, or one of the other set
+// operations (UNION, INTERSECT [ALL], EXCEPT [ALL]) of two queries.
 struct Query {
-  enum class Kind { kSelect, kValues, kUnionAll } kind = Kind::kSelect;
+  enum class Kind { kSelect, kValues, kUnionAll, kSetOperation } kind = Kind::kSelect;
   SourcePos pos;
 
   // kSelect
@@ -206,8 +207,11 @@ struct Query {
   // kValues: rows of expressions
   std::vector<std::vector<ExprPtr>> values_rows;
 
-  // kUnionAll: two or more inputs, left to right
+  // kUnionAll: two or more inputs, left to right; kSetOperation: the two inputs
   std::vector<std::unique_ptr<Query>> union_inputs;
+  // kSetOperation: which one, and whether ALL (keep duplicates) was given (else DISTINCT)
+  enum class SetOperator { kUnion, kIntersect, kExcept } set_operator = SetOperator::kUnion;
+  bool set_all = false;
 
   // Applies to the whole query (after UNION ALL when present).
   std::vector<OrderItem> order_by;
@@ -342,7 +346,7 @@ struct Use {
 struct Show {
   std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
                        // MODULES, FULL MODULES, JOBS, WORKERS, JARS, CURRENT CATALOG, CURRENT
-                       // DATABASE, CREATE TABLE, CREATE VIEW
+                       // DATABASE, CREATE TABLE, CREATE VIEW, CREATE CATALOG, PROCEDURES
   QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM / SHOW PARTITIONS: the object
   std::vector<PartitionValueDef> partition;  // SHOW PARTITIONS t PARTITION (...)
   std::optional<QualifiedName> from;         // FROM | IN: the catalog or database listed
@@ -352,8 +356,11 @@ struct Show {
   bool ilike = false;
 };
 
+// DESCRIBE [EXTENDED] table, or DESCRIBE CATALOG [EXTENDED] catalog.
 struct Describe {
   QualifiedName name;
+  bool catalog = false;
+  bool extended = false;
 };
 
 struct CreateDatabase {
@@ -430,6 +437,14 @@ struct JarStatement {
   std::string path;
 };
 
+// LOAD MODULE name [WITH (...)], UNLOAD MODULE name, USE MODULES name, ...: the modules of
+// built-in functions the session resolves names in.
+struct ModuleStatement {
+  enum class Op { kLoad, kUnload, kUse } op = Op::kLoad;
+  std::vector<std::string> names;  // one for LOAD and UNLOAD
+  PropertyList properties;         // LOAD's WITH (...)
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -451,6 +466,7 @@ enum class StatementKind {
   kAlterDatabase,
   kStopJob,
   kJar,
+  kModule,
   kHelp,
   kQuit,
 };
@@ -480,6 +496,7 @@ struct Statement {
   std::unique_ptr<AlterDatabase> alter_database;
   std::unique_ptr<StopJob> stop_job;
   std::unique_ptr<JarStatement> jar;
+  std::unique_ptr<ModuleStatement> module;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

@@ -231,6 +231,14 @@ std::string DebugString(const Query& q) {
       out = absl::StrJoin(inputs, " UNION ALL ");
       break;
     }
+    case Query::Kind::kSetOperation: {
+      std::string op = q.set_operator == Query::SetOperator::kUnion       ? " UNION "
+                       : q.set_operator == Query::SetOperator::kIntersect ? " INTERSECT "
+                                                                          : " EXCEPT ";
+      out = absl::StrCat("(", DebugString(*q.union_inputs[0]), ")", op, q.set_all ? "ALL " : "",
+                         "(", DebugString(*q.union_inputs[1]), ")");
+      break;
+    }
   }
   if (!q.order_by.empty()) absl::StrAppend(&out, " ORDER BY ", OrderItems(q.order_by));
   if (q.limit) absl::StrAppend(&out, " LIMIT ", *q.limit);

@@ -10,29 +10,55 @@ namespace eddy::sql {
 absl::StatusOr<QueryPtr> Parser::ParseQuery() {
   NestingGuard guard(depth_);
   RETURN_IF_ERROR(CheckNesting());
-  ASSIGN_OR_RETURN(QueryPtr query, ParseQueryTerm());
-  if (PeekKeyword("UNION")) {
-    auto union_all = std::make_unique<Query>();
-    union_all->kind = Query::Kind::kUnionAll;
-    union_all->pos = query->pos;
-    union_all->union_inputs.push_back(std::move(query));
-    while (PeekKeyword("UNION")) {
-      // We reject plain UNION (rather than parse it to a distinct flag) until the planner can
-      // dedupe.
-      const Token& keyword = Advance();
-      if (!AcceptKeyword("ALL")) {
-        return ErrorAt(keyword, "UNION without ALL is not supported yet; use UNION ALL");
+  // UNION and EXCEPT are left-associative and bind less tightly than INTERSECT, as in standard SQL.
+  ASSIGN_OR_RETURN(QueryPtr query, ParseIntersectTerm());
+  const Query* chain = nullptr;  // the UNION ALL this loop built and may extend
+  while (PeekKeyword("UNION") || PeekKeyword("EXCEPT")) {
+    const bool is_union = Advance().upper == "UNION";
+    const bool all = AcceptKeyword("ALL");
+    if (!all) AcceptKeyword("DISTINCT");
+    ASSIGN_OR_RETURN(QueryPtr input, ParseIntersectTerm());
+    if (is_union && all) {
+      // A chain of UNION ALLs is one n-ary union (a parenthesized one stays one input).
+      if (query.get() != chain) {
+        auto union_all = std::make_unique<Query>();
+        union_all->kind = Query::Kind::kUnionAll;
+        union_all->pos = query->pos;
+        union_all->union_inputs.push_back(std::move(query));
+        query = std::move(union_all);
+        chain = query.get();
       }
-      ASSIGN_OR_RETURN(QueryPtr input, ParseQueryTerm());
-      union_all->union_inputs.push_back(std::move(input));
+      query->union_inputs.push_back(std::move(input));
+      continue;
     }
-    query = std::move(union_all);
-  }
-  if (PeekKeyword("INTERSECT") || PeekKeyword("EXCEPT")) {
-    return ErrorAt(Peek(), Peek().upper + " is not supported yet");
+    query = MakeSetOperation(is_union ? Query::SetOperator::kUnion : Query::SetOperator::kExcept,
+                             all, std::move(query), std::move(input));
   }
   RETURN_IF_ERROR(ParseOrderByAndLimit(*query));
   return query;
+}
+
+absl::StatusOr<QueryPtr> Parser::ParseIntersectTerm() {
+  ASSIGN_OR_RETURN(QueryPtr query, ParseQueryTerm());
+  while (AcceptKeyword("INTERSECT")) {
+    const bool all = AcceptKeyword("ALL");
+    if (!all) AcceptKeyword("DISTINCT");
+    ASSIGN_OR_RETURN(QueryPtr input, ParseQueryTerm());
+    query =
+        MakeSetOperation(Query::SetOperator::kIntersect, all, std::move(query), std::move(input));
+  }
+  return query;
+}
+
+QueryPtr Parser::MakeSetOperation(Query::SetOperator op, bool all, QueryPtr left, QueryPtr right) {
+  auto set = std::make_unique<Query>();
+  set->kind = Query::Kind::kSetOperation;
+  set->pos = left->pos;
+  set->set_operator = op;
+  set->set_all = all;
+  set->union_inputs.push_back(std::move(left));
+  set->union_inputs.push_back(std::move(right));
+  return set;
 }
 
 absl::StatusOr<QueryPtr> Parser::ParseQueryTerm() {

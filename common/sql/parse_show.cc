@@ -3,7 +3,8 @@
 //   SHOW DATABASES [(FROM | IN) catalog]
 //   SHOW TABLES | VIEWS | [USER] FUNCTIONS [(FROM | IN) [catalog.]database]
 //   SHOW COLUMNS (FROM | IN) [[catalog.]database.]table
-//   SHOW CREATE TABLE | VIEW name
+//   SHOW PROCEDURES [(FROM | IN) [catalog.]database]
+//   SHOW CREATE TABLE | VIEW | CATALOG name
 //   SHOW PARTITIONS [[catalog.]database.]table [PARTITION (k = literal, ...)]
 // where the listing forms (all but the last and the single-value ones) may end with
 // [NOT] LIKE | ILIKE '<pattern>'.
@@ -16,7 +17,8 @@ namespace {
 
 bool IsListing(const std::string& what) {
   return what == "CATALOGS" || what == "DATABASES" || what == "TABLES" || what == "VIEWS" ||
-         what == "FUNCTIONS" || what == "USER FUNCTIONS" || what == "COLUMNS";
+         what == "FUNCTIONS" || what == "USER FUNCTIONS" || what == "COLUMNS" ||
+         what == "PROCEDURES";
 }
 
 }  // namespace
@@ -30,7 +32,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   if (t.kind == TokenKind::kWord &&
       (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
        t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" || t.upper == "WORKERS" ||
-       t.upper == "MODULES" || t.upper == "COLUMNS" || t.upper == "JARS")) {
+       t.upper == "MODULES" || t.upper == "COLUMNS" || t.upper == "JARS" ||
+       t.upper == "PROCEDURES")) {
     show.what = Advance().upper;
   } else if (PeekKeyword("USER") && PeekKeyword("FUNCTIONS", 1)) {
     Advance();
@@ -54,15 +57,17 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     }
     return absl::OkStatus();
   } else if (AcceptKeyword("CREATE")) {
-    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW")) return ErrorExpected("'TABLE' or 'VIEW'");
+    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW") && !PeekKeyword("CATALOG")) {
+      return ErrorExpected("'TABLE', 'VIEW' or 'CATALOG'");
+    }
     show.what = "CREATE " + Advance().upper;
     ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
     return absl::OkStatus();
   } else {
     return ErrorExpected(
         "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', "
-        "'MODULES', 'FULL MODULES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or "
-        "'CREATE'");
+        "'MODULES', 'FULL MODULES', 'PROCEDURES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', "
+        "'CURRENT' or 'CREATE'");
   }
   if (!IsListing(show.what)) return absl::OkStatus();
 

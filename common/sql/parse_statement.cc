@@ -90,6 +90,32 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     }
     return absl::OkStatus();
   }
+  if ((word == "LOAD" || word == "UNLOAD") && PeekKeyword("MODULE", 1)) {
+    Advance();
+    Advance();
+    stmt.kind = StatementKind::kModule;
+    stmt.module = std::make_unique<ModuleStatement>();
+    stmt.module->op = word == "LOAD" ? ModuleStatement::Op::kLoad : ModuleStatement::Op::kUnload;
+    ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+    stmt.module->names.push_back(std::move(name));
+    if (stmt.module->op == ModuleStatement::Op::kLoad && AcceptKeyword("WITH")) {
+      RETURN_IF_ERROR(ParseProperties(stmt.module->properties));
+    }
+    return absl::OkStatus();
+  }
+  // `USE modules` alone names a database called modules.
+  if (word == "USE" && PeekKeyword("MODULES", 1) && PeekIdentifier(2)) {
+    Advance();
+    Advance();
+    stmt.kind = StatementKind::kModule;
+    stmt.module = std::make_unique<ModuleStatement>();
+    stmt.module->op = ModuleStatement::Op::kUse;
+    do {
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      stmt.module->names.push_back(std::move(name));
+    } while (AcceptSymbol(","));
+    return absl::OkStatus();
+  }
   if (word == "USE") {
     Advance();
     stmt.kind = StatementKind::kUse;
@@ -106,6 +132,15 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     Advance();
     stmt.kind = StatementKind::kDescribe;
     stmt.describe = std::make_unique<Describe>();
+    // `DESCRIBE catalog` alone names a table called catalog.
+    if (PeekKeyword("CATALOG") && (PeekIdentifier(1) || PeekKeyword("EXTENDED", 1))) {
+      Advance();
+      stmt.describe->catalog = true;
+    }
+    if (PeekKeyword("EXTENDED") && PeekIdentifier(1)) {
+      Advance();
+      stmt.describe->extended = true;
+    }
     ASSIGN_OR_RETURN(stmt.describe->name, ParseQualifiedName());
     return absl::OkStatus();
   }

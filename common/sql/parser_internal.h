@@ -110,6 +110,9 @@ class Parser {
   // ---- queries (parse_query.cc)
   absl::StatusOr<QueryPtr> ParseQuery();
   absl::StatusOr<QueryPtr> ParseQueryTerm();
+  // Query terms joined by INTERSECT [ALL | DISTINCT].
+  absl::StatusOr<QueryPtr> ParseIntersectTerm();
+  static QueryPtr MakeSetOperation(Query::SetOperator op, bool all, QueryPtr left, QueryPtr right);
   absl::StatusOr<QueryPtr> ParseSelect();
   absl::StatusOr<QueryPtr> ParseValues();
   // ---- GROUP BY (parse_group_by.cc)

@@ -15,6 +15,7 @@
 #include "common/sql/ast.h"
 #include "coordinator/catalog/catalog_objects.h"
 #include "coordinator/catalog/catalog_store.h"
+#include "coordinator/catalog/module_manager.h"
 
 namespace eddy {
 
@@ -159,8 +160,13 @@ class SessionCatalog {
   }
   Catalog* catalog() const { return catalog_; }
 
+  // LOAD / UNLOAD / USE MODULES: the modules built-in function names resolve in.
+  const ModuleManager& modules() const { return modules_; }
+  ModuleManager& modules() { return modules_; }
+
  private:
   Catalog* catalog_;
+  ModuleManager modules_;
   std::string current_catalog_ = kDefaultCatalog;
   std::string current_database_ = kDefaultDatabase;
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> temp_tables_;

@@ -218,6 +218,17 @@ class Binder {
                                            Decorrelation* decorrelation = nullptr);
   absl::StatusOr<BoundRelation> BindValues(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindUnion(const sql::Query& q);
+  // The inputs of a UNION ALL or another set operation (`op` names it in errors), each cast to
+  // the column types common to all, and the column names (the first input's).
+  struct SetInputs {
+    std::vector<LogicalNodePtr> nodes;
+    std::vector<DataType> types;
+    std::vector<std::string> names;
+  };
+  absl::StatusOr<SetInputs> BindSetInputs(const sql::Query& q, const std::string& op);
+  static LogicalNodePtr MakeUnionOf(SetInputs in);
+  // binder_set_operation.cc: UNION, INTERSECT [ALL] and EXCEPT [ALL].
+  absl::StatusOr<BoundRelation> BindSetOperation(const sql::Query& q);
   absl::StatusOr<BoundRelation> BindTableRef(const sql::TableRef& ref);  // binder_from.cc
   // `versioned`: the right side of a temporal join, which may say FOR SYSTEM_TIME AS OF.
   absl::StatusOr<BoundRelation> BindNamedTable(const sql::TableRef& ref, bool versioned = false);

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/evaluator.h"
@@ -18,6 +19,7 @@
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
 #include "coordinator/planner/type_spec.h"
+#include "coordinator/planner/user_functions.h"
 
 namespace eddy::planner {
 namespace {
@@ -120,9 +122,42 @@ absl::StatusOr<ExprPtr> BindRowFieldAccess(const sql::Expr& e, const ExprScope& 
   return ExprPtr(nullptr);
 }
 
+// The family of `type` as Calcite names it in a function signature.
+std::string SignatureFamily(const DataType& type) {
+  if (type.IsNumeric()) return "<NUMERIC>";
+  if (type.id == TypeId::kString) return "<CHARACTER>";
+  if (type.id == TypeId::kBoolean) return "<BOOLEAN>";
+  if (type.id == TypeId::kDate) return "<DATE>";
+  if (type.id == TypeId::kTimestamp || type.id == TypeId::kTimestampLtz) return "<TIMESTAMP>";
+  if (type.id == TypeId::kInterval) return "<INTERVAL_DAY_TIME>";
+  if (type.id == TypeId::kNull) return "<NULL>";
+  return absl::StrCat("<", type.ToString(), ">");
+}
+
+// A call of a built-in function while the core module is not in use (UNLOAD MODULE core, USE
+// MODULES without it): the name matches no function, as in Flink.
+absl::Status NoMatchingFunction(const sql::Expr& e, const ExprScope& scope) {
+  std::vector<std::string> families;
+  for (const auto& a : e.args) {
+    if (a == nullptr || a->kind == sql::ExprKind::kStar) {
+      families.push_back("<ANY>");
+      continue;
+    }
+    absl::StatusOr<ExprPtr> bound = BindExpr(*a, scope);
+    families.push_back(bound.ok() ? SignatureFamily((*bound)->type) : "<ANY>");
+  }
+  return ValidationErrorAt(
+      e.pos, absl::StrCat("No match found for function signature ", e.name.ToString(), "(",
+                          absl::StrJoin(families, ", "), ")"));
+}
+
 absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope) {
   const std::string name = e.name.ToString();
   if (IsGroupingCall(e)) return GroupingCallNotAllowed(e, scope);
+  if (!BuiltinFunctionsResolve()) {
+    ASSIGN_OR_RETURN(std::optional<BoundUserFunction> user, LookupUserFunction(e.name));
+    if (!user.has_value()) return NoMatchingFunction(e, scope);
+  }
   if (IsAggregateCall(e)) {
     // Aggregate contexts bind aggregates in their hook; reaching here means they are not allowed.
     return ValidationErrorAt(
@@ -160,7 +195,9 @@ absl::StatusOr<ExprPtr> BindFunction(const sql::Expr& e, const ExprScope& scope)
 
 bool IsAggregateCall(const sql::Expr& e) {
   if (e.kind != sql::ExprKind::kFunction || e.over != nullptr) return false;
-  if (e.name.parts.size() == 1 && IsBuiltinAggregate(e.name.parts[0])) return true;
+  if (e.name.parts.size() == 1 && IsBuiltinAggregate(e.name.parts[0])) {
+    return BuiltinFunctionsResolve();
+  }
   auto user = LookupUserFunction(e.name);
   return user.ok() && user->has_value() &&
          (*user)->function->kind() == UserFunctionKind::kAggregate;

@@ -55,6 +55,8 @@ absl::StatusOr<BoundRelation> Binder::BindQueryBody(const sql::Query& q) {
       return BindValues(q);
     case sql::Query::Kind::kUnionAll:
       return BindUnion(q);
+    case sql::Query::Kind::kSetOperation:
+      return BindSetOperation(q);
   }
   return ValidationErrorAt(q.pos, "unsupported query");
 }
@@ -125,65 +127,78 @@ absl::StatusOr<BoundRelation> Binder::BindValues(const sql::Query& q) {
 }
 
 absl::StatusOr<BoundRelation> Binder::BindUnion(const sql::Query& q) {
+  ASSIGN_OR_RETURN(SetInputs in, BindSetInputs(q, "UNION ALL"));
+  BoundRelation out;
+  out.node = MakeUnionOf(std::move(in));
+  out.columns = UnqualifiedColumns(out.node->schema);
+  return out;
+}
+
+absl::StatusOr<Binder::SetInputs> Binder::BindSetInputs(const sql::Query& q,
+                                                        const std::string& op) {
   std::vector<BoundRelation> inputs;
   for (const auto& in : q.union_inputs) {
-    if (in == nullptr) return ValidationErrorAt(q.pos, "missing UNION ALL input");
+    if (in == nullptr) return ValidationErrorAt(q.pos, absl::StrCat("missing ", op, " input"));
     ASSIGN_OR_RETURN(BoundRelation r, BindQuery(*in));
     if (!inputs.empty() && r.node->schema.size() != inputs.front().node->schema.size()) {
-      return ValidationErrorAt(in->pos, absl::StrCat("UNION ALL inputs have different numbers of "
+      return ValidationErrorAt(in->pos, absl::StrCat(op,
+                                                     " inputs have different numbers of "
                                                      "columns (",
                                                      inputs.front().node->schema.size(), " and ",
                                                      r.node->schema.size(), ")"));
     }
     inputs.push_back(std::move(r));
   }
-  if (inputs.empty()) return ValidationErrorAt(q.pos, "UNION ALL needs inputs");
+  if (inputs.empty()) return ValidationErrorAt(q.pos, absl::StrCat(op, " needs inputs"));
   const Schema& first = inputs.front().node->schema;
-  std::vector<DataType> types = first.Types();
+  SetInputs out;
+  out.types = first.Types();
+  out.names = first.Names();
   for (size_t i = 1; i < inputs.size(); ++i) {
     const Schema& s = inputs[i].node->schema;
-    for (size_t c = 0; c < types.size(); ++c) {
-      std::optional<DataType> common = CommonType(types[c], s.fields[c].type);
+    for (size_t c = 0; c < out.types.size(); ++c) {
+      std::optional<DataType> common = CommonType(out.types[c], s.fields[c].type);
       if (!common) {
         return ValidationErrorAt(
             q.union_inputs[i]->pos,
-            absl::StrCat("UNION ALL column ", c + 1, " ('", first.fields[c].name,
-                         "') has incompatible types ", types[c].WithNullable(true).ToString(),
+            absl::StrCat(op, " column ", c + 1, " ('", first.fields[c].name,
+                         "') has incompatible types ", out.types[c].WithNullable(true).ToString(),
                          " and ", s.fields[c].type.WithNullable(true).ToString()));
       }
-      types[c] = *common;
+      out.types[c] = *common;
     }
   }
-  std::vector<LogicalNodePtr> nodes;
   for (auto& in : inputs) {
     const Schema& s = in.node->schema;
     std::vector<ExprPtr> casts;
     bool changed = false;
-    for (size_t c = 0; c < types.size(); ++c) {
+    for (size_t c = 0; c < out.types.size(); ++c) {
       ExprPtr ref = MakeColumnRef(static_cast<int>(c), s.fields[c].type);
-      if (!s.fields[c].type.SameAs(types[c])) {
-        if (absl::Status st = CheckCast(s.fields[c].type, types[c]); !st.ok()) {
+      if (!s.fields[c].type.SameAs(out.types[c])) {
+        if (absl::Status st = CheckCast(s.fields[c].type, out.types[c]); !st.ok()) {
           return AsValidationError(q.pos, st);
         }
-        ref = MakeCast(ref, types[c]);
+        ref = MakeCast(ref, out.types[c]);
         changed = true;
       }
       casts.push_back(std::move(ref));
     }
-    nodes.push_back(changed ? MakeProject(in.node, std::move(casts), first.Names()) : in.node);
+    out.nodes.push_back(changed ? MakeProject(in.node, std::move(casts), out.names) : in.node);
   }
-  LogicalNodePtr u = MakeUnion(std::move(nodes));
-  // The union's column types are the common types, nullable if any input's column is.
-  for (size_t c = 0; c < types.size(); ++c) {
-    bool nullable = false;
-    for (const auto& in : u->inputs) nullable = nullable || in->schema.fields[c].type.nullable;
-    u->schema.fields[c].type = types[c].WithNullable(nullable);
-    u->schema.fields[c].name = first.fields[c].name;
-  }
-  BoundRelation out;
-  out.columns = UnqualifiedColumns(u->schema);
-  out.node = std::move(u);
   return out;
+}
+
+LogicalNodePtr Binder::MakeUnionOf(SetInputs in) {
+  LogicalNodePtr u = MakeUnion(std::move(in.nodes));
+  // The union's column types are the common types, nullable if any input's column is.
+  for (size_t c = 0; c < in.types.size(); ++c) {
+    bool nullable = false;
+    for (const auto& input : u->inputs)
+      nullable = nullable || input->schema.fields[c].type.nullable;
+    u->schema.fields[c].type = in.types[c].WithNullable(nullable);
+    u->schema.fields[c].name = in.names[c];
+  }
+  return u;
 }
 
 }  // namespace eddy::planner

@@ -58,4 +58,6 @@ absl::StatusOr<std::optional<BoundUserFunction>> LookupUserFunction(
   return BoundUserFunction{f->path.object, std::move(fn)};
 }
 
+bool BuiltinFunctionsResolve() { return t_catalog == nullptr || t_catalog->modules().CoreUsed(); }
+
 }  // namespace eddy::planner

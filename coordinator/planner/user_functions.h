@@ -36,6 +36,10 @@ struct BoundUserFunction {
 // The user function `name` calls, or nullopt when it calls a built-in or nothing user-defined.
 absl::StatusOr<std::optional<BoundUserFunction>> LookupUserFunction(const sql::QualifiedName& name);
 
+// Whether built-in function names resolve: the session's core module is in use (USE MODULES,
+// UNLOAD MODULE); true outside a session.
+bool BuiltinFunctionsResolve();
+
 // `f`'s library loaded (once per process) and its symbol checked.
 absl::StatusOr<std::shared_ptr<const UserFunction>> LoadUserFunction(const CatalogFunction& f);
 

@@ -1,5 +1,6 @@
 #include "coordinator/service/show_create.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -75,6 +76,16 @@ std::string ShowCreateView(const CatalogView& v, bool temporary) {
     absl::StrAppend(&out, " (", absl::StrJoin(cols, ", "), ")");
   }
   absl::StrAppend(&out, " AS\n", v.query_text, "\n");
+  return out;
+}
+
+std::string ShowCreateCatalog(const std::string& name, const CatalogInfo& info) {
+  std::vector<std::string> options;
+  for (const auto& [k, v] : info.options) options.push_back(Literal(k) + " = " + Literal(v));
+  std::sort(options.begin(), options.end());
+  std::string out = absl::StrCat("CREATE CATALOG ", Quote(name));
+  absl::StrAppend(&out, info.comment.empty() ? " " : "\nCOMMENT " + Literal(info.comment) + "\n",
+                  "WITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)\n");
   return out;
 }
 

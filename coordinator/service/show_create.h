@@ -1,5 +1,6 @@
-// SHOW CREATE TABLE / VIEW: the DDL that recreates a catalog object, in Flink's layout
-// (backticked three-part name, one column or clause per line, options in the order written).
+// SHOW CREATE TABLE / VIEW / CATALOG: the DDL that recreates a catalog object, in Flink's layout
+// (backticked three-part name, one column or clause per line, options in the order written; a
+// catalog's options sorted by key, as Flink lists them).
 #pragma once
 
 #include <string>
@@ -10,5 +11,6 @@ namespace eddy {
 
 std::string ShowCreateTable(const CatalogTable& table, bool temporary);
 std::string ShowCreateView(const CatalogView& view, bool temporary);
+std::string ShowCreateCatalog(const std::string& name, const CatalogInfo& info);
 
 }  // namespace eddy

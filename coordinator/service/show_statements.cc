@@ -115,6 +115,40 @@ absl::StatusOr<Response> ShowCreate(Session& session, const sql::Show& show) {
   return r;
 }
 
+// The catalog DESCRIBE CATALOG or SHOW CREATE CATALOG names: default_catalog (of Eddy's
+// persistent type, with no options) or one of CREATE CATALOG.
+absl::StatusOr<std::pair<std::string, CatalogInfo>> DescribedCatalog(
+    const Session& session, const sql::QualifiedName& name) {
+  if (name.parts.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Validation error: a catalog name is one identifier, not '", name.ToString(), "'"));
+  }
+  const std::string& catalog = name.parts[0];
+  if (!session.catalog.catalog()->CatalogExists(catalog)) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: catalog '", catalog, "' does not exist"));
+  }
+  return std::make_pair(catalog,
+                        session.catalog.catalog()->FindCatalog(catalog).value_or(CatalogInfo{}));
+}
+
+// SHOW CREATE CATALOG c: the CREATE CATALOG statement of `c`; default_catalog was never created
+// by one, so it has none (as in Flink).
+absl::StatusOr<Response> ShowCreateCatalogOf(const Session& session,
+                                             const sql::QualifiedName& name) {
+  ASSIGN_OR_RETURN(auto described, DescribedCatalog(session, name));
+  const auto& [catalog, info] = described;
+  if (info.options.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("Validation error: catalog '", catalog,
+                                                   "' was not created by CREATE CATALOG, so it has "
+                                                   "no CREATE CATALOG statement to show"));
+  }
+  Response r;
+  r.set_kind(Response::TEXT);
+  r.set_message(ShowCreateCatalog(catalog, info));
+  return r;
+}
+
 // SHOW PARTITIONS t [PARTITION (k = v, ...)]: the partition directories that exist, those
 // matching the given values when a spec is given (NULL matches the default partition).
 absl::StatusOr<Response> ShowPartitions(Session& session, const sql::Show& show) {
@@ -208,9 +242,16 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     return FilteredColumn(show, "function name", std::move(names));
   }
   if (what == "COLUMNS") return ExecuteDescribe(session, show.name, &show);
-  // The built-in functions are the one module; there is no LOAD MODULE to add others.
-  if (what == "MODULES") return SingleColumnResponse("module name", {"core"});
-  if (what == "FULL MODULES") return TableResponse({"module name", "used"}, {{"core", "TRUE"}});
+  if (what == "MODULES") {
+    return SingleColumnResponse("module name", session.catalog.modules().used());
+  }
+  if (what == "FULL MODULES") {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& [name, used] : session.catalog.modules().All()) {
+      rows.push_back({name, used ? "TRUE" : "FALSE"});
+    }
+    return TableResponse({"module name", "used"}, std::move(rows));
+  }
   if (what == "CURRENT CATALOG") {
     return SingleColumnResponse("current catalog name", {session.catalog.current_catalog()});
   }
@@ -221,8 +262,33 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   if (what == "WORKERS") return ShowWorkers(workers);
   if (what == "JARS") return SingleColumnResponse("jars", session.jars);
   if (what == "CREATE TABLE" || what == "CREATE VIEW") return ShowCreate(session, show);
+  if (what == "CREATE CATALOG") return ShowCreateCatalogOf(session, show.name);
   if (what == "PARTITIONS") return ShowPartitions(session, show);
+  if (what == "PROCEDURES") {
+    // Eddy's catalogs hold no stored procedures (there is no CALL); the database must exist.
+    ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
+    (void)db;
+    return FilteredColumn(show, "procedure name", {});
+  }
   return absl::UnimplementedError(absl::StrCat("SHOW ", what, " is not supported yet"));
+}
+
+absl::StatusOr<Response> DescribeCatalog(Session& session, const sql::QualifiedName& name,
+                                         bool extended) {
+  ASSIGN_OR_RETURN(auto described, DescribedCatalog(session, name));
+  const auto& [catalog, info] = described;
+  std::vector<std::vector<std::string>> rows = {
+      {"name", catalog}, {"type", info.type}, {"comment", info.comment}};
+  if (extended) {
+    std::vector<std::pair<std::string, std::string>> options;
+    for (const auto& [k, v] : info.options) {
+      if (k != "type") options.emplace_back(k, v);
+    }
+    if (info.options.empty()) options.emplace_back("default-database", info.DefaultDatabase());
+    std::sort(options.begin(), options.end());
+    for (const auto& [k, v] : options) rows.push_back({"option:" + k, v});
+  }
+  return TableResponse({"info name", "info value"}, rows);
 }
 
 absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedName& name,

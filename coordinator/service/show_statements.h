@@ -20,4 +20,9 @@ absl::StatusOr<v1::ExecuteStatementResponse> ExecuteDescribe(Session& session,
                                                              const sql::QualifiedName& name,
                                                              const sql::Show* like = nullptr);
 
+// DESCRIBE CATALOG [EXTENDED] c: its name, type and comment (and, EXTENDED, its options).
+absl::StatusOr<v1::ExecuteStatementResponse> DescribeCatalog(Session& session,
+                                                             const sql::QualifiedName& name,
+                                                             bool extended);
+
 }  // namespace eddy

@@ -176,6 +176,22 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kJar:
       RETURN_IF_ERROR(ExecuteJarStatement(*stmt->jar, &session.jars));
       return Ok();
+    case sql::StatementKind::kModule: {
+      const sql::ModuleStatement& module = *stmt->module;
+      ModuleManager& modules = catalog.modules();
+      switch (module.op) {
+        case sql::ModuleStatement::Op::kLoad:
+          RETURN_IF_ERROR(modules.Load(module.names.front(), module.properties));
+          break;
+        case sql::ModuleStatement::Op::kUnload:
+          RETURN_IF_ERROR(modules.Unload(module.names.front()));
+          break;
+        case sql::ModuleStatement::Op::kUse:
+          RETURN_IF_ERROR(modules.Use(module.names));
+          break;
+      }
+      return Ok();
+    }
     case sql::StatementKind::kUse: {
       const auto& use = *stmt->use;
       if (use.catalog) {
@@ -198,6 +214,10 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kShow:
       return ExecuteShow(session, jobs_, workers_, *stmt->show);
     case sql::StatementKind::kDescribe:
+      // DESCRIBE EXTENDED of a table shows what DESCRIBE shows, as in Flink.
+      if (stmt->describe->catalog) {
+        return DescribeCatalog(session, stmt->describe->name, stmt->describe->extended);
+      }
       return ExecuteDescribe(session, stmt->describe->name);
     case sql::StatementKind::kInsert:
       return Submit(jobs_, session, {stmt->insert.get()}, options_);

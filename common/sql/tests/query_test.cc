@@ -82,15 +82,24 @@ TEST(Query, UnionAll) {
   EXPECT_EQ(s->query->order_by.size(), 1u);
 }
 
-TEST(Query, UnionWithoutAllIsRejected) {
-  EXPECT_EQ(
-      Query("SELECT a FROM t\nUNION SELECT b FROM u"),
-      "ERROR: SQL parse error at line 2, column 1: UNION without ALL is not supported yet; use "
-      "UNION ALL");
-  EXPECT_EQ(
-      Query("SELECT a FROM t UNION DISTINCT SELECT b FROM u"),
-      "ERROR: SQL parse error at line 1, column 17: UNION without ALL is not supported yet; use "
-      "UNION ALL");
+TEST(Query, SetOperationsParseWithIntersectBindingMostTightly) {
+  EXPECT_EQ(Query("SELECT a FROM t\nUNION SELECT b FROM u"),
+            "(SELECT a FROM t) UNION (SELECT b FROM u)");
+  EXPECT_EQ(Query("SELECT a FROM t UNION DISTINCT SELECT b FROM u"),
+            "(SELECT a FROM t) UNION (SELECT b FROM u)");
+  EXPECT_EQ(Query("SELECT a FROM t EXCEPT ALL SELECT a FROM u"),
+            "(SELECT a FROM t) EXCEPT ALL (SELECT a FROM u)");
+  // INTERSECT first; UNION and EXCEPT from the left.
+  EXPECT_EQ(Query("SELECT 1 UNION SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4"),
+            "((SELECT 1) UNION ((SELECT 2) INTERSECT (SELECT 3))) EXCEPT (SELECT 4)");
+  // A chain of UNION ALLs stays one n-ary union; a set operation in between splits it.
+  EXPECT_EQ(Query("SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3"),
+            "(SELECT 1) UNION ALL (SELECT 2) UNION ALL (SELECT 3)");
+  EXPECT_EQ(Query("SELECT 1 UNION ALL SELECT 2 UNION SELECT 3 UNION ALL SELECT 4"),
+            "(((SELECT 1) UNION ALL (SELECT 2)) UNION (SELECT 3)) UNION ALL (SELECT 4)");
+  EXPECT_EQ(Query("SELECT a FROM t INTERSECT"),
+            "ERROR: SQL parse error at line 1, column 26: expected 'SELECT' or 'VALUES' but found "
+            "end of input");
 }
 
 TEST(Query, ParenthesizedQuery) {
@@ -229,8 +238,6 @@ TEST(Query, Errors) {
             "ERROR: SQL parse error at line 1, column 13: expected identifier but found 'FROM'");
   EXPECT_EQ(Query("SELECT * FROM a LEFT b"),
             "ERROR: SQL parse error at line 1, column 22: expected 'JOIN' but found 'b'");
-  EXPECT_EQ(Query("SELECT a FROM t INTERSECT SELECT a FROM u"),
-            "ERROR: SQL parse error at line 1, column 17: INTERSECT is not supported yet");
   EXPECT_EQ(Query("SELECT * FROM TABLE(TUMBLE(TABLE a, TABLE b))"),
             "ERROR: SQL parse error at line 1, column 37: only one TABLE argument is supported");
 }

@@ -260,8 +260,9 @@ TEST(Statement, Show) {
   EXPECT_EQ(s->show->what, "CURRENT DATABASE");
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
-            "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', 'JOBS', "
-            "'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or 'CREATE' but found 'STUFF'");
+            "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', "
+            "'PROCEDURES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or 'CREATE' but "
+            "found 'STUFF'");
   s = Parse("SHOW PARTITIONS db.t PARTITION (a = 'x', b = -1)");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->show->what, "PARTITIONS");
@@ -315,6 +316,51 @@ TEST(Statement, DescribeStopHelpQuit) {
   s = Parse("EXIT;");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kQuit);
+}
+
+TEST(Statement, ModuleStatementsNameTheirModules) {
+  auto s = Parse("LOAD MODULE core WITH ('k' = 'v')");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kModule);
+  EXPECT_EQ(s->module->op, ModuleStatement::Op::kLoad);
+  EXPECT_EQ(s->module->names, std::vector<std::string>{"core"});
+  ASSERT_EQ(s->module->properties.entries.size(), 1u);
+  s = Parse("unload module core");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->module->op, ModuleStatement::Op::kUnload);
+  s = Parse("USE MODULES hive, core");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->module->op, ModuleStatement::Op::kUse);
+  EXPECT_EQ(s->module->names, (std::vector<std::string>{"hive", "core"}));
+  // USE modules (one word) is still a database called modules.
+  s = Parse("USE modules");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kUse);
+  EXPECT_EQ(Error("LOAD MODULE 'hive'"),
+            "SQL parse error at line 1, column 13: expected identifier but found ''hive''");
+}
+
+TEST(Statement, DescribeCatalogAndExtended) {
+  auto s = Parse("DESCRIBE CATALOG EXTENDED c");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->describe->catalog);
+  EXPECT_TRUE(s->describe->extended);
+  EXPECT_EQ(s->describe->name.ToString(), "c");
+  s = Parse("DESC catalog");  // a table called catalog
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->describe->catalog);
+  EXPECT_EQ(s->describe->name.ToString(), "catalog");
+  s = Parse("DESCRIBE EXTENDED t");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->describe->catalog);
+  EXPECT_TRUE(s->describe->extended);
+  s = Parse("SHOW CREATE CATALOG c");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "CREATE CATALOG");
+  s = Parse("SHOW PROCEDURES FROM c.db NOT LIKE 'x%'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->show->what, "PROCEDURES");
+  EXPECT_TRUE(s->show->not_like);
 }
 
 TEST(Statement, JarStatementsNameOneLibrary) {
