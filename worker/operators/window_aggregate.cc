@@ -369,9 +369,6 @@ absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_
           if (spec_.window_time) {
             out_.mutable_column(num_keys + values_.size() + 2).Append<int64_t>(window_time);
           }
-          if (spec_.window_time) {
-            out_.mutable_column(num_keys + values_.size() + 2).Append<int64_t>(window_time);
-          }
           out_.mutable_kinds().push_back(RowKind::kInsert);
           return EmitWhenFull(&out_, kOutputBatchRows);
         }));

@@ -165,6 +165,18 @@ TEST_F(WindowAggregateTest, WindowTimeFeedsAnotherWindowBeforeItsWatermark) {
                                     "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:02.000]"));
   EXPECT_EQ((*outer)->late_rows_dropped(), 0u);
   EXPECT_THAT(out.WatermarkMillis(), ElementsAre(999, 1999));
+
+  // Two windows fired by one watermark go out in one batch, each row with its own window_time.
+  between.rows.clear();
+  out.rows.clear();
+  ASSERT_TRUE((*inner)->Process(0, Rows({{"c", 2100}, {"c", 3100}, {"c", 3200}})).ok());
+  ASSERT_TRUE((*inner)->ProcessWatermark({3999, false}).ok());
+  EXPECT_THAT(between.rows,
+              ElementsAre("+I[c, 1, 1970-01-01 00:00:02.000, 1970-01-01 00:00:03.000, "
+                          "1970-01-01 00:00:02.999]",
+                          "+I[c, 2, 1970-01-01 00:00:03.000, 1970-01-01 00:00:04.000, "
+                          "1970-01-01 00:00:03.999]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[c, 3, 1970-01-01 00:00:02.000, 1970-01-01 00:00:04.000]"));
 }
 
 // Windows counted in America/Los_Angeles' wall clock: where its clocks turn back (2021-11-07 02:00
