@@ -1,11 +1,13 @@
 // CREATE VIEW: the query is bound once to validate it and derive the view's schema; the catalog
-// keeps the query text, which every query using the view re-binds (views are inlined).
+// keeps the query text, which every query using the view re-binds (views are inlined). DESCRIBE
+// reads a view's time attributes the same way.
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/zoned_calls.h"
+#include "common/sql/parser.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/planner.h"
@@ -39,6 +41,34 @@ absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,
     }
   }
   return view;
+}
+
+absl::StatusOr<std::vector<std::string>> ViewTimeAttributeMarkers(const CatalogView& view,
+                                                                  const SessionCatalog& catalog,
+                                                                  const ConfigMap& config) {
+  ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
+  ASSIGN_OR_RETURN(auto stmt, sql::ParseStatement(view.query_text));
+  if (stmt->kind != sql::StatementKind::kQuery || stmt->query == nullptr) {
+    return planner::ValidationError(
+        absl::StrCat("view '", view.path.ToString(), "' has an invalid query: not a query"));
+  }
+  planner::Binder binder(catalog, config);
+  ASSIGN_OR_RETURN(planner::BoundRelation bound, binder.BindQuery(*stmt->query));
+  std::vector<std::string> markers;
+  for (size_t c = 0; c < bound.node->schema.size(); ++c) {
+    switch (planner::TimeAttributeOf(*bound.node, static_cast<int>(c))) {
+      case planner::TimeAttribute::kRowtime:
+        markers.push_back("*ROWTIME*");
+        break;
+      case planner::TimeAttribute::kProctime:
+        markers.push_back("*PROCTIME*");
+        break;
+      case planner::TimeAttribute::kNone:
+        markers.push_back("");
+        break;
+    }
+  }
+  return markers;
 }
 
 }  // namespace eddy

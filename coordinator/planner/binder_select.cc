@@ -645,11 +645,24 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
     if (g == nullptr) return ValidationErrorAt(q.pos, "missing GROUP BY expression");
   }
   // The GROUP BY keys and their grouping sets; a legacy window call groups by its window's start
-  // and end.
+  // and end, and by its window_time where TUMBLE_ROWTIME (HOP_, SESSION_, _PROCTIME) reads it (a
+  // time attribute of the result, as in Flink).
+  const auto reads_window_time = [](const sql::Expr& x) {
+    const char* column = LegacyWindowProperty(x);
+    return column != nullptr && std::string(column) == kLegacyWindowTime;
+  };
+  bool legacy_time = false;
+  for (const auto& item : items) {
+    legacy_time = legacy_time ||
+                  (item.expr != nullptr && ContainsSubexpression(*item.expr, reads_window_time));
+  }
+  legacy_time = legacy_time || (q.having && ContainsSubexpression(*q.having, reads_window_time));
   GroupKeyBinder add_key = [&](const sql::Expr& g) -> absl::StatusOr<std::vector<int>> {
     if (legacy && &g == q.group_by[legacy->group_by_index].get()) {
       std::vector<int> window_keys;
-      for (const char* column : {kLegacyWindowStart, kLegacyWindowEnd}) {
+      std::vector<const char*> columns = {kLegacyWindowStart, kLegacyWindowEnd};
+      if (legacy_time) columns.push_back(kLegacyWindowTime);
+      for (const char* column : columns) {
         sql::Expr ref;
         ref.kind = sql::ExprKind::kIdentifier;
         ref.pos = g.pos;

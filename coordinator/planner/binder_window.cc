@@ -1,7 +1,8 @@
 // Windows in SQL: the window TVFs TUMBLE/HOP/CUMULATE(TABLE t, DESCRIPTOR(ts), ...) in FROM, the
 // legacy GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) with TUMBLE_START/_END, and the rewrite
 // of an aggregate grouped by window_start and window_end over a window TVF into a WindowAggregate
-// (as Flink's window aggregation: append-only results when the watermark passes the window end).
+// (as Flink's window aggregation: append-only results when the watermark passes the window end;
+// grouped by window_time too, its window_time stays a time attribute for a cascading window).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -235,41 +236,46 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
   if (below->kind != LogicalKind::kWindowTableFunction) return agg;
   const LogicalNode& tvf = *below;
   const int n_in = static_cast<int>(tvf.input().schema.size());
-  const int start = n_in, end = n_in + 1;
+  const int start = n_in, end = n_in + 1, window_time = n_in + 2;
   auto reads_window = [&](const Expr& e) {
     return !OnlyReferences(e, [&](int c) { return c < n_in; });
   };
   if (filter && reads_window(*filter->condition)) return agg;
-  // Which pre-aggregation columns are window_start / window_end; every other one must not read
-  // the window columns.
-  std::vector<int> role(pre.projections.size(), 0);  // 1 start, 2 end
+  // Which pre-aggregation columns are window_start / window_end / window_time; every other one
+  // must not read the window columns.
+  std::vector<int> role(pre.projections.size(), 0);  // 1 start, 2 end, 3 time
   for (size_t i = 0; i < pre.projections.size(); ++i) {
     const Expr& e = *pre.projections[i];
     if (IsColumn(e, start)) {
       role[i] = 1;
     } else if (IsColumn(e, end)) {
       role[i] = 2;
+    } else if (IsColumn(e, window_time)) {
+      role[i] = 3;
     } else if (reads_window(e)) {
       return agg;
     }
   }
-  bool has_start = false, has_end = false;
+  bool has_start = false, has_end = false, has_time = false;
   for (int k : agg->group_keys) {
     has_start = has_start || role[k] == 1;
     has_end = has_end || role[k] == 2;
+    has_time = has_time || role[k] == 3;
   }
   for (const LogicalAggCall& c : agg->calls) {
     if (c.arg >= 0 && role[c.arg] != 0) return agg;
   }
   if (!has_start || !has_end) return agg;
-  // With grouping sets, a window aggregation keeps the window in every set.
+  // With grouping sets, a window aggregation keeps the window in every set (and window_time, if
+  // grouped by).
   for (const std::vector<int>& set : agg->grouping_sets) {
-    bool start_kept = false, end_kept = false;
+    bool start_kept = false, end_kept = false, time_kept = false;
     for (int k : set) {
       start_kept = start_kept || role[agg->group_keys[k]] == 1;
       end_kept = end_kept || role[agg->group_keys[k]] == 2;
+      time_kept = time_kept || role[agg->group_keys[k]] == 3;
     }
-    if (!start_kept || !end_kept) return agg;
+    if (!start_kept || !end_kept || time_kept != has_time) return agg;
   }
 
   // New pre-aggregation projection over the TVF's input: the non-window columns, then rowtime.
@@ -321,18 +327,20 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
     for (int& u : calls[c].user_args) u = moved[u];
     out_names.push_back(agg->schema.fields[agg->group_keys.size() + c].name);
   }
-  std::string start_name = "window_start", end_name = "window_end";
+  std::string start_name = "window_start", end_name = "window_end", time_name = "window_time";
   for (size_t k = 0; k < agg->group_keys.size(); ++k) {
     if (role[agg->group_keys[k]] == 1) start_name = agg->schema.fields[k].name;
     if (role[agg->group_keys[k]] == 2) end_name = agg->schema.fields[k].name;
+    if (role[agg->group_keys[k]] == 3) time_name = agg->schema.fields[k].name;
   }
   out_names.push_back(start_name);
   out_names.push_back(end_name);
+  if (has_time) out_names.push_back(time_name);
   const int nk = static_cast<int>(keys.size());
   const int nc = static_cast<int>(calls.size());
   const int ng = static_cast<int>(agg->grouping_calls.size());
   LogicalNodePtr window_agg = MakeWindowAggregate(std::move(new_pre), window, std::move(keys),
-                                                  std::move(calls), std::move(out_names));
+                                                  std::move(calls), std::move(out_names), has_time);
   if (!agg->grouping_sets.empty() || ng > 0) {
     // The same sets and GROUPING calls over the remaining keys; the window is grouped by always.
     std::vector<std::vector<int>> sets;
@@ -358,7 +366,7 @@ LogicalNodePtr RewriteWindowAggregate(const LogicalNodePtr& agg) {
   int next_key = 0;
   for (size_t k = 0; k < agg->group_keys.size(); ++k) {
     const int r = role[agg->group_keys[k]];
-    const int col = r == 1 ? nk + nc + ng : r == 2 ? nk + nc + ng + 1 : next_key++;
+    const int col = r == 0 ? next_key++ : nk + nc + ng + r - 1;
     restore.push_back(MakeColumnRef(col, window_agg->schema.fields[col].type));
   }
   for (int c = 0; c < nc + ng; ++c) {

@@ -118,7 +118,7 @@ LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
 
 LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
                                    std::vector<int> group_keys, std::vector<LogicalAggCall> calls,
-                                   std::vector<std::string> names) {
+                                   std::vector<std::string> names, bool window_time) {
   auto n = std::make_shared<LogicalNode>();
   n->kind = LogicalKind::kWindowAggregate;
   size_t i = 0;
@@ -128,6 +128,13 @@ LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
   const DataType ts = DataType::Timestamp(3).WithNullable(false);
   n->schema.fields.push_back({name(i++), ts});
   n->schema.fields.push_back({name(i++), ts});
+  if (window_time) {
+    // The time attribute's type, as the window TVF's window_time.
+    const bool ltz = input->schema.fields[window.time_column].type.id == TypeId::kTimestampLtz;
+    n->schema.fields.push_back(
+        {name(i++), ltz ? DataType::TimestampLtz(3).WithNullable(false) : ts});
+  }
+  n->window_time = window_time;
   n->group_keys = std::move(group_keys);
   n->calls = std::move(calls);
   n->window = window;
@@ -265,6 +272,10 @@ int64_t GroupingValue(const GroupingCall& call, const std::vector<int>& set) {
   return value;
 }
 
+int WindowStartColumn(const LogicalNode& window_aggregate) {
+  return static_cast<int>(window_aggregate.schema.size()) - (window_aggregate.window_time ? 3 : 2);
+}
+
 std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
   switch (n.kind) {
     case LogicalKind::kWindowTableFunction: {
@@ -274,8 +285,8 @@ std::optional<WindowBound> FindWindowBound(const LogicalNode& n, int column) {
       return std::nullopt;
     }
     case LogicalKind::kWindowAggregate: {
-      const int width = static_cast<int>(n.schema.size());
-      if (column == width - 2 || column == width - 1) return WindowBound{&n, column == width - 2};
+      const int start = WindowStartColumn(n);
+      if (column == start || column == start + 1) return WindowBound{&n, column == start};
       return std::nullopt;
     }
     case LogicalKind::kProject: {
@@ -402,11 +413,17 @@ TimeAttribute TimeAttributeOf(const LogicalNode& n, int column) {
       }
       return column < static_cast<int>(n.input().schema.size()) ? TimeAttributeOf(n.input(), column)
                                                                 : TimeAttribute::kNone;
+    case LogicalKind::kWindowAggregate:
+      // window_time, when grouped by, is a time attribute of the window's kind (the operator emits
+      // a window's rows before passing on the watermark that fired it).
+      if (n.window_time && column == static_cast<int>(n.schema.size()) - 1) {
+        return TimeAttributeOf(n.input(), n.window.time_column);
+      }
+      return TimeAttribute::kNone;
     case LogicalKind::kTableScan:
     case LogicalKind::kValues:
     case LogicalKind::kAggregate:
     case LogicalKind::kSink:
-    case LogicalKind::kWindowAggregate:
       return TimeAttribute::kNone;
     case LogicalKind::kRank:           // the input's rows: their times stay attributes, as in Flink
     case LogicalKind::kOverAggregate:  // each input row once, in time order

@@ -207,9 +207,14 @@ struct LogicalNode {
   int rowtime = -1;
   ExprPtr watermark;
   // kWindowTableFunction (schema = input + window_start, window_end, window_time) and
-  // kWindowAggregate (schema = group keys, calls, window_start, window_end; `group_keys` and
-  // `calls` read the input, window.time_column is the input's rowtime).
+  // kWindowAggregate (schema = group keys, calls, window_start, window_end and, when
+  // `window_time`, window_time; `group_keys` and `calls` read the input, window.time_column is the
+  // input's time attribute).
   WindowSpec window;
+  // kWindowAggregate grouped by window_time too: the last column is window_time (window_end - 1
+  // ms, a time attribute of the window's kind, so that a later window can use it: a cascading
+  // window aggregation).
+  bool window_time = false;
   // kJoin: `condition` reads the left columns then the right ones (null: TRUE); the schema is
   // left ++ right (the padded side of an outer join nullable), or the left columns (semi, anti).
   // ExtractJoinKeys (optimizer) moves the equi-join conjuncts into left_keys/right_keys (pairwise
@@ -278,7 +283,9 @@ LogicalNodePtr MakeWindowTableFunction(LogicalNodePtr input, WindowSpec window,
 // `names`: one per group key, one per call, then the window_start and window_end names.
 LogicalNodePtr MakeWindowAggregate(LogicalNodePtr input, WindowSpec window,
                                    std::vector<int> group_keys, std::vector<LogicalAggCall> calls,
-                                   std::vector<std::string> names);
+                                   std::vector<std::string> names, bool window_time = false);
+// The window_start column of a kWindowAggregate (window_end follows it, then window_time if any).
+int WindowStartColumn(const LogicalNode& window_aggregate);
 
 // `names`: the output column names (left then right; only the left for semi and anti joins).
 LogicalNodePtr MakeJoin(LogicalNodePtr left, LogicalNodePtr right, JoinType type, ExprPtr condition,

@@ -194,8 +194,15 @@ std::string WindowAggregateDigest(const LogicalNode& agg) {
   std::vector<std::string> keys;
   std::vector<std::string> select = AggregateSelect(agg, &keys);
   const std::vector<std::string> out = agg.schema.Names();
-  select.push_back("start('w$) AS " + out[out.size() - 2]);
-  select.push_back("end('w$) AS " + out[out.size() - 1]);
+  const int start = WindowStartColumn(agg);
+  select.push_back("start('w$) AS " + out[start]);
+  select.push_back("end('w$) AS " + out[start + 1]);
+  if (agg.window_time) {
+    // Flink's spelling: rowtime('w$) for an event-time window, proctime('w$) for a processing-time
+    // one.
+    const bool proctime = IsProctimeColumn(agg.input(), agg.window.time_column);
+    select.push_back(absl::StrCat(proctime ? "proctime" : "rowtime", "('w$) AS ", out[start + 2]));
+  }
   std::string s = "WindowAggregate(";
   if (!keys.empty()) absl::StrAppend(&s, "groupBy=[", absl::StrJoin(keys, ", "), "], ");
   return absl::StrCat(

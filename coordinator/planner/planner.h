@@ -42,6 +42,12 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
 absl::StatusOr<CatalogView> BindCreateView(const sql::CreateView& ddl,
                                            const SessionCatalog& catalog, const ConfigMap& config);
 
+// The time attribute marker of each column of `view` as DESCRIBE shows it: "*ROWTIME*",
+// "*PROCTIME*" or "" (the view's query is bound again, against the catalog as it is now).
+absl::StatusOr<std::vector<std::string>> ViewTimeAttributeMarkers(const CatalogView& view,
+                                                                  const SessionCatalog& catalog,
+                                                                  const ConfigMap& config);
+
 // Plans INSERT statements into one job (a statement set when there are several).
 absl::StatusOr<PlannedJob> PlanInserts(const std::vector<const sql::Insert*>& inserts,
                                        const SessionCatalog& catalog, const ConfigMap& config);

@@ -136,13 +136,15 @@ absl::StatusOr<LogicalNodePtr> Decompose(const LogicalNodePtr& n) {
   std::vector<std::string> names;
   for (int k : keys) names.push_back(below->schema.fields[k].name);
   for (int c = 0; c < num_calls; ++c) names.push_back(n->schema.fields[num_keys + c].name);
-  if (window) {  // window_start and window_end, the last two columns
-    names.push_back(n->schema.fields[n->schema.size() - 2].name);
-    names.push_back(n->schema.fields[n->schema.size() - 1].name);
+  const int window_columns = n->window_time ? 3 : 2;  // window_start, window_end[, window_time]
+  if (window) {                                       // the last columns
+    for (int w = window_columns; w > 0; --w) {
+      names.push_back(n->schema.fields[n->schema.size() - w].name);
+    }
   }
   LogicalNodePtr plain =
       window ? MakeWindowAggregate(below, n->window, std::move(keys), std::move(calls),
-                                   std::move(names))
+                                   std::move(names), n->window_time)
              : MakeAggregate(below, std::move(keys), std::move(calls), std::move(names));
 
   // Back to the columns of `n`: keys, calls, GROUPING calls (and the window's bounds).
@@ -157,8 +159,7 @@ absl::StatusOr<LogicalNodePtr> Decompose(const LogicalNodePtr& n) {
     exprs.push_back(std::move(e));
   }
   if (window) {
-    exprs.push_back(column(first_call + num_calls));
-    exprs.push_back(column(first_call + num_calls + 1));
+    for (int w = 0; w < window_columns; ++w) exprs.push_back(column(first_call + num_calls + w));
   }
   return MakeProject(plain, std::move(exprs), n->schema.Names());
 }

@@ -14,6 +14,7 @@
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/function_registry.h"
 #include "common/expr/like_matcher.h"
+#include "coordinator/planner/planner.h"
 #include "coordinator/service/show_create.h"
 #include "coordinator/service/statement_responses.h"
 
@@ -307,6 +308,13 @@ absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedN
     ASSIGN_OR_RETURN(names, Filter(*like, std::move(names)));
   }
   const std::vector<std::string> pk = table ? table->primary_key : std::vector<std::string>{};
+  // A view's time attributes (a view that no longer binds shows none).
+  std::vector<std::string> view_markers;
+  if (view != nullptr) {
+    absl::StatusOr<std::vector<std::string>> markers =
+        ViewTimeAttributeMarkers(*view, session.catalog, session.config);
+    if (markers.ok() && markers->size() == schema.fields.size()) view_markers = *std::move(markers);
+  }
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < schema.fields.size(); ++i) {
     const Field& f = schema.fields[i];
@@ -321,6 +329,10 @@ absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedN
       } else if (table->IsComputed(i) && IsProctime(table->computed_exprs[i])) {
         type += " NOT NULL *PROCTIME*";
       }
+    } else if (!view_markers.empty() && !view_markers[i].empty()) {
+      // As Flink: TIMESTAMP(3) *ROWTIME*, TIMESTAMP_LTZ(3) NOT NULL *PROCTIME*.
+      type = view_markers[i] == "*PROCTIME*" ? absl::StrCat(type, " NOT NULL ", view_markers[i])
+                                             : absl::StrCat(type, " ", view_markers[i]);
     }
     const bool is_key = std::find(pk.begin(), pk.end(), f.name) != pk.end();
     rows.push_back({f.name, type, f.type.nullable ? "TRUE" : "FALSE",

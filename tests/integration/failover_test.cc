@@ -436,6 +436,48 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
   EXPECT_EQ(PrintedWindows(cluster_->AllWorkerStdout()), expected);
 }
 
+// A cascading window aggregation: 1-second windows grouped by window_time too feed 5-second
+// windows over that window_time. Both window aggregates restore their windows, and the second its
+// watermark, after the kill; every 5-second window is printed with the one-level answer.
+TEST_F(FailoverTest, ACheckpointedCascadingWindowAggregationGivesTheOneLevelAnswer) {
+  constexpr int64_t kRows = 40000;  // event time id * 10 ms: 500 ids per 5-second window
+  RunResult submitted = cluster_->Eddy(
+      std::string(kCheckpointedAndRestarted) +
+      "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3), "
+      "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = '4000', "
+      "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '" +
+      std::to_string(kRows) +
+      "');"
+      "CREATE TEMPORARY VIEW per_second AS SELECT id % 4 AS k, window_time AS rt, COUNT(*) AS c, "
+      "SUM(id) AS s FROM TABLE(TUMBLE(TABLE seq, DESCRIPTOR(ts), INTERVAL '1' SECOND)) "
+      "GROUP BY window_start, window_end, window_time, id % 4;"
+      "CREATE TEMPORARY TABLE out (w TIMESTAMP(3), k BIGINT, c BIGINT, s BIGINT) "
+      "WITH ('connector' = 'print');"
+      "INSERT INTO out SELECT window_start, k, SUM(c), SUM(s) "
+      "FROM TABLE(TUMBLE(TABLE per_second, DESCRIPTOR(rt), INTERVAL '5' SECOND)) "
+      "GROUP BY window_start, window_end, k;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  WaitForACompletedCheckpoint(job);
+  ASSERT_GE(KillAWorkerRunningSubtasks(), 0);
+  ASSERT_EQ(WaitForStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120)), "FINISHED")
+      << cluster_->CoordinatorLog();
+  EXPECT_THAT(cluster_->CoordinatorLog(),
+              ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+
+  // The fault-free answer: 5-second windows computed directly from the rows.
+  std::map<std::pair<int64_t, int64_t>, std::set<std::pair<int64_t, int64_t>>> expected;
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sums;
+  for (int64_t id = 1; id <= kRows; ++id) {
+    auto& [c, s] = sums[{id * 10 / 5000 * 5, id % 4}];
+    c += 1;
+    s += id;
+  }
+  for (const auto& [key, value] : sums) expected[key] = {value};
+  EXPECT_EQ(PrintedWindows(cluster_->AllWorkerStdout()), expected);
+}
+
 TEST_F(FailoverTest, AFilesystemSinkPublishesEveryRowExactlyOnceAcrossKillsAndRestarts) {
   constexpr int64_t kRows = 40000;
   const std::string out = files_ + "/out";

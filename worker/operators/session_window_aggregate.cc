@@ -55,6 +55,11 @@ SessionWindowAggregateOperator::SessionWindowAggregateOperator(SessionWindowAggr
   for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  if (spec_.window_time) {
+    const bool ltz = spec_.input_types[spec_.time_column].id == TypeId::kTimestampLtz;
+    output_types_.push_back(ltz ? DataType::TimestampLtz(3).WithNullable(false)
+                                : DataType::Timestamp(3).WithNullable(false));
+  }
   out_ = ChangelogBatch(output_types_);
 }
 
@@ -236,6 +241,10 @@ void SessionWindowAggregateOperator::AppendOutputRow(const std::string& key,
   }
   out_.mutable_column(num_keys + values_.size()).Append<int64_t>(session.start);
   out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(session.end);
+  if (spec_.window_time) {
+    out_.mutable_column(num_keys + values_.size() + 2)
+        .Append<int64_t>(spec_.clock.WindowTime(session.end));
+  }
   out_.mutable_kinds().push_back(RowKind::kInsert);
 }
 

@@ -50,6 +50,9 @@ struct SessionWindowAggregateSpec {
   int time_column = -1;  // the rowtime column (TIMESTAMP)
   int64_t gap_ms = 0;    // > 0
   WindowClock clock;     // what sessions count in
+  // Also emit window_time (window_end - 1 on the clock, as an instant; the time column's type),
+  // for a session aggregate grouped by window_time whose result feeds another window.
+  bool window_time = false;
 };
 
 class SessionWindowAggregateOperator final : public Operator {
@@ -59,7 +62,8 @@ class SessionWindowAggregateOperator final : public Operator {
       SessionWindowAggregateSpec spec);
 
   const SessionWindowAggregateSpec& spec() const { return spec_; }
-  // Group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL).
+  // Group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL), then
+  // window_time if the spec asks for it.
   const std::vector<DataType>& output_types() const { return output_types_; }
 
   absl::Status Open(const OperatorContext& ctx) override;

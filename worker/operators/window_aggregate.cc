@@ -48,6 +48,11 @@ WindowAggregateOperator::WindowAggregateOperator(WindowAggregateSpec spec, KeyEn
   for (const AggregateCall& c : spec_.aggregates) output_types_.push_back(c.result_type);
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
   output_types_.push_back(DataType::Timestamp(3).WithNullable(false));
+  if (spec_.window_time) {
+    const bool ltz = spec_.input_types[spec_.time_column].id == TypeId::kTimestampLtz;
+    output_types_.push_back(ltz ? DataType::TimestampLtz(3).WithNullable(false)
+                                : DataType::Timestamp(3).WithNullable(false));
+  }
   out_ = ChangelogBatch(output_types_);
   native_ = NativeAggregates::Create(functions_);
   functions_.Reset(&loaded_);
@@ -285,6 +290,7 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   const int64_t start = spec_.window.StartOf(end);
+  const int64_t window_time = spec_.clock.WindowTime(end);
   const size_t num_keys = encoder_.key_types().size();
   for (const auto& [order, g] : entries) {
     std::span<Column> key_columns(out_.mutable_columns().data(), num_keys);
@@ -295,6 +301,9 @@ absl::Status WindowAggregateOperator::FireFromMemory(int64_t end) {
     }
     out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
     out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
+    if (spec_.window_time) {
+      out_.mutable_column(num_keys + values_.size() + 2).Append<int64_t>(window_time);
+    }
     out_.mutable_kinds().push_back(RowKind::kInsert);
     RETURN_IF_ERROR(EmitWhenFull(&out_, kOutputBatchRows));
   }
@@ -337,6 +346,7 @@ absl::Status WindowAggregateOperator::FireUpTo(int64_t watermark) {
 
 absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_t>& key_groups) {
   const int64_t start = spec_.window.StartOf(end);
+  const int64_t window_time = spec_.clock.WindowTime(end);
   const size_t num_keys = encoder_.key_types().size();
   std::string prefix;
   for (size_t kg = 0; kg < key_groups.size(); ++kg) {
@@ -356,6 +366,9 @@ absl::Status WindowAggregateOperator::Fire(int64_t end, const std::vector<uint8_
           }
           out_.mutable_column(num_keys + values_.size()).Append<int64_t>(start);
           out_.mutable_column(num_keys + values_.size() + 1).Append<int64_t>(end);
+          if (spec_.window_time) {
+            out_.mutable_column(num_keys + values_.size() + 2).Append<int64_t>(window_time);
+          }
           out_.mutable_kinds().push_back(RowKind::kInsert);
           return EmitWhenFull(&out_, kOutputBatchRows);
         }));

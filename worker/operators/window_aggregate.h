@@ -50,9 +50,15 @@ struct WindowAggregateSpec {
   WindowShape window;
   int time_column = -1;  // the rowtime column (TIMESTAMP)
   WindowClock clock;     // what window_start and window_end count in
+  // Also emit window_time (window_end - 1 on the clock, as an instant; the time column's type),
+  // for a window aggregate grouped by window_time whose result feeds another window.
+  bool window_time = false;
 };
 
-// Output: group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL).
+// Output: group keys, one column per call, window_start, window_end (TIMESTAMP(3) NOT NULL), then
+// window_time (TIMESTAMP(3) or TIMESTAMP_LTZ(3) NOT NULL) if the spec asks for it. A fired
+// window's rows go out before the watermark that fired it, so window_time is never late
+// downstream.
 class WindowAggregateOperator final : public Operator {
  public:
   static absl::StatusOr<std::unique_ptr<WindowAggregateOperator>> Create(WindowAggregateSpec spec);

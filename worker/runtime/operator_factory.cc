@@ -230,7 +230,16 @@ absl::StatusOr<BuiltNode> BuildWindowAggregate(const v1::PlanNode& node,
   ASSIGN_OR_RETURN(spec.window, ShapeFromProto(agg.window()));
   spec.time_column = agg.window().time_column();
   ASSIGN_OR_RETURN(spec.clock, ClockFromProto(agg.window().local_time_zone(), "WindowAggregate"));
+  // A plan grouped by window_time declares one more output column than the keys, the calls,
+  // window_start and window_end.
+  spec.window_time =
+      node.output_schema().fields_size() == agg.group_keys_size() + agg.calls_size() + 3;
   ASSIGN_OR_RETURN(auto op, WindowAggregateOperator::Create(std::move(spec)));
+  if (static_cast<int>(op->output_types().size()) != node.output_schema().fields_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("WindowAggregate: the plan declares ", node.output_schema().fields_size(),
+                     " output columns, the operator emits ", op->output_types().size()));
+  }
   BuiltNode built;
   built.op = std::move(op);
   return built;
@@ -543,6 +552,9 @@ absl::StatusOr<BuiltNode> BuildSessionWindowAggregate(const v1::PlanNode& node,
   spec.time_column = session.time_column();
   spec.gap_ms = session.gap_ms();
   ASSIGN_OR_RETURN(spec.clock, ClockFromProto(session.local_time_zone(), "SessionWindowAggregate"));
+  // A plan grouped by window_time declares one more output column (CheckedNode checks the rest).
+  spec.window_time =
+      node.output_schema().fields_size() == session.group_keys_size() + session.calls_size() + 3;
   // Create checks the gap (> 0), the time column (a TIMESTAMP input column) and the calls (kinds,
   // argument and result types).
   ASSIGN_OR_RETURN(auto op, SessionWindowAggregateOperator::Create(std::move(spec)));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/expr/aggregate_signature.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "worker/operators/testing/collecting_output.h"
@@ -103,6 +104,79 @@ TEST_F(WindowAggregateTest, FiresOnTheWatermarkDropsLateRowsAndCleansState) {
                                     "+I[c, 1, 1970-01-01 00:00:01.000, 1970-01-01 00:00:02.000]"));
   EXPECT_EQ(*backend_->CountKeys(7), 0u);
   EXPECT_EQ(op->pending_windows(), 0u);
+}
+
+// A cascading window aggregation: a 1-second window aggregate grouped by window_time too feeds a
+// 2-second one keyed on that window_time. Each fired window's rows (window_time = end - 1) go out
+// before the watermark that fired it, so the next window takes them all and drops none as late.
+TEST_F(WindowAggregateTest, WindowTimeFeedsAnotherWindowBeforeItsWatermark) {
+  WindowAggregateSpec second;
+  second.input_types = {DataType::String(), DataType::BigInt().WithNullable(false),
+                        DataType::Timestamp(3).WithNullable(false),
+                        DataType::Timestamp(3).WithNullable(false),
+                        DataType::Timestamp(3).WithNullable(false)};
+  second.group_keys = {0};
+  AggregateCall sum;
+  sum.kind = AggKind::kSum;
+  sum.arg = 1;
+  sum.arg_type = DataType::BigInt().WithNullable(false);
+  sum.result_type = *AggResultType(AggKind::kSum, sum.arg_type);
+  second.aggregates = {sum};
+  second.window = {WindowShape::Kind::kTumble, 2000};
+  second.time_column = 4;  // the first aggregate's window_time
+  auto outer = WindowAggregateOperator::Create(std::move(second));
+  ASSERT_TRUE(outer.ok()) << outer.status();
+  OperatorContext ctx;
+  ctx.state_id = 8;
+  ctx.state = backend_.get();
+  ASSERT_TRUE((*outer)->Open(ctx).ok());
+  CollectingOutput out;
+  (*outer)->set_output(&out);
+
+  WindowAggregateSpec first;
+  first.input_types = {DataType::String(), DataType::Timestamp(3)};
+  first.group_keys = {0};
+  AggregateCall count;
+  count.kind = AggKind::kCountStar;
+  count.result_type = DataType::BigInt().WithNullable(false);
+  first.aggregates = {count};
+  first.window = {WindowShape::Kind::kTumble, 1000};
+  first.time_column = 1;
+  first.window_time = true;
+  auto inner = WindowAggregateOperator::Create(std::move(first));
+  ASSERT_TRUE(inner.ok()) << inner.status();
+  EXPECT_EQ((*inner)->output_types().size(), 5u);
+  ctx.state_id = 7;
+  ASSERT_TRUE((*inner)->Open(ctx).ok());
+  CollectingOutput between(outer->get());  // records the first's rows, passes them on
+  (*inner)->set_output(&between);
+
+  ASSERT_TRUE((*inner)->Process(0, Rows({{"a", 100}, {"b", 200}, {"a", 1100}, {"a", 1900}})).ok());
+  ASSERT_TRUE((*inner)->ProcessWatermark({999, false}).ok());
+  EXPECT_THAT(between.rows,
+              ElementsAre("+I[a, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000, "
+                          "1970-01-01 00:00:00.999]",
+                          "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:01.000, "
+                          "1970-01-01 00:00:00.999]"));
+  EXPECT_THAT(out.rows, IsEmpty());
+  // 1999 fires [1000, 2000) of the first and, after its rows, [0, 2000) of the second.
+  ASSERT_TRUE((*inner)->ProcessWatermark({1999, false}).ok());
+  EXPECT_THAT(out.rows, ElementsAre("+I[a, 3, 1970-01-01 00:00:00.000, 1970-01-01 00:00:02.000]",
+                                    "+I[b, 1, 1970-01-01 00:00:00.000, 1970-01-01 00:00:02.000]"));
+  EXPECT_EQ((*outer)->late_rows_dropped(), 0u);
+  EXPECT_THAT(out.WatermarkMillis(), ElementsAre(999, 1999));
+
+  // Two windows fired by one watermark go out in one batch, each row with its own window_time.
+  between.rows.clear();
+  out.rows.clear();
+  ASSERT_TRUE((*inner)->Process(0, Rows({{"c", 2100}, {"c", 3100}, {"c", 3200}})).ok());
+  ASSERT_TRUE((*inner)->ProcessWatermark({3999, false}).ok());
+  EXPECT_THAT(between.rows,
+              ElementsAre("+I[c, 1, 1970-01-01 00:00:02.000, 1970-01-01 00:00:03.000, "
+                          "1970-01-01 00:00:02.999]",
+                          "+I[c, 2, 1970-01-01 00:00:03.000, 1970-01-01 00:00:04.000, "
+                          "1970-01-01 00:00:03.999]"));
+  EXPECT_THAT(out.rows, ElementsAre("+I[c, 3, 1970-01-01 00:00:02.000, 1970-01-01 00:00:04.000]"));
 }
 
 // Windows counted in America/Los_Angeles' wall clock: where its clocks turn back (2021-11-07 02:00
