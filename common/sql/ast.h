@@ -291,11 +291,15 @@ struct Drop {
 
 // CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS] name AS 'symbol' [LANGUAGE lang]
 // [USING JAR 'path' [, JAR 'path']*].
+// CREATE [TEMPORARY [SYSTEM]] FUNCTION, and ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS]
+// (`alter`), which gives an existing function a new definition.
 struct CreateFunction {
   QualifiedName name;
   bool temporary = false;
   bool system = false;
   bool if_not_exists = false;
+  bool alter = false;
+  bool if_exists = false;  // ALTER ... IF EXISTS
   std::string identifier;  // the symbol the library exports
   std::string language;    // upper-case as written; empty when not given
   std::vector<std::string> jars;
@@ -356,11 +360,14 @@ struct Show {
   bool ilike = false;
 };
 
-// DESCRIBE [EXTENDED] table, or DESCRIBE CATALOG [EXTENDED] catalog.
+// DESCRIBE [EXTENDED] table, DESCRIBE CATALOG [EXTENDED] catalog, DESCRIBE FUNCTION [EXTENDED] f
+// or DESCRIBE JOB 'id' (the id in `job_id`).
 struct Describe {
   QualifiedName name;
   bool catalog = false;
+  bool function = false;
   bool extended = false;
+  std::optional<std::string> job_id;
 };
 
 struct CreateDatabase {

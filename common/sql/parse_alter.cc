@@ -1,5 +1,6 @@
 // ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark),
-// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, and CREATE CATALOG, in Flink's syntax.
+// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER FUNCTION (parsed as CREATE
+// FUNCTION's alter form) and CREATE CATALOG, in Flink's syntax.
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -33,7 +34,12 @@ absl::Status Parser::ParseAlter(Statement& stmt) {
     RETURN_IF_ERROR(ExpectKeyword("SET"));
     return ParseProperties(stmt.alter_database->properties);
   }
-  return ErrorExpected("'TABLE', 'VIEW' or 'DATABASE'");
+  // ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] f AS 'symbol' [LANGUAGE l] [USING JAR '...']
+  const bool temporary = AcceptKeyword("TEMPORARY");
+  const bool system = temporary && AcceptKeyword("SYSTEM");
+  if (PeekKeyword("FUNCTION")) return ParseCreateFunction(stmt, temporary, system, /*alter=*/true);
+  if (temporary) return ErrorExpected("'FUNCTION' or 'SYSTEM'");
+  return ErrorExpected("'TABLE', 'VIEW', 'DATABASE' or 'FUNCTION'");
 }
 
 absl::Status Parser::ParseAlterTable(Statement& stmt) {

@@ -132,10 +132,18 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     Advance();
     stmt.kind = StatementKind::kDescribe;
     stmt.describe = std::make_unique<Describe>();
-    // `DESCRIBE catalog` alone names a table called catalog.
+    if (PeekKeyword("JOB") && Peek(1).kind == TokenKind::kString) {
+      Advance();
+      ASSIGN_OR_RETURN(stmt.describe->job_id, ParseStringLiteral());
+      return absl::OkStatus();
+    }
+    // `DESCRIBE catalog` (or function) alone names a table called catalog.
     if (PeekKeyword("CATALOG") && (PeekIdentifier(1) || PeekKeyword("EXTENDED", 1))) {
       Advance();
       stmt.describe->catalog = true;
+    } else if (PeekKeyword("FUNCTION") && (PeekIdentifier(1) || PeekKeyword("EXTENDED", 1))) {
+      Advance();
+      stmt.describe->function = true;
     }
     if (PeekKeyword("EXTENDED") && PeekIdentifier(1)) {
       Advance();
@@ -313,14 +321,19 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
                                  : "'TABLE', 'VIEW', 'FUNCTION', 'DATABASE' or 'CATALOG'");
 }
 
-absl::Status Parser::ParseCreateFunction(Statement& stmt, bool temporary, bool system) {
+absl::Status Parser::ParseCreateFunction(Statement& stmt, bool temporary, bool system, bool alter) {
   Advance();  // FUNCTION
   stmt.kind = StatementKind::kCreateFunction;
   stmt.create_function = std::make_unique<CreateFunction>();
   CreateFunction& fn = *stmt.create_function;
   fn.temporary = temporary;
   fn.system = system;
-  ASSIGN_OR_RETURN(fn.if_not_exists, ParseIfNotExists());
+  fn.alter = alter;
+  if (alter) {
+    ASSIGN_OR_RETURN(fn.if_exists, ParseIfExists());
+  } else {
+    ASSIGN_OR_RETURN(fn.if_not_exists, ParseIfNotExists());
+  }
   ASSIGN_OR_RETURN(fn.name, ParseQualifiedName());
   RETURN_IF_ERROR(ExpectKeyword("AS"));
   ASSIGN_OR_RETURN(fn.identifier, ParseStringLiteral());

@@ -82,7 +82,9 @@ class Parser {
   absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody(bool allow_empty);
   absl::Status ParseCreate(Statement& stmt);
   absl::Status ParseCreateView(Statement& stmt, bool temporary);
-  absl::Status ParseCreateFunction(Statement& stmt, bool temporary, bool system);
+  // `alter`: ALTER ... FUNCTION [IF EXISTS] (FUNCTION is next in both).
+  absl::Status ParseCreateFunction(Statement& stmt, bool temporary, bool system,
+                                   bool alter = false);
   absl::Status ParseDrop(Statement& stmt);
   absl::Status ParseExplain(Statement& stmt);
   absl::Status ParseShow(Statement& stmt);  // parse_show.cc

@@ -50,7 +50,13 @@ struct CatalogTable {
   std::string watermark_column;  // empty: none
   std::string watermark_expr;    // SQL text
   std::string comment;
+  // Per column of `schema`, its COMMENT ("" for none); empty when no column has one.
+  std::vector<std::string> column_comments;
 
+  const std::string& ColumnComment(size_t column) const {
+    static const std::string kNone;
+    return column < column_comments.size() ? column_comments[column] : kNone;
+  }
   const std::string* FindOption(const std::string& key) const {
     for (const auto& [k, v] : options) {
       if (k == key) return &v;

@@ -123,6 +123,7 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   for (const auto& e : t.computed_exprs) p.add_computed_exprs(e);
   for (const auto& k : t.metadata_keys) p.add_metadata_keys(k);
   for (bool v : t.metadata_virtual) p.add_metadata_virtual(v);
+  for (const auto& c : t.column_comments) p.add_column_comments(c);
   p.set_comment(t.comment);
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
@@ -204,6 +205,7 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       t.computed_exprs.assign(p.computed_exprs().begin(), p.computed_exprs().end());
       t.metadata_keys.assign(p.metadata_keys().begin(), p.metadata_keys().end());
       t.metadata_virtual.assign(p.metadata_virtual().begin(), p.metadata_virtual().end());
+      t.column_comments.assign(p.column_comments().begin(), p.column_comments().end());
       t.comment = p.comment();
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {

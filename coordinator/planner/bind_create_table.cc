@@ -133,6 +133,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     table.computed_exprs = src->computed_exprs;
     table.metadata_keys = src->metadata_keys;
     table.metadata_virtual = src->metadata_virtual;
+    table.column_comments = src->column_comments;
     if (parts.constraints) table.primary_key = src->primary_key;
     if (parts.watermarks) {
       table.watermark_column = src->watermark_column;
@@ -161,6 +162,12 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     table.metadata_keys.push_back(col.metadata.value_or(""));
     table.metadata_virtual.resize(table.schema.size() - 1, false);
     table.metadata_virtual.push_back(col.metadata_virtual);
+    table.column_comments.resize(table.schema.size() - 1);
+    table.column_comments.push_back(col.comment.value_or(""));
+  }
+  if (std::all_of(table.column_comments.begin(), table.column_comments.end(),
+                  [](const std::string& c) { return c.empty(); })) {
+    table.column_comments.clear();
   }
   if (table.schema.fields.empty()) {
     return ValidationError(absl::StrCat("table '", name, "' has no columns"));

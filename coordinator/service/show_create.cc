@@ -40,6 +40,8 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
       absl::StrAppend(&line, " METADATA FROM ", Literal(t.metadata_keys[i]),
                       t.IsVirtual(i) ? " VIRTUAL" : "");
     }
+    if (!t.ColumnComment(i).empty())
+      absl::StrAppend(&line, " COMMENT ", Literal(t.ColumnComment(i)));
     lines.push_back(std::move(line));
   }
   if (!t.watermark_column.empty()) {

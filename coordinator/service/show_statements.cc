@@ -13,8 +13,11 @@
 #include "common/connectors/partition_path.h"
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/function_registry.h"
+#include "common/expr/function_table.h"
 #include "common/expr/like_matcher.h"
+#include "common/udf/user_function.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/planner/user_functions.h"
 #include "coordinator/service/show_create.h"
 #include "coordinator/service/statement_responses.h"
 
@@ -292,6 +295,77 @@ absl::StatusOr<Response> DescribeCatalog(Session& session, const sql::QualifiedN
   return TableResponse({"info name", "info value"}, rows);
 }
 
+absl::StatusOr<Response> DescribeFunction(Session& session, const sql::QualifiedName& name,
+                                          bool extended) {
+  std::vector<std::vector<std::string>> rows;
+  std::shared_ptr<const CatalogFunction> user;
+  bool temporary = false;
+  bool system = false;
+  if (name.parts.size() == 1) {
+    user = session.catalog.FindSystemFunction(name.parts[0]);
+    temporary = system = user != nullptr;
+  }
+  if (user == nullptr) {
+    absl::StatusOr<ObjectPath> path = session.catalog.Resolve(name);
+    if (path.ok()) {
+      user = session.catalog.FindFunction(*path);
+      ObjectPath lower = *path;
+      lower.object = absl::AsciiStrToLower(lower.object);
+      temporary = user != nullptr && user != session.catalog.catalog()->FindFunction(lower);
+    }
+  }
+  if (user != nullptr) {
+    rows = {{"system function", system ? "true" : "false"},
+            {"temporary", temporary ? "true" : "false"},
+            {"class name", user->symbol},
+            {"function language", user->language},
+            {"resource uris",
+             absl::StrCat("ResourceUri{resourceType=JAR, uri='", user->library_path, "'}")}};
+    if (extended) {
+      ASSIGN_OR_RETURN(std::shared_ptr<const UserFunction> fn, planner::LoadUserFunction(*user));
+      std::vector<std::string> args;
+      for (const DataType& t : fn->arg_types())
+        args.push_back(absl::StrCat("<", t.ToString(), ">"));
+      rows.push_back({"kind", absl::AsciiStrToUpper(UserFunctionKindName(fn->kind()))});
+      rows.push_back({"requirements", "[]"});
+      rows.push_back({"deterministic", "true"});
+      rows.push_back({"constant folding", "true"});
+      rows.push_back(
+          {"signature", absl::StrCat(name.ToString(), "(", absl::StrJoin(args, ", "), ")")});
+    }
+  } else if (name.parts.size() == 1 &&
+             (IsKnownFunction(name.parts[0]) || IsBuiltinAggregate(name.parts[0]))) {
+    // A built-in function: the core module's.
+    rows = {{"system function", "true"}, {"temporary", "false"}};
+    if (extended) {
+      const bool aggregate = IsBuiltinAggregate(name.parts[0]);
+      const FunctionDef* def =
+          aggregate ? nullptr : FindFunction(absl::AsciiStrToUpper(name.parts[0]));
+      rows.push_back({"kind", aggregate ? "AGGREGATE" : "SCALAR"});
+      rows.push_back({"requirements", "[]"});
+      rows.push_back({"deterministic", def == nullptr || def->deterministic ? "true" : "false"});
+    }
+  } else {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: Function ", name.ToString(), " does not exist."));
+  }
+  return TableResponse({"info name", "info value"}, rows);
+}
+
+absl::StatusOr<Response> DescribeJob(JobManager* jobs, const std::string& job_id) {
+  Response all = ShowJobs(jobs);
+  Response one = all;
+  one.mutable_table()->clear_rows();
+  for (const auto& row : all.table().rows()) {
+    if (row.cells_size() > 0 && row.cells(0) == job_id) *one.mutable_table()->add_rows() = row;
+  }
+  if (one.table().rows_size() == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: job '", job_id, "' not found (SHOW JOBS lists the jobs)"));
+  }
+  return one;
+}
+
 absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedName& name,
                                          const sql::Show* like) {
   ASSIGN_OR_RETURN(ObjectPath path, session.catalog.Resolve(name));
@@ -308,6 +382,7 @@ absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedN
     ASSIGN_OR_RETURN(names, Filter(*like, std::move(names)));
   }
   const std::vector<std::string> pk = table ? table->primary_key : std::vector<std::string>{};
+  const bool with_comments = table != nullptr && !table->column_comments.empty();
   // A view's time attributes (a view that no longer binds shows none).
   std::vector<std::string> view_markers;
   if (view != nullptr) {
@@ -338,6 +413,11 @@ absl::StatusOr<Response> ExecuteDescribe(Session& session, const sql::QualifiedN
     rows.push_back({f.name, type, f.type.nullable ? "TRUE" : "FALSE",
                     is_key ? absl::StrCat("PRI(", absl::StrJoin(pk, ", "), ")") : "", extras,
                     watermark});
+    if (with_comments) rows.back().push_back(table->ColumnComment(i));
+  }
+  // As Flink: a comment column only when some column has a COMMENT.
+  if (with_comments) {
+    return TableResponse({"name", "type", "null", "key", "extras", "watermark", "comment"}, rows);
   }
   return TableResponse({"name", "type", "null", "key", "extras", "watermark"}, rows);
 }

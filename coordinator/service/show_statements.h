@@ -20,6 +20,15 @@ absl::StatusOr<v1::ExecuteStatementResponse> ExecuteDescribe(Session& session,
                                                              const sql::QualifiedName& name,
                                                              const sql::Show* like = nullptr);
 
+// DESCRIBE FUNCTION [EXTENDED] f: what Flink shows of a function (system function, temporary,
+// the symbol as its class name, language, library; EXTENDED: kind, determinism, signature).
+absl::StatusOr<v1::ExecuteStatementResponse> DescribeFunction(Session& session,
+                                                              const sql::QualifiedName& name,
+                                                              bool extended);
+// DESCRIBE JOB 'id': SHOW JOBS' row of that job.
+absl::StatusOr<v1::ExecuteStatementResponse> DescribeJob(JobManager* jobs,
+                                                         const std::string& job_id);
+
 // DESCRIBE CATALOG [EXTENDED] c: its name, type and comment (and, EXTENDED, its options).
 absl::StatusOr<v1::ExecuteStatementResponse> DescribeCatalog(Session& session,
                                                              const sql::QualifiedName& name,

@@ -215,6 +215,10 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return ExecuteShow(session, jobs_, workers_, *stmt->show);
     case sql::StatementKind::kDescribe:
       // DESCRIBE EXTENDED of a table shows what DESCRIBE shows, as in Flink.
+      if (stmt->describe->job_id) return DescribeJob(jobs_, *stmt->describe->job_id);
+      if (stmt->describe->function) {
+        return DescribeFunction(session, stmt->describe->name, stmt->describe->extended);
+      }
       if (stmt->describe->catalog) {
         return DescribeCatalog(session, stmt->describe->name, stmt->describe->extended);
       }

@@ -29,7 +29,8 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
         "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10', "
         "  'fields.amount.min' = '1', 'fields.amount.max' = '1');"
         "CREATE VIEW shop.`big orders` AS SELECT id FROM shop.orders WHERE id > 7;"
-        "CREATE TABLE shop.daily (id BIGINT, day STRING) PARTITIONED BY (day) WITH ("
+        "CREATE TABLE shop.daily (id BIGINT COMMENT 'the order', day STRING) PARTITIONED BY (day) "
+        "WITH ("
         "  'connector' = 'filesystem', 'path' = 'daily', 'format' = 'csv');"
         "CREATE TEMPORARY TABLE scratch (x INT) WITH ('connector' = 'blackhole');"
         "SHOW TABLES;");
@@ -60,9 +61,10 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
   EXPECT_THAT(listed.out, HasSubstr("orders"));
   EXPECT_THAT(listed.out, HasSubstr("big orders"));
   EXPECT_THAT(restarted.Eddy("SHOW TABLES;").out, Not(HasSubstr("scratch")));
-  // A partitioned table keeps its partition columns.
-  EXPECT_THAT(restarted.Eddy("SHOW CREATE TABLE shop.daily;").out,
-              HasSubstr("PARTITIONED BY (`day`)"));
+  // A partitioned table keeps its partition columns, and its column comments.
+  const std::string daily = restarted.Eddy("SHOW CREATE TABLE shop.daily;").out;
+  EXPECT_THAT(daily, HasSubstr("PARTITIONED BY (`day`)"));
+  EXPECT_THAT(daily, HasSubstr("`id` BIGINT COMMENT 'the order',"));
   // The restored view runs.
   RunResult rows = restarted.Eddy("SELECT id FROM shop.`big orders`;");
   ASSERT_EQ(rows.exit_code, 0) << rows.err;

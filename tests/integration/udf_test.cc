@@ -209,6 +209,50 @@ TEST(UdfCatalogTest, APermanentFunctionOutlivesItsFileAndACoordinatorRestart) {
   std::filesystem::remove_all(dir);
 }
 
+// ALTER FUNCTION gives a catalog function a new symbol, found in the library it already has (whose
+// file is gone by then), and the new definition is what survives a coordinator restart. DESCRIBE
+// FUNCTION shows the definition as Flink shows a function's.
+TEST(UdfCatalogTest, AnAlteredFunctionKeepsItsLibraryAndItsNewSymbolAcrossARestart) {
+  const std::string dir = FreshTestDir("udf-alter");
+  std::filesystem::create_directories(dir + "/lib");
+  const std::string library = dir + "/lib/libaltered.so";
+  std::filesystem::copy_file(kExampleLibrary, library);
+  ClusterOptions options;
+  options.workers = 1;
+  options.isolate_workers = false;
+  {
+    ProcessCluster cluster(dir, options);
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    RunResult created = cluster.Eddy(
+        "CREATE FUNCTION fmt AS 'mask_digits' USING JAR '" + library +
+        "'; CREATE TEMPORARY FUNCTION tmp AS 'mask_digits' USING JAR '" + library + "';");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    std::filesystem::remove(library);
+    RunResult altered = cluster.Eddy(
+        "ALTER FUNCTION fmt AS 'checked_code'; ALTER FUNCTION IF EXISTS nope AS 'x';"
+        "DESCRIBE FUNCTION EXTENDED fmt; SELECT fmt('ab12') AS v;");
+    ASSERT_EQ(altered.exit_code, 0) << altered.err;
+    EXPECT_THAT(altered.out, HasSubstr("| class name        | checked_code"));
+    EXPECT_THAT(altered.out,
+                HasSubstr("| resource uris     | ResourceUri{resourceType=JAR, uri='" + library));
+    EXPECT_THAT(altered.out, HasSubstr("| kind              | SCALAR"));
+    EXPECT_THAT(altered.out, HasSubstr("| signature         | fmt(<STRING>)"));
+    EXPECT_THAT(altered.out, HasSubstr("AB12"));
+    RunResult missing = cluster.Eddy("ALTER FUNCTION nope AS 'checked_code';");
+    EXPECT_THAT(missing.err, HasSubstr("Function default_catalog.default_database.nope does not "
+                                       "exist"));
+    RunResult absent = cluster.Eddy("ALTER FUNCTION fmt AS 'no_such_symbol';");
+    EXPECT_THAT(absent.err, HasSubstr("exports no function 'no_such_symbol'"));
+  }
+  ProcessCluster restarted(dir, options);
+  ASSERT_TRUE(restarted.ok()) << restarted.error();
+  RunResult called = restarted.Eddy("SELECT fmt('xy7') AS v; DESCRIBE FUNCTION fmt;");
+  ASSERT_EQ(called.exit_code, 0) << called.err;
+  EXPECT_THAT(called.out, HasSubstr("XY7"));
+  EXPECT_THAT(called.out, HasSubstr("| temporary         | false"));
+  std::filesystem::remove_all(dir);
+}
+
 // SHOW JARS lists the libraries ADD JAR added, once each, in order; REMOVE JAR takes one away
 // (tests/sql/udf/jars.test has the rest of the JAR statements).
 TEST(UdfJarsTest, ShowJarsListsTheAddedLibrariesOnceEach) {

@@ -363,6 +363,28 @@ TEST(Statement, DescribeCatalogAndExtended) {
   EXPECT_TRUE(s->show->not_like);
 }
 
+TEST(Statement, AlterFunctionAndDescribeFunctionAndJob) {
+  auto s = Parse("ALTER TEMPORARY SYSTEM FUNCTION IF EXISTS f AS 'sym' LANGUAGE CPP");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kCreateFunction);
+  EXPECT_TRUE(s->create_function->alter);
+  EXPECT_TRUE(s->create_function->if_exists);
+  EXPECT_TRUE(s->create_function->temporary);
+  EXPECT_TRUE(s->create_function->system);
+  EXPECT_EQ(s->create_function->identifier, "sym");
+  s = Parse("DESCRIBE FUNCTION EXTENDED db.f");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->describe->function);
+  EXPECT_TRUE(s->describe->extended);
+  EXPECT_EQ(s->describe->name.ToString(), "db.f");
+  s = Parse("DESC JOB 'abc'");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->describe->job_id, "abc");
+  EXPECT_EQ(Error("ALTER TEMPORARY TABLE t RENAME TO u"),
+            "SQL parse error at line 1, column 17: expected 'FUNCTION' or 'SYSTEM' but found "
+            "'TABLE'");
+}
+
 TEST(Statement, JarStatementsNameOneLibrary) {
   auto s = Parse("ADD JAR '/opt/udfs/libudfs.so'");
   ASSERT_NE(s, nullptr);
