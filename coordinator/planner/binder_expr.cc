@@ -248,8 +248,15 @@ absl::StatusOr<int> ResolveColumn(const sql::Expr& id, const ExprScope& scope) {
       }
       if (c.name != col) continue;
       if (found >= 0) {
+        // A window TVF over a table that already has the window columns (a cascading window
+        // aggregation that kept their names) adds them a second time.
+        const bool window_column =
+            col == "window_start" || col == "window_end" || col == "window_time";
         return ValidationErrorAt(id.pos,
-                                 absl::StrCat("column '", id.name.ToString(), "' is ambiguous"));
+                                 absl::StrCat("column '", id.name.ToString(), "' is ambiguous",
+                                              window_column ? "; a window TVF adds its own " + col +
+                                                                  ": rename the input's column (AS)"
+                                                            : ""));
       }
       found = static_cast<int>(i);
     }
