@@ -77,6 +77,13 @@ TEST_F(ClusterProcessTest, UnboundedDatagenJobRunsUntilStopped) {
   ASSERT_EQ(running.exit_code, 0) << running.err;
   EXPECT_NE(running.out.find(job), std::string::npos) << running.out;
   EXPECT_NE(running.out.find("RUNNING"), std::string::npos) << running.out;
+  // DESCRIBE JOB shows that job's row alone; an unknown id is an error.
+  auto described = Eddy("DESCRIBE JOB '" + job + "';");
+  ASSERT_EQ(described.exit_code, 0) << described.err;
+  EXPECT_NE(described.out.find(job), std::string::npos) << described.out;
+  EXPECT_NE(described.out.find("1 row in set"), std::string::npos) << described.out;
+  EXPECT_NE(Eddy("DESCRIBE JOB 'no-such-job';").err.find("job 'no-such-job' not found"),
+            std::string::npos);
   auto stop = Eddy("STOP JOB '" + job + "';");
   ASSERT_EQ(stop.exit_code, 0) << stop.err;
   auto stopped = Eddy("SHOW JOBS;");
