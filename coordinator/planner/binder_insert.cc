@@ -145,7 +145,10 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     ExprPtr ref = MakeColumnRef(target[j], qt);
     // Strings of any declared length share one layout and Flink does not enforce sink lengths by
     // default (table.exec.sink.type-length-enforcer=IGNORE), so VARCHAR(n) flows into STRING as is.
-    exprs.push_back(qt.IsString() && sf.type.IsString() ? ref : MakeCast(ref, sf.type));
+    // The same holds for VARBINARY(n) and BINARY(n) into BYTES.
+    const bool as_is =
+        (qt.IsString() && sf.type.IsString()) || (qt.IsBinary() && sf.type.IsBinary());
+    exprs.push_back(as_is ? ref : MakeCast(ref, sf.type));
   }
   LogicalNodePtr project = MakeProject(query.node, std::move(exprs), sink.Names());
   LogicalNodePtr sink_node = MakeSink(std::move(project), std::move(table));
