@@ -86,6 +86,7 @@ absl::Status CheckStreamValue(const Value& v, const DataType& type, const std::s
       fits = v.is_double();
       break;
     case TypeId::kString:
+    case TypeId::kBinary:
       fits = v.is_string();
       break;
     case TypeId::kNull:

@@ -126,6 +126,7 @@ Value Column::GetValue(size_t row) const {
     case TypeId::kDouble:
       return Value::Double(Get<double>(row));
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -169,6 +170,7 @@ void Column::AppendValue(const Value& v) {
       Append<double>(v.double_value());
       break;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

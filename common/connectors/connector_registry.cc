@@ -10,6 +10,7 @@
 #include "common/connectors/kafka_connector.h"
 #include "common/connectors/nexmark_connector.h"
 #include "common/connectors/sink_only_connectors.h"
+#include "common/types/collection_codec.h"
 
 namespace eddy {
 namespace {
@@ -41,7 +42,8 @@ absl::Status CheckMetadataColumns(const ConnectorTable& table, const ConnectorFa
                        std::string(factory.name()), "' offers no metadata key '", key,
                        "'; it offers: ", MetadataList(factory)));
     }
-    if (f.type.id != it->type.id || f.type.precision != it->type.precision) {
+    if (f.type.id != it->type.id || f.type.precision != it->type.precision ||
+        (f.type.IsCollection() && !SameIgnoringNullability(f.type, it->type))) {
       return ConnectorConfig::Error(
           absl::StrCat("metadata column '", f.name, "' of table '", table.name,
                        "' must be of type ", it->type.WithNullable(true).ToString(),

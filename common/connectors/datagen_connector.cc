@@ -48,6 +48,11 @@ absl::Status ReadField(const ConnectorTable& table, ConnectorConfig& config, con
   }
   df->set_null_rate(null_rate);
   if (kind != "sequence") return absl::OkStatus();
+  if (f.type.IsBinary()) {  // as Flink: a sequence counts numbers or their text
+    return ConnectorConfig::Error(absl::StrCat("field '", f.name, "' of table '", table.name,
+                                               "' is of type ", f.type.ToString(),
+                                               ", which a sequence does not generate"));
+  }
   if (!df->has_start() || !df->has_end()) {
     return ConnectorConfig::Error(absl::StrCat("field '", f.name, "' of table '", table.name,
                                                "' is a sequence and needs options '", prefix,

@@ -52,10 +52,11 @@ absl::Status ReadJson(ConnectorConfig& config, const std::string& prefix, JsonOp
   return absl::OkStatus();
 }
 
-// Flink's raw format: the bytes of one column; only UTF-8 text here.
+// Flink's raw format: the bytes of one column, a STRING (UTF-8 text) or a BYTES (the bytes as they
+// are).
 absl::Status ReadRaw(ConnectorConfig& config, const std::string& prefix) {
   RETURN_IF_ERROR(config.Enum(prefix + "raw.charset", {"UTF-8"}, "UTF-8").status());
-  // The byte order of numeric columns; a STRING column, the only kind raw holds here, has none.
+  // The byte order of numeric columns; STRING and BYTES, the kinds raw holds here, have none.
   return config.Enum(prefix + "raw.endianness", {"big-endian", "little-endian"}, "big-endian")
       .status();
 }
@@ -123,14 +124,15 @@ absl::Status CheckFormatColumns(const FormatOptions& format, const Schema& colum
     }
   }
   if (format.kind != FormatKind::kRaw) return absl::OkStatus();
-  if (columns.size() != 1 || columns.fields[0].type.id != TypeId::kString) {
+  if (columns.size() != 1 ||
+      (columns.fields[0].type.id != TypeId::kString && !columns.fields[0].type.IsBinary())) {
     std::string got;
     for (const Field& f : columns.fields) {
       absl::StrAppend(&got, got.empty() ? "" : ", ", f.name, " ", f.type.ToString());
     }
-    return ConnectorConfig::Error(
-        absl::StrCat("table '", table, "': the 'raw' format holds exactly one STRING column, but ",
-                     what, " are [", got, "]"));
+    return ConnectorConfig::Error(absl::StrCat(
+        "table '", table, "': the 'raw' format holds exactly one STRING or BYTES column, but ",
+        what, " are [", got, "]"));
   }
   return absl::OkStatus();
 }

@@ -258,15 +258,15 @@ class Kafka : public ConnectorFactory {
     auto o = ReadKafkaOptions(table, config, upsert_);
     return o.ok() && o->bounded != KafkaBoundedMode::kUnbounded;
   }
+  // The same keys on both connectors, as Flink's upsert-kafka offers kafka's.
   std::vector<MetadataSpec> metadata() const override {
-    if (upsert_) return {};
     return {
         {"topic", DataType::String()},
         {"partition", DataType::Int()},
         {"offset", DataType::BigInt()},
         {"timestamp", DataType::Timestamp(3), /*writable=*/true},
         {"timestamp-type", DataType::String()},
-        {"headers", DataType::String()},
+        {"headers", DataType::Map(DataType::String(), DataType::Bytes()), /*writable=*/true},
     };
   }
 

@@ -113,12 +113,15 @@ absl::StatusOr<DataType> AggResultType(AggKind kind, const DataType& arg) {
       return CannotApply(kind, arg);
     case AggKind::kMin:
     case AggKind::kMax:
-      // Collections are equal or not; they have no order.
-      if (arg.id == TypeId::kNull || arg.IsCollection()) return CannotApply(kind, arg);
+      // Collections are equal or not; they have no order. Flink has no MIN/MAX of binary strings.
+      if (arg.id == TypeId::kNull || arg.IsCollection() || arg.IsBinary()) {
+        return CannotApply(kind, arg);
+      }
       return arg.WithNullable(true);
     case AggKind::kFirstValue:
     case AggKind::kLastValue:
-      if (arg.id == TypeId::kNull) return CannotApply(kind, arg);
+      // As Flink's, no FIRST_VALUE / LAST_VALUE of binary strings.
+      if (arg.id == TypeId::kNull || arg.IsBinary()) return CannotApply(kind, arg);
       return arg.WithNullable(true);
     case AggKind::kListAgg:
       if (!arg.IsString()) return CannotApply(kind, arg);

@@ -510,6 +510,7 @@ absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_c
                      EvalCast(in, DataType::Timestamp(p).WithNullable(to.nullable), try_cast));
     return RetypeTimestamps(local, out_type, [&](int64_t v) { return zone->FromLocal(v, p); });
   }
+  if (from.IsBinary() || to.IsBinary()) return BinaryCast(in, out_type, try_cast);
   if (to.id == TypeId::kString) return ToString(in, out_type);
   if (from.id == TypeId::kString) return FromString(in, out_type, try_cast);
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;

@@ -111,6 +111,7 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kInterval:
       return f(int64_t{});
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -173,6 +174,7 @@ absl::StatusOr<Column> EvalStringFunction(const Expr& call, const ArgList& args,
 absl::StatusOr<Column> EvalRegex(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalGreatestLeast(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalHash(const Expr& call, const ArgList& args, size_t n);
+absl::StatusOr<Column> EvalBinaryFunction(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalRandom(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalDateTime(const Expr& call, const ArgList& args, size_t n);
 absl::StatusOr<Column> EvalJson(const Expr& call, const ArgList& args, size_t n);
@@ -180,6 +182,8 @@ absl::StatusOr<Column> EvalJson(const Expr& call, const ArgList& args, size_t n)
 // (zoned_calls.h); UTC when null.
 absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_cast,
                                 const SessionTimeZone* zone = nullptr);
+// CAST between binary strings and STRING (eval_cast_binary.cc).
+absl::StatusOr<Column> BinaryCast(const Column& in, const DataType& to, bool try_cast);
 // A user-defined scalar function (user_function_call.cc).
 absl::StatusOr<Column> EvalUserFunction(const Expr& call, const ArgList& args, size_t n);
 // Lazy kernels evaluate their own operands.

@@ -50,6 +50,7 @@ Column Broadcast(const Value& v, const DataType& type, size_t n) {
   if (v.is_null() || type.id == TypeId::kNull) return AllNull(type, n);
   switch (type.id) {
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow: {

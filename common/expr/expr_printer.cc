@@ -1,7 +1,9 @@
 #include "common/expr/expr_printer.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/expr/zoned_calls.h"
+#include "common/types/binary_text.h"
 #include "common/types/collection_codec.h"
 #include "common/types/value.h"
 
@@ -76,6 +78,10 @@ std::string LiteralToString(const Value& v, const DataType& type) {
       return !v.is_bool() ? "?" : v.bool_value() ? "TRUE" : "FALSE";
     case TypeId::kString:
       return v.is_string() ? Quote(v.string_value()) : "?";
+    case TypeId::kBinary: {  // as Flink's plans spell a binary literal: X'0A1B'
+      if (!v.is_string()) return "?";
+      return absl::AsciiStrToUpper(FormatBinary(v.string_value()));
+    }
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

@@ -32,7 +32,7 @@ absl::Status ValidateType(const DataType& t) {
 
 void ValueToProto(const Value& v, const DataType& type, v1::Literal* out) {
   out->Clear();
-  if (type.IsCollection() && v.is_string()) {
+  if ((type.IsCollection() || type.IsBinary()) && v.is_string()) {
     out->set_bytes_value(v.string_value());
   } else if (v.is_bool()) {
     out->set_bool_value(v.bool_value());
@@ -59,6 +59,7 @@ absl::StatusOr<Value> ValueFromProto(const v1::Literal& p, const DataType& type)
     case TypeId::kString:
       expected = v1::Literal::kStringValue;
       break;
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

@@ -98,7 +98,7 @@ DataType ClampedDecimal(int p, int s) {
 // timestamp_precision.h): a TIMESTAMP(0) value is a TIMESTAMP(3) one.
 bool NeedsCast(const DataType& from, const DataType& to) {
   if (from.id != to.id) return true;
-  if (from.id == TypeId::kString) return false;
+  if (from.id == TypeId::kString || from.id == TypeId::kBinary) return false;
   if (from.IsTimestampLike()) {
     return TimestampUnitsPerSecond(from.precision) != TimestampUnitsPerSecond(to.precision);
   }
@@ -490,9 +490,9 @@ DataType CommonCollectionType(const DataType& a, const DataType& b) {
   for (size_t i = 0; i < a.fields().size(); ++i) {
     const DataType& ca = a.fields()[i].type;
     const DataType& cb = b.fields()[i].type;
-    DataType c = ca.IsCollection() ? CommonCollectionType(ca, cb)
-                 : ca.IsString()   ? CommonType(ca, cb).value_or(ca)
-                                   : ca;
+    DataType c = ca.IsCollection()                ? CommonCollectionType(ca, cb)
+                 : ca.IsString() || ca.IsBinary() ? CommonType(ca, cb).value_or(ca)
+                                                  : ca;
     children.push_back({a.fields()[i].name, c.WithNullable(ca.nullable || cb.nullable)});
   }
   if (a.id == TypeId::kArray) return DataType::Array(children[0].type);
@@ -521,6 +521,11 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
   } else if (a.id == TypeId::kString && b.id == TypeId::kString) {
     t = (a.length > 0 && b.length > 0) ? DataType::Varchar(std::max(a.length, b.length))
                                        : DataType::String();
+  } else if (a.IsBinary() && b.IsBinary()) {
+    const int length = std::max(a.length, b.length);
+    t = a.length == 0 || b.length == 0     ? DataType::Bytes()
+        : a.fixed_length && b.fixed_length ? DataType::Binary(length)
+                                           : DataType::VarBinary(length);
   } else if (a.IsTemporal() && b.IsTemporal()) {
     if (a.id == TypeId::kDate && b.id == TypeId::kDate) {
       t = DataType::Date();

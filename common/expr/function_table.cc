@@ -27,6 +27,7 @@ absl::StatusOr<Column> EvalCastCall(const Expr& call, const ArgList& args, size_
 std::vector<FunctionDef> BuildTable() {
   using eval_internal::EvalAndOr;
   using eval_internal::EvalArithmetic;
+  using eval_internal::EvalBinaryFunction;
   using eval_internal::EvalCase;
   using eval_internal::EvalCoalesce;
   using eval_internal::EvalComparison;
@@ -112,6 +113,11 @@ std::vector<FunctionDef> BuildTable() {
       {"SHA384", {}, ResolveHash, EvalHash},
       {"SHA512", {}, ResolveHash, EvalHash},
       {"SHA2", {}, ResolveHash, EvalHash},
+      // binary strings
+      {"ENCODE", {}, ResolveBinaryFunction},
+      {"DECODE", {}, ResolveBinaryFunction},
+      {"TO_BASE64", {}, ResolveBinaryFunction, EvalBinaryFunction},
+      {"FROM_BASE64", {}, ResolveBinaryFunction, EvalBinaryFunction},
       // math
       {"ROUND", {}, ResolveMath, EvalMath},
       {"ABS", {}, ResolveMath, EvalMath},

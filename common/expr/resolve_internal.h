@@ -71,6 +71,8 @@ Resolved ResolveNullIf(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveGreatestLeast(const std::string& fn, std::vector<ExprPtr> args);
 // MD5, SHA1, SHA224, SHA256, SHA384, SHA512, SHA2(s, bits).
 Resolved ResolveHash(const std::string& fn, std::vector<ExprPtr> args);
+// ENCODE, DECODE, TO_BASE64, FROM_BASE64 (binary_functions.cc).
+Resolved ResolveBinaryFunction(const std::string& fn, std::vector<ExprPtr> args);
 // DOUBLE math: LOG, LOG2, trigonometry, PI, E; RAND (SIGN and TRUNCATE resolve as ABS and ROUND).
 Resolved ResolveDoubleMath(const std::string& fn, std::vector<ExprPtr> args);
 Resolved ResolveRand(const std::string& fn, std::vector<ExprPtr> args);

@@ -72,7 +72,8 @@ enum class LiteralKind {
   kString,
   kDate,
   kTime,
-  kTimestamp
+  kTimestamp,
+  kBinary,  // X'0A1B': text holds the hex digits
 };
 
 struct Query;

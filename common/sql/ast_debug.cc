@@ -78,6 +78,8 @@ std::string Literal(const Expr& e) {
       return "TIME " + Quote(e.text);
     case LiteralKind::kTimestamp:
       return "TIMESTAMP " + Quote(e.text);
+    case LiteralKind::kBinary:
+      return "X" + Quote(e.text);
   }
   return "?";
 }

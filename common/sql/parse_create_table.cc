@@ -221,7 +221,7 @@ absl::StatusOr<TypeSpec> Parser::ParseType() {
   } else if (word == "DECIMAL" || word == "DEC" || word == "NUMERIC") {
     with_params = "DECIMAL";
   } else if (word == "VARCHAR" || word == "CHAR" || word == "TIME" || word == "TIMESTAMP" ||
-             word == "TIMESTAMP_LTZ") {
+             word == "TIMESTAMP_LTZ" || word == "VARBINARY" || word == "BINARY") {
     with_params = word;
   } else if (word == "ARRAY" || word == "MULTISET" || word == "MAP" || word == "ROW") {
     type.name = word;

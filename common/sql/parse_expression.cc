@@ -1,6 +1,7 @@
 // Expressions, by precedence from loosest to tightest:
 //   OR < AND < NOT < comparison (= <> < <= > >=, IS, LIKE, IN, BETWEEN) < + - || < * / % < unary +
 //   - < postfix (a[i], r.f) < primary
+#include <cctype>
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -320,6 +321,21 @@ absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
   if (word == "TRUE" || word == "FALSE") {
     Advance();
     return MakeLiteral(LiteralKind::kBoolean, word, token.pos);
+  }
+  if (word == "X" && Peek(1).kind == TokenKind::kString && Peek(1).begin == token.end) {
+    // A binary string literal X'0A1b': an even number of hex digits, as Calcite's.
+    Advance();
+    const Token& hex = Advance();
+    for (char c : hex.text) {
+      if (!std::isxdigit(static_cast<unsigned char>(c))) {
+        return ErrorAt(hex, "binary literal '" + hex.text + "' may only hold hex digits");
+      }
+    }
+    if (hex.text.size() % 2 != 0) {
+      return ErrorAt(hex,
+                     "binary literal '" + hex.text + "' must hold an even number of hex digits");
+    }
+    return MakeLiteral(LiteralKind::kBinary, hex.text, token.pos);
   }
   if (word == "DATE" || word == "TIME" || word == "TIMESTAMP") {
     // Typed literals. These words are not reserved, so alone they are ordinary column names; they

@@ -60,6 +60,7 @@ const DataType& SlotType(const DataType& t, size_t i) {
     case TypeId::kDouble:
     case TypeId::kDecimal:
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kNull:
@@ -128,6 +129,7 @@ void CollectionEncoder::AppendValue(const Value& v, const DataType& t) {
       AppendFixedValue<double>(this, v.double_value());
       return;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -206,6 +208,7 @@ Value SlotValue(const Slot& slot, const DataType& t) {
     case TypeId::kDouble:
       return Value::Double(ReadFixed<double>(slot.bytes));
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

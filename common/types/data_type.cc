@@ -103,6 +103,11 @@ std::string DataType::ToString() const {
     case TypeId::kMap:
       s = absl::StrCat("MAP<", key_type().ToString(), ", ", value_type().ToString(), ">");
       break;
+    case TypeId::kBinary:
+      s = length == 0    ? "BYTES"
+          : fixed_length ? absl::StrCat("BINARY(", length, ")")
+                         : absl::StrCat("VARBINARY(", length, ")");
+      break;
     case TypeId::kRow: {
       s = "ROW<";
       for (size_t i = 0; i < fields().size(); ++i) {
@@ -136,6 +141,7 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kInterval:
       return 8;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

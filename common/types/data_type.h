@@ -2,7 +2,8 @@
 // BOOLEAN uint8, TINYINT int8, SMALLINT int16, INT int32, BIGINT int64, FLOAT float, DOUBLE double,
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
 // int64 since epoch (timestamp_precision.h),
-// STRING/VARCHAR variable-length bytes, INTERVAL DAY TO SECOND int64 ms.
+// STRING/VARCHAR variable-length bytes, BYTES/VARBINARY/BINARY variable-length bytes (any bytes,
+// not text), INTERVAL DAY TO SECOND int64 ms.
 // ARRAY<T>, MAP<K, V> and ROW<f T, ...> are variable-length too: each value is one byte string in
 // the canonical encoding of common/types/collection_codec.h, so batches, the wire, the shuffle and
 // state carry them as they carry STRING. Their element, key/value or field types hang off the type
@@ -42,6 +43,9 @@ enum class TypeId : uint8_t {
   kArray,  // ARRAY<T>: children = {element}
   kMap,    // MAP<K, V>: children = {key, value}
   kRow,    // ROW<f T, ...>: children = the fields, with their names
+  // Binary strings: BYTES (VARBINARY(2147483647), length 0), VARBINARY(n) (length n) and BINARY(n)
+  // (length n, fixed_length): any byte sequence, held as STRING's bytes are.
+  kBinary,
 };
 
 struct DataType;
@@ -55,7 +59,8 @@ struct DataType {
   TypeId id = TypeId::kNull;
   int precision = 0;  // DECIMAL precision, TIMESTAMP/TIMESTAMP_LTZ fractional precision
   int scale = 0;      // DECIMAL scale
-  int length = 0;     // VARCHAR(n)/CHAR(n); 0 = STRING (unbounded)
+  int length = 0;     // VARCHAR(n)/CHAR(n), VARBINARY(n)/BINARY(n); 0 = STRING / BYTES (unbounded)
+  bool fixed_length = false;  // BINARY(n): every value has exactly `length` bytes
   bool nullable = true;
   std::shared_ptr<const NestedTypes> nested;  // ARRAY, MAP and ROW only
 
@@ -73,6 +78,9 @@ struct DataType {
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
   static DataType TimestampLtz(int p = 3) { return {TypeId::kTimestampLtz, p}; }
   static DataType Null() { return {TypeId::kNull}; }
+  static DataType Bytes() { return {TypeId::kBinary}; }
+  static DataType VarBinary(int n) { return {TypeId::kBinary, 0, 0, n}; }
+  static DataType Binary(int n) { return {TypeId::kBinary, 0, 0, n, true}; }
   static DataType Interval() { return {TypeId::kInterval, 3}; }
   static DataType Array(DataType element);
   static DataType Map(DataType key, DataType value);
@@ -81,8 +89,10 @@ struct DataType {
   bool IsCollection() const {
     return id == TypeId::kArray || id == TypeId::kMap || id == TypeId::kRow;
   }
-  // Variable-length in a column (STRING and the collections).
-  bool IsVariableLength() const { return id == TypeId::kString || IsCollection(); }
+  // Variable-length in a column (STRING, the binary strings and the collections).
+  bool IsVariableLength() const {
+    return id == TypeId::kString || id == TypeId::kBinary || IsCollection();
+  }
   // ARRAY: the element type. MAP: key_type() and value_type(). ROW: fields().
   const DataType& element_type() const;
   const DataType& key_type() const;
@@ -102,6 +112,7 @@ struct DataType {
   bool IsApproximate() const { return id == TypeId::kFloat || id == TypeId::kDouble; }
   bool IsNumeric() const { return IsInteger() || IsApproximate() || id == TypeId::kDecimal; }
   bool IsString() const { return id == TypeId::kString; }
+  bool IsBinary() const { return id == TypeId::kBinary; }
   bool IsTemporal() const {
     return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampLtz;
   }
@@ -112,19 +123,20 @@ struct DataType {
   // count, as Flink's logical type equality).
   bool SameAs(const DataType& o) const {
     return id == o.id && precision == o.precision && scale == o.scale && length == o.length &&
-           (nested == o.nested || NestedEquals(o));
+           fixed_length == o.fixed_length && (nested == o.nested || NestedEquals(o));
   }
   bool operator==(const DataType& o) const { return SameAs(o) && nullable == o.nullable; }
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
-  // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>.
+  // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>, BYTES, VARBINARY(4),
+  // BINARY(2).
   std::string ToString() const;
 
  private:
   bool NestedEquals(const DataType& o) const;
 };
 
-// Bytes per value in a column; 0 for variable-length (STRING, ARRAY, MAP, ROW).
+// Bytes per value in a column; 0 for variable-length (STRING, BYTES, ARRAY, MAP, ROW).
 int PhysicalWidth(TypeId id);
 
 struct Field {

@@ -10,6 +10,7 @@ void TypeToProto(const DataType& t, v1::DataType* out) {
   out->set_precision(t.precision);
   out->set_scale(t.scale);
   out->set_length(t.length);
+  out->set_fixed_length(t.fixed_length);
   out->set_nullable(t.nullable);
   for (const Field& f : t.fields()) {
     TypeToProto(f.type, out->add_children());
@@ -18,7 +19,7 @@ void TypeToProto(const DataType& t, v1::DataType* out) {
 }
 
 absl::StatusOr<DataType> TypeFromProto(const v1::DataType& p) {
-  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kRow)) {
+  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kBinary)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown type id ", p.id()));
   }
   const TypeId id = static_cast<TypeId>(p.id());
@@ -45,6 +46,7 @@ absl::StatusOr<DataType> TypeFromProto(const v1::DataType& p) {
   t.precision = p.precision();
   t.scale = p.scale();
   t.length = p.length();
+  t.fixed_length = p.fixed_length();
   t.nullable = p.nullable();
   return t;
 }

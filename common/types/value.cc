@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
+#include "common/types/binary_text.h"
 #include "common/types/collection_codec.h"
 #include "common/types/timestamp_precision.h"
 
@@ -111,6 +112,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return FormatDecimal(v.int_value(), type.scale);
     case TypeId::kString:
       return v.string_value();
+    case TypeId::kBinary:
+      return FormatBinary(v.string_value());
     case TypeId::kDate:
       return FormatDate(static_cast<int32_t>(v.int_value()));
     case TypeId::kTimestamp:

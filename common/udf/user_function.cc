@@ -80,6 +80,7 @@ EddyUdfColumn ToUdfColumn(const Column& c) {
       out.type.id = EDDY_UDF_DECIMAL;
       break;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

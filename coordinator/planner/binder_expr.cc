@@ -444,6 +444,7 @@ bool IsImplicitlyCastable(const DataType& from, const DataType& to) {
   };
   if (from.IsNumeric() && to.IsNumeric()) return rank(from.id) <= rank(to.id);
   if (from.IsString() && to.IsString()) return true;
+  if (from.IsBinary() && to.IsBinary()) return true;
   // DATE widens to TIMESTAMP; TIMESTAMP and TIMESTAMP_LTZ convert into each other through the
   // session zone (one family in Flink).
   if (from.IsTemporal() && to.IsTimestampLike()) return true;

@@ -43,6 +43,25 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     return ValidationError(absl::StrCat("table '", name, "' (connector '", connector,
                                         "') cannot be written; it is a source"));
   }
+  // A metadata column an INSERT writes (not VIRTUAL) must name a key the connector writes.
+  for (size_t i = 0; i < table->schema.size(); ++i) {
+    if (!table->IsMetadata(i) || table->IsVirtual(i) || table->IsComputed(i)) continue;
+    const std::string& key = table->metadata_keys[i];
+    std::string writable;
+    bool ok = false;
+    for (const MetadataSpec& m : factory->metadata()) {
+      if (!m.writable) continue;
+      absl::StrAppend(&writable, writable.empty() ? "" : ", ", std::string(m.key));
+      ok = ok || m.key == key;
+    }
+    if (!ok) {
+      return ValidationError(absl::StrCat(
+          "metadata key '", key, "' of column '", table->schema.fields[i].name, "' of table '",
+          name, "' cannot be written; connector '", connector, "' writes ",
+          writable.empty() ? "no metadata" : absl::StrCat("the metadata keys: ", writable),
+          ". Declare the column VIRTUAL to only read it"));
+    }
+  }
   // INSERT OVERWRITE, as Flink: only a sink that supports it (filesystem), only in batch mode.
   if (insert.overwrite && connector != "filesystem") {
     return ValidationErrorAt(
@@ -145,7 +164,10 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     ExprPtr ref = MakeColumnRef(target[j], qt);
     // Strings of any declared length share one layout and Flink does not enforce sink lengths by
     // default (table.exec.sink.type-length-enforcer=IGNORE), so VARCHAR(n) flows into STRING as is.
-    exprs.push_back(qt.IsString() && sf.type.IsString() ? ref : MakeCast(ref, sf.type));
+    // The same holds for VARBINARY(n) and BINARY(n) into BYTES.
+    const bool as_is =
+        (qt.IsString() && sf.type.IsString()) || (qt.IsBinary() && sf.type.IsBinary());
+    exprs.push_back(as_is ? ref : MakeCast(ref, sf.type));
   }
   LogicalNodePtr project = MakeProject(query.node, std::move(exprs), sink.Names());
   LogicalNodePtr sink_node = MakeSink(std::move(project), std::move(table));

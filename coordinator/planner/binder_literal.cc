@@ -1,6 +1,7 @@
 // Typing of SQL literals: integers are INT when they fit, else BIGINT; 1.5 is DECIMAL(2, 1); 1e3 is
 // DOUBLE; strings are VARCHAR(n) (Flink types them CHAR(n); we have no blank-padded CHAR); DATE and
-// TIMESTAMP literals are parsed to days / milliseconds since the epoch. All NOT NULL except NULL.
+// TIMESTAMP literals are parsed to days / milliseconds since the epoch; X'0A1B' is BINARY(2). All
+// NOT NULL except NULL.
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/types/binary_text.h"
 #include "common/types/temporal_text.h"
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/planner_errors.h"
@@ -89,6 +91,15 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate) {
       size_t n = CodePoints(e.text);
       DataType t = n == 0 ? DataType::String() : DataType::Varchar(static_cast<int>(n));
       return MakeLiteral(Value::String(e.text), t.WithNullable(false));
+    }
+    case sql::LiteralKind::kBinary: {  // BINARY(n), as Flink types X'..'; X'' is BYTES
+      std::string bytes;
+      if (!ParseHexDigits(e.text, &bytes)) {
+        return ValidationErrorAt(e.pos, absl::StrCat("invalid binary literal X'", e.text, "'"));
+      }
+      const int n = static_cast<int>(bytes.size());
+      const DataType t = n == 0 ? DataType::Bytes() : DataType::Binary(n);
+      return MakeLiteral(Value::String(std::move(bytes)), t.WithNullable(false));
     }
     case sql::LiteralKind::kDate: {
       int32_t days;

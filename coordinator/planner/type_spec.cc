@@ -18,7 +18,8 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
   };
   DataType t;
   if (n == "BOOLEAN" || n == "TINYINT" || n == "SMALLINT" || n == "INT" || n == "INTEGER" ||
-      n == "BIGINT" || n == "FLOAT" || n == "DOUBLE" || n == "STRING" || n == "DATE") {
+      n == "BIGINT" || n == "FLOAT" || n == "DOUBLE" || n == "STRING" || n == "DATE" ||
+      n == "BYTES") {
     if (absl::Status s = no_params(); !s.ok()) return s;
     if (n == "BOOLEAN") t = DataType::Boolean();
     if (n == "TINYINT") t = DataType::TinyInt();
@@ -29,6 +30,7 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     if (n == "DOUBLE") t = DataType::Double();
     if (n == "STRING") t = DataType::String();
     if (n == "DATE") t = DataType::Date();
+    if (n == "BYTES") t = DataType::Bytes();
   } else if (n == "DECIMAL" || n == "DEC" || n == "NUMERIC") {
     if (p.size() > 2) return ValidationErrorAt(spec.pos, "DECIMAL takes at most two parameters");
     int precision = p.empty() ? 10 : p[0];
@@ -52,6 +54,15 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     int len = p.empty() ? 1 : p[0];
     if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
     t = DataType::Varchar(len);
+  } else if (n == "VARBINARY" || n == "BINARY") {
+    // Flink's BYTES is VARBINARY(2147483647); both default to length 1.
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
+    const int len = p.empty() ? 1 : p[0];
+    if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
+    constexpr int kMaxLength = 2147483647;
+    t = n == "BINARY"       ? DataType::Binary(len)
+        : len == kMaxLength ? DataType::Bytes()
+                            : DataType::VarBinary(len);
   } else if (n == "TIMESTAMP" || n == "TIMESTAMP_LTZ") {
     if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one precision parameter");
     int precision = p.empty() ? 6 : p[0];  // Flink's TIMESTAMP is TIMESTAMP(6), so is its LTZ

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
+#include "worker/connectors/base64_column.h"
 
 namespace eddy {
 namespace {
@@ -308,6 +309,9 @@ absl::Status CsvEncoder::Encode(const ChangelogBatch& batch, std::string* out) {
     const TypeId id = col.type().id;
     if (id == TypeId::kString) {
       text[c] = &col;
+    } else if (id == TypeId::kBinary) {  // base64, as Flink's csv format
+      cast[c] = Base64TextColumn(col);
+      text[c] = &cast[c];
     } else if (id != TypeId::kBoolean && id != TypeId::kNull) {
       ASSIGN_OR_RETURN(cast[c], CastColumn(col, DataType::String(), /*try_cast=*/false));
       text[c] = &cast[c];

@@ -130,6 +130,15 @@ void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
       column->AppendString(std::string_view(p, len));
       return;
     }
+    case TypeId::kBinary: {  // random bytes, `length` of them (at most the type's length)
+      int len = fs && fs->length() > 0 ? fs->length() : 100;
+      if (type.length > 0) len = std::min(len, type.length);
+      std::string& bytes = binary_scratch_;
+      bytes.resize(static_cast<size_t>(len));
+      for (int k = 0; k < len; ++k) bytes[k] = static_cast<char>(NextRandom() & 0xff);
+      column->AppendString(bytes);
+      return;
+    }
     case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz: {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/types/data_type.h"
@@ -45,6 +46,7 @@ class DatagenSource : public Source {
   uint64_t rate_emitted_ = 0;    // rows emitted since start_, for the rate limit
   std::chrono::steady_clock::time_point start_;
   std::chrono::microseconds idle_wait_{1000};
+  std::string binary_scratch_;  // a BYTES value being drawn
 };
 
 }  // namespace eddy

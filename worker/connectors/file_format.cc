@@ -23,7 +23,7 @@ TextRows MakeTextRows(const FormatOptions& format, const Schema& file_schema,
     std::string label = format.kind == FormatKind::kCsv
                             ? absl::StrCat("field ", c + 1, " (column '", f.name, "')")
                             : absl::StrCat("field '", f.name, "'");
-    specs.push_back({f.type, std::move(label)});
+    specs.push_back({f.type, std::move(label), format.kind == FormatKind::kRaw});
   }
   return TextRows(std::move(specs));
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "common/expr/decimal_util.h"
 #include "common/expr/json_value.h"
+#include "common/types/binary_text.h"
 #include "common/types/collection_codec.h"
 #include "common/types/temporal_text.h"
 #include "common/types/value.h"
@@ -79,6 +80,12 @@ bool ScalarFromText(const std::string& s, const DataType& t, Value* out) {
       *out = Value::String(
           t.length > 0 && s.size() > static_cast<size_t>(t.length) ? s.substr(0, t.length) : s);
       return true;
+    case TypeId::kBinary: {  // base64, as Flink's json format
+      std::string bytes;
+      if (!Base64Decode(s, &bytes)) return false;
+      *out = Value::String(std::move(bytes));
+      return true;
+    }
     case TypeId::kDate: {
       int32_t days;
       if (!ParseDateText(s, &days)) return false;
@@ -221,6 +228,9 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
     case TypeId::kBigInt:
     case TypeId::kDecimal:
       out->append(FormatValue(v, t));
+      return;
+    case TypeId::kBinary:
+      json::WriteString(Base64Encode(v.string_value()), out);
       return;
     case TypeId::kString:
     case TypeId::kDate:

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
+#include "worker/connectors/base64_column.h"
 #include "worker/connectors/json_collection_text.h"
 
 namespace eddy {
@@ -415,6 +416,9 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
     const TypeId id = col.type().id;
     if (id == TypeId::kString) {
       text[c] = &col;
+    } else if (id == TypeId::kBinary) {  // base64, as Flink's json format
+      cast[c] = Base64TextColumn(col);
+      text[c] = &cast[c];
     } else if (id != TypeId::kBoolean && id != TypeId::kNull && !col.type().IsCollection()) {
       ASSIGN_OR_RETURN(cast[c], CastColumn(col, DataType::String(), /*try_cast=*/false));
       text[c] = &cast[c];
@@ -435,6 +439,7 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
           out->append(col.Get<uint8_t>(r) ? "true" : "false");
           break;
         case TypeId::kString:
+        case TypeId::kBinary:
         case TypeId::kDate:
           AppendJsonString(text[c]->GetString(r), out);
           break;

@@ -4,15 +4,21 @@
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
 #include "common/expr/gather.h"
+#include "worker/connectors/base64_column.h"
 #include "worker/connectors/json_collection_text.h"
 
 namespace eddy {
 namespace {
 
-// Plain STRING columns take the text as it is; everything else is parsed from a STRING column.
-bool TakesTextAsIs(const DataType& t) { return t.IsString() && t.length == 0; }
+// Plain STRING columns, and binary ones of the raw format, take the text as it is; everything else
+// is parsed from a STRING column.
+bool TakesTextAsIs(const TextRows::ColumnSpec& s) {
+  return (s.type.IsString() && s.type.length == 0) || (s.raw && s.type.IsBinary());
+}
 
-DataType StagingType(const DataType& t) { return TakesTextAsIs(t) ? t : DataType::String(); }
+DataType StagingType(const TextRows::ColumnSpec& s) {
+  return TakesTextAsIs(s) ? s.type : DataType::String();
+}
 
 // The value as messages quote it, cut at 80 bytes.
 std::string Quoted(std::string_view s) {
@@ -25,7 +31,7 @@ std::string Quoted(std::string_view s) {
 
 TextRows::TextRows(std::vector<ColumnSpec> columns) : specs_(std::move(columns)) {
   text_.reserve(specs_.size());
-  for (const auto& s : specs_) text_.emplace_back(StagingType(s.type));
+  for (const auto& s : specs_) text_.emplace_back(StagingType(s));
 }
 
 void TextRows::AppendRow(const FieldText* values, int64_t line) {
@@ -53,13 +59,15 @@ absl::StatusOr<ChangelogBatch> TextRows::TakeBatch(bool ignore_errors) {
     Column& text = text_[c];
     Column result;
     std::vector<bool> failed;
-    if (TakesTextAsIs(spec.type)) {
+    if (TakesTextAsIs(spec)) {
       result = std::move(text);
-      text = Column(StagingType(spec.type));
+      text = Column(StagingType(spec));
       text.Reserve(n);
     } else {
       if (spec.type.IsCollection()) {
         result = CollectionsFromJsonText(text, spec.type);  // only the json format has them
+      } else if (spec.type.IsBinary()) {
+        result = BinaryFromBase64Text(text, spec.type);
       } else {
         ASSIGN_OR_RETURN(result, CastColumn(text, spec.type, /*try_cast=*/true));
       }

@@ -27,6 +27,7 @@ class TextRows {
   struct ColumnSpec {
     DataType type;
     std::string label;  // for messages: "field 2 (column 'cnt')", "field 'cnt'"
+    bool raw = false;   // the raw format: a binary column takes the bytes as they are
   };
 
   TextRows() = default;

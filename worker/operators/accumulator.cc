@@ -20,6 +20,7 @@ ValueClass ValueClassOf(TypeId t) {
     case TypeId::kDouble:
       return ValueClass::kDouble;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -158,6 +159,7 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
   v->null = false;
   switch (col.type().id) {
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -761,6 +763,7 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
       col->Append<double>(v.d);
       break;
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

@@ -101,6 +101,7 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
     case TypeId::kDouble:
       return Value::Double(Load<double>(f.bytes));
     case TypeId::kString:
+    case TypeId::kBinary:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

@@ -97,6 +97,7 @@ void SortKeyEncoder::Encode(const ChangelogBatch& batch, size_t row, std::string
         PutBigEndian(OrderedDouble(col.Get<double>(row)), 8, invert, out);
         break;
       case TypeId::kString:
+      case TypeId::kBinary:
       case TypeId::kArray:
       case TypeId::kMap:
       case TypeId::kRow: {

@@ -80,11 +80,12 @@ TEST(FormatOptions, RawHoldsOneStringColumn) {
   raw.kind = FormatKind::kRaw;
   EXPECT_TRUE(
       CheckFormatColumns(raw, Schema{{{"v", DataType::String()}}}, "t", "the columns").ok());
-  EXPECT_EQ(CheckFormatColumns(raw, Schema{{{"a", DataType::Int()}, {"b", DataType::String()}}},
-                               "t", "the value columns")
-                .message(),
-            "table 't': the 'raw' format holds exactly one STRING column, but the value columns "
-            "are [a INT, b STRING]");
+  EXPECT_EQ(
+      CheckFormatColumns(raw, Schema{{{"a", DataType::Int()}, {"b", DataType::String()}}}, "t",
+                         "the value columns")
+          .message(),
+      "table 't': the 'raw' format holds exactly one STRING or BYTES column, but the value columns "
+      "are [a INT, b STRING]");
 }
 
 }  // namespace

@@ -111,9 +111,10 @@ TEST(KafkaConnector, BadOptionsAreClearErrors) {
   EXPECT_EQ(Error(t, Kafka({{"key.format", "json"}, {"key.fields", "nope"}})),
             "table 'cat.db.claims' (connector 'kafka'): 'key.fields' names column 'nope', which "
             "the table does not have");
-  EXPECT_EQ(Error(t, Kafka({{"format", "raw"}})),
-            "table 'cat.db.claims': the 'raw' format holds exactly one STRING column, but the "
-            "value columns are [id BIGINT, name STRING, amount DOUBLE]");
+  EXPECT_EQ(
+      Error(t, Kafka({{"format", "raw"}})),
+      "table 'cat.db.claims': the 'raw' format holds exactly one STRING or BYTES column, but the "
+      "value columns are [id BIGINT, name STRING, amount DOUBLE]");
   EXPECT_EQ(Error(t, Kafka({{"format", "avro"}})),
             "option 'format' of table 'cat.db.claims' expects one of csv, json, raw, got 'avro'");
   EXPECT_EQ(Error(t, Kafka({{"sink.delivery-guarantee", "exactly-once"}})),

@@ -64,6 +64,25 @@ TEST(EvalCast, ToString) {
   EXPECT_EQ(Cast(IntLit(12345), DataType::Varchar(3)), S("123"));
 }
 
+TEST(EvalCast, BinaryStrings) {
+  auto bytes = [](std::string s) {
+    const int n = static_cast<int>(s.size());
+    return MakeLiteral(Value::String(std::move(s)), DataType::Binary(n).WithNullable(false));
+  };
+  // STRING <-> BYTES: the UTF-8 bytes; a strict decode.
+  EXPECT_EQ(Cast(StrLit("h\xc3\xa9"), DataType::Bytes()), S("h\xc3\xa9"));
+  EXPECT_EQ(Cast(bytes("h\xc3\xa9"), DataType::String()), S("h\xc3\xa9"));
+  EXPECT_EQ(CastError(bytes("\xff"), DataType::String()),
+            "Cannot cast x'ff' to STRING: the bytes are not UTF-8");
+  EXPECT_EQ(TryCast(bytes("\xff"), DataType::String()), Value::Null());
+  EXPECT_EQ(Cast(bytes("h\xc3\xa9x"), DataType::Varchar(2)), S("h\xc3\xa9"));
+  // VARBINARY(n) cuts to n bytes; BINARY(n) also pads with zero bytes.
+  EXPECT_EQ(Cast(bytes("abc"), DataType::VarBinary(2)), S("ab"));
+  EXPECT_EQ(Cast(bytes("a"), DataType::Binary(3)), S(std::string("a\0\0", 3)));
+  EXPECT_EQ(Cast(StrLit("abc"), DataType::Binary(2)), S("ab"));
+  EXPECT_EQ(CastError(bytes("a"), DataType::Int()), "Cast from BINARY(1) to INT is not supported");
+}
+
 TEST(EvalCast, FromString) {
   EXPECT_EQ(Cast(StrLit(" 42 "), DataType::Int()), I(42));
   EXPECT_EQ(Cast(StrLit("-7"), DataType::TinyInt()), I(-7));

@@ -51,14 +51,15 @@ TEST(ExprProto, RoundTripKeepsTreeAndTypes) {
 }
 
 TEST(ExprProto, LiteralValues) {
-  for (const auto& [v, t] :
-       std::vector<std::pair<Value, DataType>>{{Value::Int(-5), DataType::TinyInt()},
-                                               {Value::Int(12345), DataType::Decimal(7, 2)},
-                                               {Value::Int(1706695200123), DataType::Timestamp(3)},
-                                               {Value::Double(0.25), DataType::Double()},
-                                               {Value::String("x'y"), DataType::Varchar(4)},
-                                               {Value::Bool(true), DataType::Boolean()},
-                                               {Value::Null(), DataType::Int()}}) {
+  for (const auto& [v, t] : std::vector<std::pair<Value, DataType>>{
+           {Value::Int(-5), DataType::TinyInt()},
+           {Value::Int(12345), DataType::Decimal(7, 2)},
+           {Value::Int(1706695200123), DataType::Timestamp(3)},
+           {Value::Double(0.25), DataType::Double()},
+           {Value::String("x'y"), DataType::Varchar(4)},
+           {Value::String(std::string("\xff\0a", 3)), DataType::Bytes()},
+           {Value::Bool(true), DataType::Boolean()},
+           {Value::Null(), DataType::Int()}}) {
     v1::Literal p;
     ValueToProto(v, t, &p);
     auto back = ValueFromProto(p, t);

@@ -49,8 +49,10 @@ TEST_F(CreateTableTest, TypeErrors) {
             "(maximum 18)");
   EXPECT_EQ(DdlError("CREATE TABLE t (a TIME) WITH ('connector' = 'blackhole')"),
             "Validation error at line 1, column 19: type TIME is not supported yet");
-  EXPECT_EQ(DdlError("CREATE TABLE t (a BYTES) WITH ('connector' = 'blackhole')"),
-            "Validation error at line 1, column 19: type BYTES is not supported yet");
+  EXPECT_EQ(DdlError("CREATE TABLE t (a VARBINARY(0)) WITH ('connector' = 'blackhole')"),
+            "Validation error at line 1, column 19: VARBINARY length must be positive");
+  EXPECT_EQ(DdlError("CREATE TABLE b (a BYTES, c BINARY(3)) WITH ('connector' = 'blackhole')"),
+            "<OK>");
   EXPECT_EQ(DdlError("CREATE TABLE t (a INT, a BIGINT) WITH ('connector' = 'blackhole')"),
             "Validation error at line 1, column 24: column 'a' is defined more than once in table "
             "'default_catalog.default_database.t'");

@@ -141,27 +141,8 @@ absl::StatusOr<bool> KafkaRecordReader::Append(const rd_kafka_message_s& m, std:
                          : type == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? "LogAppendTime"
                                                                       : "NoTimestampType");
       }
-    } else {  // headers: a JSON object of the header names and their values as text
-      headers_.assign("{");
-      rd_kafka_headers_t* headers = nullptr;
-      if (rd_kafka_message_headers(&m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        const char* name;
-        const void* v;
-        size_t size;
-        for (size_t h = 0;
-             rd_kafka_header_get_all(headers, h, &name, &v, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-             ++h) {
-          if (h > 0) headers_.push_back(',');
-          AppendJsonString(name, &headers_);
-          headers_.push_back(':');
-          if (v == nullptr) {
-            headers_.append("null");
-          } else {
-            AppendJsonString(std::string_view(static_cast<const char*>(v), size), &headers_);
-          }
-        }
-      }
-      headers_.push_back('}');
+    } else {  // headers: MAP<STRING, BYTES>
+      headers_encoder_.Encode(m, &headers_);
       col.AppendString(headers_);
     }
   }

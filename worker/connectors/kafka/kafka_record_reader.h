@@ -16,6 +16,7 @@
 #include "common/connectors/connector_factory.h"
 #include "common/connectors/kafka_connector.h"
 #include "worker/connectors/file_format.h"
+#include "worker/connectors/kafka/kafka_headers.h"
 
 struct rd_kafka_message_s;
 
@@ -71,6 +72,7 @@ class KafkaRecordReader {
   std::unique_ptr<KafkaFormatReader> value_;
   std::vector<Column> metadata_;  // per plan_ entry (empty Column for non-metadata)
   std::vector<RowKind> kinds_;
+  KafkaHeadersEncoder headers_encoder_;
   std::string headers_;  // scratch of the headers column
 };
 

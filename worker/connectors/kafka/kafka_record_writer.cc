@@ -71,12 +71,23 @@ KafkaRecordWriter::KafkaRecordWriter(const ConnectorTable& table, const KafkaOpt
     if (table.IsMetadata(c) && table.metadata_keys[c] == "timestamp") {
       timestamp_column_ = static_cast<int>(c);
     }
+    if (table.IsMetadata(c) && table.metadata_keys[c] == "headers") {
+      headers_column_ = static_cast<int>(c);
+    }
   }
 }
 
 absl::Status KafkaRecordWriter::Encode(const ChangelogBatch& batch) {
   if (key_) RETURN_IF_ERROR(key_->Encode(batch));
   return value_->Encode(batch);
+}
+
+std::optional<std::string_view> KafkaRecordWriter::headers(const ChangelogBatch& batch,
+                                                           size_t row) const {
+  if (headers_column_ < 0) return std::nullopt;
+  const Column& c = batch.column(static_cast<size_t>(headers_column_));
+  if (c.IsNull(row)) return std::nullopt;
+  return c.GetString(row);
 }
 
 int64_t KafkaRecordWriter::timestamp(const ChangelogBatch& batch, size_t row) const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,11 +52,15 @@ class KafkaRecordWriter {
   bool value_null(size_t row) const { return value_->null(row); }
   // The record's timestamp (the 'timestamp' metadata column), 0: none (the producer's clock).
   int64_t timestamp(const ChangelogBatch& batch, size_t row) const;
+  // The record's headers (the 'headers' metadata column, an encoded MAP<STRING, BYTES>); nullopt:
+  // none.
+  std::optional<std::string_view> headers(const ChangelogBatch& batch, size_t row) const;
 
  private:
   std::unique_ptr<KafkaFormatWriter> key_;
   std::unique_ptr<KafkaFormatWriter> value_;
   int timestamp_column_ = -1;
+  int headers_column_ = -1;
 };
 
 }  // namespace eddy

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/table_spec.h"
+#include "worker/connectors/kafka/kafka_headers.h"
 #include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
@@ -127,17 +128,34 @@ absl::Status KafkaSink::CheckDelivery() {
 }
 
 absl::Status KafkaSink::Produce(int32_t partition, const std::string_view* key,
-                                const std::string_view* value, int64_t timestamp) {
+                                const std::string_view* value, int64_t timestamp,
+                                const std::string_view* headers) {
   // (librdkafka's argument macros cast without parentheses: plain variables only.)
   void* key_bytes = key ? const_cast<char*>(key->data()) : nullptr;
   const size_t key_size = key ? key->size() : 0;
   void* value_bytes = value ? const_cast<char*>(value->data()) : nullptr;
   const size_t value_size = value ? value->size() : 0;
   for (;;) {
-    const rd_kafka_resp_err_t err = rd_kafka_producev(
-        producer_.get(), RD_KAFKA_V_RKT(rkt_), RD_KAFKA_V_PARTITION(partition),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_bytes, key_size),
-        RD_KAFKA_V_VALUE(value_bytes, value_size), RD_KAFKA_V_TIMESTAMP(timestamp), RD_KAFKA_V_END);
+    // A new header list each try: a successful producev owns it.
+    rd_kafka_headers_t* header_list = nullptr;
+    if (headers != nullptr) {
+      ASSIGN_OR_RETURN(header_list, KafkaHeadersFromMap(*headers, table_name_));
+    }
+    const rd_kafka_resp_err_t err =
+        header_list == nullptr
+            ? rd_kafka_producev(
+                  producer_.get(), RD_KAFKA_V_RKT(rkt_), RD_KAFKA_V_PARTITION(partition),
+                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_bytes, key_size),
+                  RD_KAFKA_V_VALUE(value_bytes, value_size), RD_KAFKA_V_TIMESTAMP(timestamp),
+                  RD_KAFKA_V_END)
+            : rd_kafka_producev(
+                  producer_.get(), RD_KAFKA_V_RKT(rkt_), RD_KAFKA_V_PARTITION(partition),
+                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_bytes, key_size),
+                  RD_KAFKA_V_VALUE(value_bytes, value_size), RD_KAFKA_V_TIMESTAMP(timestamp),
+                  RD_KAFKA_V_HEADERS(header_list), RD_KAFKA_V_END);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR && header_list != nullptr) {
+      rd_kafka_headers_destroy(header_list);
+    }
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return absl::OkStatus();
     if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
       return KafkaError(table_name_, absl::StrCat("writing to topic '", topic_, "'"), err);
@@ -169,15 +187,17 @@ absl::Status KafkaSink::Process(int input, const ChangelogBatch& batch) {
     if (has_value) value = writer_->value(r);
     const int32_t partition = PartitionFor(has_key);
     const int64_t timestamp = writer_->timestamp(batch, r);
+    const std::optional<std::string_view> headers = writer_->headers(batch, r);
     if (exactly_once) {
       agg_codec::PutVarint(static_cast<uint64_t>(partition + 1), &current_.bytes);
       agg_codec::PutVarint(static_cast<uint64_t>(timestamp), &current_.bytes);
       PutBytes(has_key ? &key : nullptr, &current_.bytes);
       PutBytes(has_value ? &value : nullptr, &current_.bytes);
+      PutBytes(headers ? &*headers : nullptr, &current_.bytes);
       ++current_.records;
     } else {
-      RETURN_IF_ERROR(
-          Produce(partition, has_key ? &key : nullptr, has_value ? &value : nullptr, timestamp));
+      RETURN_IF_ERROR(Produce(partition, has_key ? &key : nullptr, has_value ? &value : nullptr,
+                              timestamp, headers ? &*headers : nullptr));
     }
   }
   if (!exactly_once) {
@@ -282,12 +302,14 @@ absl::Status KafkaSink::CommitIntervals(int64_t checkpoint_id) {
       const uint64_t timestamp = in.Varint();
       const std::optional<std::string_view> key = GetBytes(in);
       const std::optional<std::string_view> value = GetBytes(in);
+      const std::optional<std::string_view> headers = GetBytes(in);
       if (!in.ok()) {
         return absl::DataLossError(
             absl::StrCat("table '", table_name_, "': a saved Kafka record is truncated"));
       }
       RETURN_IF_ERROR(Produce(static_cast<int32_t>(partition) - 1, key ? &*key : nullptr,
-                              value ? &*value : nullptr, static_cast<int64_t>(timestamp)));
+                              value ? &*value : nullptr, static_cast<int64_t>(timestamp),
+                              headers ? &*headers : nullptr));
     }
   }
   KafkaPartitionList marker(rd_kafka_topic_partition_list_new(1));

@@ -54,14 +54,16 @@ class KafkaSink : public Operator {
  private:
   // The records of one checkpoint interval (exactly-once), in one buffer.
   struct Interval {
-    std::string bytes;  // per record: partition, timestamp, key, value (varint-framed)
+    std::string bytes;  // per record: partition, timestamp, key, value, headers (varint-framed)
     size_t records = 0;
   };
 
   KafkaSink() = default;
   absl::Status Error(const std::string& message) const;
+  // `headers`: an encoded MAP<STRING, BYTES> (kafka_headers.h), or null for none.
   absl::Status Produce(int32_t partition, const std::string_view* key,
-                       const std::string_view* value, int64_t timestamp);
+                       const std::string_view* value, int64_t timestamp,
+                       const std::string_view* headers);
   absl::Status CheckDelivery();
   absl::Status Flush();
   int32_t PartitionFor(bool has_key);

@@ -18,6 +18,16 @@ absl::StatusOr<std::unique_ptr<KafkaSource>> KafkaSource::Create(const v1::Table
                    ReadKafkaOptions(s->table_, config, spec.connector() == "upsert-kafka"));
   RETURN_IF_ERROR(CheckKafkaSource(s->options_, s->table_name_));
   s->columns_.assign(spec.columns().begin(), spec.columns().end());
+  if (s->options_.upsert) {
+    // The normalisation keeps each key's value bytes only, so a -U or -D could not repeat the
+    // metadata of the row it retracts: upsert-kafka metadata is written, not read.
+    for (int c : s->columns_) {
+      if (!s->table_.IsMetadata(c)) continue;
+      return s->Error(absl::StrCat("reading metadata column '", s->table_.columns.fields[c].name,
+                                   "' of an upsert-kafka table is not supported; the sink writes "
+                                   "it, and a 'kafka' table on the topic reads it"));
+    }
+  }
   s->reader_ = std::make_unique<KafkaRecordReader>(s->table_, s->options_, s->columns_);
   return s;
 }
