@@ -317,6 +317,25 @@ TEST_F(KafkaConnectorTest, MetadataColumnsNameEachRecord) {
   EXPECT_EQ(*rows, std::vector<std::string>{"+I[x, meta, 1, 0, 2023-11-14 22:13:20.123, {}]"});
 }
 
+// The raw format carries a BYTES column's values as the records' bytes, unchanged both ways.
+TEST_F(KafkaConnectorTest, RawBytesColumnHoldsTheRecordBytesUnchanged) {
+  CreateTopic("blobs", 1);
+  const Schema schema{{{"b", DataType::Bytes()}}};
+  std::vector<ChangelogBatch> batches;
+  batches.push_back(Rows(schema, {{Value::String(std::string("\x00\xff\n,\"", 5))}}));
+  ASSERT_TRUE(
+      WriteAll(SinkSpec("kafka", Options({{"topic", "blobs"}, {"format", "raw"}})), schema, batches)
+          .ok());
+  ProduceRaw("blobs", 0, nullptr, "text");
+  auto rows = ReadAll(SourceSpec("kafka", schema,
+                                 Options({{"topic", "blobs"},
+                                          {"format", "raw"},
+                                          {"scan.startup.mode", "earliest-offset"},
+                                          {"scan.bounded.mode", "latest-offset"}})));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"+I[x'00ff0a2c22']", "+I[x'74657874']"}));
+}
+
 // The sink writes the 'headers' (MAP<STRING, BYTES>) and 'timestamp' metadata columns into each
 // record, and the source reads them back, on kafka and upsert-kafka alike.
 TEST_F(KafkaConnectorTest, SinkWritesHeadersAndTimestampMetadata) {
