@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/json_string.h"
 #include "common/base/status_macros.h"
 #include "common/expr/cast_column.h"
 #include "worker/connectors/base64_column.h"
@@ -352,45 +353,6 @@ absl::StatusOr<size_t> JsonLinesDecoder::Decode(std::string_view data, bool eof,
     if (!skip) rows->AppendRow(values_.data(), line_number);
   }
   return pos;
-}
-
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  size_t segment = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(s.data() + segment, i - segment);
-    segment = i + 1;
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      default:
-        absl::StrAppend(out, "\\u00", absl::Hex(c, absl::kZeroPad2));
-        break;
-    }
-  }
-  out->append(s.data() + segment, s.size() - segment);
-  out->push_back('"');
 }
 
 JsonLinesEncoder::JsonLinesEncoder(JsonOptions options, const Schema& schema) : options_(options) {

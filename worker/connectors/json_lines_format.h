@@ -58,7 +58,4 @@ class JsonLinesEncoder : public RecordEncoder {
   std::vector<std::string> keys_;  // `{"a":` for the first column, `,"b":` for the others
 };
 
-// Appends `s` as a JSON string literal (quotes included).
-void AppendJsonString(std::string_view s, std::string* out);
-
 }  // namespace eddy
