@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tests/integration/cluster_test.h"
+#include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
 
 namespace eddy::testing {
@@ -121,14 +122,8 @@ std::string WindowJob(int64_t rows, const std::string& out, const std::string& s
 // The fault-free answer of WindowJob: one line `k,count,sum` per (window, key). The sums differ
 // from window to window, so a window published twice shows as a line counted twice.
 std::map<std::string, int> ExpectedWindows(int64_t rows) {
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sums;
-  for (int64_t id = 1; id <= rows; ++id) {
-    auto& [c, s] = sums[{id * 10 / 1000, id % 4}];
-    c += 1;
-    s += id;
-  }
   std::map<std::string, int> lines;
-  for (const auto& [window_key, value] : sums) {
+  for (const auto& [window_key, value] : CountAndSumPerWindowOfIdsModFour(rows, 1)) {
     ++lines[std::to_string(window_key.second) + "," + std::to_string(value.first) + "," +
             std::to_string(value.second)];
   }

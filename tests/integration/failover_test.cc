@@ -426,13 +426,9 @@ TEST_F(FailoverTest, ACheckpointedWindowAggregationFiresEveryWindowOnceWithItsRi
               ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
 
   std::map<std::pair<int64_t, int64_t>, std::set<std::pair<int64_t, int64_t>>> expected;
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sums;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    auto& [c, s] = sums[{id * 10 / 1000, id % 4}];
-    c += 1;
-    s += id;
+  for (const auto& [key, value] : CountAndSumPerWindowOfIdsModFour(kRows, 1)) {
+    expected[key] = {value};
   }
-  for (const auto& [key, value] : sums) expected[key] = {value};
   EXPECT_EQ(PrintedWindows(cluster_->AllWorkerStdout()), expected);
 }
 
@@ -468,13 +464,9 @@ TEST_F(FailoverTest, ACheckpointedCascadingWindowAggregationGivesTheOneLevelAnsw
 
   // The fault-free answer: 5-second windows computed directly from the rows.
   std::map<std::pair<int64_t, int64_t>, std::set<std::pair<int64_t, int64_t>>> expected;
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sums;
-  for (int64_t id = 1; id <= kRows; ++id) {
-    auto& [c, s] = sums[{id * 10 / 5000 * 5, id % 4}];
-    c += 1;
-    s += id;
+  for (const auto& [key, value] : CountAndSumPerWindowOfIdsModFour(kRows, 5)) {
+    expected[key] = {value};
   }
-  for (const auto& [key, value] : sums) expected[key] = {value};
   EXPECT_EQ(PrintedWindows(cluster_->AllWorkerStdout()), expected);
 }
 

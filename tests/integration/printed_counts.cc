@@ -32,4 +32,15 @@ std::map<int64_t, std::pair<int64_t, int64_t>> CountAndSumOfIdsModTen(int64_t ro
   return expected;
 }
 
+std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> CountAndSumPerWindowOfIdsModFour(
+    int64_t rows, int64_t window_seconds) {
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sums;
+  for (int64_t id = 1; id <= rows; ++id) {
+    auto& [c, s] = sums[{id * 10 / (window_seconds * 1000) * window_seconds, id % 4}];
+    c += 1;
+    s += id;
+  }
+  return sums;
+}
+
 }  // namespace eddy::testing

@@ -19,4 +19,10 @@ std::map<int64_t, std::pair<int64_t, int64_t>> LargestCountAndSumPrinted(
 // key, the count and the sum of its ids.
 std::map<int64_t, std::pair<int64_t, int64_t>> CountAndSumOfIdsModTen(int64_t rows);
 
+// The fault-free answer of the tumbling-window jobs over ids 1..`rows` at event time id * 10 ms,
+// grouped by id % 4: per (window start in seconds, key), the count and the sum of its ids, for
+// windows of `window_seconds`.
+std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> CountAndSumPerWindowOfIdsModFour(
+    int64_t rows, int64_t window_seconds);
+
 }  // namespace eddy::testing

@@ -45,6 +45,20 @@ class SetOperationDifferentialTest : public DifferentialTest {
     }
   }
 
+  // Per row of kLeft (n copies, m in kRight), `copies(n, m)` copies when positive, from SQLite's
+  // multisets of the two inputs.
+  Multiset CopiesKept(int (*copies)(int n, int m)) {
+    const Multiset left = oracle_.Query(kLeft);
+    const Multiset right = oracle_.Query(kRight);
+    Multiset kept;
+    for (const auto& [row, n] : left) {
+      auto it = right.find(row);
+      const int k = copies(n, it == right.end() ? 0 : it->second);
+      if (k > 0) kept[row] = k;
+    }
+    return kept;
+  }
+
   Table a_, b_;
   Sqlite oracle_;
 };
@@ -63,27 +77,13 @@ TEST_F(SetOperationDifferentialTest, ExceptKeepsTheDistinctRowsOfTheLeftOnly) {
 }
 
 TEST_F(SetOperationDifferentialTest, IntersectAllKeepsTheFewerCopies) {
-  const Multiset left = oracle_.Query(kLeft);
-  const Multiset right = oracle_.Query(kRight);
-  Multiset expected;
-  for (const auto& [row, n] : left) {
-    auto it = right.find(row);
-    if (it != right.end()) expected[row] = std::min(n, it->second);
-  }
+  const Multiset expected = CopiesKept([](int n, int m) { return std::min(n, m); });
   ASSERT_FALSE(expected.empty()) << "the random tables share no row";
   Check("INTERSECT ALL", expected);
 }
 
 TEST_F(SetOperationDifferentialTest, ExceptAllKeepsTheSurplusCopies) {
-  const Multiset left = oracle_.Query(kLeft);
-  const Multiset right = oracle_.Query(kRight);
-  Multiset expected;
-  for (const auto& [row, n] : left) {
-    auto it = right.find(row);
-    const int surplus = it == right.end() ? n : n - it->second;
-    if (surplus > 0) expected[row] = surplus;
-  }
-  Check("EXCEPT ALL", expected);
+  Check("EXCEPT ALL", CopiesKept([](int n, int m) { return n - m; }));
 }
 
 // Set operations nest: INTERSECT binds more tightly than UNION and EXCEPT, which associate left
