@@ -13,13 +13,18 @@ namespace {
 
 class Builder {
  public:
-  Builder(const PhysicalPlan& plan, bool changelog_mode, ExplainGraph* graph)
-      : plan_(plan), changelog_mode_(changelog_mode), graph_(graph), built_(plan.nodes.size()) {}
+  Builder(const PhysicalPlan& plan, const PhysicalExplainOptions& options, ExplainGraph* graph)
+      : plan_(plan),
+        options_(options),
+        graph_(graph),
+        built_(plan.nodes.size()),
+        cumulative_of_(options.cumulative != nullptr ? *options.cumulative : own_cumulative_) {}
 
   const ExplainNode* Node(int id) {
     if (built_[id] != nullptr) return built_[id];
     const v1::PlanNode& n = plan_.nodes[id];
     std::vector<const ExplainNode*> inputs;
+    Cost cumulative;
     const bool shuffled =
         n.op_case() == v1::PlanNode::kGroupAggregate ||
         n.op_case() == v1::PlanNode::kGlobalGroupAggregate ||
@@ -34,11 +39,23 @@ class Builder {
         (n.op_case() == v1::PlanNode::kSink && SinkShufflesByPartition(n.sink()));
     for (int i = 0; i < n.inputs_size(); ++i) {
       inputs.push_back(shuffled ? Exchange(n, i) : Node(n.inputs(i)));
+      if (options_.costs != nullptr) cumulative += cumulative_of_.at(inputs.back());
     }
     const bool sink = n.op_case() == v1::PlanNode::kSink;
+    std::string desc = n.description();
+    if (options_.advice_ids != nullptr) {
+      if (auto it = options_.advice_ids->find(id); it != options_.advice_ids->end()) {
+        desc = WithFirstAttribute(desc, absl::StrCat("advice=[", it->second, "]"));
+      }
+    }
     // A sink emits nothing downstream; Flink prints its mode as NONE.
-    std::string desc = WithMode(n.description(), sink ? "[NONE]" : plan_.modes[id].ToString());
+    desc = WithMode(desc, sink ? "[NONE]" : plan_.modes[id].ToString());
+    if (options_.costs != nullptr) {
+      cumulative += options_.costs->SelfCost(id);
+      absl::StrAppend(&desc, CostModel::Suffix(options_.costs->RowCount(id), cumulative));
+    }
     built_[id] = graph_->Add(std::move(desc), std::move(inputs), sink);
+    cumulative_of_[built_[id]] = cumulative;
     return built_[id];
   }
 
@@ -81,34 +98,59 @@ class Builder {
     std::string dist = keys.empty() ? "single" : "hash[" + absl::StrJoin(keys, ", ") + "]";
     auto [it, added] = exchanges_.try_emplace({input, dist}, nullptr);
     if (added) {
-      it->second = graph_->Add(WithMode(absl::StrCat("Exchange(distribution=[", dist, "])"),
-                                        plan_.modes[input].ToString()),
-                               {Node(input)});
+      const ExplainNode* in = Node(input);
+      std::string desc = WithMode(absl::StrCat("Exchange(distribution=[", dist, "])"),
+                                  plan_.modes[input].ToString());
+      Cost cumulative;
+      if (options_.costs != nullptr) {
+        cumulative = cumulative_of_.at(in);
+        cumulative += options_.costs->ExchangeCost(input, static_cast<int>(keys.size()));
+        absl::StrAppend(&desc, CostModel::Suffix(options_.costs->RowCount(input), cumulative));
+      }
+      it->second = graph_->Add(std::move(desc), {in});
+      cumulative_of_[it->second] = cumulative;
     }
     return it->second;
   }
 
   // `Name(attrs)` -> `Name(attrs, changelogMode=[...])` when asked for.
   std::string WithMode(const std::string& desc, const std::string& mode) const {
-    if (!changelog_mode_ || desc.empty() || desc.back() != ')') return desc;
+    if (!options_.changelog_mode || desc.empty() || desc.back() != ')') return desc;
     return absl::StrCat(desc.substr(0, desc.size() - 1), ", changelogMode=", mode, ")");
   }
 
+  // `Name(attrs)` -> `Name(first, attrs)`.
+  static std::string WithFirstAttribute(const std::string& desc, const std::string& first) {
+    const size_t open = desc.find('(');
+    if (open == std::string::npos) return desc;
+    const bool empty = open + 1 < desc.size() && desc[open + 1] == ')';
+    return absl::StrCat(desc.substr(0, open + 1), first, empty ? "" : ", ", desc.substr(open + 1));
+  }
+
   const PhysicalPlan& plan_;
-  const bool changelog_mode_;
+  const PhysicalExplainOptions& options_;
   ExplainGraph* graph_;
   std::vector<const ExplainNode*> built_;
+  std::map<const ExplainNode*, Cost> own_cumulative_;
+  std::map<const ExplainNode*, Cost>& cumulative_of_;  // with costs: each built node's
   std::map<std::pair<int, std::string>, const ExplainNode*> exchanges_;
 };
 
 }  // namespace
 
-std::vector<const ExplainNode*> PhysicalToExplain(const PhysicalPlan& plan, bool changelog_mode,
+std::vector<const ExplainNode*> PhysicalToExplain(const PhysicalPlan& plan,
+                                                  const PhysicalExplainOptions& options,
                                                   ExplainGraph* graph) {
-  Builder b(plan, changelog_mode, graph);
+  Builder b(plan, options, graph);
   std::vector<const ExplainNode*> roots;
   for (int id : plan.roots) roots.push_back(b.Node(id));
   return roots;
+}
+
+const ExplainNode* PhysicalSubtreeToExplain(const PhysicalPlan& plan, int node,
+                                            const PhysicalExplainOptions& options,
+                                            ExplainGraph* graph) {
+  return Builder(plan, options, graph).Node(node);
 }
 
 }  // namespace eddy::planner

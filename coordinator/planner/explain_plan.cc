@@ -1,5 +1,7 @@
 // ExplainStatement: plans the EXPLAIN's target exactly as PlanInserts would (a bare query gets no
 // sink; its root is consumed with retractions) and renders the three sections of Flink's EXPLAIN.
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "coordinator/planner/binder.h"
 #include "coordinator/planner/changelog_mode.h"
 #include "coordinator/planner/config_values.h"
+#include "coordinator/planner/cost_model.h"
 #include "coordinator/planner/explain_json_plan.h"
 #include "coordinator/planner/explain_logical.h"
 #include "coordinator/planner/explain_physical.h"
@@ -18,6 +21,7 @@
 #include "coordinator/planner/job_graph.h"
 #include "coordinator/planner/optimizer.h"
 #include "coordinator/planner/physical_planner.h"
+#include "coordinator/planner/plan_advice.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/planner/planner_errors.h"
 
@@ -64,14 +68,24 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
   ScopedPlanningTimeZone planning_zone(planner::ConfigTimeZone(config));
   bool changelog_mode = false;
   bool json_plan = false;
+  bool estimated_cost = false;
+  bool plan_advice = false;
   for (const std::string& detail : explain.details) {
     if (detail == "CHANGELOG_MODE") {
       changelog_mode = true;
     } else if (detail == "JSON_EXECUTION_PLAN") {
       json_plan = true;
+    } else if (detail == "ESTIMATED_COST") {
+      estimated_cost = true;
+    } else if (detail == "PLAN_ADVICE") {
+      plan_advice = true;
     } else {
-      return absl::UnimplementedError(absl::StrCat("EXPLAIN ", detail, " is not supported yet"));
+      return planner::ValidationError(absl::StrCat("unknown EXPLAIN detail ", detail));
     }
+  }
+  if (plan_advice && planner::IsBatchMode(config)) {
+    // As Flink: its analyzers read streaming plans only.
+    return planner::ValidationError("EXPLAIN PLAN_ADVICE is not supported under batch mode.");
   }
   if (explain.target == nullptr) return planner::ValidationError("EXPLAIN has no statement");
   planner::Binder binder(catalog, config);
@@ -85,11 +99,20 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
       query && planner::ClientAppliesLimit(*query) ? query->limit : std::nullopt;
 
   planner::ExplainGraph graph;
+  // With estimates: the cumulative cost of each physical node printed (the Limit adds its own).
+  std::map<const planner::ExplainNode*, planner::Cost> cumulative;
+  std::optional<double> limit_input_rows;
   auto with_limit = [&](std::vector<const planner::ExplainNode*> trees, const std::string& name,
                         bool show_mode) {
     if (!limit) return trees;
     std::string desc = absl::StrCat(name, "(", name == "Limit" ? "offset=[0], " : "", "fetch=[",
                                     *limit, "]", show_mode ? ", changelogMode=[I]" : "", ")");
+    if (limit_input_rows && trees.size() == 1 && cumulative.contains(trees[0])) {
+      const double rows = std::min(*limit_input_rows, static_cast<double>(*limit));
+      planner::Cost total = cumulative.at(trees[0]);
+      total += planner::Cost{rows, rows};
+      absl::StrAppend(&desc, planner::CostModel::Suffix(rows, total));
+    }
     return std::vector<const planner::ExplainNode*>{graph.Add(std::move(desc), trees)};
   };
   std::string out = "== Abstract Syntax Tree ==\n";
@@ -107,13 +130,31 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
 
   // Flink prints the optimized physical plan per root, shared parts repeated; sharing shows in
   // the execution plan only.
-  out += "== Optimized Physical Plan ==\n";
+  planner::CostModel costs(plan, nullptr);
+  planner::PhysicalExplainOptions physical{changelog_mode, estimated_cost ? &costs : nullptr,
+                                           &cumulative};
+  if (estimated_cost && plan.roots.size() == 1) limit_input_rows = costs.RowCount(plan.roots[0]);
+  std::optional<planner::PlanAdviceResult> advice;
+  if (plan_advice) {
+    advice = planner::AnalyzePlan(plan, config, [&](int node) {
+      return TreeToString(*planner::PhysicalSubtreeToExplain(plan, node, {true}, &graph), false);
+    });
+    physical.advice_ids = &advice->node_advice_ids;
+  }
+  out += plan_advice ? "== Optimized Physical Plan With Advice ==\n"
+                     : "== Optimized Physical Plan ==\n";
   for (const planner::ExplainNode* root :
-       with_limit(PhysicalToExplain(plan, changelog_mode, &graph), "Limit", changelog_mode)) {
+       with_limit(PhysicalToExplain(plan, physical, &graph), "Limit", changelog_mode)) {
     absl::StrAppend(&out, TreeToString(*root, false), "\n");
   }
+  if (advice) {
+    for (const std::string& line : advice->lines) absl::StrAppend(&out, line, "\n");
+    if (advice->lines.empty()) out += "No available advice...\n";
+    out += "\n";
+  }
   out += "== Optimized Execution Plan ==\n";
-  out += DagToString(with_limit(PhysicalToExplain(plan, false, &graph), "Limit", false));
+  limit_input_rows.reset();
+  out += DagToString(with_limit(PhysicalToExplain(plan, {}, &graph), "Limit", false));
   if (json_plan) {
     // The operators and exchanges as they would be deployed (the client's LIMIT aside).
     ASSIGN_OR_RETURN(JobGraph job, BuildJobGraph(plan.nodes, config));

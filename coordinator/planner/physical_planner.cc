@@ -250,6 +250,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       p->set_description(AggregateDigest(n));
       FillAggregate(n, p->mutable_group_aggregate());
       id = p->id();
+      if (SplitAggregate(n)) splittable_one_phase_aggregates_.insert(id);
       break;
     }
     case LogicalKind::kWatermarkAssigner: {
@@ -769,6 +770,9 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
   plan.bounded = physical.bounded();
   std::vector<int> remap = ReuseSubPlans(ReuseOptionsFromConfig(config), &plan.nodes, &plan.modes);
   for (int& id : plan.roots) id = remap[id];
+  for (int id : physical.splittable_one_phase_aggregates()) {
+    plan.splittable_one_phase_aggregates.insert(remap[id]);
+  }
   // After reuse: the ids derive from the final node ids.
   AssignStateIds(&plan.nodes);
   return plan;

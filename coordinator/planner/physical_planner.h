@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -27,6 +28,9 @@ struct PhysicalPlan {
   std::vector<ChangelogMode> modes;  // what each node produces (EXPLAIN CHANGELOG_MODE)
   std::vector<int> roots;            // the node of each root, in the order given
   bool bounded = true;
+  // The streaming GroupAggregates left in one phase (mini-batch off, or ONE_PHASE) whose calls
+  // would all split into local and global phases (EXPLAIN PLAN_ADVICE suggests the settings).
+  std::set<int> splittable_one_phase_aggregates;
 };
 
 // Translates `roots` (sinks, or one bare query for EXPLAIN; changelog modes already inferred) and
@@ -72,6 +76,9 @@ class PhysicalPlanner {
   std::vector<ChangelogMode>& modes() { return modes_; }
   // False once any emitted source is unbounded.
   bool bounded() const { return bounded_; }
+  const std::set<int>& splittable_one_phase_aggregates() const {
+    return splittable_one_phase_aggregates_;
+  }
 
  private:
   absl::StatusOr<int> TranslateCalc(const LogicalNodePtr& top);
@@ -92,6 +99,7 @@ class PhysicalPlanner {
   std::vector<ChangelogMode> modes_;
   std::unordered_map<const LogicalNode*, int> ids_;
   bool bounded_ = true;
+  std::set<int> splittable_one_phase_aggregates_;
   bool batch_ = false;
   std::vector<LogicalNodePtr> materialized_;  // batch: the node copies Translate made
   MiniBatchSettings mini_batch_;

@@ -217,9 +217,28 @@ Sink(table=[default_catalog.default_database.MySink2], fields=[count, word])
 )");
 }
 
-TEST_F(ExplainStatementSetTest, UnsupportedDetailsAndTargets) {
-  EXPECT_EQ(Explain("EXPLAIN ESTIMATED_COST SELECT word FROM MyTable1"),
-            "EXPLAIN ESTIMATED_COST is not supported yet");
+TEST_F(ExplainStatementSetTest, CostsAndAdviceTogetherAndUnknownTargets) {
+  // The advice tag leads the attributes, the mode closes them, the estimates follow.
+  const std::string out = Explain(
+      "EXPLAIN ESTIMATED_COST, CHANGELOG_MODE, PLAN_ADVICE "
+      "SELECT word, COUNT(*) FROM MyTable1 GROUP BY word");
+  EXPECT_NE(out.find("== Optimized Physical Plan With Advice ==\n"
+                     "GroupAggregate(advice=[1], groupBy=[word], select=[word, COUNT(*) AS "
+                     "EXPR$1], changelogMode=[I,UB,UA]): rowcount = 9516258.19640405, "
+                     "cumulative cost = {2.0951625819640404E8 rows, 1.6909516258196404E10 cpu, "
+                     "1.2E9 io, 1.2E9 network, 0.0 memory}\n"
+                     "+- Exchange(distribution=[hash[word]], changelogMode=[I]): rowcount = "
+                     "1.0E8, cumulative cost = {2.0E8 rows, 1.69E10 cpu, 1.2E9 io, 1.2E9 network, "
+                     "0.0 memory}\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\nadvice[1]: [ADVICE] You might want to enable local-global two-phase "
+                     "optimization by configuring ('table.exec.mini-batch.enabled' to 'true', "
+                     "'table.exec.mini-batch.allow-latency' to a positive long value).\n\n"
+                     "== Optimized Execution Plan ==\n"
+                     "GroupAggregate(groupBy=[word], select=[word, COUNT(*) AS EXPR$1])\n"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(Explain("EXPLAIN INSERT INTO missing SELECT word FROM MyTable1"),
             "Validation error at line 1, column 21: table "
             "'default_catalog.default_database.missing' not found");
