@@ -312,6 +312,7 @@ struct PartitionValueDef {
   std::string column;
   std::string value;
   bool null = false;
+  bool any = false;  // ANALYZE TABLE's `PARTITION (a)`: the column with no value, every value
   SourcePos pos;
 };
 
@@ -453,6 +454,17 @@ struct ModuleStatement {
   PropertyList properties;         // LOAD's WITH (...)
 };
 
+// ANALYZE TABLE t [PARTITION (a = 'x', b)] COMPUTE STATISTICS [FOR COLUMNS c1, c2 | FOR ALL
+// COLUMNS]: runs a batch job that counts the table's rows (and the columns' statistics) and keeps
+// them in the catalog.
+struct AnalyzeTable {
+  QualifiedName table;
+  std::vector<PartitionValueDef> partition;  // empty: no PARTITION clause
+  bool all_columns = false;
+  std::vector<std::string> columns;  // FOR COLUMNS
+  SourcePos columns_pos;
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -475,6 +487,7 @@ enum class StatementKind {
   kStopJob,
   kJar,
   kModule,
+  kAnalyzeTable,
   kHelp,
   kQuit,
 };
@@ -505,6 +518,7 @@ struct Statement {
   std::unique_ptr<StopJob> stop_job;
   std::unique_ptr<JarStatement> jar;
   std::unique_ptr<ModuleStatement> module;
+  std::unique_ptr<AnalyzeTable> analyze_table;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

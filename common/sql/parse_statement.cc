@@ -152,6 +152,33 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     ASSIGN_OR_RETURN(stmt.describe->name, ParseQualifiedName());
     return absl::OkStatus();
   }
+  if (word == "ANALYZE") {
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("TABLE"));
+    stmt.kind = StatementKind::kAnalyzeTable;
+    stmt.analyze_table = std::make_unique<AnalyzeTable>();
+    AnalyzeTable& analyze = *stmt.analyze_table;
+    ASSIGN_OR_RETURN(analyze.table, ParseQualifiedName());
+    if (AcceptKeyword("PARTITION")) {
+      ASSIGN_OR_RETURN(analyze.partition, ParsePartitionSpec(/*values_optional=*/true));
+    }
+    RETURN_IF_ERROR(ExpectKeyword("COMPUTE"));
+    RETURN_IF_ERROR(ExpectKeyword("STATISTICS"));
+    if (AcceptKeyword("FOR")) {
+      if (AcceptKeyword("ALL")) {
+        RETURN_IF_ERROR(ExpectKeyword("COLUMNS"));
+        analyze.all_columns = true;
+      } else {
+        RETURN_IF_ERROR(ExpectKeyword("COLUMNS"));
+        analyze.columns_pos = Peek().pos;
+        do {
+          ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+          analyze.columns.push_back(std::move(column));
+        } while (AcceptSymbol(","));
+      }
+    }
+    return absl::OkStatus();
+  }
   if (word == "STOP") {
     Advance();
     RETURN_IF_ERROR(ExpectKeyword("JOB"));
@@ -218,7 +245,7 @@ absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {
   return insert;
 }
 
-absl::StatusOr<std::vector<PartitionValueDef>> Parser::ParsePartitionSpec() {
+absl::StatusOr<std::vector<PartitionValueDef>> Parser::ParsePartitionSpec(bool values_optional) {
   std::vector<PartitionValueDef> spec;
   RETURN_IF_ERROR(ExpectSymbol("("));
   do {
@@ -229,6 +256,11 @@ absl::StatusOr<std::vector<PartitionValueDef>> Parser::ParsePartitionSpec() {
       if (earlier.column == value.column) {
         return ErrorAt(Peek(), "partition column '" + value.column + "' is given twice");
       }
+    }
+    if (values_optional && (PeekSymbol(",") || PeekSymbol(")"))) {
+      value.any = true;
+      spec.push_back(std::move(value));
+      continue;
     }
     RETURN_IF_ERROR(ExpectSymbol("="));
     const bool negative = AcceptSymbol("-");

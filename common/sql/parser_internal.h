@@ -66,7 +66,8 @@ class Parser {
   absl::StatusOr<std::vector<std::string>> ParseIdentifierList();  // ( a, b, ... )
   absl::StatusOr<std::string> ParseStringLiteral();
   // PARTITION (k = literal, ...), PARTITION already consumed.
-  absl::StatusOr<std::vector<PartitionValueDef>> ParsePartitionSpec();
+  // `(a = 'x', b = 1)`; with `values_optional` a column may stand alone (`(a, b = 1)`).
+  absl::StatusOr<std::vector<PartitionValueDef>> ParsePartitionSpec(bool values_optional = false);
   absl::StatusOr<int64_t> ParseIntegerLiteral();
   // A SET/RESET key or value: a string literal, or (as the SQL client also accepts) the source
   // text of the tokens up to '=' (`until_equals`) or the end of the statement, trimmed:

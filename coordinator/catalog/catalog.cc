@@ -340,6 +340,18 @@ absl::Status Catalog::AlterTable(const ObjectPath& from, CatalogTable to) {
   return absl::OkStatus();
 }
 
+absl::Status Catalog::UpdateStatistics(const ObjectPath& path,
+                                       const std::function<void(CatalogTable&)>& update) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(path);
+  if (it == tables_.end()) return NotFoundError("table", path);
+  CatalogTable table = *it->second;
+  update(table);
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutTable(table));
+  it->second = std::make_shared<const CatalogTable>(std::move(table));
+  return absl::OkStatus();
+}
+
 absl::Status Catalog::AlterView(const ObjectPath& from, CatalogView to) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!views_.count(from)) return NotFoundError("view", from);

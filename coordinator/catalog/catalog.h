@@ -3,6 +3,7 @@
 // object shadows a permanent one with the same path while it exists.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,6 +76,10 @@ class Catalog {
   // or at a new one that must be free).
   absl::Status AlterTable(const ObjectPath& from, CatalogTable to);
   absl::Status AlterView(const ObjectPath& from, CatalogView to);
+  // ANALYZE TABLE: applies `update` to the permanent table's statistics and stores the table;
+  // NotFound when it is gone.
+  absl::Status UpdateStatistics(const ObjectPath& path,
+                                const std::function<void(CatalogTable&)>& update);
 
   std::shared_ptr<const CatalogTable> FindTable(const ObjectPath& path) const;
   std::shared_ptr<const CatalogView> FindView(const ObjectPath& path) const;

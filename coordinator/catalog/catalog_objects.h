@@ -2,6 +2,7 @@
 // each under a three-part path catalog.database.object.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/types/data_type.h"
+#include "coordinator/catalog/table_statistics.h"
 
 namespace eddy {
 
@@ -52,6 +54,9 @@ struct CatalogTable {
   std::string comment;
   // Per column of `schema`, its COMMENT ("" for none); empty when no column has one.
   std::vector<std::string> column_comments;
+  // ANALYZE TABLE's results: of the whole table, and of partitions by their path (`a=1/b=x`).
+  std::optional<TableStatistics> statistics;
+  std::map<std::string, TableStatistics> partition_statistics;
 
   const std::string& ColumnComment(size_t column) const {
     static const std::string kNone;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/types/type_proto.h"
+#include "coordinator/catalog/statistics_proto.h"
 #include "eddy/v1/catalog.pb.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
@@ -125,6 +126,10 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   for (bool v : t.metadata_virtual) p.add_metadata_virtual(v);
   for (const auto& c : t.column_comments) p.add_column_comments(c);
   p.set_comment(t.comment);
+  if (t.statistics) StatisticsToProto(*t.statistics, p.mutable_statistics());
+  for (const auto& [partition, stats] : t.partition_statistics) {
+    StatisticsToProto(stats, &(*p.mutable_partition_statistics())[partition]);
+  }
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
 
@@ -207,6 +212,10 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       t.metadata_virtual.assign(p.metadata_virtual().begin(), p.metadata_virtual().end());
       t.column_comments.assign(p.column_comments().begin(), p.column_comments().end());
       t.comment = p.comment();
+      if (p.has_statistics()) t.statistics = StatisticsFromProto(p.statistics());
+      for (const auto& [partition, stats] : p.partition_statistics()) {
+        t.partition_statistics[partition] = StatisticsFromProto(stats);
+      }
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {
       v1::StoredView p;

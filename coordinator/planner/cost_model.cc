@@ -55,10 +55,6 @@ double Selectivity(const v1::Expr& e) {
 // unknown.
 double AggregationRatio(int num_keys) { return 1.0 - std::exp(-0.1 * num_keys); }
 
-double GroupedRows(double input, int num_keys) {
-  return num_keys == 0 ? 1.0 : input * AggregationRatio(num_keys);
-}
-
 double TypeSize(const v1::DataType& t) {
   switch (t.id()) {
     case v1::TYPE_BOOLEAN:
@@ -99,6 +95,10 @@ double TypeSize(const v1::DataType& t) {
   return 12;
 }
 
+std::vector<int> Keys(const google::protobuf::RepeatedField<int32_t>& keys) {
+  return std::vector<int>(keys.begin(), keys.end());
+}
+
 // A projection that computes (not a column, a literal or a CAST): what Flink counts as Calc cpu.
 bool IsComputation(const v1::Expr& e) { return e.has_call() && e.call().function() != "CAST"; }
 
@@ -119,8 +119,75 @@ std::string Cost::ToString() const {
                       FormatDouble(memory), " memory}");
 }
 
-CostModel::CostModel(const PhysicalPlan& plan, TableRowCountLookup table_rows)
-    : plan_(plan), table_rows_(std::move(table_rows)), row_counts_(plan.nodes.size()) {}
+CostModel::CostModel(const PhysicalPlan& plan, TableStatisticsLookup table_statistics)
+    : plan_(plan), table_statistics_(std::move(table_statistics)), row_counts_(plan.nodes.size()) {}
+
+std::optional<TableStatistics> CostModel::ScanStatistics(int node) {
+  auto [it, added] = scan_statistics_.try_emplace(node);
+  if (added && table_statistics_) it->second = table_statistics_(plan_.nodes[node].table_source());
+  return it->second;
+}
+
+std::optional<double> CostModel::DistinctCount(int node, const std::vector<int>& columns) {
+  const v1::PlanNode& n = plan_.nodes[node];
+  switch (n.op_case()) {
+    case v1::PlanNode::kTableSource: {
+      std::optional<TableStatistics> stats = ScanStatistics(node);
+      if (!stats) return std::nullopt;
+      const v1::TableSource& scan = n.table_source();
+      double ndv = 1;
+      for (int c : columns) {
+        if (c < 0 || c >= scan.columns_size()) return std::nullopt;
+        const int column = scan.columns(c);
+        if (column < 0 || column >= scan.table_schema().fields_size()) return std::nullopt;
+        auto it = stats->columns.find(scan.table_schema().fields(column).name());
+        if (it == stats->columns.end() || !it->second.ndv) return std::nullopt;
+        ndv *= std::max<double>(1.0, static_cast<double>(*it->second.ndv));
+      }
+      return std::min(ndv, RowCount(node));
+    }
+    case v1::PlanNode::kCalc: {
+      // Columns passed on as they are keep their distinct counts, at most the rows left.
+      std::vector<int> input_columns;
+      for (int c : columns) {
+        if (c < 0 || c >= n.calc().projections_size()) return std::nullopt;
+        const v1::Expr& e = n.calc().projections(c);
+        if (!e.has_column()) return std::nullopt;
+        input_columns.push_back(e.column());
+      }
+      std::optional<double> ndv = DistinctCount(n.inputs(0), input_columns);
+      if (!ndv) return std::nullopt;
+      return std::min(*ndv, RowCount(node));
+    }
+    case v1::PlanNode::kLocalGroupAggregate: {
+      // The group keys lead the local aggregate's output.
+      std::vector<int> input_columns;
+      const auto& keys = n.local_group_aggregate().group_keys();
+      for (int c : columns) {
+        if (c < 0 || c >= keys.size()) return std::nullopt;
+        input_columns.push_back(keys[c]);
+      }
+      return DistinctCount(n.inputs(0), input_columns);
+    }
+    case v1::PlanNode::kWatermarkAssigner:
+    case v1::PlanNode::kMiniBatchAssigner:
+      return DistinctCount(n.inputs(0), columns);
+    default:
+      return std::nullopt;
+  }
+}
+
+double CostModel::GroupedRows(int node, const std::vector<int>& keys, int extra_keys) {
+  const double input = RowCount(plan_.nodes[node].inputs(0));
+  const int num_keys = static_cast<int>(keys.size()) + extra_keys;
+  if (num_keys == 0) return 1.0;
+  if (extra_keys == 0) {
+    if (std::optional<double> ndv = DistinctCount(plan_.nodes[node].inputs(0), keys)) {
+      return std::min(*ndv, input);
+    }
+  }
+  return input * AggregationRatio(num_keys);
+}
 
 std::string CostModel::Suffix(double row_count, const Cost& cumulative) {
   return absl::StrCat(": rowcount = ", FormatDouble(row_count),
@@ -148,23 +215,23 @@ double CostModel::ComputeRowCount(int node) {
       return rows;
     }
     case v1::PlanNode::kTableSource: {
-      std::optional<double> rows = table_rows_ ? table_rows_(n.table_source()) : std::nullopt;
-      return rows.value_or(kDefaultTableRows);
+      std::optional<TableStatistics> stats = ScanStatistics(node);
+      return stats ? static_cast<double>(stats->row_count) : kDefaultTableRows;
     }
     case v1::PlanNode::kCalc:
       return n.calc().has_filter() ? input * Selectivity(n.calc().filter()) : input;
     case v1::PlanNode::kGroupAggregate:
-      return GroupedRows(input, n.group_aggregate().group_keys_size());
+      return GroupedRows(node, Keys(n.group_aggregate().group_keys()), 0);
     case v1::PlanNode::kGlobalGroupAggregate:
-      return GroupedRows(input, n.global_group_aggregate().group_keys_size());
+      return GroupedRows(node, Keys(n.global_group_aggregate().group_keys()), 0);
     case v1::PlanNode::kHashAggregate:
-      return GroupedRows(input, n.hash_aggregate().group_keys_size());
+      return GroupedRows(node, Keys(n.hash_aggregate().group_keys()), 0);
     case v1::PlanNode::kWindowAggregate:  // the window counts as one more key
-      return GroupedRows(input, n.window_aggregate().group_keys_size() + 1);
+      return GroupedRows(node, Keys(n.window_aggregate().group_keys()), 1);
     case v1::PlanNode::kSessionWindowAggregate:
-      return GroupedRows(input, n.session_window_aggregate().group_keys_size() + 1);
+      return GroupedRows(node, Keys(n.session_window_aggregate().group_keys()), 1);
     case v1::PlanNode::kDeduplicate:
-      return GroupedRows(input, n.deduplicate().keys_size());
+      return GroupedRows(node, Keys(n.deduplicate().keys()), 0);
     case v1::PlanNode::kRank:
     case v1::PlanNode::kWindowRank: {
       const bool window = n.op_case() == v1::PlanNode::kWindowRank;

@@ -2,11 +2,13 @@
 // `rowcount = 1.0E8, cumulative cost = {1.0E8 rows, 1.0E8 cpu, 2.0E9 io, 0.0 network, 0.0 memory}`.
 // Eddy has no cost-based optimizer; this model reproduces the formulas Flink's planner reports with
 // (its FlinkCost units), so that estimates read as a Flink user expects:
-// - Row counts: a table scan has its catalog statistics' row count, else Flink's default 1.0E8;
-//   VALUES its rows; a Calc its input times the selectivity of its condition (Flink's defaults:
-//   `=` 0.15, comparisons 0.5, IS NULL 0.1, LIKE 0.05, others 0.25; AND multiplies, OR adds
-//   less the overlap, NOT inverts); an aggregate 1.0 without keys, else its input times
-//   1 - e^(-0.1 * number of keys) (Flink's ratio when the keys' distinct counts are unknown); a
+// - Row counts: a table scan has its catalog statistics' row count (ANALYZE TABLE), else Flink's
+//   default 1.0E8; VALUES its rows; a Calc its input times the selectivity of its condition
+//   (Flink's defaults: `=` 0.15, comparisons 0.5, IS NULL 0.1, LIKE 0.05, others 0.25; AND
+//   multiplies, OR adds less the overlap, NOT inverts); an aggregate 1.0 without keys, else the
+//   product of its keys' distinct counts when statistics of the scanned columns give them (through
+//   Calcs that pass the columns on), at most its input, else its input times
+//   1 - e^(-0.1 * number of keys) (Flink's ratio when the distinct counts are unknown); a
 //   join Calcite's left * right * selectivity of its key equalities, outer sides kept; Rank and
 //   Deduplicate as aggregates (a Rank keeping at most rank_end rows per partition); a Union the
 //   sum of its inputs; any other node its input's count.
@@ -20,10 +22,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "coordinator/catalog/table_statistics.h"
 #include "coordinator/planner/physical_planner.h"
 #include "eddy/v1/plan.pb.h"
 
@@ -41,12 +45,12 @@ struct Cost {
   std::string ToString() const;
 };
 
-// The row count of a scanned table from catalog statistics, or nullopt when it has none.
-using TableRowCountLookup = std::function<std::optional<double>(const v1::TableSource&)>;
+// The catalog statistics of what a scan reads, or nullopt when there are none.
+using TableStatisticsLookup = std::function<std::optional<TableStatistics>(const v1::TableSource&)>;
 
 class CostModel {
  public:
-  CostModel(const PhysicalPlan& plan, TableRowCountLookup table_rows);
+  CostModel(const PhysicalPlan& plan, TableStatisticsLookup table_statistics);
 
   double RowCount(int node);
   Cost SelfCost(int node);
@@ -59,10 +63,16 @@ class CostModel {
  private:
   double AverageRowSize(int node) const;
   double ComputeRowCount(int node);
+  std::optional<TableStatistics> ScanStatistics(int node);
+  // The number of distinct values of `columns` of the node's output, from column statistics;
+  // nullopt when unknown.
+  std::optional<double> DistinctCount(int node, const std::vector<int>& columns);
+  double GroupedRows(int node, const std::vector<int>& keys, int extra_keys);
 
   const PhysicalPlan& plan_;
-  TableRowCountLookup table_rows_;
+  TableStatisticsLookup table_statistics_;
   std::vector<std::optional<double>> row_counts_;
+  std::map<int, std::optional<TableStatistics>> scan_statistics_;
 };
 
 }  // namespace eddy::planner

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/base/status_macros.h"
 #include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
@@ -57,6 +58,34 @@ absl::StatusOr<std::vector<planner::LogicalNodePtr>> BindTarget(const sql::State
     default:
       return planner::ValidationError("EXPLAIN supports a query, an INSERT or a STATEMENT SET");
   }
+}
+
+// The statistics ANALYZE TABLE stored for what a scan reads: the table's, or the sum of its
+// partitions' row counts (of those the scan reads after pruning, each analyzed; without pruning,
+// of every analyzed partition).
+planner::TableStatisticsLookup StatisticsOf(const SessionCatalog& catalog) {
+  return [&catalog](const v1::TableSource& scan) -> std::optional<TableStatistics> {
+    std::vector<std::string> parts = absl::StrSplit(scan.table_name(), '.');
+    if (parts.size() != 3) return std::nullopt;
+    std::shared_ptr<const CatalogTable> table =
+        catalog.FindTable(ObjectPath{parts[0], parts[1], parts[2]});
+    if (table == nullptr) return std::nullopt;
+    if (table->partition_keys.empty() || (!scan.partitions_pruned() && table->statistics)) {
+      return table->statistics;
+    }
+    TableStatistics sum;
+    if (!scan.partitions_pruned()) {
+      if (table->partition_statistics.empty()) return std::nullopt;
+      for (const auto& [dir, stats] : table->partition_statistics) sum.row_count += stats.row_count;
+      return sum;
+    }
+    for (const std::string& dir : scan.partitions()) {
+      auto it = table->partition_statistics.find(dir);
+      if (it == table->partition_statistics.end()) return std::nullopt;
+      sum.row_count += it->second.row_count;
+    }
+    return sum;
+  };
 }
 
 }  // namespace
@@ -130,7 +159,7 @@ absl::StatusOr<std::string> ExplainStatement(const sql::Explain& explain,
 
   // Flink prints the optimized physical plan per root, shared parts repeated; sharing shows in
   // the execution plan only.
-  planner::CostModel costs(plan, nullptr);
+  planner::CostModel costs(plan, StatisticsOf(catalog));
   planner::PhysicalExplainOptions physical{changelog_mode, estimated_cost ? &costs : nullptr,
                                            &cumulative};
   if (estimated_cost && plan.roots.size() == 1) limit_input_rows = costs.RowCount(plan.roots[0]);

@@ -12,10 +12,12 @@
 #include "coordinator/checkpoint/savepoint_store.h"
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/service/analyze_table.h"
 #include "coordinator/service/catalog_ddl.h"
 #include "coordinator/service/config_keys.h"
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
+#include "coordinator/service/job_submission.h"
 #include "coordinator/service/show_statements.h"
 #include "coordinator/service/statement_responses.h"
 #include "coordinator/service/user_function_ddl.h"
@@ -27,25 +29,6 @@ using Response = v1::ExecuteStatementResponse;
 
 Response Ok(const std::string& message = "Execute statement succeeded.") {
   return OkResponse(message);
-}
-
-enum class JobKind { kInsert, kQuery };
-
-absl::StatusOr<std::string> SubmitPlanned(JobManager* jobs, Session& session,
-                                          const PlannedJob& planned, const SubmitOptions& options,
-                                          JobKind kind) {
-  std::vector<v1::PlanNode> nodes = planned.nodes;
-  RETURN_IF_ERROR(ResolveFilesystemPaths(options.filesystem_allowed_dirs, &nodes));
-  ASSIGN_OR_RETURN(std::vector<v1::UserLibrary> libraries, UserLibrariesOf(nodes));
-  std::string name = planned.name;
-  if (auto it = session.config.find("pipeline.name"); it != session.config.end()) {
-    name = it->second;
-  }
-  const v1::StoredJobSpec stored =
-      MakeStoredJobSpec(name, kind == JobKind::kQuery, planned.bounded, nodes, libraries,
-                        session.config, options.checkpoints_dir);
-  ASSIGN_OR_RETURN(JobManager::JobSpec spec, JobSpecFrom(stored));
-  return jobs->Submit(std::move(spec));
 }
 
 absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
@@ -175,6 +158,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return Ok();
     case sql::StatementKind::kJar:
       RETURN_IF_ERROR(ExecuteJarStatement(*stmt->jar, &session.jars));
+      return Ok();
+    case sql::StatementKind::kAnalyzeTable:
+      RETURN_IF_ERROR(AnalyzeTable(jobs_, session, *stmt->analyze_table, options_));
       return Ok();
     case sql::StatementKind::kModule: {
       const sql::ModuleStatement& module = *stmt->module;

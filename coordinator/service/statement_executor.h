@@ -10,18 +10,11 @@
 #include "absl/status/statusor.h"
 #include "common/sql/ast.h"
 #include "coordinator/cluster/job_manager.h"
+#include "coordinator/service/job_submission.h"
 #include "coordinator/service/session.h"
 #include "eddy/v1/client.pb.h"
 
 namespace eddy {
-
-// What every submitted job gets from the coordinator's own configuration.
-struct SubmitOptions {
-  // Canonical directories filesystem tables may use; empty: none.
-  std::vector<std::string> filesystem_allowed_dirs;
-  // Where checkpoints go without `state.checkpoints.dir` (--checkpoints-dir).
-  std::string checkpoints_dir;
-};
 
 class StatementExecutor {
  public:

@@ -428,5 +428,38 @@ TEST(Statement, ParseStatementRejectsASecondStatement) {
             "SQL parse error at line 1, column 1: expected a statement but found end of input");
 }
 
+TEST(Statement, AnalyzeTable) {
+  auto stmt = ParseStatement(
+      "ANALYZE TABLE c.d.sales PARTITION (region = 'eu', `day`) COMPUTE STATISTICS FOR COLUMNS "
+      "amount, `day`");
+  ASSERT_TRUE(stmt.ok()) << stmt.status();
+  ASSERT_EQ((*stmt)->kind, StatementKind::kAnalyzeTable);
+  const AnalyzeTable& a = *(*stmt)->analyze_table;
+  EXPECT_EQ(a.table.ToString(), "c.d.sales");
+  ASSERT_EQ(a.partition.size(), 2u);
+  EXPECT_EQ(a.partition[0].column, "region");
+  EXPECT_EQ(a.partition[0].value, "eu");
+  EXPECT_FALSE(a.partition[0].any);
+  EXPECT_EQ(a.partition[1].column, "day");
+  EXPECT_TRUE(a.partition[1].any);
+  EXPECT_FALSE(a.all_columns);
+  EXPECT_EQ(a.columns, (std::vector<std::string>{"amount", "day"}));
+
+  auto all = ParseStatement("analyze table t compute statistics for all columns");
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_TRUE((*all)->analyze_table->all_columns);
+  EXPECT_TRUE((*all)->analyze_table->partition.empty());
+  auto table_only = ParseStatement("ANALYZE TABLE t COMPUTE STATISTICS");
+  ASSERT_TRUE(table_only.ok()) << table_only.status();
+  EXPECT_TRUE(table_only.value()->analyze_table->columns.empty());
+
+  // Only ANALYZE's PARTITION clause may leave a value out.
+  EXPECT_FALSE(ParseStatement("INSERT INTO t PARTITION (a) SELECT 1").ok());
+  EXPECT_EQ(ParseStatement("ANALYZE TABLE t COMPUTE STATISTICS FOR COLUMNS").status().message(),
+            "SQL parse error at line 1, column 47: expected identifier but found end of input");
+  EXPECT_EQ(ParseStatement("ANALYZE t COMPUTE STATISTICS").status().message(),
+            "SQL parse error at line 1, column 9: expected 'TABLE' but found 't'");
+}
+
 }  // namespace
 }  // namespace eddy::sql

@@ -95,6 +95,52 @@ TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
   EXPECT_EQ(reopened.ListTables(kDefaultCatalog, "shop"), std::vector<std::string>{"orders"});
 }
 
+// ANALYZE TABLE's statistics, of the table and of partitions, come back with the table.
+TEST(CatalogStoreTest, TableStatisticsSurviveAReopen) {
+  const std::string path = FreshDir();
+  const ObjectPath orders{kDefaultCatalog, kDefaultDatabase, "orders"};
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders(orders), false).ok());
+    ASSERT_TRUE(catalog
+                    .UpdateStatistics(orders,
+                                      [](CatalogTable& t) {
+                                        TableStatistics s;
+                                        s.row_count = 7;
+                                        s.columns["id"].ndv = 7;
+                                        s.columns["id"].null_count = 0;
+                                        s.columns["id"].min = "1";
+                                        s.columns["id"].max = "7";
+                                        s.columns["amount"].avg_length = 2.5;
+                                        t.statistics = s;
+                                        t.partition_statistics["day=1"].row_count = 3;
+                                      })
+                    .ok());
+    EXPECT_EQ(catalog.FindTable(orders)->statistics->row_count, 7);
+  }
+  Catalog reopened;
+  ASSERT_TRUE(reopened.AttachStore(OpenOrDie(path)).ok());
+  auto t = reopened.FindTable(orders);
+  ASSERT_NE(t, nullptr);
+  ASSERT_TRUE(t->statistics.has_value());
+  EXPECT_EQ(t->statistics->row_count, 7);
+  const ColumnStatistics& id = t->statistics->columns.at("id");
+  EXPECT_EQ(id.ndv, 7);
+  EXPECT_EQ(id.null_count, 0);
+  EXPECT_EQ(id.min, "1");
+  EXPECT_EQ(id.max, "7");
+  EXPECT_FALSE(id.avg_length.has_value());
+  EXPECT_EQ(t->statistics->columns.at("amount").avg_length, 2.5);
+  EXPECT_FALSE(t->statistics->columns.at("amount").ndv.has_value());
+  EXPECT_EQ(t->partition_statistics.at("day=1").row_count, 3);
+  // Statistics of a table that is gone cannot be written.
+  EXPECT_EQ(
+      reopened.UpdateStatistics({kDefaultCatalog, kDefaultDatabase, "gone"}, [](CatalogTable&) {})
+          .code(),
+      absl::StatusCode::kNotFound);
+}
+
 // Catalogs of the persistent type and their objects come back; those of a generic_in_memory
 // catalog do not. Database comments and properties (with ALTER DATABASE's changes) come back; a
 // database dropped with CASCADE takes its objects with it.
