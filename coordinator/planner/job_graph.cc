@@ -242,6 +242,12 @@ absl::StatusOr<JobGraph> BuildJobGraph(const std::vector<v1::PlanNode>& nodes,
                                        const ConfigMap& config) {
   auto p = PositiveInt(config, "parallelism.default", 1);
   if (!p.ok()) return p.status();
+  // table.exec.resource.default-parallelism, when positive, is the table operators' default.
+  if (auto it = config.find("table.exec.resource.default-parallelism");
+      it != config.end() && it->second != "-1") {
+    p = PositiveInt(config, "table.exec.resource.default-parallelism", 1);
+    if (!p.ok()) return p.status();
+  }
   Splitter splitter(nodes, *p);
   for (const auto& node : nodes) {
     absl::Status s = splitter.Add(node);

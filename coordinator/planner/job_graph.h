@@ -40,7 +40,8 @@ struct JobGraph {
 // it hash-partitioned by the partition columns, so each partition is written by one subtask.
 bool SinkShufflesByPartition(const v1::TableSink& sink);
 
-// Reads `parallelism.default` from `config` (default 1) and each sink's `sink.parallelism`.
+// Reads `parallelism.default` from `config` (default 1; `table.exec.resource.default-parallelism`
+// overrides it when positive) and each sink's `sink.parallelism`.
 absl::StatusOr<JobGraph> BuildJobGraph(const std::vector<v1::PlanNode>& nodes,
                                        const ConfigMap& config);
 

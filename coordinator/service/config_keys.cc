@@ -25,6 +25,7 @@ enum class Kind {
   kDuration,
   kEnum,
   kTimeZone,
+  kParallelism,  // -1 (none) or a positive integer
   kAny
 };
 
@@ -54,6 +55,11 @@ const std::map<std::string, KeySpec>& Specs() {
       {"execution.savepoint.path", {Kind::kAny, "", {}}},
       {"execution.savepoint.ignore-unclaimed-state", {Kind::kBool, "false", {}}},
       {"parallelism.default", {Kind::kPositiveInt, "1", {}}},
+      // Overrides parallelism.default for the table program's operators when positive.
+      {"table.exec.resource.default-parallelism", {Kind::kParallelism, "-1", {}}},
+      // Eddy parses Flink's default SQL dialect; its state lives in RocksDB (with a cache).
+      {"table.sql-dialect", {Kind::kEnum, "default", {"default"}, {"HIVE"}}},
+      {"state.backend.type", {Kind::kEnum, "rocksdb", {"rocksdb"}, {"HASHMAP"}}},
       {"table.exec.mini-batch.enabled", {Kind::kBool, "false", {}}},
       {"table.exec.mini-batch.allow-latency", {Kind::kDuration, "0 ms", {}}},
       {"table.exec.mini-batch.size", {Kind::kPositiveInt, "1000", {}}},
@@ -122,6 +128,11 @@ absl::StatusOr<std::string> ValidateConfigValue(const std::string& key, const st
   switch (spec.kind) {
     case Kind::kPositiveInt:
       if (!absl::SimpleAtoi(value, &n) || n <= 0) return bad("a positive integer");
+      return absl::StrCat(n);
+    case Kind::kParallelism:
+      if (!absl::SimpleAtoi(value, &n) || (n <= 0 && n != -1)) {
+        return bad("-1 (no default) or a positive integer");
+      }
       return absl::StrCat(n);
     case Kind::kNonNegativeInt:
       if (!absl::SimpleAtoi(value, &n) || n < 0) return bad("a non-negative integer");

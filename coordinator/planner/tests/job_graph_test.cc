@@ -75,6 +75,19 @@ TEST_F(JobGraphTest, DatagenRunsAtTheDefaultParallelism) {
   EXPECT_EQ(g, "p4[datagen,calc] p4[exchange_source,group_aggregate,sink]<-0:HASH(0)");
 }
 
+TEST_F(JobGraphTest, TableDefaultParallelismOverridesTheDefaultWhenPositive) {
+  const std::string sql = "INSERT INTO sink2 SELECT id % 10, COUNT(*) FROM gen GROUP BY id % 10";
+  config_["table.exec.resource.default-parallelism"] = "3";
+  EXPECT_EQ(Graph(sql, "4"),
+            "p3[datagen,calc] p3[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+  config_["table.exec.resource.default-parallelism"] = "-1";  // none: parallelism.default
+  EXPECT_EQ(Graph(sql, "4"),
+            "p4[datagen,calc] p4[exchange_source,group_aggregate,sink]<-0:HASH(0)");
+  config_["table.exec.resource.default-parallelism"] = "0";
+  EXPECT_EQ(Graph(sql, "4"),
+            "'table.exec.resource.default-parallelism' must be a positive integer, got '0'");
+}
+
 TEST_F(JobGraphTest, ASourceRunsAtItsOwnScanParallelism) {
   MustDdl(
       "CREATE TABLE gen1 (id BIGINT) WITH ('connector' = 'datagen', 'scan.parallelism' = '1', "
