@@ -6,6 +6,7 @@
 // the writers') passed the partition's end, so each count must already be the partition's final
 // one. The writers' event times advance at different speeds: a writer that committed on its own
 // watermark would announce a partition while the other still writes rows into it.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -34,7 +35,11 @@ int64_t EventMillis(int64_t id) { return id <= kHalf ? id * 2700 : (id - kHalf) 
 
 class PartitionCommitTest : public ClusterTest {
  protected:
-  void SetUp() override { ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions())); }
+  void SetUp() override {
+    Random();  // the seed first, so that it is printed even if the cluster does not start
+    ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
+  }
+  void RunAndCheckEveryCommit(bool kill);
 };
 
 // The rows the published (visible) files of a partition directory hold.
@@ -51,10 +56,15 @@ int64_t PublishedRows(const fs::path& partition) {
   return rows;
 }
 
-TEST_F(PartitionCommitTest, APartitionIsCommittedOnlyWithEveryWritersRowsPublished) {
+// Runs the job (killing a worker running its subtasks at a seeded moment with `kill`), watching
+// the table's directory, and checks every partition's rows at its first commit and at the end.
+void PartitionCommitTest::RunAndCheckEveryCommit(bool kill) {
   const std::string out = files_ + "/out";
   RunResult submitted = cluster_->Eddy(
       "SET 'execution.checkpointing.interval' = '200 ms';"
+      "SET 'restart-strategy.type' = 'fixed-delay';"
+      "SET 'restart-strategy.fixed-delay.attempts' = '5';"
+      "SET 'restart-strategy.fixed-delay.delay' = '500 ms';"
       "SET 'parallelism.default' = '2';"
       "CREATE TEMPORARY TABLE seq (id BIGINT, ts AS TO_TIMESTAMP_LTZ(1704067200000 + CASE WHEN "
       "id <= " +
@@ -91,11 +101,20 @@ TEST_F(PartitionCommitTest, APartitionIsCommittedOnlyWithEveryWritersRowsPublish
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   });
+  if (kill) {
+    EXPECT_GE(
+        KillAWorkerRunningSubtasks(std::chrono::milliseconds(500), std::chrono::milliseconds(3500)),
+        0);
+  }
   const std::string status =
       cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED"}, std::chrono::seconds(120));
   stop = true;
   poller.join();
   ASSERT_EQ(status, "FINISHED") << cluster_->CoordinatorLog();
+  if (kill) {
+    EXPECT_THAT(cluster_->CoordinatorLog(),
+                ::testing::ContainsRegex("attempt [2-6] deployed: .*, restored from checkpoint"));
+  }
 
   std::map<std::string, int64_t> expected;
   for (int64_t id = 1; id <= kRows; ++id) {
@@ -113,6 +132,17 @@ TEST_F(PartitionCommitTest, APartitionIsCommittedOnlyWithEveryWritersRowsPublish
     EXPECT_EQ(rows, expected[partition]) << partition << " was committed with " << rows
                                          << " of its " << expected[partition] << " rows published";
   }
+}
+
+TEST_F(PartitionCommitTest, APartitionIsCommittedOnlyWithEveryWritersRowsPublished) {
+  RunAndCheckEveryCommit(/*kill=*/false);
+}
+
+// A worker killed (SIGKILL) at a moment drawn from the seed (printed), perhaps the committer's or
+// while partitions are committed: the restored job commits every partition, each only once all
+// its rows are published, and publishes every row once.
+TEST_F(PartitionCommitTest, CommitsStayCompleteAcrossAKilledWorker) {
+  RunAndCheckEveryCommit(/*kill=*/true);
 }
 
 }  // namespace
