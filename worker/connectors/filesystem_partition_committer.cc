@@ -72,6 +72,10 @@ absl::Status FilesystemPartitionCommitter::Error(absl::string_view message) cons
 
 absl::Status FilesystemPartitionCommitter::Process(int input, const ChangelogBatch& batch) {
   CountIn(batch);
+  if (finished_) {
+    // Its writers end their output only after their last report: one after it would be lost.
+    return Error("a writer reported after its end of input");
+  }
   if (batch.num_columns() != PartitionCommitInfoSchema().size()) {
     return Error(absl::StrCat("a commit report has ", batch.num_columns(), " columns"));
   }
@@ -132,6 +136,7 @@ absl::Status FilesystemPartitionCommitter::ProcessWatermark(const Watermark& wat
 }
 
 absl::Status FilesystemPartitionCommitter::Finish() {
+  finished_ = true;
   // Every writer ended, after its last report: everything reported is published.
   return Commit(trigger_.TakeAll());
 }

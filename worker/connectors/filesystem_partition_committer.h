@@ -63,6 +63,7 @@ class FilesystemPartitionCommitter : public Operator {
   std::map<int64_t, int64_t> watermarks_;
   int64_t commit_watermark_;
   int64_t partitions_committed_ = 0;
+  bool finished_ = false;
 };
 
 }  // namespace eddy
