@@ -102,8 +102,10 @@ void PartitionCommitTest::RunAndCheckEveryCommit(bool kill) {
     }
   });
   if (kill) {
+    // After a checkpoint completed, so that the restart restores one.
+    EXPECT_FALSE(WaitForACompletedCheckpoint(job).empty()) << cluster_->CoordinatorLog();
     EXPECT_GE(
-        KillAWorkerRunningSubtasks(std::chrono::milliseconds(500), std::chrono::milliseconds(3500)),
+        KillAWorkerRunningSubtasks(std::chrono::milliseconds(100), std::chrono::milliseconds(2500)),
         0);
   }
   const std::string status =
