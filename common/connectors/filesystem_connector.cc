@@ -90,7 +90,7 @@ absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config)
   }
   ASSIGN_OR_RETURN(o.commit_delay_ms,
                    config.NonNegativeDurationMs("sink.partition-commit.delay", 0));
-  if (std::optional<std::string> kinds = config.Get("sink.partition-commit.policy.kind")) {
+  if (std::optional<std::string> kinds = config.Get(kCommitPolicyOption)) {
     for (absl::string_view kind : absl::StrSplit(*kinds, ',')) {
       const std::string k(absl::StripAsciiWhitespace(kind));
       if (k == "success-file") {

@@ -46,6 +46,7 @@ struct FilesystemOptions {
 };
 
 inline constexpr char kShuffleByPartitionOption[] = "sink.shuffle-by-partition.enable";
+inline constexpr char kCommitPolicyOption[] = "sink.partition-commit.policy.kind";
 
 absl::StatusOr<FilesystemOptions> ReadFilesystemOptions(ConnectorConfig& config);
 

@@ -1,5 +1,6 @@
 #include "common/connectors/filesystem_staging.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -97,6 +98,12 @@ absl::Status CommitBatchStaging(const std::string& table, const std::string& pat
       if (ec) return CommitError(table, absl::StrCat("removing '", f.string(), "'"), ec);
     }
   }
+  // The success files last, as Flink's batch commit writes them after loading the partitions: a
+  // reader that sees one finds every part of its partition in place.
+  std::stable_partition(parts.begin(), parts.end(), [](const fs::path& part) {
+    const std::string name = part.filename().string();
+    return name.empty() || name[0] != '_';
+  });
   for (const fs::path& part : parts) {
     const fs::path from = fs::path(staged) / part;
     const fs::path to = fs::path(path) / part;

@@ -124,6 +124,7 @@ bool KeyGroupPartitioned(const v1::PlanNode& node) {
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:
+    case v1::PlanNode::kPartitionCommitter:
     case v1::PlanNode::kExchangeSink:
     case v1::PlanNode::kExchangeSource:
     case v1::PlanNode::kWatermarkAssigner:

@@ -13,6 +13,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/connectors/filesystem_connector.h"
+#include "common/connectors/partition_commit_info.h"
+#include "common/types/type_proto.h"
 
 namespace eddy {
 namespace {
@@ -20,6 +22,11 @@ namespace {
 using Partitioning = v1::ExchangeSink::Partitioning;
 
 }  // namespace
+
+bool HasPartitionCommitter(const v1::TableSink& sink) {
+  return sink.partition_keys_size() > 0 && sink.connector() == "filesystem" &&
+         !sink.commit_at_job_end() && sink.options().count(kCommitPolicyOption) > 0;
+}
 
 bool SinkShufflesByPartition(const v1::TableSink& sink) {
   if (sink.partition_keys_size() == 0 || sink.connector() != "filesystem") return false;
@@ -152,25 +159,14 @@ class Splitter {
         return Place(source, stage);
       }
       case v1::PlanNode::kSink: {
-        const int input_stage = stage_of_[node.inputs(0)];
-        const int input_p = graph_.stages[input_stage].parallelism;
-        std::map<std::string, std::string> options(node.sink().options().begin(),
-                                                   node.sink().options().end());
-        auto p = PositiveInt(options, "sink.parallelism", input_p);
-        if (!p.ok()) return p.status();
-        if (SinkShufflesByPartition(node.sink())) {
-          const int stage = NewStage(*p);
-          v1::PlanNode copy = node;
-          Connect(stage, &copy, 0, v1::ExchangeSink::HASH,
-                  {node.sink().partition_keys().begin(), node.sink().partition_keys().end()});
-          return Place(copy, stage);
-        }
-        if (*p == input_p) return Place(node, input_stage);
-        const int stage = NewStage(*p);
-        v1::PlanNode copy = node;
-        Connect(stage, &copy, 0, v1::ExchangeSink::REBALANCE, {});
-        return Place(copy, stage);
+        if (!HasPartitionCommitter(node.sink())) return PlaceSink(node);
+        v1::PlanNode writer = node;
+        writer.mutable_sink()->set_report_partition_commits(true);
+        absl::Status placed = PlaceSink(writer);
+        if (!placed.ok()) return placed;
+        return AddPartitionCommitter(writer);
       }
+      case v1::PlanNode::kPartitionCommitter:  // added here, after its sink
       case v1::PlanNode::kCalc:
       case v1::PlanNode::kExpand:
       case v1::PlanNode::kCorrelate:
@@ -193,6 +189,49 @@ class Splitter {
   JobGraph Take() { return std::move(graph_); }
 
  private:
+  // In its input's stage, or in a new one fed by an exchange: hash by the partition columns
+  // (sink.shuffle-by-partition.enable), else a rebalance when sink.parallelism differs.
+  absl::Status PlaceSink(const v1::PlanNode& node) {
+    const int input_stage = stage_of_[node.inputs(0)];
+    const int input_p = graph_.stages[input_stage].parallelism;
+    std::map<std::string, std::string> options(node.sink().options().begin(),
+                                               node.sink().options().end());
+    auto p = PositiveInt(options, "sink.parallelism", input_p);
+    if (!p.ok()) return p.status();
+    if (SinkShufflesByPartition(node.sink())) {
+      const int stage = NewStage(*p);
+      v1::PlanNode copy = node;
+      Connect(stage, &copy, 0, v1::ExchangeSink::HASH,
+              {node.sink().partition_keys().begin(), node.sink().partition_keys().end()});
+      return Place(copy, stage);
+    }
+    if (*p == input_p) return Place(node, input_stage);
+    const int stage = NewStage(*p);
+    v1::PlanNode copy = node;
+    Connect(stage, &copy, 0, v1::ExchangeSink::REBALANCE, {});
+    return Place(copy, stage);
+  }
+
+  // Flink's PartitionCommitter after a partitioned filesystem sink with a commit policy: one
+  // subtask in a stage of its own, fed the writers' reports (PartitionCommitInfo rows).
+  absl::Status AddPartitionCommitter(const v1::PlanNode& writer) {
+    schema_of_[writer.id()].Clear();
+    SchemaToProto(PartitionCommitInfoSchema(), &schema_of_[writer.id()]);
+    v1::PlanNode committer;
+    committer.set_id(next_id_++);
+    committer.add_inputs(writer.id());
+    committer.set_description("PartitionCommitter");
+    v1::PartitionCommitter* spec = committer.mutable_partition_committer();
+    spec->set_table_name(writer.sink().table_name());
+    *spec->mutable_options() = writer.sink().options();
+    for (int k : writer.sink().partition_keys()) {
+      spec->add_partition_columns(writer.output_schema().fields(k).name());
+    }
+    const int stage = NewStage(1);
+    Connect(stage, &committer, 0, v1::ExchangeSink::SINGLETON, {});
+    return Place(committer, stage);
+  }
+
   int NewStage(int parallelism) {
     graph_.stages.emplace_back();
     graph_.stages.back().parallelism = parallelism;

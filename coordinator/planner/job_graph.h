@@ -36,6 +36,13 @@ struct JobGraph {
   int MaxParallelism() const;
 };
 
+// A filesystem sink of a partitioned table with a commit policy
+// (sink.partition-commit.policy.kind), outside batch mode: as in Flink, its writers report the
+// partitions they published to a PartitionCommitter node the job graph adds after it, one subtask
+// in a stage of its own fed by a singleton exchange; the sink node in the graph has
+// TableSink.report_partition_commits set.
+bool HasPartitionCommitter(const v1::TableSink& sink);
+
 // A filesystem sink of a partitioned table with sink.shuffle-by-partition.enable: its rows reach
 // it hash-partitioned by the partition columns, so each partition is written by one subtask.
 bool SinkShufflesByPartition(const v1::TableSink& sink);

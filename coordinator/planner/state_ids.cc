@@ -30,6 +30,7 @@ bool KeepsKeyedState(const v1::PlanNode& node) {
     case v1::PlanNode::kCorrelate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:
+    case v1::PlanNode::kPartitionCommitter:  // operator state: the pending partitions
     case v1::PlanNode::kExchangeSink:
     case v1::PlanNode::kExchangeSource:
     case v1::PlanNode::kWatermarkAssigner:

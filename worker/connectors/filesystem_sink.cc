@@ -17,8 +17,10 @@
 #include "common/base/status_macros.h"
 #include "common/base/sync_directory.h"
 #include "common/connectors/filesystem_staging.h"
+#include "common/connectors/partition_commit_info.h"
 #include "common/connectors/partition_path.h"
 #include "common/expr/gather.h"
+#include "worker/connectors/filesystem_commit_policy.h"
 #include "worker/connectors/filesystem_table.h"
 
 namespace eddy {
@@ -30,6 +32,12 @@ constexpr size_t kFlushBytes = 1 << 20;
 constexpr char kNextPart[] = "next-part";
 constexpr char kPending[] = "pending";     // pending part names, one per line
 constexpr char kToCommit[] = "to-commit";  // partitions waiting for their commit, one per line
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 absl::Status WriteAll(int fd, const char* data, size_t size) {
   while (size > 0) {
@@ -58,6 +66,7 @@ absl::StatusOr<std::unique_ptr<FilesystemSink>> FilesystemSink::Create(
   s->format_ = table->options.format;
   s->dir_ = table->path;
   s->commit_at_job_end_ = sink.commit_at_job_end();
+  s->report_ = sink.report_partition_commits();
   s->allowed_dirs_ = allowed_dirs;
   s->schema_ = std::move(schema);
   for (int k : sink.partition_keys()) {
@@ -110,6 +119,7 @@ absl::Status FilesystemSink::Open(const OperatorContext& ctx) {
   dir_ = *canonical;
   job_id_ = ctx.job_id;
   subtask_ = ctx.subtask_index;
+  parallelism_ = ctx.parallelism;
   attempt_ = ctx.attempt;
   if (commit_at_job_end_) {
     // Batch mode: the parts are published into this attempt's hidden staging directory, which
@@ -241,6 +251,7 @@ absl::Status FilesystemSink::Write(const std::string& partition, const Changelog
   if (added) {
     bucket.partition = partition;
     first_write_.try_emplace(partition, Clock::now());
+    if (report_) first_write_ms_.try_emplace(partition, NowMillis());
   }
   if (bucket.fd < 0) RETURN_IF_ERROR(StartPart(bucket));
   const size_t before = bucket.buffer.size();
@@ -318,7 +329,7 @@ absl::Status FilesystemSink::Publish(const std::vector<std::string>& pending_nam
     const std::string from = absl::StrCat(dir, "/", name);
     const std::string to = absl::StrCat(dir, "/", final_name);
     dirs.insert(dir);
-    if (options_.commit_success_file) to_commit_.insert(partition);
+    if (report_ || options_.commit_success_file) to_commit_.insert(partition);
     if (::rename(from.c_str(), to.c_str()) == 0) continue;
     const int error = errno;
     // Published before a failure already (a restore repeats the commit of its checkpoint).
@@ -355,17 +366,8 @@ absl::Status FilesystemSink::CommitPartitions(bool all) {
       ++it;
       continue;
     }
-    if (options_.commit_success_file) {
-      const std::string path = absl::StrCat(DirOf(partition), "/", options_.success_file_name);
-      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0 || ::fsync(fd) != 0) {
-        const int error = errno;
-        if (fd >= 0) ::close(fd);
-        return Error(
-            absl::StrCat("cannot write the success file '", path, "': ", std::strerror(error)));
-      }
-      ::close(fd);
-    }
+    absl::Status committed = RunPartitionCommitPolicies(options_, DirOf(partition));
+    if (!committed.ok()) return Error(committed.message());
     it = to_commit_.erase(it);
   }
   return absl::OkStatus();
@@ -391,7 +393,7 @@ absl::Status FilesystemSink::SnapshotState(int64_t checkpoint_id, OperatorSnapsh
   }
   std::vector<std::string> names;
   for (const auto& [id, parts] : pending_) names.insert(names.end(), parts.begin(), parts.end());
-  if (time_extractor_.has_value()) checkpoint_watermarks_[checkpoint_id] = watermark_;
+  if (time_extractor_.has_value() || report_) checkpoint_watermarks_[checkpoint_id] = watermark_;
   out->PutInt64(kNextPart, next_part_);
   if (!names.empty()) out->Put(kPending, absl::StrJoin(names, "\n"));
   if (!to_commit_.empty()) out->Put(kToCommit, absl::StrJoin(to_commit_, "\n"));
@@ -410,8 +412,30 @@ absl::Status FilesystemSink::NotifyCheckpointComplete(int64_t checkpoint_id) {
     commit_watermark_ = std::max(commit_watermark_, it->second);
     it = checkpoint_watermarks_.erase(it);
   }
+  if (report_) {
+    RETURN_IF_ERROR(Report(checkpoint_id));
+    // The input ended and its last parts are published: this writer has nothing more to report.
+    if (finished_ && !HasUncommittedOutput()) return Report(kEndOfInputReport);
+    return absl::OkStatus();
+  }
   // At the end of the input, once everything is published, every partition is done.
   return CommitPartitions(finished_ && pending_.empty() && rolled_.empty());
+}
+
+absl::Status FilesystemSink::Report(int64_t checkpoint_id) {
+  const Schema schema = PartitionCommitInfoSchema();
+  ChangelogBatch report(schema.Types());
+  PartitionCommitInfoWriter writer(checkpoint_id, subtask_, parallelism_, &report);
+  const int64_t now = NowMillis();
+  for (const std::string& partition : to_commit_) {
+    auto first = first_write_ms_.find(partition);
+    writer.AddPartition(partition, first == first_write_ms_.end() ? now : first->second);
+    // Rows written after the report start the partition's clock again.
+    if (first != first_write_ms_.end() && !buckets_.count(partition)) first_write_ms_.erase(first);
+  }
+  writer.Close(commit_watermark_);
+  to_commit_.clear();
+  return Emit(report);
 }
 
 namespace {
@@ -469,7 +493,10 @@ absl::Status FilesystemSink::RestoreState(const OperatorSnapshot& snapshot) {
     RETURN_IF_ERROR(Publish(names));
   }
   // The delay of a partition waiting for its commit starts again from the restore.
-  for (const std::string& partition : to_commit_) first_write_.try_emplace(partition, Clock::now());
+  for (const std::string& partition : to_commit_) {
+    first_write_.try_emplace(partition, Clock::now());
+    if (report_) first_write_ms_.try_emplace(partition, NowMillis());
+  }
   // Anything else of this subtask is from after the checkpoint: never published, removed.
   return RemoveLeftovers();
 }
@@ -484,10 +511,16 @@ absl::Status FilesystemSink::Finish() {
   RETURN_IF_ERROR(RemoveLeftoversOnce());
   RETURN_IF_ERROR(RollAll());
   finished_ = true;
-  if (checkpointing_) return absl::OkStatus();  // published by the next checkpoint
+  if (checkpointing_) {
+    // The last parts are published by the next checkpoint, which reports them; a writer with
+    // none reports its end now.
+    if (report_ && !HasUncommittedOutput()) return Report(kEndOfInputReport);
+    return absl::OkStatus();
+  }
   std::vector<std::string> names;
   names.swap(rolled_);
   RETURN_IF_ERROR(Publish(names));
+  if (report_) return Report(kEndOfInputReport);
   return CommitPartitions(/*all=*/true);
 }
 

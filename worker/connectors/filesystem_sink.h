@@ -21,13 +21,19 @@
 //   that never completed. When the input ends, the last parts wait for the next checkpoint to
 //   complete (HasUncommittedOutput), as Flink's final checkpoint does. A failed subtask keeps its
 //   pending parts for the restore.
-// Partition commit (sink.partition-commit.*): once parts of a partition are published and, with
-// trigger 'process-time', `sink.partition-commit.delay` has passed since this subtask first wrote
-// to it, or, with trigger 'partition-time', the watermark of the checkpoint that published them
-// passed the partition's time plus the delay, or when the input ended and everything is published,
-// the partition is committed: policy
-// 'success-file' writes an empty `_SUCCESS` file into it ('metastore' has nothing to do). The
-// partitions waiting for their commit are part of the snapshot, so a restore still commits them.
+// Partition commit (sink.partition-commit.*): with TableSink.report_partition_commits (a
+// partitioned table with a commit policy, outside batch mode) the sink commits nothing itself: when
+// checkpoint n completes and its parts up to n are published, and when its input ended and its
+// last parts are published, it emits a report of the partitions it published since its last one
+// (common/connectors/partition_commit_info.h) to the table's single PartitionCommitter
+// (filesystem_partition_committer.h), which commits a partition once every sink subtask published
+// its parts of it. Otherwise (batch mode, a table without partitions) it commits on its own: once
+// parts of a partition are published and, with trigger 'process-time',
+// `sink.partition-commit.delay` has passed since this subtask first wrote to it, or, with trigger
+// 'partition-time', the watermark of the checkpoint that published them passed the partition's
+// time plus the delay, or when the input ended and everything is published, it runs the policies
+// (filesystem_commit_policy.h). The partitions waiting for their commit or report are part of the
+// snapshot, so a restore still commits or reports them.
 #pragma once
 
 #include <chrono>
@@ -67,7 +73,7 @@ class FilesystemSink : public Operator {
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
   absl::Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   bool HasUncommittedOutput() const override {
-    return !rolled_.empty() || !pending_.empty() || !to_commit_.empty();
+    return !rolled_.empty() || !pending_.empty() || (!report_ && !to_commit_.empty());
   }
 
   // The canonical directory the parts go to (after Open).
@@ -100,12 +106,16 @@ class FilesystemSink : public Operator {
   // `pending_names` are relative to the table's directory.
   absl::Status Publish(const std::vector<std::string>& pending_names);
   // Commits the published partitions whose delay passed (all of them with `all`).
+  // Without TableSink.report_partition_commits only.
   absl::Status CommitPartitions(bool all);
   // Removes this subtask's hidden files (in-progress and pending parts of any attempt): after a
   // restore published what it names, or else once, before the subtask's first write.
   absl::Status RemoveLeftovers();
   absl::Status RemoveLeftoversOnce();
   void Discard();  // closes and removes the in-progress parts
+  // TableSink.report_partition_commits: emits the report of `checkpoint_id` (kEndOfInputReport:
+  // the last) naming the partitions published since the last report (to_commit_), and clears them.
+  absl::Status Report(int64_t checkpoint_id);
 
   std::string table_name_;
   FormatOptions format_;
@@ -124,6 +134,8 @@ class FilesystemSink : public Operator {
   int attempt_ = 0;
   bool checkpointing_ = false;
   bool commit_at_job_end_ = false;
+  bool report_ = false;  // TableSink.report_partition_commits
+  int parallelism_ = 1;
   bool leftovers_removed_ = false;
   bool finished_ = false;
 
@@ -136,7 +148,10 @@ class FilesystemSink : public Operator {
   // Partition commit: when this subtask first wrote to each partition, and the partitions with
   // published parts that are not committed yet.
   std::map<std::string, Clock::time_point> first_write_;
+  // With report_: the partitions published and not yet reported, and when this subtask first
+  // wrote to each since its last report (epoch ms).
   std::set<std::string> to_commit_;
+  std::map<std::string, int64_t> first_write_ms_;
   // The 'partition-time' trigger: the partition times, the watermark that reached this subtask,
   // the watermark each checkpoint was taken at (a partition commits when the checkpoint that
   // published it completes and that checkpoint's watermark passed its time plus the delay, as

@@ -7,6 +7,7 @@
 #include "common/expr/aggregate_signature.h"
 #include "common/expr/expr_proto.h"
 #include "common/types/type_proto.h"
+#include "worker/connectors/filesystem_partition_committer.h"
 #include "worker/connectors/values_source.h"
 #include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/exchange_source.h"
@@ -635,6 +636,17 @@ absl::StatusOr<BuiltNode> BuildSink(const v1::PlanNode& node, const NodeBuildCon
   return built;
 }
 
+absl::StatusOr<BuiltNode> BuildPartitionCommitter(const v1::PlanNode& node,
+                                                  const NodeBuildContext& ctx) {
+  if (ctx.filesystem_allowed_dirs == nullptr) {
+    return absl::FailedPreconditionError("a partition committer but no filesystem directories");
+  }
+  BuiltNode built;
+  ASSIGN_OR_RETURN(built.op, FilesystemPartitionCommitter::Create(node.partition_committer(),
+                                                                  *ctx.filesystem_allowed_dirs));
+  return built;
+}
+
 absl::StatusOr<BuiltNode> BuildExchangeSink(const v1::PlanNode& node,
                                             const std::vector<DataType>& in,
                                             const NodeBuildContext& ctx) {
@@ -755,6 +767,8 @@ absl::StatusOr<BuiltNode> BuildOne(const v1::PlanNode& node,
     }
     case v1::PlanNode::kSink:
       return BuildSink(node, ctx);
+    case v1::PlanNode::kPartitionCommitter:
+      return BuildPartitionCommitter(node, ctx);
     case v1::PlanNode::kExchangeSink: {
       ASSIGN_OR_RETURN(auto in, single_input());
       return BuildExchangeSink(node, in, ctx);
@@ -837,6 +851,7 @@ absl::Status WrapInProcessingTime(const v1::PlanNode& node,
     case v1::PlanNode::kGroupAggregate:
     case v1::PlanNode::kUnionAll:
     case v1::PlanNode::kSink:
+    case v1::PlanNode::kPartitionCommitter:
     case v1::PlanNode::kExchangeSink:
     case v1::PlanNode::kExchangeSource:
     case v1::PlanNode::kWatermarkAssigner:

@@ -10,6 +10,7 @@
 #include "common/base/file_checksum.h"
 #include "common/base/logging.h"
 #include "common/base/status_macros.h"
+#include "common/connectors/partition_commit_info.h"
 #include "common/types/type_proto.h"
 #include "worker/exchange/back_pressure_clock.h"
 #include "worker/exchange/exchange_sink.h"
@@ -32,6 +33,14 @@ std::string InstanceSuffix() {
 
 bool IsConnectorSource(const v1::PlanNode& spec) {
   return spec.has_values() || spec.has_table_source();
+}
+
+// The columns a node emits: a sink that reports its partition commits emits the reports.
+absl::StatusOr<Schema> EmittedSchema(const v1::PlanNode& spec) {
+  if (spec.has_sink() && spec.sink().report_partition_commits()) {
+    return PartitionCommitInfoSchema();
+  }
+  return SchemaFromProto(spec.output_schema());
 }
 
 }  // namespace
@@ -86,6 +95,9 @@ struct Task::Node {
   std::atomic<int64_t> watermark_in{kNoWatermark};   // what ProcessWatermark last got
   std::atomic<int64_t> watermark_out{kNoWatermark};  // what the node last emitted
   ExchangeSinkOperator* exchange_sink = nullptr;     // op, when it ships to the next task
+  // Finished with output still to commit (a sink reporting its partition commits): its consumers
+  // learn of its end once it has none (EndDeferredInputs).
+  bool end_deferred = false;
 };
 
 absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
@@ -148,7 +160,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
                                                        spec.id(), " reads node ", in,
                                                        " which is not defined before it"));
       }
-      ASSIGN_OR_RETURN(Schema s, SchemaFromProto(task->nodes_[it->second]->spec.output_schema()));
+      ASSIGN_OR_RETURN(Schema s, EmittedSchema(task->nodes_[it->second]->spec));
       input_types.push_back(s.Types());
     }
     NodeBuildContext build_ctx;
@@ -604,7 +616,26 @@ absl::Status Task::EndInputOf(size_t n, int input) {
     return absl::OkStatus();
   }
   RETURN_IF_ERROR(node.op->Finish());
+  if (node.op->HasUncommittedOutput() && !node.out->targets().empty()) {
+    // What the sink emits once its output is committed must reach its consumers before their end.
+    node.end_deferred = true;
+    ++deferred_ends_;
+    return absl::OkStatus();
+  }
   for (const auto& [target, slot] : node.out->targets()) RETURN_IF_ERROR(EndInputOf(target, slot));
+  return absl::OkStatus();
+}
+
+absl::Status Task::EndDeferredInputs() {
+  for (size_t n = 0; deferred_ends_ > 0 && n < nodes_.size(); ++n) {
+    Node& node = *nodes_[n];
+    if (!node.end_deferred || node.op->HasUncommittedOutput()) continue;
+    node.end_deferred = false;
+    --deferred_ends_;
+    for (const auto& [target, slot] : node.out->targets()) {
+      RETURN_IF_ERROR(EndInputOf(target, slot));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -789,6 +820,7 @@ bool Task::HasUncommittedOutput() const {
 }
 
 absl::Status Task::AwaitFinalCheckpoint() {
+  RETURN_IF_ERROR(EndDeferredInputs());
   if (!HasUncommittedOutput()) return absl::OkStatus();
   awaiting_final_checkpoint_ = true;
   // A checkpoint triggered after the sources ended sends no barrier: this task takes it directly.
@@ -797,6 +829,7 @@ absl::Status Task::AwaitFinalCheckpoint() {
   }
   while (!cancelled_) {
     RETURN_IF_ERROR(HandleCheckpointRequests());
+    RETURN_IF_ERROR(EndDeferredInputs());
     if (!HasUncommittedOutput()) break;
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait_for(lock, std::chrono::milliseconds(100),
@@ -816,6 +849,7 @@ absl::Status Task::Drive() {
   auto next_tick = std::chrono::steady_clock::now() + kTickInterval;
   while (active > 0 && !cancelled_) {
     RETURN_IF_ERROR(HandleCheckpointRequests());
+    RETURN_IF_ERROR(EndDeferredInputs());
     bool produced = false;
     auto wait = std::chrono::microseconds(100000);
     for (size_t i : sources) {

@@ -129,6 +129,9 @@ class Task {
   absl::Status OpenAll();
   void CloseAll();
   absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
+  // Ends the outputs of the finished nodes whose end was deferred and that have no output left to
+  // commit.
+  absl::Status EndDeferredInputs();
   absl::Status TickAll(std::chrono::steady_clock::time_point now);
   // Runs the triggers and notifications queued since the last call (driver thread); once
   // cancelled only the completions (`completions_only`), which still commit their output.
@@ -167,6 +170,7 @@ class Task {
   std::multimap<uint32_t, const v1::OperatorStateHandle*> restore_;
   bool triggerable_ = false;
   int64_t last_checkpoint_ = 0;  // driver thread
+  int deferred_ends_ = 0;        // driver thread: nodes with end_deferred
   // Driver thread: the newest trigger a task without connector sources received (it acts on it
   // only once it awaits its final checkpoint), and whether it does.
   int64_t latest_direct_trigger_ = 0;

@@ -2,6 +2,8 @@
 // keys of the edges between them (Q1, Q2, datagen, global aggregates, sink.parallelism).
 #include "coordinator/planner/job_graph.h"
 
+#include <gmock/gmock.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "coordinator/planner/tests/planner_test_util.h"
@@ -131,6 +133,39 @@ TEST_F(JobGraphTest, APartitionedFilesystemSinkShufflesByPartitionWhenAsked) {
   EXPECT_EQ(Graph("INSERT INTO shuffled" + rows, "2"),
             "p2[datagen,calc] p2[exchange_source,sink]<-0:HASH(1)");
   EXPECT_EQ(Graph("INSERT INTO chained" + rows, "2"), "p2[datagen,calc,sink]");
+}
+
+// As Flink's: a partitioned filesystem sink with a commit policy reports to one PartitionCommitter
+// subtask, a stage of its own fed by a singleton exchange; without partitions, or without a
+// policy, there is none.
+TEST_F(JobGraphTest, APartitionedFilesystemSinkWithACommitPolicyFeedsOneCommitter) {
+  const std::string options =
+      "WITH ('connector' = 'filesystem', 'path' = '/tmp/eddy-parts', 'format' = 'csv'";
+  const std::string policy = ", 'sink.partition-commit.policy.kind' = 'success-file')";
+  MustDdl("CREATE TABLE committed (id BIGINT, dt STRING) PARTITIONED BY (dt) " + options + policy);
+  MustDdl("CREATE TABLE flat (id BIGINT, dt STRING) " + options + policy);
+  MustDdl("CREATE TABLE uncommitted (id BIGINT, dt STRING) PARTITIONED BY (dt) " + options + ")");
+  const std::string rows = " SELECT id, CAST(id % 3 AS STRING) FROM gen";
+  EXPECT_EQ(Graph("INSERT INTO committed" + rows, "2"),
+            "p2[datagen,calc,sink] p1[exchange_source,partition_committer]<-0:SINGLETON");
+  EXPECT_EQ(Graph("INSERT INTO flat" + rows, "2"), "p2[datagen,calc,sink]");
+  EXPECT_EQ(Graph("INSERT INTO uncommitted" + rows, "2"), "p2[datagen,calc,sink]");
+
+  config_["parallelism.default"] = "2";
+  auto job = Plan("INSERT INTO committed" + rows);
+  ASSERT_TRUE(job.ok()) << job.status();
+  auto g = BuildJobGraph(job->nodes, config_);
+  ASSERT_TRUE(g.ok()) << g.status();
+  const v1::PlanNode& writer = g->stages[0].nodes.back();
+  EXPECT_TRUE(writer.sink().report_partition_commits());
+  const v1::PlanNode& committer = g->stages[1].nodes.back();
+  EXPECT_EQ(committer.partition_committer().table_name(),
+            "default_catalog.default_database.committed");
+  EXPECT_EQ(committer.partition_committer().options().at("sink.partition-commit.policy.kind"),
+            "success-file");
+  EXPECT_THAT(committer.partition_committer().partition_columns(), ::testing::ElementsAre("dt"));
+  // The committer's gate reads the writers' reports.
+  EXPECT_EQ(g->stages[1].nodes.front().output_schema().fields_size(), 6);
 }
 
 TEST_F(JobGraphTest, UnionOfStagesReadsOneGate) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "common/base/allowed_paths.h"
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
 #include "worker/runtime/checkpoint_uploader.h"
@@ -283,6 +284,81 @@ TEST_F(TaskTest, AggregatePlannedForInsertOnlyInputRejectsARetraction) {
   auto [state, error] = RunToEnd(d);
   EXPECT_EQ(state, v1::TASK_STATE_FAILED);
   EXPECT_NE(error.find("planned for insert-only input"), std::string::npos) << error;
+}
+
+// A sink with output to commit after its input ended (a filesystem sink reporting to its
+// partition committer, chained here) ends its output only once its last checkpoint completed: the
+// committer gets the last report before its end of input, so the partition is committed only after
+// the sink published its part.
+TEST_F(TaskTest, ASinkWithOutputToCommitEndsItsOutputOnlyOnceItCommitted) {
+  namespace fs = std::filesystem;
+  const fs::path root =
+      fs::temp_directory_path() / ("eddy-task-committer-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const std::vector<std::string> allowed = {*CanonicalFilesystemPath(root.string())};
+  const std::string out = allowed[0] + "/out";
+  v1::TaskDeployment d;
+  d.set_job_id("j");
+  d.set_attempt(1);
+  d.mutable_checkpointing()->set_enabled(true);
+  d.mutable_checkpointing()->set_exactly_once(true);
+  d.mutable_checkpointing()->set_job_dir((root / "checkpoints").string());
+  *d.add_nodes() = ValuesNode(1, 10);
+  v1::PlanNode sink;
+  sink.set_id(2);
+  sink.add_inputs(1);
+  sink.set_description("Sink");
+  SchemaToProto(Schema{{{"x", DataType::BigInt()}}}, sink.mutable_output_schema());
+  auto* spec = sink.mutable_sink();
+  spec->set_table_name("t");
+  spec->set_connector("filesystem");
+  (*spec->mutable_options())["path"] = out;
+  (*spec->mutable_options())["format"] = "csv";
+  (*spec->mutable_options())["sink.partition-commit.policy.kind"] = "success-file";
+  spec->add_partition_keys(0);
+  spec->set_report_partition_commits(true);
+  *d.add_nodes() = sink;
+  v1::PlanNode committer;
+  committer.set_id(3);
+  committer.add_inputs(2);
+  committer.set_description("PartitionCommitter");
+  committer.mutable_partition_committer()->set_table_name("t");
+  *committer.mutable_partition_committer()->mutable_options() = spec->options();
+  committer.mutable_partition_committer()->add_partition_columns("x");
+  *d.add_nodes() = committer;
+
+  std::promise<std::pair<v1::TaskState, std::string>> done;
+  TaskEnvironment env = Env(&done);
+  env.filesystem_allowed_dirs = &allowed;
+  auto task = Task::Create(d, std::move(env));
+  ASSERT_TRUE(task.ok()) << task.status();
+  (*task)->Start();
+  // The input ends and the sink's last parts wait, pending, for a checkpoint.
+  const fs::path partition = fs::path(out) / "x=0";
+  auto pending = [&] {
+    std::error_code ec;
+    for (const auto& f : fs::directory_iterator(partition, ec)) {
+      if (f.path().filename().string().find(".pending.") != std::string::npos) return true;
+    }
+    return false;
+  };
+  for (int i = 0; i < 1000 && !pending(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(pending());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE((*task)->done());
+  EXPECT_FALSE(fs::exists(partition / "_SUCCESS"));
+  ASSERT_TRUE((*task)->TriggerCheckpoint(1));
+  (*task)->NotifyCheckpoint(1, /*completed=*/true);
+  auto fut = done.get_future();
+  ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(fut.get().first, v1::TASK_STATE_FINISHED);
+  (*task)->Join();
+  EXPECT_TRUE(fs::exists(partition / "_SUCCESS"));
+  EXPECT_FALSE(pending());
+  fs::remove_all(root);
 }
 
 }  // namespace

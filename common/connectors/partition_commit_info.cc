@@ -1,0 +1,34 @@
+#include "common/connectors/partition_commit_info.h"
+
+namespace eddy {
+
+Schema PartitionCommitInfoSchema() {
+  Schema s;
+  s.fields = {{"checkpoint_id", DataType::BigInt()},  {"subtask", DataType::BigInt()},
+              {"subtasks", DataType::BigInt()},       {"partition", DataType::String()},
+              {"first_write_ms", DataType::BigInt()}, {"watermark", DataType::BigInt()}};
+  return s;
+}
+
+void PartitionCommitInfoWriter::AppendHead() {
+  out_->mutable_column(kCommitInfoCheckpoint).Append<int64_t>(checkpoint_id_);
+  out_->mutable_column(kCommitInfoSubtask).Append<int64_t>(subtask_);
+  out_->mutable_column(kCommitInfoSubtasks).Append<int64_t>(subtasks_);
+  out_->mutable_kinds().push_back(RowKind::kInsert);
+}
+
+void PartitionCommitInfoWriter::AddPartition(std::string_view partition, int64_t first_write_ms) {
+  AppendHead();
+  out_->mutable_column(kCommitInfoPartition).AppendString(partition);
+  out_->mutable_column(kCommitInfoFirstWrite).Append<int64_t>(first_write_ms);
+  out_->mutable_column(kCommitInfoWatermark).AppendNull();
+}
+
+void PartitionCommitInfoWriter::Close(int64_t watermark) {
+  AppendHead();
+  out_->mutable_column(kCommitInfoPartition).AppendNull();
+  out_->mutable_column(kCommitInfoFirstWrite).AppendNull();
+  out_->mutable_column(kCommitInfoWatermark).Append<int64_t>(watermark);
+}
+
+}  // namespace eddy
