@@ -18,6 +18,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "common/expr/evaluator.h"
+#include "common/expr/function_registry.h"
 #include "common/types/collection_codec.h"
 #include "common/types/type_proto.h"
 #include "worker/connectors/kafka/kafka_partition_discovery.h"
@@ -337,6 +339,35 @@ TEST_F(KafkaConnectorTest, RawBytesColumnHoldsTheRecordBytesUnchanged) {
                                           {"scan.bounded.mode", "latest-offset"}})));
   ASSERT_TRUE(rows.ok()) << rows.status();
   EXPECT_EQ(*rows, (std::vector<std::string>{"+I[x'00ff0a2c22']", "+I[x'74657874']"}));
+}
+
+// A BINARY(4) column in the raw format: CAST(... AS BINARY(4)) pads a shorter value with zero bytes
+// (and cuts a longer one), the record holds those 4 bytes, and they read back unchanged; the sink
+// writes a value as it is (no padding at the sink, as for CHAR(n)).
+TEST_F(KafkaConnectorTest, RawBinaryColumnRoundTripsTheCastsPaddedBytes) {
+  CreateTopic("fixed-bytes", 1);
+  const Schema schema{{{"b", DataType::Binary(4)}}};
+  const Schema input{{{"v", DataType::Bytes()}}};
+  ChangelogBatch values = Rows(input, {{Value::String(std::string("\x01", 1))},
+                                       {Value::String("abcdef")},
+                                       {Value::String(std::string("\x00\xff\x00\xff", 4))}});
+  auto cast = Evaluate(*MakeCast(MakeColumnRef(0, DataType::Bytes()), DataType::Binary(4)), values);
+  ASSERT_TRUE(cast.ok()) << cast.status();
+  std::vector<ChangelogBatch> batches;
+  batches.push_back(
+      ChangelogBatch({*cast}, {RowKind::kInsert, RowKind::kInsert, RowKind::kInsert}));
+  batches.push_back(Rows(schema, {{Value::String("xy")}}));  // not cast: written as it is
+  ASSERT_TRUE(WriteAll(SinkSpec("kafka", Options({{"topic", "fixed-bytes"}, {"format", "raw"}})),
+                       schema, batches)
+                  .ok());
+  auto rows = ReadAll(SourceSpec("kafka", schema,
+                                 Options({{"topic", "fixed-bytes"},
+                                          {"format", "raw"},
+                                          {"scan.startup.mode", "earliest-offset"},
+                                          {"scan.bounded.mode", "latest-offset"}})));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"+I[x'01000000']", "+I[x'61626364']",
+                                             "+I[x'00ff00ff']", "+I[x'7879']"}));
 }
 
 // The sink writes the 'headers' (MAP<STRING, BYTES>) and 'timestamp' metadata columns into each
