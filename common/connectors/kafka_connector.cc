@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/base/duration.h"
 #include "common/base/status_macros.h"
 
 namespace eddy {
@@ -58,6 +59,19 @@ absl::StatusOr<int> ColumnNamed(const ConnectorTable& table, const ConnectorConf
   }
   return TableError(config, absl::StrCat("'", option, "' names column '", name,
                                          "', which the table does not have"));
+}
+
+// scan.topic-partition-discovery.interval: a duration; as in Flink, 0 or a negative one ("-1 s")
+// turns discovery off.
+absl::StatusOr<int64_t> ReadDiscoveryInterval(ConnectorConfig& config) {
+  const std::string key = "scan.topic-partition-discovery.interval";
+  std::optional<std::string> value = config.Get(key);
+  if (!value) return kDefaultKafkaDiscoveryIntervalMs;
+  absl::string_view text = absl::StripAsciiWhitespace(*value);
+  const bool negative = absl::ConsumePrefix(&text, "-");
+  std::optional<int64_t> ms = ParseDurationMillis(std::string_view(text.data(), text.size()));
+  if (!ms || *ms < 0) return config.Bad(key, "a duration (e.g. 5 min; 0 disables discovery)");
+  return negative ? 0 : *ms;
 }
 
 absl::Status ReadScan(ConnectorConfig& config, KafkaOptions* o) {
@@ -121,6 +135,10 @@ absl::Status ReadScan(ConnectorConfig& config, KafkaOptions* o) {
     return TableError(
         config, "'scan.bounded.specific-offsets' needs 'scan.bounded.mode' = 'specific-offsets'");
   }
+  if (!o->upsert) {
+    ASSIGN_OR_RETURN(o->discovery_interval_ms, ReadDiscoveryInterval(config));
+  }
+  if (o->bounded != KafkaBoundedMode::kUnbounded) o->discovery_interval_ms = 0;
   if (config.Has("scan.watermark.idle-timeout")) {
     ASSIGN_OR_RETURN(o->watermark_idle_timeout_ms,
                      config.NonNegativeDurationMs("scan.watermark.idle-timeout", 0));

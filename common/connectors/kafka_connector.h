@@ -29,6 +29,9 @@ enum class KafkaDeliveryGuarantee { kNone, kAtLeastOnce, kExactlyOnce };
 // sink.partitioner
 enum class KafkaPartitioner { kDefault, kFixed, kRoundRobin };
 
+// Flink's default of scan.topic-partition-discovery.interval: 5 minutes.
+inline constexpr int64_t kDefaultKafkaDiscoveryIntervalMs = 5 * 60 * 1000;
+
 struct KafkaOptions {
   bool upsert = false;              // the upsert-kafka connector
   std::vector<std::string> topics;  // 'topic' ("a;b"); empty when topic-pattern is set
@@ -50,6 +53,9 @@ struct KafkaOptions {
   std::map<int32_t, int64_t> bounded_offsets;  // scan.bounded.specific-offsets
   int64_t bounded_timestamp_ms = 0;            // scan.bounded.timestamp-millis
   int64_t watermark_idle_timeout_ms = -1;      // scan.watermark.idle-timeout; -1: unset
+  // scan.topic-partition-discovery.interval: how often an unbounded source looks for new
+  // partitions (and, with topic-pattern, new topics); 0: never (always 0 for a bounded scan).
+  int64_t discovery_interval_ms = kDefaultKafkaDiscoveryIntervalMs;
 
   KafkaPartitioner partitioner = KafkaPartitioner::kDefault;
   KafkaDeliveryGuarantee delivery = KafkaDeliveryGuarantee::kAtLeastOnce;

@@ -1,6 +1,7 @@
-// The binary-string functions: ENCODE(string, 'UTF-8') and DECODE(bytes, 'UTF-8') (CASTs between
-// STRING and BYTES; the charset must be a literal and only UTF-8 is supported), TO_BASE64(string
-// or bytes) and FROM_BASE64(string), both STRING, as Flink's.
+// The binary-string functions: ENCODE(string, 'UTF-8') (a CAST to BYTES) and DECODE(bytes,
+// 'UTF-8'), which decodes as Java's String(bytes, UTF_8) does, each malformed sequence becoming
+// U+FFFD (a CAST to STRING is strict instead); the charset must be a literal and only UTF-8 is
+// supported. TO_BASE64(string or bytes) and FROM_BASE64(string), both STRING, as Flink's.
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "common/expr/function_registry.h"
 #include "common/expr/resolve_internal.h"
 #include "common/types/binary_text.h"
+#include "common/types/utf8_decode.h"
 
 namespace eddy {
 namespace resolve_internal {
@@ -47,7 +49,9 @@ Resolved ResolveBinaryFunction(const std::string& fn, std::vector<ExprPtr> args)
       return CannotApply(fn, args);
     }
     RETURN_IF_ERROR(CheckCharset(fn, args));
-    return MakeCast(args[0], encode ? DataType::Bytes() : DataType::String());
+    if (encode) return MakeCast(args[0], DataType::Bytes());
+    const bool nullable = args[0]->type.nullable;
+    return NewCall(fn, std::move(args), DataType::String().WithNullable(nullable));
   }
   if (args.size() != 1) return WrongArgCount(fn, args.size());
   if (IsNullType(args[0])) args[0] = MakeCast(args[0], DataType::String());
@@ -64,6 +68,7 @@ namespace eval_internal {
 absl::StatusOr<Column> EvalBinaryFunction(const Expr& call, const ArgList& args, size_t n) {
   const Column& in = *args[0];
   const bool to_base64 = call.function == "TO_BASE64";
+  const bool decode = call.function == "DECODE";
   StringBuilder out(call.type, n);
   std::string decoded;
   for (size_t i = 0; i < n; ++i) {
@@ -72,7 +77,15 @@ absl::StatusOr<Column> EvalBinaryFunction(const Expr& call, const ArgList& args,
       continue;
     }
     const std::string_view v = in.GetString(i);
-    if (to_base64) {
+    if (decode) {
+      if (IsValidUtf8(v)) {
+        out.Append(v);
+      } else {
+        decoded.clear();
+        AppendUtf8WithReplacement(v, &decoded);
+        out.Append(decoded);
+      }
+    } else if (to_base64) {
       out.Append(Base64Encode(v));
     } else if (Base64Decode(v, &decoded)) {
       out.Append(decoded);

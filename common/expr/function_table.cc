@@ -115,7 +115,7 @@ std::vector<FunctionDef> BuildTable() {
       {"SHA2", {}, ResolveHash, EvalHash},
       // binary strings
       {"ENCODE", {}, ResolveBinaryFunction},
-      {"DECODE", {}, ResolveBinaryFunction},
+      {"DECODE", {}, ResolveBinaryFunction, EvalBinaryFunction},
       {"TO_BASE64", {}, ResolveBinaryFunction, EvalBinaryFunction},
       {"FROM_BASE64", {}, ResolveBinaryFunction, EvalBinaryFunction},
       // math

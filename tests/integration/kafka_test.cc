@@ -2,8 +2,9 @@
 // process: a keyed aggregation from kafka into upsert-kafka, read back as a table and compared with
 // the answer computed here; per-partition watermarks, where a quiet partition holds a tumbling
 // window back until it goes idle; and the exactly-once sink across a worker killed (SIGKILL) at a
-// moment drawn from a seed, its output read with isolation.level=read_committed. The workers share
-// loopback with the mock, which listens there only.
+// moment drawn from a seed, its output read with isolation.level=read_committed; and a topic
+// created while a job runs, found by partition discovery and aggregated with a worker killed
+// meanwhile. The workers share loopback with the mock, which listens there only.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -40,7 +42,7 @@ class KafkaTest : public ClusterTest {
     mock_ = std::make_unique<KafkaMockProcess>(
         mock_dir_, 3,
         std::vector<std::string>{"claims:4", "totals:3", "events:2", "eo-in:4", "eo-out:2",
-                                 "meta:2", "stamped:1"});
+                                 "meta:2", "stamped:1", "found-0:2", "found-totals:2"});
     ASSERT_TRUE(mock_->ok()) << mock_->error();
     ASSERT_NO_FATAL_FAILURE(StartCluster(ClusterOptions{.workers = 3,
                                                         .slots_per_worker = 2,
@@ -301,6 +303,101 @@ TEST_F(KafkaTest, TheExactlyOnceSinkWritesEveryRowOnceAcrossAKilledWorker) {
   for (const auto& [id, n] : seen) duplicates += n > 1;
   EXPECT_EQ(duplicates, 0);
   EXPECT_EQ(seen.size(), static_cast<size_t>(kPartitions * kPerPartition));
+}
+
+// A job reads topic-pattern 'found-[0-9]+' with a 300 ms discovery interval into a keyed
+// aggregation written to upsert-kafka. Topic found-1 is created while it runs and written to (some
+// records before the job can have found it): with no failure yet, the output reaches the totals of
+// both topics, so the running job found found-1 and read it from its beginning. Then found-2 is
+// created while more records arrive and a worker is killed (SIGKILL) at a seeded moment: the final
+// value of every key is still the count and sum over all records, each once.
+TEST_F(KafkaTest, TopicsCreatedWhileTheJobRunsAreFoundAndReadAcrossAKilledWorker) {
+  RunResult submitted =
+      Eddy(std::string(kCheckpointed) +
+           "CREATE TABLE src (id BIGINT, k STRING NOT NULL, amount BIGINT) " +
+           "WITH ('connector' = 'kafka', 'topic-pattern' = 'found-[0-9]+', " +
+           "'properties.bootstrap.servers' = '" + mock_->bootstrap() +
+           "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
+           "'scan.topic-partition-discovery.interval' = '300 ms');"
+           "CREATE TABLE totals (k STRING, n BIGINT, total BIGINT, PRIMARY KEY (k) NOT ENFORCED) "
+           "WITH (" +
+           UpsertKafka("found-totals", "") +
+           ");"
+           "INSERT INTO totals SELECT k, COUNT(*), SUM(amount) FROM src GROUP BY k;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+
+  std::map<std::string, std::pair<int64_t, int64_t>> expected;  // k -> count, sum
+  std::mutex expected_mu;
+  int next_id = 0;
+  // Writes `count` new records to `topic`.
+  auto Produce = [&](const std::string& topic, int count) {
+    std::vector<KafkaRecord> records;
+    std::lock_guard<std::mutex> lock(expected_mu);
+    for (int i = 0; i < count; ++i, ++next_id) {
+      const std::string k = "k" + std::to_string(next_id % 13);
+      const int64_t amount = (next_id * 7) % 100;
+      expected[k].first += 1;
+      expected[k].second += amount;
+      records.push_back({-1, std::to_string(next_id),
+                         "{\"id\":" + std::to_string(next_id) + ",\"k\":\"" + k +
+                             "\",\"amount\":" + std::to_string(amount) + "}"});
+    }
+    return ProduceRecords(mock_->bootstrap(), topic, records).empty();
+  };
+  // Waits until the output topic, read as a table, holds the expected totals; false after 90 s.
+  std::map<std::string, std::string> last, wanted;
+  auto ReachesTheTotals = [&] {
+    wanted.clear();
+    for (const auto& [k, cs] : expected) {
+      wanted["{\"k\":\"" + k + "\"}"] = "{\"k\":\"" + k + "\",\"n\":" + std::to_string(cs.first) +
+                                        ",\"total\":" + std::to_string(cs.second) + "}";
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < deadline) {
+      last.clear();
+      for (const KafkaRecord& r : ConsumeTopic(mock_->bootstrap(), "found-totals", false)) {
+        if (!r.key) continue;
+        if (r.value) {
+          last[*r.key] = *r.value;
+        } else {
+          last.erase(*r.key);
+        }
+      }
+      if (last == wanted) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    return false;
+  };
+
+  ASSERT_TRUE(Produce("found-0", 500));
+  ASSERT_EQ(mock_->CreateTopic("found-1", 3), "");
+  ASSERT_TRUE(Produce("found-1", 500));
+  EXPECT_TRUE(ReachesTheTotals()) << cluster_->CoordinatorLog();
+  EXPECT_EQ(last, wanted);
+  ASSERT_THAT(cluster_->CoordinatorLog(),
+              ::testing::Not(::testing::ContainsRegex("restored from checkpoint")));
+
+  std::atomic<bool> producing_failed{false};
+  std::thread producer([&] {
+    for (int chunk = 0; chunk < 30; ++chunk) {
+      if (chunk == 10 && !mock_->CreateTopic("found-2", 2).empty()) producing_failed = true;
+      for (const char* topic : {"found-0", "found-1", "found-2"}) {
+        if (chunk < 10 && std::string(topic) == "found-2") continue;
+        if (!Produce(topic, 50)) producing_failed = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  const int victim =
+      KillAWorkerRunningSubtasks(std::chrono::milliseconds(0), std::chrono::milliseconds(3000));
+  producer.join();
+  ASSERT_FALSE(producing_failed) << ReadFileToString(mock_dir_ + "/kafka-mock.err");
+  ASSERT_GE(victim, 0);
+  EXPECT_TRUE(ReachesTheTotals()) << cluster_->CoordinatorLog();
+  EXPECT_EQ(last, wanted);
+  EXPECT_THAT(cluster_->CoordinatorLog(), ::testing::ContainsRegex("restored from checkpoint"));
+  Eddy("STOP JOB '" + job + "';");
 }
 
 }  // namespace

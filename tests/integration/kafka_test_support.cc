@@ -19,8 +19,12 @@ KafkaMockProcess::KafkaMockProcess(const std::string& dir, int brokers,
     argv.push_back("--topic");
     argv.push_back(t);
   }
+  dir_ = dir;
   const std::string out = dir + "/kafka-mock.out";
-  process_ = Subprocess::Start(argv, out, dir + "/kafka-mock.err");
+  {
+    std::ofstream commands(dir + "/kafka-mock.in");  // empty; CreateTopic appends to it
+  }
+  process_ = Subprocess::Start(argv, out, dir + "/kafka-mock.err", dir + "/kafka-mock.in");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
     const std::string text = ReadFileToString(out);
@@ -33,6 +37,21 @@ KafkaMockProcess::KafkaMockProcess(const std::string& dir, int brokers,
   }
   error_ =
       "eddy-kafka-mock printed no bootstrap address: " + ReadFileToString(dir + "/kafka-mock.err");
+}
+
+std::string KafkaMockProcess::CreateTopic(const std::string& name, int partitions) {
+  {
+    std::ofstream commands(dir_ + "/kafka-mock.in", std::ios::app);
+    commands << "create-topic " << name << " " << partitions << "\n";
+  }
+  const std::string done = "\ncreated topic " + name + "\n";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (ReadFileToString(dir_ + "/kafka-mock.out").find(done) != std::string::npos) return "";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return "eddy-kafka-mock did not create topic '" + name +
+         "': " + ReadFileToString(dir_ + "/kafka-mock.err");
 }
 
 KafkaMockProcess::~KafkaMockProcess() {

@@ -30,8 +30,11 @@ class KafkaMockProcess {
   bool ok() const { return !bootstrap_.empty(); }
   const std::string& bootstrap() const { return bootstrap_; }
   const std::string& error() const { return error_; }
+  // Creates a topic while the cluster runs (the mock's create-topic command); "" or the error.
+  std::string CreateTopic(const std::string& name, int partitions);
 
  private:
+  std::string dir_;
   Subprocess process_;
   std::string bootstrap_;
   std::string error_;

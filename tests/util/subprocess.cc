@@ -18,14 +18,14 @@ extern char** environ;
 namespace eddy::testing {
 
 Subprocess Subprocess::Start(const std::vector<std::string>& argv, const std::string& stdout_path,
-                             const std::string& stderr_path) {
+                             const std::string& stderr_path, const std::string& stdin_path) {
   std::vector<std::string> args = argv;
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 0, stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   Subprocess p;

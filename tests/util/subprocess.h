@@ -1,4 +1,4 @@
-// Starting the real binaries from tests: a child process with stdin from /dev/null and
+// Starting the real binaries from tests: a child process with stdin from /dev/null (or a file) and
 // stdout/stderr redirected to files, which the test reads afterwards (or while it runs).
 #pragma once
 
@@ -13,9 +13,11 @@ namespace eddy::testing {
 
 class Subprocess {
  public:
-  // Starts argv[0] with the arguments; output goes to the given files (created/truncated).
+  // Starts argv[0] with the arguments; output goes to the given files (created/truncated), input
+  // comes from `stdin_path`.
   static Subprocess Start(const std::vector<std::string>& argv, const std::string& stdout_path,
-                          const std::string& stderr_path);
+                          const std::string& stderr_path,
+                          const std::string& stdin_path = "/dev/null");
   Subprocess() = default;
   Subprocess(Subprocess&& o) noexcept : pid_(o.pid_) { o.pid_ = -1; }
   Subprocess& operator=(Subprocess&& o) noexcept;

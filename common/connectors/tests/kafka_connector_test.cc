@@ -124,12 +124,36 @@ TEST(KafkaConnector, BadOptionsAreClearErrors) {
   EXPECT_EQ(Error(t, Kafka({{"sink.partitioner", "hash"}})),
             "option 'sink.partitioner' of table 'cat.db.claims' expects one of default, fixed, "
             "round-robin, got 'hash'");
-  EXPECT_EQ(Error(t, Kafka({{"scan.topic-partition-discovery.interval", "5 min"}})),
-            "unsupported option 'scan.topic-partition-discovery.interval' for connector 'kafka' "
-            "of table 'cat.db.claims'");
+  EXPECT_EQ(Error(t, Kafka({{"scan.topic-partition-discovery.interval", "often"}})),
+            "option 'scan.topic-partition-discovery.interval' of table 'cat.db.claims' expects a "
+            "duration (e.g. 5 min; 0 disables discovery), got 'often'");
   EXPECT_EQ(Error(t, Kafka({{"properties.transactional.id", "x"}})),
             "table 'cat.db.claims' (connector 'kafka'): 'properties.transactional.id' is set by "
             "the connector and cannot be given");
+}
+
+// Flink's default is 5 minutes; 0 or a negative duration turns discovery off, and a bounded scan
+// never discovers.
+TEST(KafkaConnector, PartitionDiscoveryIntervalDefaultsToFiveMinutesAndZeroOrLessDisablesIt) {
+  const ConnectorTable t = Table();
+  auto Interval = [&](std::map<std::string, std::string> extra) -> int64_t {
+    std::map<std::string, std::string> options = Kafka(std::move(extra));
+    options.erase("connector");
+    ConnectorConfig config("kafka", "cat.db.claims", options);
+    auto o = ReadKafkaOptions(t, config, false);
+    EXPECT_TRUE(o.ok()) << o.status();
+    return o.ok() ? o->discovery_interval_ms : -2;
+  };
+  EXPECT_EQ(Interval({}), 300000);
+  EXPECT_EQ(Interval({{"scan.topic-partition-discovery.interval", "10 s"}}), 10000);
+  EXPECT_EQ(Interval({{"scan.topic-partition-discovery.interval", "0"}}), 0);
+  EXPECT_EQ(Interval({{"scan.topic-partition-discovery.interval", "-1 s"}}), 0);
+  EXPECT_EQ(Interval({{"scan.topic-partition-discovery.interval", "10 s"},
+                      {"scan.bounded.mode", "latest-offset"}}),
+            0);
+  EXPECT_EQ(Error(t, Kafka({{"scan.topic-partition-discovery.interval", "-x"}})),
+            "option 'scan.topic-partition-discovery.interval' of table 'cat.db.claims' expects a "
+            "duration (e.g. 5 min; 0 disables discovery), got '-x'");
 }
 
 TEST(UpsertKafkaConnector, NeedsAPrimaryKeyAndBothFormats) {

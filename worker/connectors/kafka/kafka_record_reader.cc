@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "worker/connectors/json_lines_format.h"
+#include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
 namespace {
@@ -70,6 +71,7 @@ KafkaRecordReader::KafkaRecordReader(const ConnectorTable& table, const KafkaOpt
     OutputColumn out{OutputColumn::kValue, -1, ""};
     if (table.IsMetadata(c)) {
       out = {OutputColumn::kMetadata, -1, table.metadata_keys[c]};
+      reads_metadata_ = true;
     } else {
       auto k = std::find(options.key_columns.begin(), options.key_columns.end(), c);
       if (key_ && k != options.key_columns.end()) {
@@ -94,7 +96,8 @@ absl::Status KafkaRecordReader::Where(const absl::Status& s, std::string_view to
 
 absl::StatusOr<bool> KafkaRecordReader::Append(const rd_kafka_message_s& m, std::string_view topic,
                                                std::string_view value, bool value_null,
-                                               RowKind kind) {
+                                               RowKind kind,
+                                               std::optional<std::string_view> saved) {
   if (value_null) {
     value_->AppendNulls();
   } else {
@@ -117,6 +120,16 @@ absl::StatusOr<bool> KafkaRecordReader::Append(const rd_kafka_message_s& m, std:
                    topic, m.partition);
     }
   }
+  if (saved) {
+    RETURN_IF_ERROR(AppendSavedMetadata(*saved));
+  } else {
+    AppendMetadataOf(m, topic);
+  }
+  kinds_.push_back(kind);
+  return true;
+}
+
+void KafkaRecordReader::AppendMetadataOf(const rd_kafka_message_s& m, std::string_view topic) {
   for (size_t i = 0; i < plan_.size(); ++i) {
     if (plan_[i].source != OutputColumn::kMetadata) continue;
     Column& col = metadata_[i];
@@ -146,8 +159,63 @@ absl::StatusOr<bool> KafkaRecordReader::Append(const rd_kafka_message_s& m, std:
       col.AppendString(headers_);
     }
   }
-  kinds_.push_back(kind);
-  return true;
+}
+
+// Saved as one entry per metadata column read, in their order: a varint null flag, then the value
+// (a string's bytes length-prefixed, a number as a signed varint).
+void KafkaRecordReader::SaveMetadata(const rd_kafka_message_s& m, std::string_view topic,
+                                     std::string* out) {
+  for (size_t i = 0; i < plan_.size(); ++i) {
+    if (plan_[i].source != OutputColumn::kMetadata) continue;
+    const std::string& key = plan_[i].meta;
+    if (key == "topic") {
+      agg_codec::PutString(topic, out);
+    } else if (key == "partition") {
+      agg_codec::PutSigned(m.partition, out);
+    } else if (key == "offset") {
+      agg_codec::PutSigned(m.offset, out);
+    } else if (key == "timestamp" || key == "timestamp-type") {
+      rd_kafka_timestamp_type_t type;
+      const int64_t ts = rd_kafka_message_timestamp(&m, &type);
+      agg_codec::PutSigned(key == "timestamp" ? ts : static_cast<int64_t>(type), out);
+    } else {
+      headers_encoder_.Encode(m, &headers_);
+      agg_codec::PutString(headers_, out);
+    }
+  }
+}
+
+absl::Status KafkaRecordReader::AppendSavedMetadata(std::string_view saved) {
+  agg_codec::Reader in(saved);
+  for (size_t i = 0; i < plan_.size(); ++i) {
+    if (plan_[i].source != OutputColumn::kMetadata) continue;
+    Column& col = metadata_[i];
+    const std::string& key = plan_[i].meta;
+    if (key == "topic" || key == "headers") {
+      col.AppendString(in.String());
+    } else if (key == "partition") {
+      col.Append<int32_t>(static_cast<int32_t>(in.Signed()));
+    } else if (key == "offset") {
+      col.Append<int64_t>(in.Signed());
+    } else if (key == "timestamp") {
+      const int64_t ts = in.Signed();
+      if (ts < 0) {
+        col.AppendNull();
+      } else {
+        col.Append<int64_t>(ts);
+      }
+    } else {  // timestamp-type
+      const int64_t type = in.Signed();
+      col.AppendString(type == RD_KAFKA_TIMESTAMP_CREATE_TIME       ? "CreateTime"
+                       : type == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? "LogAppendTime"
+                                                                    : "NoTimestampType");
+    }
+  }
+  if (!in.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("table '", table_name_, "': the saved metadata of a key is truncated"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ChangelogBatch> KafkaRecordReader::TakeBatch() {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,10 +50,17 @@ class KafkaRecordReader {
                     const std::vector<int>& columns);
 
   // Appends the record as a row of kind `kind`, with `value` in place of its value (the row of a
-  // deletion: value_null, its columns NULL). False when a format skipped it. Errors name the table,
-  // topic, partition and offset.
+  // deletion: value_null, its columns NULL), and the metadata `saved` holds (SaveMetadata) in place
+  // of the record's when given. False when a format skipped it. Errors name the table, topic,
+  // partition and offset.
   absl::StatusOr<bool> Append(const rd_kafka_message_s& message, std::string_view topic,
-                              std::string_view value, bool value_null, RowKind kind);
+                              std::string_view value, bool value_null, RowKind kind,
+                              std::optional<std::string_view> saved = std::nullopt);
+  // Whether the columns read include metadata.
+  bool reads_metadata() const { return reads_metadata_; }
+  // Appends to *out the record's values of the metadata columns read, as Append takes them back
+  // (the upsert-kafka source keeps them with each key's last value, for the row that retracts it).
+  void SaveMetadata(const rd_kafka_message_s& message, std::string_view topic, std::string* out);
   size_t num_rows() const { return kinds_.size(); }
   // The rows so far, in the columns read (then empty again).
   absl::StatusOr<ChangelogBatch> TakeBatch();
@@ -64,6 +72,8 @@ class KafkaRecordReader {
     std::string meta;  // metadata key
   };
   absl::Status Where(const absl::Status& s, std::string_view topic, int32_t partition) const;
+  void AppendMetadataOf(const rd_kafka_message_s& m, std::string_view topic);
+  absl::Status AppendSavedMetadata(std::string_view saved);
 
   std::string table_name_;
   std::vector<DataType> types_;  // of the columns read
@@ -72,6 +82,7 @@ class KafkaRecordReader {
   std::unique_ptr<KafkaFormatReader> value_;
   std::vector<Column> metadata_;  // per plan_ entry (empty Column for non-metadata)
   std::vector<RowKind> kinds_;
+  bool reads_metadata_ = false;
   KafkaHeadersEncoder headers_encoder_;
   std::string headers_;  // scratch of the headers column
 };

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/table_spec.h"
-#include "re2/re2.h"
+#include "worker/operators/accumulator_codec.h"
 
 namespace eddy {
 
@@ -18,16 +18,6 @@ absl::StatusOr<std::unique_ptr<KafkaSource>> KafkaSource::Create(const v1::Table
                    ReadKafkaOptions(s->table_, config, spec.connector() == "upsert-kafka"));
   RETURN_IF_ERROR(CheckKafkaSource(s->options_, s->table_name_));
   s->columns_.assign(spec.columns().begin(), spec.columns().end());
-  if (s->options_.upsert) {
-    // The normalisation keeps each key's value bytes only, so a -U or -D could not repeat the
-    // metadata of the row it retracts: upsert-kafka metadata is written, not read.
-    for (int c : s->columns_) {
-      if (!s->table_.IsMetadata(c)) continue;
-      return s->Error(absl::StrCat("reading metadata column '", s->table_.columns.fields[c].name,
-                                   "' of an upsert-kafka table is not supported; the sink writes "
-                                   "it, and a 'kafka' table on the topic reads it"));
-    }
-  }
   s->reader_ = std::make_unique<KafkaRecordReader>(s->table_, s->options_, s->columns_);
   return s;
 }
@@ -64,30 +54,24 @@ absl::Status KafkaSource::Open(const OperatorContext& ctx) {
         queue_, [](rd_kafka_t*, void* self) { static_cast<KafkaSource*>(self)->wakeup_(); }, this);
   }
 
-  std::vector<std::string> topics = options_.topics;
-  if (!options_.topic_pattern.empty()) {
-    RE2 pattern(options_.topic_pattern);
-    if (!pattern.ok()) return Error(absl::StrCat("'topic-pattern': ", pattern.error()));
-    ASSIGN_OR_RETURN(std::vector<std::string> all, KafkaTopics(consumer_.get(), table_name_));
-    for (const std::string& t : all) {
-      if (RE2::FullMatch(t, pattern)) topics.push_back(t);
-    }
-  }
-  std::sort(topics.begin(), topics.end());
-  std::vector<std::pair<std::string, int32_t>> all;
-  for (const std::string& t : topics) {
-    ASSIGN_OR_RETURN(std::vector<int32_t> partitions,
-                     KafkaPartitions(consumer_.get(), table_name_, t));
-    for (int32_t p : partitions) all.emplace_back(t, p);
-  }
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (static_cast<int>(i % static_cast<size_t>(ctx.parallelism)) != ctx.subtask_index) continue;
+  parallelism_ = ctx.parallelism;
+  ASSIGN_OR_RETURN(KafkaSubscription subscription,
+                   KafkaSubscription::Make(table_name_, options_.topics, options_.topic_pattern));
+  ASSIGN_OR_RETURN(std::vector<KafkaTopicPartition> all, subscription.List(consumer_.get()));
+  for (const auto& [topic, partition] : all) {
+    if (KafkaSplitOwner(topic, partition, parallelism_) != subtask_) continue;
     Split s;
-    s.topic = all[i].first;
-    s.partition = all[i].second;
+    s.topic = topic;
+    s.partition = partition;
     splits_.push_back(std::move(s));
   }
   remaining_ = static_cast<int>(splits_.size());
+  if (options_.discovery_interval_ms > 0 && options_.bounded == KafkaBoundedMode::kUnbounded) {
+    discovery_ = std::make_unique<KafkaPartitionDiscovery>(consumer_.get(), std::move(subscription),
+                                                           options_.discovery_interval_ms, [this] {
+                                                             if (wakeup_) wakeup_();
+                                                           });
+  }
   return absl::OkStatus();
 }
 
@@ -101,7 +85,15 @@ absl::Status KafkaSource::RestoreState(const OperatorSnapshot& snapshot) {
   if (std::optional<std::string_view> state = snapshot.Get("upsert")) {
     RETURN_IF_ERROR(normalizer_.Decode(*state));
   }
-  restored_ = true;
+  ASSIGN_OR_RETURN(std::optional<int64_t> started, snapshot.GetInt64("started"));
+  restored_started_ = started.has_value();
+  if (restored_started_ && options_.bounded != KafkaBoundedMode::kUnbounded) {
+    // A bounded scan reads the partitions it started with (it does not discover).
+    splits_.erase(
+        std::remove_if(splits_.begin(), splits_.end(), [](const Split& s) { return s.next < 0; }),
+        splits_.end());
+    remaining_ = static_cast<int>(splits_.size());
+  }
   return absl::OkStatus();
 }
 
@@ -219,6 +211,10 @@ absl::Status KafkaSource::Start() {
   std::vector<int> to_finish;
   for (size_t i = 0; i < splits_.size(); ++i) {
     Split& s = splits_[i];
+    if (s.next < 0 && restored_started_) {
+      ASSIGN_OR_RETURN(auto marks, Watermarks(s));  // found after the job started: its earliest
+      s.next = marks.first;
+    }
     if (s.next < 0) {
       ASSIGN_OR_RETURN(s.next, StartOffset(s));
     }
@@ -236,6 +232,35 @@ absl::Status KafkaSource::Start() {
   return absl::OkStatus();
 }
 
+absl::Status KafkaSource::AddDiscovered(const std::vector<KafkaTopicPartition>& listed) {
+  const size_t before = splits_.size();
+  for (const auto& [topic, partition] : listed) {
+    if (KafkaSplitOwner(topic, partition, parallelism_) != subtask_) continue;
+    const bool known = std::any_of(splits_.begin(), splits_.end(), [&](const Split& s) {
+      return s.partition == partition && s.topic == topic;
+    });
+    if (known) continue;
+    Split s;
+    s.topic = topic;
+    s.partition = partition;
+    splits_.push_back(std::move(s));
+    ++remaining_;
+  }
+  if (splits_.size() == before) return absl::OkStatus();
+  KafkaPartitionList added(
+      rd_kafka_topic_partition_list_new(static_cast<int>(splits_.size() - before)));
+  for (size_t i = before; i < splits_.size(); ++i) {
+    // The earliest offset, resolved by the consumer; the position is known from the first record
+    // on (a checkpoint before then restores the partition from its earliest offset too).
+    rd_kafka_topic_partition_list_add(added.get(), splits_[i].topic.c_str(), splits_[i].partition)
+        ->offset = RD_KAFKA_OFFSET_BEGINNING;
+  }
+  if (rd_kafka_error_t* error = rd_kafka_incremental_assign(consumer_.get(), added.get())) {
+    return KafkaError(table_name_, "assigning discovered partitions", error);
+  }
+  return absl::OkStatus();
+}
+
 int KafkaSource::SplitOf(const rd_kafka_message_t* m) {
   const auto key = std::make_pair(static_cast<const void*>(m->rkt), m->partition);
   auto it = split_of_.find(key);
@@ -247,7 +272,7 @@ int KafkaSource::SplitOf(const rd_kafka_message_t* m) {
       found = static_cast<int>(i);
     }
   }
-  split_of_.emplace(key, found);
+  if (found >= 0) split_of_.emplace(key, found);
   return found;
 }
 
@@ -263,17 +288,43 @@ absl::Status KafkaSource::Append(const rd_kafka_message_t* m, int split) {
                               m->offset, ": an upsert-kafka record needs a key"));
   }
   const std::string_view key(static_cast<const char*>(m->key), m->key_len);
-  switch (normalizer_.Apply(key, value, m->payload == nullptr, &previous_)) {
+  // With metadata columns the normaliser keeps each key's record metadata with its value, so that
+  // a -U or -D repeats the metadata of the row it retracts; a record then changes its key's row
+  // when its value or that metadata differs (the row holds both).
+  std::string_view kept = value;
+  if (reader_->reads_metadata() && m->payload != nullptr) {
+    record_.clear();
+    agg_codec::PutString(value, &record_);
+    reader_->SaveMetadata(*m, s.topic, &record_);
+    kept = record_;
+  }
+  const UpsertNormalizer::Change change =
+      normalizer_.Apply(key, kept, m->payload == nullptr, &previous_);
+  std::string_view previous_value = previous_;
+  std::optional<std::string_view> previous_metadata;
+  if (reader_->reads_metadata() && (change == UpsertNormalizer::Change::kUpdate ||
+                                    change == UpsertNormalizer::Change::kDelete)) {
+    agg_codec::Reader in(previous_);
+    previous_value = in.String();
+    if (!in.ok()) return Error("the saved row of an upsert-kafka key is truncated");
+    previous_metadata = std::string_view(previous_).substr(
+        static_cast<size_t>(previous_value.data() + previous_value.size() - previous_.data()));
+  }
+  switch (change) {
     case UpsertNormalizer::Change::kNone:
       return absl::OkStatus();
     case UpsertNormalizer::Change::kInsert:
       return reader_->Append(*m, s.topic, value, false, RowKind::kInsert).status();
     case UpsertNormalizer::Change::kUpdate:
-      RETURN_IF_ERROR(
-          reader_->Append(*m, s.topic, previous_, false, RowKind::kUpdateBefore).status());
+      RETURN_IF_ERROR(reader_
+                          ->Append(*m, s.topic, previous_value, false, RowKind::kUpdateBefore,
+                                   previous_metadata)
+                          .status());
       return reader_->Append(*m, s.topic, value, false, RowKind::kUpdateAfter).status();
     case UpsertNormalizer::Change::kDelete:
-      return reader_->Append(*m, s.topic, previous_, false, RowKind::kDelete).status();
+      return reader_
+          ->Append(*m, s.topic, previous_value, false, RowKind::kDelete, previous_metadata)
+          .status();
   }
   return absl::OkStatus();
 }
@@ -285,6 +336,12 @@ void KafkaSource::ReleaseMessages() {
 
 absl::StatusOr<SourceState> KafkaSource::Next(ChangelogBatch* out) {
   if (!started_) RETURN_IF_ERROR(Start());
+  if (discovery_ != nullptr) {
+    if (auto listed = discovery_->Take()) {
+      if (!listed->ok()) return listed->status();
+      RETURN_IF_ERROR(AddDiscovered(**listed));
+    }
+  }
   if (message_pos_ == message_count_) {
     message_pos_ = 0;
     const ssize_t n = rd_kafka_consume_batch_queue(queue_, 0, messages_, kMaxMessages);
@@ -353,6 +410,7 @@ absl::Status KafkaSource::SnapshotState(int64_t checkpoint_id, OperatorSnapshot*
     }
     if (s.stop >= 0) out->PutInt64(PositionKey(s, "stop"), s.stop);
   }
+  if (started_) out->PutInt64("started", 1);
   if (options_.upsert) out->Put("upsert", normalizer_.Encode());
   if (options_.properties.count("group.id")) pending_commits_[checkpoint_id] = std::move(positions);
   return absl::OkStatus();
@@ -375,6 +433,7 @@ absl::Status KafkaSource::NotifyCheckpointComplete(int64_t checkpoint_id) {
 }
 
 absl::Status KafkaSource::Close() {
+  discovery_.reset();  // its thread uses the consumer
   ReleaseMessages();
   if (queue_ != nullptr) {
     if (wakeup_) rd_kafka_queue_cb_event_enable(queue_, nullptr, nullptr);

@@ -1,11 +1,15 @@
-// The kafka and upsert-kafka sources: subtask i of p reads the partitions i, i + p, ... of the
-// sorted (topic, partition) list of its topics (or of the topics topic-pattern matches), from the
-// offsets scan.startup.mode gives, and in a bounded scan up to the offsets scan.bounded.mode fixed
-// when the scan started. Records come in batches of up to 1024 rows, one partition per batch, so
-// that a WatermarkAssigner after the source keeps one watermark per partition. The checkpoint holds
-// each partition's next offset (and stop offset), and a restore resumes from them; offsets are
-// committed to properties.group.id when a checkpoint completes, for monitoring only. The
-// upsert-kafka source turns its records into a full changelog by key (UpsertNormalizer).
+// The kafka and upsert-kafka sources: each subtask reads the partitions of its topics (or of the
+// topics topic-pattern matches) that KafkaSplitOwner gives it, from the offsets scan.startup.mode
+// gives, and in a bounded scan up to the offsets scan.bounded.mode fixed when the scan started. An
+// unbounded scan looks for new partitions and topics every scan.topic-partition-discovery.interval
+// (KafkaPartitionDiscovery) and reads those it finds from their earliest offset, as Flink does.
+// Records come in batches of up to 1024 rows, one partition per batch, so that a
+// WatermarkAssigner after the source keeps one watermark per partition. The checkpoint holds each
+// partition's next offset (and stop offset), and a restore resumes from them; a partition the
+// checkpoint does not know (found later) starts from its earliest offset. Offsets are committed to
+// properties.group.id when a checkpoint completes, for monitoring only. The upsert-kafka source
+// turns its records into a full changelog by key (UpsertNormalizer), a retraction carrying the
+// metadata columns of the row it retracts.
 #pragma once
 
 #include <librdkafka/rdkafka.h>
@@ -24,6 +28,7 @@
 #include "common/connectors/kafka_connector.h"
 #include "eddy/v1/plan.pb.h"
 #include "worker/connectors/kafka/kafka_client.h"
+#include "worker/connectors/kafka/kafka_partition_discovery.h"
 #include "worker/connectors/kafka/kafka_record_reader.h"
 #include "worker/connectors/kafka/upsert_normalizer.h"
 #include "worker/operators/source.h"
@@ -69,6 +74,9 @@ class KafkaSource : public Source {
   absl::StatusOr<int64_t> Committed(const Split& s);
   absl::StatusOr<int64_t> OffsetForTime(const Split& s, int64_t timestamp_ms);
   void Finish(int split);
+  // Adds the partitions of `listed` this subtask owns and does not read yet, from their earliest
+  // offset.
+  absl::Status AddDiscovered(const std::vector<KafkaTopicPartition>& listed);
   int SplitOf(const rd_kafka_message_t* m);
   // Appends message `m` (of split `split`) to the reader; upsert tables normalize it first.
   absl::Status Append(const rd_kafka_message_t* m, int split);
@@ -82,6 +90,7 @@ class KafkaSource : public Source {
   std::unique_ptr<KafkaRecordReader> reader_;
   std::string job_id_;
   int subtask_ = 0;
+  int parallelism_ = 1;
   std::function<void()> wakeup_;  // the task's, called from librdkafka's threads
 
   KafkaHandle consumer_;
@@ -89,8 +98,11 @@ class KafkaSource : public Source {
   std::vector<Split> splits_;
   absl::flat_hash_map<std::pair<const void*, int32_t>, int> split_of_;
   bool started_ = false;
-  bool restored_ = false;
-  int remaining_ = 0;  // splits not finished
+  // Restored from a checkpoint taken after the start offsets were fixed: a partition without a
+  // saved position was found later and starts from its earliest offset.
+  bool restored_started_ = false;
+  std::unique_ptr<KafkaPartitionDiscovery> discovery_;  // null: not discovering
+  int remaining_ = 0;                                   // splits not finished
   int batch_split_ = 0;
 
   static constexpr size_t kMaxMessages = 1024;
@@ -99,6 +111,7 @@ class KafkaSource : public Source {
 
   UpsertNormalizer normalizer_;
   std::string previous_;
+  std::string record_;  // a key's value with its metadata, as the normaliser keeps it
   // Offsets per checkpoint, committed to the group when it completes.
   std::map<int64_t, std::vector<std::pair<int, int64_t>>> pending_commits_;
 };

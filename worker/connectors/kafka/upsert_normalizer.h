@@ -3,8 +3,9 @@
 // the full change it means: +I for a new key, -U (the previous value) and +U for a changed one,
 // -D (the previous value) for a tombstone of a known key; a repeated value or a tombstone of an
 // unknown key changes nothing. A key always lands in one partition and a partition is read by one
-// subtask, so the subtask holds every value of its keys. Values are kept as the record's bytes and
-// decoded again for -U and -D; the whole map is part of the source's checkpoint.
+// subtask, so the subtask holds every value of its keys. Values are kept as the record's bytes
+// (with the record's metadata when the table reads metadata columns) and decoded again for -U and
+// -D; the whole map is part of the source's checkpoint.
 #pragma once
 
 #include <string>

@@ -5,15 +5,25 @@
 //   eddy-kafka-mock [--brokers N] [--topic NAME:PARTITIONS]...
 //
 // Topics that are not created up front are created on first use with 4 partitions (the mock's
-// default). The mock keeps everything in memory; see docs/kafka.md for what it does not enforce.
+// default). While it serves, it reads commands from stdin, one a line (at the end of the input it
+// waits for more, so stdin may be a file that grows):
+//
+//   create-topic NAME PARTITIONS   creates a topic; prints "created topic NAME" on stdout
+//
+// (the mock cluster cannot add partitions to an existing topic). The mock keeps everything in
+// memory; see docs/kafka.md for what it does not enforce.
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -33,6 +43,46 @@ bool ParsePositive(const char* text, int* out) {
   if (end == text || *end != '\0' || v < 1 || v > 100000) return false;
   *out = static_cast<int>(v);
   return true;
+}
+
+// Runs the commands of stdin until the process ends.
+void ServeCommands(rd_kafka_mock_cluster_t* cluster, int brokers) {
+  std::string pending;
+  char buffer[4096];
+  for (;;) {
+    const size_t nl = pending.find('\n');
+    if (nl == std::string::npos) {
+      const ssize_t n = read(0, buffer, sizeof(buffer));
+      if (n > 0) {
+        pending.append(buffer, static_cast<size_t>(n));
+      } else {  // the end of the input so far (or an error): wait for more
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      continue;
+    }
+    const std::string line = pending.substr(0, nl);
+    pending.erase(0, nl + 1);
+    std::istringstream words(line);
+    std::string command, name, partitions_text, extra;
+    words >> command >> name >> partitions_text >> extra;
+    if (command.empty()) continue;
+    int partitions = 0;
+    if (command != "create-topic" || name.empty() || !extra.empty() ||
+        !ParsePositive(partitions_text.c_str(), &partitions)) {
+      std::fprintf(stderr, "eddy-kafka-mock: unknown command '%s' (create-topic NAME PARTITIONS)\n",
+                   line.c_str());
+      continue;
+    }
+    rd_kafka_resp_err_t err =
+        rd_kafka_mock_topic_create(cluster, name.c_str(), partitions, brokers < 3 ? brokers : 3);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      std::fprintf(stderr, "eddy-kafka-mock: topic '%s': %s\n", name.c_str(),
+                   rd_kafka_err2str(err));
+      continue;
+    }
+    std::printf("created topic %s\n", name.c_str());
+    std::fflush(stdout);
+  }
 }
 
 }  // namespace
@@ -97,6 +147,7 @@ int main(int argc, char** argv) {
   }
   std::printf("%s\n", rd_kafka_mock_cluster_bootstraps(cluster));
   std::fflush(stdout);
+  std::thread(ServeCommands, cluster, brokers).detach();  // ends with the process
 
   int signal = 0;
   sigwait(&stop, &signal);

@@ -1,8 +1,9 @@
 // The kafka and upsert-kafka sources and sinks against librdkafka's mock cluster, in this process:
 // round trips in each format, key fields and key prefixes, metadata columns, startup and bounded
 // modes, sink partitioners, partitions spread over subtasks, offsets restored from a checkpoint,
-// the upsert changelog and its normalisation, the exactly-once sink's transactions and their replay
-// after a restore.
+// the upsert changelog and its normalisation (with metadata columns), the exactly-once sink's
+// transactions and their replay after a restore, partition owners and the discovery of new topics
+// while sources run.
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
@@ -16,8 +17,12 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "common/expr/evaluator.h"
+#include "common/expr/function_registry.h"
 #include "common/types/collection_codec.h"
 #include "common/types/type_proto.h"
+#include "worker/connectors/kafka/kafka_partition_discovery.h"
 #include "worker/connectors/kafka/kafka_sink.h"
 #include "worker/connectors/kafka/kafka_source.h"
 #include "worker/operators/operator_snapshot.h"
@@ -336,6 +341,35 @@ TEST_F(KafkaConnectorTest, RawBytesColumnHoldsTheRecordBytesUnchanged) {
   EXPECT_EQ(*rows, (std::vector<std::string>{"+I[x'00ff0a2c22']", "+I[x'74657874']"}));
 }
 
+// A BINARY(4) column in the raw format: CAST(... AS BINARY(4)) pads a shorter value with zero bytes
+// (and cuts a longer one), the record holds those 4 bytes, and they read back unchanged; the sink
+// writes a value as it is (no padding at the sink, as for CHAR(n)).
+TEST_F(KafkaConnectorTest, RawBinaryColumnRoundTripsTheCastsPaddedBytes) {
+  CreateTopic("fixed-bytes", 1);
+  const Schema schema{{{"b", DataType::Binary(4)}}};
+  const Schema input{{{"v", DataType::Bytes()}}};
+  ChangelogBatch values = Rows(input, {{Value::String(std::string("\x01", 1))},
+                                       {Value::String("abcdef")},
+                                       {Value::String(std::string("\x00\xff\x00\xff", 4))}});
+  auto cast = Evaluate(*MakeCast(MakeColumnRef(0, DataType::Bytes()), DataType::Binary(4)), values);
+  ASSERT_TRUE(cast.ok()) << cast.status();
+  std::vector<ChangelogBatch> batches;
+  batches.push_back(
+      ChangelogBatch({*cast}, {RowKind::kInsert, RowKind::kInsert, RowKind::kInsert}));
+  batches.push_back(Rows(schema, {{Value::String("xy")}}));  // not cast: written as it is
+  ASSERT_TRUE(WriteAll(SinkSpec("kafka", Options({{"topic", "fixed-bytes"}, {"format", "raw"}})),
+                       schema, batches)
+                  .ok());
+  auto rows = ReadAll(SourceSpec("kafka", schema,
+                                 Options({{"topic", "fixed-bytes"},
+                                          {"format", "raw"},
+                                          {"scan.startup.mode", "earliest-offset"},
+                                          {"scan.bounded.mode", "latest-offset"}})));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"+I[x'01000000']", "+I[x'61626364']",
+                                             "+I[x'00ff00ff']", "+I[x'7879']"}));
+}
+
 // The sink writes the 'headers' (MAP<STRING, BYTES>) and 'timestamp' metadata columns into each
 // record, and the source reads them back, on kafka and upsert-kafka alike.
 TEST_F(KafkaConnectorTest, SinkWritesHeadersAndTimestampMetadata) {
@@ -388,11 +422,11 @@ TEST_F(KafkaConnectorTest, SinkWritesHeadersAndTimestampMetadata) {
                        {"off", DataType::BigInt()}}};
     const std::vector<std::string> metadata = {"", "timestamp", "headers", "offset"};
     if (connector == "upsert-kafka") {
-      auto refused = ReadAll(SourceSpec(connector, read, Options(options), metadata, key));
-      EXPECT_NE(std::string(refused.status().message())
-                    .find("reading metadata column 'ts' of an upsert-kafka table is not supported"),
-                std::string::npos)
-          << refused.status();
+      auto upserted = ReadAll(SourceSpec(connector, read, Options(options), metadata, key));
+      ASSERT_TRUE(upserted.ok()) << upserted.status();
+      ASSERT_EQ(upserted->size(), 2u);
+      EXPECT_EQ((*upserted)[0], "+I[1, 2023-11-14 22:13:20.123, {trace=x'00ff', empty=NULL}, 0]");
+      EXPECT_TRUE(absl::EndsWith((*upserted)[1], ", {}, 1]")) << (*upserted)[1];
     }
     // The records as a kafka table reads them (the upsert sink wrote the whole row as the value).
     auto out = ReadAll(SourceSpec("kafka", read,
@@ -543,6 +577,48 @@ TEST_F(KafkaConnectorTest, UpsertKafkaWritesTombstonesAndReadsBackANormalizedCha
                                                      "-D[b, 2]", "-U[a, 1]"}));
 }
 
+// The upsert-kafka source reads metadata columns: the normaliser keeps each key's metadata with its
+// value, so a -U or -D carries the metadata of the row it retracts (a tombstone after an update
+// retracts the update's row, offset and timestamp included), as Flink's ChangelogNormalize over
+// the full row does; a record repeating a value is a change when the metadata read differs.
+TEST_F(KafkaConnectorTest, UpsertKafkaRetractionsCarryTheMetadataOfTheRowTheyRetract) {
+  CreateTopic("upsert-meta", 1);
+  ProduceRaw("upsert-meta", 0, "{\"name\":\"a\"}", "{\"name\":\"a\",\"total\":1}", 1001);
+  ProduceRaw("upsert-meta", 0, "{\"name\":\"a\"}", "{\"name\":\"a\",\"total\":2}", 2002);
+  ProduceRaw("upsert-meta", 0, "{\"name\":\"a\"}", nullptr, 3003);
+  ProduceRaw("upsert-meta", 0, "{\"name\":\"b\"}", "{\"name\":\"b\",\"total\":5}", 4004);
+  ProduceRaw("upsert-meta", 0, "{\"name\":\"b\"}", "{\"name\":\"b\",\"total\":5}", 5005);
+  const auto options = Options({{"topic", "upsert-meta"},
+                                {"key.format", "json"},
+                                {"value.format", "json"},
+                                {"scan.bounded.mode", "latest-offset"}});
+  const Schema schema{{{"name", DataType::String().WithNullable(false)},
+                       {"total", DataType::BigInt()},
+                       {"off", DataType::BigInt()},
+                       {"ts", DataType::Timestamp(3)}}};
+  auto rows =
+      ReadAll(SourceSpec("upsert-kafka", schema, options, {"", "", "offset", "timestamp"}, {0}));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, (std::vector<std::string>{
+                       "+I[a, 1, 0, 1970-01-01 00:00:01.001]",
+                       "-U[a, 1, 0, 1970-01-01 00:00:01.001]",
+                       "+U[a, 2, 1, 1970-01-01 00:00:02.002]",
+                       "-D[a, 2, 1, 1970-01-01 00:00:02.002]",
+                       "+I[b, 5, 3, 1970-01-01 00:00:04.004]",
+                       "-U[b, 5, 3, 1970-01-01 00:00:04.004]",
+                       "+U[b, 5, 4, 1970-01-01 00:00:05.005]",
+                   }));
+  // Reading only the partition: b's repeated value changes nothing.
+  const Schema by_partition{{{"name", DataType::String().WithNullable(false)},
+                             {"total", DataType::BigInt()},
+                             {"p", DataType::Int()}}};
+  auto partition_rows =
+      ReadAll(SourceSpec("upsert-kafka", by_partition, options, {"", "", "partition"}, {0}));
+  ASSERT_TRUE(partition_rows.ok()) << partition_rows.status();
+  EXPECT_EQ(*partition_rows, (std::vector<std::string>{"+I[a, 1, 0]", "-U[a, 1, 0]", "+U[a, 2, 0]",
+                                                       "-D[a, 2, 0]", "+I[b, 5, 0]"}));
+}
+
 TEST_F(KafkaConnectorTest,
        ExactlyOnceWritesAtCheckpointCompletionAndReplaysOnlyWhatWasNotCommitted) {
   CreateTopic("eo", 1);
@@ -591,6 +667,211 @@ TEST_F(KafkaConnectorTest,
   }
   // Restored from checkpoint 2 (completed, never notified): b is written once.
   EXPECT_EQ(Topic(), (std::vector<std::string>{"+I[a]", "+I[b]"}));
+}
+
+// Flink's owner: start = ((topic.hashCode() * 31) & 0x7FFFFFFF) % p, then round-robin over the
+// partitions. "a".hashCode() is 97: start 97 * 31 % 4 = 3; "disc-b".hashCode() overflows to a
+// negative int (-1331559894): start 2 of 4.
+TEST(KafkaSplitOwnerTest, IsFlinksFunctionOfTheTopicHashAndThePartition) {
+  EXPECT_EQ(KafkaSplitOwner("a", 0, 4), 3);
+  EXPECT_EQ(KafkaSplitOwner("a", 1, 4), 0);
+  EXPECT_EQ(KafkaSplitOwner("a", 2, 3), 0);
+  EXPECT_EQ(KafkaSplitOwner("claim-input", 0, 3), 2);
+  EXPECT_EQ(KafkaSplitOwner("disc-b", 0, 4), 2);
+  EXPECT_EQ(KafkaSplitOwner("disc-b", 3, 4), 1);
+  // A partition added later gets an owner without moving any other: the next in the round.
+  for (int p = 1; p < 40; ++p) {
+    EXPECT_EQ(KafkaSplitOwner("claims", p, 3), (KafkaSplitOwner("claims", p - 1, 3) + 1) % 3);
+  }
+  EXPECT_EQ(KafkaSplitOwner("claims", 5, 1), 0);
+}
+
+// An unbounded source subtask, polled by the test.
+class RunningSource {
+ public:
+  RunningSource(const v1::TableSource& spec, int subtask, int parallelism,
+                const OperatorSnapshot* restore = nullptr) {
+    auto source = KafkaSource::Create(spec);
+    status_ = source.status();
+    if (!status_.ok()) return;
+    source_ = *std::move(source);
+    OperatorContext ctx;
+    ctx.job_id = "job";
+    ctx.subtask_index = subtask;
+    ctx.parallelism = parallelism;
+    status_ = source_->Open(ctx);
+    if (status_.ok() && restore != nullptr) status_ = source_->RestoreState(*restore);
+  }
+  ~RunningSource() {
+    if (source_) (void)source_->Close();
+  }
+  // Reads what is there now (a few idle polls in a row end it); rows are printed.
+  void Poll(std::vector<std::string>* rows) {
+    int idle = 0;
+    while (status_.ok() && idle < 20) {
+      ChangelogBatch batch;
+      auto state = source_->Next(&batch);
+      if (!state.ok()) {
+        status_ = state.status();
+        return;
+      }
+      if (*state != SourceState::kData) {
+        ++idle;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        continue;
+      }
+      idle = 0;
+      for (size_t r = 0; r < batch.num_rows(); ++r) rows->push_back(FormatRow(batch, r));
+    }
+  }
+  OperatorSnapshot Snapshot() {
+    OperatorSnapshot snapshot;
+    if (status_.ok()) status_ = source_->SnapshotState(1, &snapshot);
+    return snapshot;
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  std::unique_ptr<KafkaSource> source_;
+  absl::Status status_;
+};
+
+// Polls the subtasks until they have read `count` rows in all or 20 s passed; each subtask's rows
+// must come from partitions it owns (the rows are "+I[value, topic, partition]").
+std::vector<std::string> PollUntil(std::vector<std::unique_ptr<RunningSource>>& subtasks,
+                                   size_t count, std::vector<std::string> rows = {}) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (rows.size() < count && std::chrono::steady_clock::now() < deadline) {
+    for (size_t i = 0; i < subtasks.size(); ++i) {
+      std::vector<std::string> read;
+      subtasks[i]->Poll(&read);
+      EXPECT_TRUE(subtasks[i]->status().ok()) << subtasks[i]->status();
+      for (const std::string& row : read) {
+        const std::string inner = row.substr(3, row.size() - 4);
+        std::vector<std::string> parts = absl::StrSplit(inner, ", ");
+        EXPECT_EQ(parts.size(), 3u) << row;
+        if (parts.size() == 3) {
+          EXPECT_EQ(
+              KafkaSplitOwner(parts[1], std::stoi(parts[2]), static_cast<int>(subtasks.size())),
+              static_cast<int>(i))
+              << row;
+        }
+      }
+      rows.insert(rows.end(), read.begin(), read.end());
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// topic-pattern with scan.topic-partition-discovery.interval: a topic created while the sources
+// run is found and read from its earliest offset (records written before it was found included),
+// each partition by its one owner; a checkpoint taken before the topic existed restores to sources
+// that read it from its beginning and the earlier topic from the saved offsets.
+TEST_F(KafkaConnectorTest, DiscoveryFindsATopicCreatedWhileRunningAndReadsItFromItsEarliestOffset) {
+  CreateTopic("disc-a", 2);
+  for (int i = 0; i < 4; ++i)
+    ProduceRaw("disc-a", i % 2, nullptr, ("a" + std::to_string(i)).c_str());
+  const Schema schema{
+      {{"v", DataType::String()}, {"topic", DataType::String()}, {"p", DataType::Int()}}};
+  const auto spec = SourceSpec("kafka", schema,
+                               Options({{"topic-pattern", "disc-.*"},
+                                        {"format", "raw"},
+                                        {"scan.startup.mode", "earliest-offset"},
+                                        {"scan.topic-partition-discovery.interval", "100 ms"}}),
+                               {"", "topic", "partition"});
+  std::vector<std::unique_ptr<RunningSource>> subtasks;
+  for (int i = 0; i < 2; ++i) subtasks.push_back(std::make_unique<RunningSource>(spec, i, 2));
+  for (auto& s : subtasks) ASSERT_TRUE(s->status().ok()) << s->status();
+  std::vector<std::string> first = PollUntil(subtasks, 4);
+  ASSERT_EQ(first, (std::vector<std::string>{"+I[a0, disc-a, 0]", "+I[a1, disc-a, 1]",
+                                             "+I[a2, disc-a, 0]", "+I[a3, disc-a, 1]"}));
+  std::vector<OperatorSnapshot> before_b;
+  for (auto& s : subtasks) before_b.push_back(s->Snapshot());
+
+  CreateTopic("disc-b", 3);
+  CreateTopic("other", 1);  // not matched
+  ProduceRaw("other", 0, nullptr, "o0");
+  std::vector<std::string> expected_b;
+  for (int i = 0; i < 6; ++i) {
+    const std::string v = "b" + std::to_string(i);
+    ProduceRaw("disc-b", i % 3, nullptr, v.c_str());
+    expected_b.push_back("+I[" + v + ", disc-b, " + std::to_string(i % 3) + "]");
+  }
+  std::vector<std::string> all = PollUntil(subtasks, 10, first);
+  std::vector<std::string> expected = first;
+  expected.insert(expected.end(), expected_b.begin(), expected_b.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(all, expected);
+  subtasks.clear();
+
+  // Restored from the checkpoint taken before disc-b existed: disc-b from its beginning, disc-a
+  // from the saved offsets (nothing new there).
+  for (int i = 0; i < 2; ++i) {
+    subtasks.push_back(std::make_unique<RunningSource>(spec, i, 2, &before_b[i]));
+  }
+  std::sort(expected_b.begin(), expected_b.end());
+  EXPECT_EQ(PollUntil(subtasks, 6), expected_b);
+}
+
+// The upsert normaliser's kept metadata is part of the checkpoint: a tombstone read after a restore
+// retracts the row with the metadata of the record read before it.
+TEST_F(KafkaConnectorTest, UpsertKafkaMetadataOfKeptRowsSurvivesARestore) {
+  CreateTopic("upsert-restore", 1);
+  ProduceRaw("upsert-restore", 0, "{\"name\":\"a\"}", "{\"name\":\"a\",\"total\":1}", 1001);
+  ProduceRaw("upsert-restore", 0, "{\"name\":\"a\"}", "{\"name\":\"a\",\"total\":2}", 2002);
+  const Schema schema{{{"name", DataType::String().WithNullable(false)},
+                       {"total", DataType::BigInt()},
+                       {"off", DataType::BigInt()},
+                       {"ts", DataType::Timestamp(3)}}};
+  const auto spec = SourceSpec(
+      "upsert-kafka", schema,
+      Options({{"topic", "upsert-restore"}, {"key.format", "json"}, {"value.format", "json"}}),
+      {"", "", "offset", "timestamp"}, {0});
+  OperatorSnapshot snapshot;
+  {
+    RunningSource source(spec, 0, 1);
+    std::vector<std::string> rows;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (rows.size() < 3 && std::chrono::steady_clock::now() < deadline) source.Poll(&rows);
+    ASSERT_TRUE(source.status().ok()) << source.status();
+    EXPECT_EQ(rows, (std::vector<std::string>{"+I[a, 1, 0, 1970-01-01 00:00:01.001]",
+                                              "-U[a, 1, 0, 1970-01-01 00:00:01.001]",
+                                              "+U[a, 2, 1, 1970-01-01 00:00:02.002]"}));
+    snapshot = source.Snapshot();
+  }
+  ProduceRaw("upsert-restore", 0, "{\"name\":\"a\"}", nullptr, 3003);
+  RunningSource restored(spec, 0, 1, &snapshot);
+  std::vector<std::string> rows;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (rows.empty() && std::chrono::steady_clock::now() < deadline) restored.Poll(&rows);
+  ASSERT_TRUE(restored.status().ok()) << restored.status();
+  EXPECT_EQ(rows, std::vector<std::string>{"-D[a, 2, 1, 1970-01-01 00:00:02.002]"});
+}
+
+// Discovery off ('0'): a topic created after the start is not read.
+TEST_F(KafkaConnectorTest, DiscoveryIntervalZeroReadsOnlyTheTopicsFoundAtTheStart) {
+  CreateTopic("fixed-a", 1);
+  ProduceRaw("fixed-a", 0, nullptr, "a0");
+  const Schema schema{
+      {{"v", DataType::String()}, {"topic", DataType::String()}, {"p", DataType::Int()}}};
+  const auto spec = SourceSpec("kafka", schema,
+                               Options({{"topic-pattern", "fixed-.*"},
+                                        {"format", "raw"},
+                                        {"scan.startup.mode", "earliest-offset"},
+                                        {"scan.topic-partition-discovery.interval", "0"}}),
+                               {"", "topic", "partition"});
+  std::vector<std::unique_ptr<RunningSource>> subtasks;
+  subtasks.push_back(std::make_unique<RunningSource>(spec, 0, 1));
+  ASSERT_EQ(PollUntil(subtasks, 1), std::vector<std::string>{"+I[a0, fixed-a, 0]"});
+  CreateTopic("fixed-b", 1);
+  ProduceRaw("fixed-b", 0, nullptr, "b0");
+  ProduceRaw("fixed-a", 0, nullptr, "a1");
+  EXPECT_EQ(PollUntil(subtasks, 1), std::vector<std::string>{"+I[a1, fixed-a, 0]"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<std::string> rows;
+  subtasks[0]->Poll(&rows);
+  EXPECT_EQ(rows, std::vector<std::string>{});
 }
 
 }  // namespace
