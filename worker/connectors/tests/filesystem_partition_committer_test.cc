@@ -18,6 +18,7 @@
 #include "worker/connectors/filesystem_commit_tracker.h"
 #include "worker/connectors/filesystem_commit_trigger.h"
 #include "worker/connectors/filesystem_sink.h"
+#include "worker/connectors/tests/open_filesystem_sink.h"
 #include "worker/operators/testing/collecting_output.h"
 
 namespace eddy {
@@ -163,17 +164,7 @@ class PartitionCommitterTest : public ::testing::Test {
     spec.add_partition_keys(0);
     spec.set_report_partition_commits(true);
     const Schema schema{{{"day", DataType::String()}, {"n", DataType::BigInt()}}};
-    auto sink = FilesystemSink::Create(spec, schema, {root_});
-    EXPECT_TRUE(sink.ok()) << sink.status();
-    if (!sink.ok()) return nullptr;
-    OperatorContext ctx;
-    ctx.job_id = "j";
-    ctx.subtask_index = subtask;
-    ctx.parallelism = 2;
-    ctx.attempt = attempt;
-    ctx.checkpointing = checkpointing;
-    EXPECT_OK((*sink)->Open(ctx));
-    return std::move(*sink);
+    return OpenFilesystemSink(spec, schema, root_, subtask, attempt, checkpointing);
   }
 
   bool Committed(const std::string& partition) const {

@@ -15,6 +15,7 @@
 #include "common/base/allowed_paths.h"
 #include "tests/util/files.h"
 #include "tests/util/status_matchers.h"
+#include "worker/connectors/tests/open_filesystem_sink.h"
 
 namespace eddy {
 namespace {
@@ -59,17 +60,7 @@ class FilesystemSinkTest : public ::testing::Test {
     for (const auto& [k, v] : options) (*spec.mutable_options())[k] = v;
     if (partitioned) spec.add_partition_keys(0);  // PARTITIONED BY (word)
     const Schema schema{{{"word", DataType::String()}, {"n", DataType::BigInt()}}};
-    auto sink = FilesystemSink::Create(spec, schema, {root_});
-    EXPECT_TRUE(sink.ok()) << sink.status();
-    if (!sink.ok()) return nullptr;
-    OperatorContext ctx;
-    ctx.job_id = "j";
-    ctx.subtask_index = subtask;
-    ctx.parallelism = 2;
-    ctx.attempt = attempt;
-    ctx.checkpointing = checkpointing;
-    EXPECT_OK((*sink)->Open(ctx));
-    return std::move(*sink);
+    return OpenFilesystemSink(spec, schema, root_, subtask, attempt, checkpointing);
   }
 
   std::string root_, dir_;
