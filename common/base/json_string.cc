@@ -1,8 +1,11 @@
 #include "common/base/json_string.h"
 
-#include "absl/strings/str_cat.h"
-
 namespace eddy {
+namespace {
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+}  // namespace
 
 void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
@@ -34,8 +37,10 @@ void AppendJsonString(std::string_view s, std::string* out) {
       case '\f':
         out->append("\\f");
         break;
-      default:
-        absl::StrAppend(out, "\\u00", absl::Hex(c, absl::kZeroPad2));
+      default:  // upper-case hex, as Jackson writes it
+        out->append("\\u00");
+        out->push_back(kHexDigits[c >> 4]);
+        out->push_back(kHexDigits[c & 15]);
         break;
     }
   }

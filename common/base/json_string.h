@@ -1,4 +1,5 @@
-// JSON string literals: the one escaping the json format's encoder and EXPLAIN's JSON plan share.
+// JSON string literals: the one escaping that the json format's encoder, the JSON functions and
+// EXPLAIN's JSON plan share.
 #pragma once
 
 #include <string>
@@ -7,7 +8,7 @@
 namespace eddy {
 
 // Appends `s` as a JSON string literal (quotes included): `"` and `\` escaped, the usual short
-// escapes for control characters and \u00XX for the others.
+// escapes for control characters and \u00XX (upper-case hex, as Jackson writes it) for the others.
 void AppendJsonString(std::string_view s, std::string* out);
 
 }  // namespace eddy

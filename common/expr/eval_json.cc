@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/base/json_string.h"
 #include "common/base/status_macros.h"
 #include "common/expr/eval_internal.h"
 #include "common/expr/json_value.h"
@@ -302,9 +303,9 @@ absl::StatusOr<Column> JsonFragments(const Column& c, bool raw) {
           size_t end = iso.find_last_not_of('0');
           iso.resize(end == dot ? dot : end + 1);
         }
-        json::WriteString(iso, &out.heap());
+        AppendJsonString(iso, &out.heap());
       } else {
-        json::WriteString(s, &out.heap());
+        AppendJsonString(s, &out.heap());
       }
       out.Commit();
     }
@@ -370,7 +371,7 @@ absl::StatusOr<Column> JsonConstructor(const Expr& call, const ArgList& args, si
       if (!first) h.push_back(',');
       first = false;
       if (object) {
-        json::WriteString(keys[k]->GetString(i), &h);
+        AppendJsonString(keys[k]->GetString(i), &h);
         h.push_back(':');
       }
       if (null) {

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/base/json_string.h"
 
 namespace eddy::json {
 namespace {
@@ -287,43 +288,6 @@ std::string NumberText(std::string_view written) {
   return absl::StrCat(out, "E", adjusted >= 0 ? "+" : "", adjusted);
 }
 
-void WriteString(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out->push_back('"');
-  for (char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      switch (c) {
-        case '\n':
-          out->append("\\n");
-          break;
-        case '\r':
-          out->append("\\r");
-          break;
-        case '\t':
-          out->append("\\t");
-          break;
-        case '\b':
-          out->append("\\b");
-          break;
-        case '\f':
-          out->append("\\f");
-          break;
-        default:
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 15]);
-      }
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
-
 void Write(const Value& v, std::string* out) {
   switch (v.kind) {
     case Value::Kind::kNull:
@@ -336,7 +300,7 @@ void Write(const Value& v, std::string* out) {
       out->append(NumberText(v.text));
       return;
     case Value::Kind::kString:
-      WriteString(v.text, out);
+      AppendJsonString(v.text, out);
       return;
     case Value::Kind::kArray:
       out->push_back('[');
@@ -354,7 +318,7 @@ void Write(const Value& v, std::string* out) {
       out->push_back('{');
       for (size_t k = 0; k < order.size(); ++k) {
         if (k > 0) out->push_back(',');
-        WriteString(v.keys[order[k]], out);
+        AppendJsonString(v.keys[order[k]], out);
         out->push_back(':');
         Write(v.items[order[k]], out);
       }

@@ -32,8 +32,6 @@ void Write(const Value& v, std::string* out);
 // A number's text as Flink prints what it read (integers as written, decimals as BigDecimal:
 // 2.50 stays 2.50, 1e2 is 1E+2, 15e-4 is 0.0015).
 std::string NumberText(std::string_view written);
-// Appends `s` as a JSON string literal.
-void WriteString(std::string_view s, std::string* out);
 
 // A compiled SQL/JSON path.
 class Path {

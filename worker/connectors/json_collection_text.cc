@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "common/base/json_string.h"
 #include "common/expr/decimal_util.h"
 #include "common/expr/json_value.h"
 #include "common/types/binary_text.h"
@@ -218,7 +219,7 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
       if (std::isfinite(d)) {
         out->append(text);
       } else {
-        json::WriteString(text, out);  // NaN and Infinity as strings, as Jackson writes them
+        AppendJsonString(text, out);  // NaN and Infinity as strings, as Jackson writes them
       }
       return;
     }
@@ -230,7 +231,7 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
       out->append(FormatValue(v, t));
       return;
     case TypeId::kBinary:
-      json::WriteString(Base64Encode(v.string_value()), out);
+      AppendJsonString(Base64Encode(v.string_value()), out);
       return;
     case TypeId::kString:
     case TypeId::kDate:
@@ -241,7 +242,7 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
-      json::WriteString(FormatValue(v, t), out);
+      AppendJsonString(FormatValue(v, t), out);
       return;
   }
 }
@@ -278,14 +279,14 @@ void AppendCollectionJson(std::string_view encoded, const DataType& type, std::s
       if (i % 2 == 1) continue;
       if (i > 0) out->push_back(',');
       const DataType& kt = type.key_type();
-      json::WriteString(slots[i].present ? FormatValue(SlotValue(slots[i], kt), kt) : "null", out);
+      AppendJsonString(slots[i].present ? FormatValue(SlotValue(slots[i], kt), kt) : "null", out);
       out->push_back(':');
       AppendSlotJson(slots[i + 1], type.value_type(), out);
       continue;
     }
     if (i > 0) out->push_back(',');
     if (type.id == TypeId::kRow) {
-      json::WriteString(type.fields()[i].name, out);
+      AppendJsonString(type.fields()[i].name, out);
       out->push_back(':');
     }
     AppendSlotJson(slots[i], SlotType(type, i), out);
