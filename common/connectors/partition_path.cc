@@ -96,6 +96,16 @@ std::string PartitionPath(const PartitionSpec& spec) {
   return absl::StrJoin(levels, "/");
 }
 
+bool IsPartitionPath(std::string_view path) {
+  if (path.empty()) return false;
+  for (absl::string_view level : absl::StrSplit(absl::string_view(path.data(), path.size()), '/')) {
+    if (level.empty() || level[0] == '.' || level.find('=') == absl::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<PartitionSpec> ParsePartitionPath(std::string_view path) {
   PartitionSpec spec;
   for (absl::string_view piece :

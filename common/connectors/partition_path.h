@@ -34,6 +34,10 @@ std::string PartitionPath(const PartitionSpec& spec);
 // Splits a relative directory `k1=v1/k2=v2` (unescaping names and values); an error names the
 // directory when a level is not `k=v`.
 absl::StatusOr<PartitionSpec> ParsePartitionPath(std::string_view path);
+// Whether `path` is a relative partition directory `k1=v1/k2=v2` that stays inside the table's
+// directory: at least one level, each level non-empty, holding a '=' and not starting with '.'
+// (names read back from a checkpoint or a writer's report are checked with it).
+bool IsPartitionPath(std::string_view path);
 
 // `{k1=v1, k2=v2}` as EXPLAIN prints a partition (Flink's `partitions=[{...}, ...]`).
 std::string PartitionSpecText(const PartitionSpec& spec);

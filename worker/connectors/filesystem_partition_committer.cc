@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/partition_commit_info.h"
+#include "common/connectors/partition_path.h"
 #include "worker/connectors/filesystem_commit_policy.h"
 #include "worker/connectors/filesystem_table.h"
 
@@ -23,18 +24,6 @@ int64_t NowMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// `k1=v1/k2=v2`: levels that stay inside the table's directory.
-bool IsPartitionName(std::string_view name_in) {
-  const absl::string_view name(name_in.data(), name_in.size());
-  if (name.empty()) return false;
-  for (absl::string_view level : absl::StrSplit(name, '/')) {
-    if (level.empty() || level[0] == '.' || level.find('=') == absl::string_view::npos) {
-      return false;
-    }
-  }
-  return true;
 }
 
 }  // namespace
@@ -88,7 +77,7 @@ absl::Status FilesystemPartitionCommitter::Process(int input, const ChangelogBat
   for (size_t r = 0; r < batch.num_rows(); ++r) {
     if (!partitions.IsNull(r)) {
       const std::string_view partition = partitions.GetString(r);
-      if (!IsPartitionName(partition)) {
+      if (!IsPartitionPath(partition)) {
         return Error(absl::StrCat("a writer reported a partition '", std::string(partition),
                                   "' that this table cannot have"));
       }

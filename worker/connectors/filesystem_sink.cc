@@ -443,23 +443,11 @@ namespace {
 // A name the restored state may hold: `[k1=v1/.../]` then `.part-...pending.<attempt>`, with no
 // level that could lead elsewhere.
 bool IsPendingName(const std::string& name) {
-  const std::vector<std::string> levels = absl::StrSplit(name, '/');
-  const std::string& file = levels.back();
+  const size_t slash = name.rfind('/');
+  const absl::string_view file =
+      absl::string_view(name).substr(slash == std::string::npos ? 0 : slash + 1);
   if (!absl::StartsWith(file, ".part-") || !absl::StrContains(file, ".pending.")) return false;
-  for (size_t i = 0; i + 1 < levels.size(); ++i) {
-    if (levels[i].find('=') == std::string::npos || levels[i][0] == '.') return false;
-  }
-  return true;
-}
-
-bool IsPartitionName(const std::string& name) {
-  if (name.empty()) return true;
-  for (absl::string_view level : absl::StrSplit(name, '/')) {
-    if (level.empty() || level[0] == '.' || level.find('=') == absl::string_view::npos) {
-      return false;
-    }
-  }
-  return true;
+  return slash == std::string::npos || IsPartitionPath(std::string_view(name).substr(0, slash));
 }
 
 }  // namespace
@@ -472,7 +460,8 @@ absl::Status FilesystemSink::RestoreState(const OperatorSnapshot& snapshot) {
     for (absl::string_view p :
          absl::StrSplit(absl::string_view(commit->data(), commit->size()), '\n')) {
       const std::string partition(p);
-      if (!IsPartitionName(partition)) {
+      // "": the table's own directory (not partitioned).
+      if (!partition.empty() && !IsPartitionPath(partition)) {
         return Error(absl::StrCat("the restored state names a partition '", partition,
                                   "' that this sink does not write"));
       }

@@ -26,6 +26,19 @@ TEST(PartitionPathTest, EscapesTheCharactersFlinkEscapes) {
   EXPECT_EQ(EscapePartitionName(".."), "..");
 }
 
+TEST(PartitionPathTest, APartitionPathStaysInsideTheTable) {
+  EXPECT_TRUE(IsPartitionPath("day=2024-01-01"));
+  EXPECT_TRUE(IsPartitionPath("region=eu/day=2024-01-01"));
+  EXPECT_TRUE(IsPartitionPath("k=%2F"));
+  EXPECT_FALSE(IsPartitionPath(""));            // the table's own directory
+  EXPECT_FALSE(IsPartitionPath("day"));         // no '='
+  EXPECT_FALSE(IsPartitionPath("a=1//b=2"));    // an empty level
+  EXPECT_FALSE(IsPartitionPath("a=1/"));        // an empty last level
+  EXPECT_FALSE(IsPartitionPath("/a=1"));        // absolute
+  EXPECT_FALSE(IsPartitionPath("a=1/../b=2"));  // leading out
+  EXPECT_FALSE(IsPartitionPath(".staging=1"));  // hidden
+}
+
 TEST(PartitionPathTest, UnescapeIsTheInverse) {
   for (const std::string s :
        {"a/b=c", "100%", "x:y", "plain", "\"#'*?\\{[]^", "\x01", "café", "%", "%2", "%zz"}) {
