@@ -176,16 +176,28 @@ TEST_F(UdfTest, AThrowingFunctionFailsItsJobWithItsMessageAndTheWorkersLiveOn) {
 namespace eddy::testing {
 namespace {
 
+// A copy of the example library at `dir`/lib/`file`, which a test may remove; its path.
+std::string CopyOfExampleLibrary(const std::string& dir, const std::string& file) {
+  std::filesystem::create_directories(dir + "/lib");
+  const std::string library = dir + "/lib/" + file;
+  std::filesystem::copy_file(kExampleLibrary, library);
+  return library;
+}
+
+// The catalog tests kill no worker: one, on the loopback network.
+ClusterOptions OneLoopbackWorker() {
+  ClusterOptions options;
+  options.workers = 1;
+  options.isolate_workers = false;
+  return options;
+}
+
 // A permanent function keeps its library in the catalog: after the file is gone and the
 // coordinator restarted on its data dir, other sessions still call it on the workers.
 TEST(UdfCatalogTest, APermanentFunctionOutlivesItsFileAndACoordinatorRestart) {
   const std::string dir = FreshTestDir("udf-catalog");
-  std::filesystem::create_directories(dir + "/lib");
-  const std::string library = dir + "/lib/libkept.so";
-  std::filesystem::copy_file(kExampleLibrary, library);
-  ClusterOptions options;
-  options.workers = 1;
-  options.isolate_workers = false;
+  const std::string library = CopyOfExampleLibrary(dir, "libkept.so");
+  const ClusterOptions options = OneLoopbackWorker();
   {
     ProcessCluster cluster(dir, options);
     ASSERT_TRUE(cluster.ok()) << cluster.error();
@@ -214,12 +226,8 @@ TEST(UdfCatalogTest, APermanentFunctionOutlivesItsFileAndACoordinatorRestart) {
 // FUNCTION shows the definition as Flink shows a function's.
 TEST(UdfCatalogTest, AnAlteredFunctionKeepsItsLibraryAndItsNewSymbolAcrossARestart) {
   const std::string dir = FreshTestDir("udf-alter");
-  std::filesystem::create_directories(dir + "/lib");
-  const std::string library = dir + "/lib/libaltered.so";
-  std::filesystem::copy_file(kExampleLibrary, library);
-  ClusterOptions options;
-  options.workers = 1;
-  options.isolate_workers = false;
+  const std::string library = CopyOfExampleLibrary(dir, "libaltered.so");
+  const ClusterOptions options = OneLoopbackWorker();
   {
     ProcessCluster cluster(dir, options);
     ASSERT_TRUE(cluster.ok()) << cluster.error();
