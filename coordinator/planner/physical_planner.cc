@@ -741,7 +741,8 @@ absl::StatusOr<MiniBatchSettings> MiniBatchFromConfig(const ConfigMap& config) {
         "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' must "
         "be a positive duration (e.g. '1 s')");
   }
-  ASSIGN_OR_RETURN(s.size, ConfigPositiveInt(config, "table.exec.mini-batch.size", 1000));
+  ASSIGN_OR_RETURN(s.size,
+                   ConfigPositiveInt(config, "table.exec.mini-batch.size", kDefaultMiniBatchSize));
   return s;
 }
 

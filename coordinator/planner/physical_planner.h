@@ -39,6 +39,9 @@ struct PhysicalPlan {
 absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>& roots,
                                                const ConfigMap& config);
 
+// table.exec.mini-batch.size when unset.
+inline constexpr int kDefaultMiniBatchSize = 1000;
+
 // table.exec.mini-batch.* as the aggregates get it; size 0 = off.
 struct MiniBatchSettings {
   int size = 0;

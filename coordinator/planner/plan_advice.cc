@@ -27,7 +27,7 @@ std::string TwoPhaseAdvice(const ConfigMap& config) {
   if (!latency.ok() || *latency <= 0) {
     settings.push_back("'table.exec.mini-batch.allow-latency' to a positive long value");
   }
-  if (!ConfigPositiveInt(config, "table.exec.mini-batch.size", 1000).ok()) {
+  if (!ConfigPositiveInt(config, "table.exec.mini-batch.size", kDefaultMiniBatchSize).ok()) {
     settings.push_back("'table.exec.mini-batch.size' to a positive long value");
   }
   return absl::StrCat(
