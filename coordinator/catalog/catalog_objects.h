@@ -21,9 +21,21 @@ struct ObjectPath {
   std::string object;
 
   std::string ToString() const { return catalog + "." + database + "." + object; }
+  // `c`.`d`.`t`, each part quoted (a '`' doubled), as Flink's messages print an identifier.
+  std::string ToQuotedString() const {
+    return Quoted(catalog) + "." + Quoted(database) + "." + Quoted(object);
+  }
   // `[[default_catalog, default_database, words]]` as EXPLAIN prints table names.
   std::string ToExplainString() const {
     return "[[" + catalog + ", " + database + ", " + object + "]]";
+  }
+  static std::string Quoted(const std::string& name) {
+    std::string out = "`";
+    for (char c : name) {
+      out += c;
+      if (c == '`') out += '`';
+    }
+    return out + "`";
   }
   bool operator<(const ObjectPath& o) const {
     return std::tie(catalog, database, object) < std::tie(o.catalog, o.database, o.object);

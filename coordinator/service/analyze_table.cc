@@ -11,7 +11,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "common/base/status_macros.h"
 #include "common/batch/batch_codec.h"
 #include "common/connectors/partition_path.h"
@@ -27,13 +26,7 @@ absl::Status Invalid(const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat("Validation error: ", message));
 }
 
-std::string Quoted(const std::string& name) {
-  return absl::StrCat("`", absl::StrReplaceAll(name, {{"`", "``"}}), "`");
-}
-
-std::string Identifier(const ObjectPath& path) {
-  return absl::StrCat(Quoted(path.catalog), ".", Quoted(path.database), ".", Quoted(path.object));
-}
+std::string Identifier(const ObjectPath& path) { return path.ToQuotedString(); }
 
 // What Flink computes for a column of this type besides its null count.
 enum class StatsKind { kNullsOnly, kBoolean, kRange, kString };
@@ -62,7 +55,7 @@ StatsKind KindOf(const DataType& type) {
 
 // The statistics query's select list for one column, in the order ColumnFromRow reads it.
 std::vector<std::string> ColumnSelects(const std::string& name, const DataType& type) {
-  const std::string c = Quoted(name);
+  const std::string c = ObjectPath::Quoted(name);
   std::vector<std::string> out = {absl::StrCat("COUNT(*) - COUNT(", c, ")")};
   switch (KindOf(type)) {
     case StatsKind::kBoolean:
@@ -234,7 +227,7 @@ std::string StatisticsQuery(const ObjectPath& path, const Target& target) {
     }
   }
   std::vector<std::string> keys;
-  for (const std::string& k : table.partition_keys) keys.push_back(Quoted(k));
+  for (const std::string& k : table.partition_keys) keys.push_back(ObjectPath::Quoted(k));
   for (const std::string& k : keys) selects.push_back(k);
   std::string sql =
       absl::StrCat("SELECT ", absl::StrJoin(selects, ", "), " FROM ", Identifier(path));

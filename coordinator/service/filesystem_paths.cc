@@ -9,25 +9,33 @@ namespace {
 absl::Status Resolve(const std::vector<std::string>& allowed_dirs, const std::string& table,
                      google::protobuf::Map<std::string, std::string>* options) {
   auto it = options->find("path");
-  if (it == options->end() || it->second.empty()) {
+  auto canonical =
+      CanonicalTablePath(allowed_dirs, table, it == options->end() ? nullptr : &it->second);
+  if (!canonical.ok()) return canonical.status();
+  it->second = *std::move(canonical);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> CanonicalTablePath(const std::vector<std::string>& allowed_dirs,
+                                               const std::string& table, const std::string* path) {
+  if (path == nullptr || path->empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("Validation error: filesystem table '", table, "' has no option 'path'"));
   }
-  auto canonical = CanonicalFilesystemPath(it->second);
+  auto canonical = CanonicalFilesystemPath(*path);
   if (!canonical.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("Validation error: option 'path' of table '",
                                                    table, "': ", canonical.status().message()));
   }
   if (!IsUnderAllowedDir(*canonical, allowed_dirs)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("Validation error: path '", it->second, "' of filesystem table '", table,
+        absl::StrCat("Validation error: path '", *path, "' of filesystem table '", table,
                      "' is outside ", AllowedDirsOf("server", allowed_dirs)));
   }
-  it->second = *canonical;
-  return absl::OkStatus();
+  return canonical;
 }
-
-}  // namespace
 
 absl::Status ResolveFilesystemPaths(const std::vector<std::string>& allowed_dirs,
                                     std::vector<v1::PlanNode>* nodes) {
