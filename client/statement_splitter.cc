@@ -8,7 +8,8 @@ namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// Enough for EXPLAIN with every detail Flink names before STATEMENT SET BEGIN.
+// Enough for EXPLAIN with every detail Flink names before STATEMENT SET BEGIN (and for COMPILE
+// [AND EXECUTE] PLAN 'file' IF NOT EXISTS FOR STATEMENT SET BEGIN).
 constexpr size_t kFirstWords = 10;
 
 }  // namespace
@@ -25,7 +26,8 @@ void StatementSplitter::EndWord() {
 }
 
 bool StatementSplitter::OpensStatementSet() const {
-  if (first_words_.empty() || (first_words_[0] != "EXECUTE" && first_words_[0] != "EXPLAIN")) {
+  if (first_words_.empty() || (first_words_[0] != "EXECUTE" && first_words_[0] != "EXPLAIN" &&
+                               first_words_[0] != "COMPILE")) {
     return false;
   }
   for (size_t i = 1; i + 2 < first_words_.size(); ++i) {

@@ -66,6 +66,21 @@ TEST(StatementSplitterTest, AnExplainedStatementSetIsOneStatementToo) {
   EXPECT_THAT(s.Add("EXPLAIN SELECT 1; SELECT 2;\n"), ElementsAre("EXPLAIN SELECT 1", "SELECT 2"));
 }
 
+TEST(StatementSplitterTest, ACompiledStatementSetIsOneStatementToo) {
+  StatementSplitter s;
+  EXPECT_THAT(s.Add("COMPILE PLAN '/p; q.json' IF NOT EXISTS FOR STATEMENT SET BEGIN\n"),
+              IsEmpty());
+  EXPECT_THAT(s.Add("INSERT INTO a SELECT 1;\n"), IsEmpty());
+  EXPECT_THAT(s.Add("END;\n"),
+              ElementsAre("COMPILE PLAN '/p; q.json' IF NOT EXISTS FOR STATEMENT SET BEGIN\n"
+                          "INSERT INTO a SELECT 1;\nEND"));
+  EXPECT_THAT(s.Add("COMPILE AND EXECUTE PLAN 'p' FOR STATEMENT SET BEGIN INSERT INTO a "
+                    "SELECT 1; END; EXECUTE PLAN 'p';\n"),
+              ElementsAre("COMPILE AND EXECUTE PLAN 'p' FOR STATEMENT SET BEGIN INSERT INTO a "
+                          "SELECT 1; END",
+                          "EXECUTE PLAN 'p'"));
+}
+
 TEST(StatementSplitterTest, OnlyALoneEndClosesAStatementSet) {
   StatementSplitter s;
   EXPECT_THAT(s.Add("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;\n"),

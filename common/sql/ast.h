@@ -465,6 +465,29 @@ struct AnalyzeTable {
   SourcePos columns_pos;
 };
 
+// COMPILE PLAN ['file'] [IF NOT EXISTS] FOR <insert | STATEMENT SET BEGIN ... END>: plans the
+// INSERTs and writes the plan to `file` (without it, returns the plan as a one-row result).
+// EXECUTE PLAN 'file': submits the plan written there. COMPILE AND EXECUTE PLAN 'file' FOR ...:
+// compiles unless `file` exists, then submits the plan in `file`.
+struct CompiledPlanStatement {
+  enum class Op { kCompile, kExecute, kCompileAndExecute };
+  Op op = Op::kCompile;
+  std::optional<std::string> path;
+  bool if_not_exists = false;
+  std::vector<Insert> inserts;  // kCompile, kCompileAndExecute: one, or a statement set's
+};
+
+// TRUNCATE TABLE t: removes every row of a table (batch mode only).
+struct TruncateTable {
+  QualifiedName table;
+};
+
+// CALL [catalog.][db.]procedure(arg, ...): runs a stored procedure of a catalog.
+struct CallProcedure {
+  QualifiedName name;
+  std::vector<ExprPtr> args;
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -488,6 +511,9 @@ enum class StatementKind {
   kJar,
   kModule,
   kAnalyzeTable,
+  kCompiledPlan,
+  kTruncateTable,
+  kCall,
   kHelp,
   kQuit,
 };
@@ -519,6 +545,9 @@ struct Statement {
   std::unique_ptr<JarStatement> jar;
   std::unique_ptr<ModuleStatement> module;
   std::unique_ptr<AnalyzeTable> analyze_table;
+  std::unique_ptr<CompiledPlanStatement> compiled_plan;
+  std::unique_ptr<TruncateTable> truncate_table;
+  std::unique_ptr<CallProcedure> call;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

@@ -30,6 +30,39 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     ASSIGN_OR_RETURN(stmt.insert, ParseInsert());
     return absl::OkStatus();
   }
+  if (word == "COMPILE") return ParseCompilePlan(stmt);
+  if (word == "EXECUTE" && PeekKeyword("PLAN", 1)) {
+    Advance();
+    Advance();
+    stmt.kind = StatementKind::kCompiledPlan;
+    stmt.compiled_plan = std::make_unique<CompiledPlanStatement>();
+    stmt.compiled_plan->op = CompiledPlanStatement::Op::kExecute;
+    ASSIGN_OR_RETURN(stmt.compiled_plan->path, ParseStringLiteral());
+    return absl::OkStatus();
+  }
+  if (word == "TRUNCATE") {
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("TABLE"));
+    stmt.kind = StatementKind::kTruncateTable;
+    stmt.truncate_table = std::make_unique<TruncateTable>();
+    ASSIGN_OR_RETURN(stmt.truncate_table->table, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  if (word == "CALL") {
+    Advance();
+    stmt.kind = StatementKind::kCall;
+    stmt.call = std::make_unique<CallProcedure>();
+    ASSIGN_OR_RETURN(stmt.call->name, ParseQualifiedName());
+    RETURN_IF_ERROR(ExpectSymbol("("));
+    if (!AcceptSymbol(")")) {
+      do {
+        ASSIGN_OR_RETURN(ExprPtr arg, ParseExpr());
+        stmt.call->args.push_back(std::move(arg));
+      } while (AcceptSymbol(","));
+      RETURN_IF_ERROR(ExpectSymbol(")"));
+    }
+    return absl::OkStatus();
+  }
   if (word == "EXECUTE") {
     Advance();
     if (PeekKeyword("INSERT")) {  // EXECUTE INSERT INTO ...
@@ -224,6 +257,40 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     return absl::OkStatus();
   }
   return ErrorExpected("a statement");
+}
+
+// COMPILE [AND EXECUTE] PLAN ['file'] [IF NOT EXISTS] FOR <insert | STATEMENT SET BEGIN ... END>,
+// Flink's grammar; the file may be left out of COMPILE PLAN only.
+absl::Status Parser::ParseCompilePlan(Statement& stmt) {
+  RETURN_IF_ERROR(ExpectKeyword("COMPILE"));
+  stmt.kind = StatementKind::kCompiledPlan;
+  stmt.compiled_plan = std::make_unique<CompiledPlanStatement>();
+  CompiledPlanStatement& plan = *stmt.compiled_plan;
+  if (AcceptKeyword("AND")) {
+    RETURN_IF_ERROR(ExpectKeyword("EXECUTE"));
+    plan.op = CompiledPlanStatement::Op::kCompileAndExecute;
+  }
+  RETURN_IF_ERROR(ExpectKeyword("PLAN"));
+  if (Peek().kind == TokenKind::kString || plan.op != CompiledPlanStatement::Op::kCompile) {
+    ASSIGN_OR_RETURN(plan.path, ParseStringLiteral());
+  }
+  if (plan.op == CompiledPlanStatement::Op::kCompile && plan.path) {
+    ASSIGN_OR_RETURN(plan.if_not_exists, ParseIfNotExists());
+  }
+  RETURN_IF_ERROR(ExpectKeyword("FOR"));
+  if (PeekKeyword("STATEMENT")) {
+    Advance();
+    RETURN_IF_ERROR(ExpectKeyword("SET"));
+    RETURN_IF_ERROR(ExpectKeyword("BEGIN"));
+    ASSIGN_OR_RETURN(std::unique_ptr<StatementSet> set,
+                     ParseStatementSetBody(/*allow_empty=*/false));
+    plan.inserts = std::move(set->inserts);
+    return absl::OkStatus();
+  }
+  if (!PeekKeyword("INSERT")) return ErrorExpected("'INSERT' or 'STATEMENT SET'");
+  ASSIGN_OR_RETURN(std::unique_ptr<Insert> insert, ParseInsert());
+  plan.inserts.push_back(std::move(*insert));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {

@@ -78,6 +78,7 @@ class Parser {
   absl::StatusOr<StatementPtr> ParseStatementWithText();
   absl::Status ParseStatementBody(Statement& stmt);
   absl::StatusOr<std::unique_ptr<Insert>> ParseInsert();
+  absl::Status ParseCompilePlan(Statement& stmt);
   // After the opening BEGIN: INSERT ...; INSERT ...; END
   // (The BEGIN STATEMENT SET form may be empty: the SQL client then submits nothing.)
   absl::StatusOr<std::unique_ptr<StatementSet>> ParseStatementSetBody(bool allow_empty);

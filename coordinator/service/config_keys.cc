@@ -84,6 +84,9 @@ const std::map<std::string, KeySpec>& Specs() {
       // The TABLE result mode's row limit; 0 or less: none (as Flink).
       {kMaxTableResultRowsKey, {Kind::kInteger, absl::StrCat(kDefaultMaxTableResultRows), {}}},
       {"table.dml-sync", {Kind::kBool, "false", {}}},
+      // COMPILE PLAN overwrites an existing plan file when true
+      // (coordinator/service/compiled_plan.h).
+      {"table.plan.force-recompile", {Kind::kBool, "false", {}}},
       {"pipeline.name", {Kind::kAny, "", {}}},
       // Restart strategies (coordinator/cluster/restart_strategy.h). No type: none, or
       // exponential-delay when checkpointing is on.

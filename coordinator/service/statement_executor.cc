@@ -13,13 +13,16 @@
 #include "coordinator/planner/config_values.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/service/analyze_table.h"
+#include "coordinator/service/call_procedure.h"
 #include "coordinator/service/catalog_ddl.h"
+#include "coordinator/service/compiled_plan.h"
 #include "coordinator/service/config_keys.h"
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
 #include "coordinator/service/job_submission.h"
 #include "coordinator/service/show_statements.h"
 #include "coordinator/service/statement_responses.h"
+#include "coordinator/service/truncate_table.h"
 #include "coordinator/service/user_function_ddl.h"
 
 namespace eddy {
@@ -31,10 +34,8 @@ Response Ok(const std::string& message = "Execute statement succeeded.") {
   return OkResponse(message);
 }
 
-absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
-                                const std::vector<const sql::Insert*>& inserts,
-                                const SubmitOptions& options) {
-  ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
+absl::StatusOr<Response> SubmitInsertJob(JobManager* jobs, Session& session,
+                                         const PlannedJob& planned, const SubmitOptions& options) {
   ASSIGN_OR_RETURN(std::string job_id,
                    SubmitPlanned(jobs, session, planned, options, JobKind::kInsert));
   Response r;
@@ -43,6 +44,28 @@ absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
   r.set_job_bounded(planned.bounded);
   r.set_message("SQL update statement has been successfully submitted to the cluster:");
   return r;
+}
+
+absl::StatusOr<Response> Submit(JobManager* jobs, Session& session,
+                                const std::vector<const sql::Insert*>& inserts,
+                                const SubmitOptions& options) {
+  ASSIGN_OR_RETURN(PlannedJob planned, PlanInserts(inserts, session.catalog, session.config));
+  return SubmitInsertJob(jobs, session, planned, options);
+}
+
+absl::StatusOr<Response> ExecuteCompiledPlan(JobManager* jobs, Session& session,
+                                             const sql::CompiledPlanStatement& statement,
+                                             const SubmitOptions& options) {
+  ASSIGN_OR_RETURN(CompiledPlanOutcome outcome,
+                   RunCompiledPlanStatement(statement, session, options.filesystem_allowed_dirs));
+  if (outcome.job) return SubmitInsertJob(jobs, session, *outcome.job, options);
+  if (outcome.json) {  // shown whole, as EXPLAIN's plan is
+    Response r;
+    r.set_kind(Response::EXPLAIN);
+    r.set_message(std::move(*outcome.json));
+    return r;
+  }
+  return Ok();
 }
 
 absl::StatusOr<Response> ExecuteSet(Session& session, const sql::Set& set) {
@@ -162,6 +185,13 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kAnalyzeTable:
       RETURN_IF_ERROR(AnalyzeTable(jobs_, session, *stmt->analyze_table, options_));
       return Ok();
+    case sql::StatementKind::kCompiledPlan:
+      return ExecuteCompiledPlan(jobs_, session, *stmt->compiled_plan, options_);
+    case sql::StatementKind::kTruncateTable:
+      RETURN_IF_ERROR(TruncateTable(session, *stmt->truncate_table, options_));
+      return Ok();
+    case sql::StatementKind::kCall:
+      return CallProcedure(session, *stmt->call);
     case sql::StatementKind::kModule: {
       const sql::ModuleStatement& module = *stmt->module;
       ModuleManager& modules = catalog.modules();

@@ -461,5 +461,64 @@ TEST(Statement, AnalyzeTable) {
             "SQL parse error at line 1, column 9: expected 'TABLE' but found 't'");
 }
 
+TEST(Statement, CompilePlan) {
+  using Op = CompiledPlanStatement::Op;
+  auto file = ParseStatement(
+      "COMPILE PLAN 'file:///tmp/p.json' IF NOT EXISTS FOR INSERT INTO s SELECT * FROM t");
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_EQ((*file)->kind, StatementKind::kCompiledPlan);
+  const CompiledPlanStatement& c = *(*file)->compiled_plan;
+  EXPECT_EQ(c.op, Op::kCompile);
+  EXPECT_EQ(c.path, "file:///tmp/p.json");
+  EXPECT_TRUE(c.if_not_exists);
+  ASSERT_EQ(c.inserts.size(), 1u);
+  EXPECT_EQ(c.inserts[0].target.ToString(), "s");
+
+  auto inline_plan = ParseStatement(
+      "compile plan for statement set begin insert into a select 1; insert into b select 2; end");
+  ASSERT_TRUE(inline_plan.ok()) << inline_plan.status();
+  EXPECT_FALSE((*inline_plan)->compiled_plan->path.has_value());
+  ASSERT_EQ((*inline_plan)->compiled_plan->inserts.size(), 2u);
+  EXPECT_EQ((*inline_plan)->compiled_plan->inserts[1].target.ToString(), "b");
+
+  auto both = ParseStatement("COMPILE AND EXECUTE PLAN 'p.json' FOR INSERT INTO s SELECT 1");
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ((*both)->compiled_plan->op, Op::kCompileAndExecute);
+  EXPECT_EQ((*both)->compiled_plan->path, "p.json");
+
+  auto execute = ParseStatement("EXECUTE PLAN 'p.json'");
+  ASSERT_TRUE(execute.ok()) << execute.status();
+  EXPECT_EQ((*execute)->compiled_plan->op, Op::kExecute);
+  EXPECT_TRUE((*execute)->compiled_plan->inserts.empty());
+  // EXECUTE INSERT and EXECUTE STATEMENT SET still parse as before.
+  EXPECT_EQ(ParseStatement("EXECUTE INSERT INTO s SELECT 1").value()->kind, StatementKind::kInsert);
+
+  EXPECT_EQ(ParseStatement("COMPILE PLAN 'p' FOR SELECT 1").status().message(),
+            "SQL parse error at line 1, column 22: expected 'INSERT' or 'STATEMENT SET' but "
+            "found 'SELECT'");
+  EXPECT_EQ(
+      ParseStatement("COMPILE AND EXECUTE PLAN FOR INSERT INTO s SELECT 1").status().message(),
+      "SQL parse error at line 1, column 26: expected string literal but found 'FOR'");
+  EXPECT_EQ(ParseStatement("EXECUTE PLAN").status().message(),
+            "SQL parse error at line 1, column 13: expected string literal but found end of input");
+}
+
+TEST(Statement, TruncateTableAndCall) {
+  auto truncate = ParseStatement("TRUNCATE TABLE c.d.t");
+  ASSERT_TRUE(truncate.ok()) << truncate.status();
+  ASSERT_EQ((*truncate)->kind, StatementKind::kTruncateTable);
+  EXPECT_EQ((*truncate)->truncate_table->table.ToString(), "c.d.t");
+  EXPECT_EQ(ParseStatement("TRUNCATE t").status().message(),
+            "SQL parse error at line 1, column 10: expected 'TABLE' but found 't'");
+
+  auto call = ParseStatement("CALL `system`.compact('t', 1 + 1)");
+  ASSERT_TRUE(call.ok()) << call.status();
+  ASSERT_EQ((*call)->kind, StatementKind::kCall);
+  EXPECT_EQ((*call)->call->name.ToString(), "system.compact");
+  EXPECT_EQ((*call)->call->args.size(), 2u);
+  EXPECT_TRUE(ParseStatement("CALL p()").ok());
+  EXPECT_FALSE(ParseStatement("CALL p").ok());
+}
+
 }  // namespace
 }  // namespace eddy::sql
