@@ -424,6 +424,16 @@ struct AlterDatabase {
   PropertyList properties;
 };
 
+// ALTER CATALOG c SET ('k' = 'v', ...) | RESET ('k', ...) | COMMENT '...'.
+struct AlterCatalog {
+  enum class Action { kSet, kReset, kComment };
+  std::string name;
+  Action action = Action::kSet;
+  PropertyList properties;        // kSet
+  std::vector<std::string> keys;  // kReset
+  std::string comment;            // kComment
+};
+
 // CREATE CATALOG [IF NOT EXISTS] c [COMMENT '...'] WITH ('type' = '...', ...).
 struct CreateCatalog {
   std::string name;
@@ -507,6 +517,7 @@ enum class StatementKind {
   kAlterTable,
   kAlterView,
   kAlterDatabase,
+  kAlterCatalog,
   kStopJob,
   kJar,
   kModule,
@@ -541,6 +552,7 @@ struct Statement {
   std::unique_ptr<AlterTable> alter_table;
   std::unique_ptr<AlterView> alter_view;
   std::unique_ptr<AlterDatabase> alter_database;
+  std::unique_ptr<AlterCatalog> alter_catalog;
   std::unique_ptr<StopJob> stop_job;
   std::unique_ptr<JarStatement> jar;
   std::unique_ptr<ModuleStatement> module;

@@ -1,6 +1,6 @@
 // ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark),
-// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER FUNCTION (parsed as CREATE
-// FUNCTION's alter form) and CREATE CATALOG, in Flink's syntax.
+// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER CATALOG (SET, RESET, COMMENT),
+// ALTER FUNCTION (parsed as CREATE FUNCTION's alter form) and CREATE CATALOG, in Flink's syntax.
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -34,12 +34,37 @@ absl::Status Parser::ParseAlter(Statement& stmt) {
     RETURN_IF_ERROR(ExpectKeyword("SET"));
     return ParseProperties(stmt.alter_database->properties);
   }
+  if (AcceptKeyword("CATALOG")) {
+    stmt.kind = StatementKind::kAlterCatalog;
+    stmt.alter_catalog = std::make_unique<AlterCatalog>();
+    AlterCatalog& alter = *stmt.alter_catalog;
+    ASSIGN_OR_RETURN(alter.name, ParseIdentifier());
+    if (AcceptKeyword("SET")) {
+      alter.action = AlterCatalog::Action::kSet;
+      return ParseProperties(alter.properties);
+    }
+    if (AcceptKeyword("RESET")) {
+      alter.action = AlterCatalog::Action::kReset;
+      RETURN_IF_ERROR(ExpectSymbol("("));
+      do {
+        ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+        alter.keys.push_back(std::move(key));
+      } while (AcceptSymbol(","));
+      return ExpectSymbol(")");
+    }
+    if (AcceptKeyword("COMMENT")) {
+      alter.action = AlterCatalog::Action::kComment;
+      ASSIGN_OR_RETURN(alter.comment, ParseStringLiteral());
+      return absl::OkStatus();
+    }
+    return ErrorExpected("'SET', 'RESET' or 'COMMENT'");
+  }
   // ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] f AS 'symbol' [LANGUAGE l] [USING JAR '...']
   const bool temporary = AcceptKeyword("TEMPORARY");
   const bool system = temporary && AcceptKeyword("SYSTEM");
   if (PeekKeyword("FUNCTION")) return ParseCreateFunction(stmt, temporary, system, /*alter=*/true);
   if (temporary) return ErrorExpected("'FUNCTION' or 'SYSTEM'");
-  return ErrorExpected("'TABLE', 'VIEW', 'DATABASE' or 'FUNCTION'");
+  return ErrorExpected("'TABLE', 'VIEW', 'DATABASE', 'CATALOG' or 'FUNCTION'");
 }
 
 absl::Status Parser::ParseAlterTable(Statement& stmt) {

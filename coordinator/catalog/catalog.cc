@@ -227,6 +227,23 @@ absl::Status Catalog::CreateCatalog(const std::string& name, CatalogInfo info,
   return absl::OkStatus();
 }
 
+absl::Status Catalog::AlterCatalog(const std::string& name, CatalogInfo info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto databases = databases_.find(name);
+  if (databases == databases_.end() || !catalogs_.count(name)) {
+    return absl::NotFoundError(absl::StrCat("Validation error: catalog '", name, "' not found"));
+  }
+  const std::string default_database = info.DefaultDatabase();
+  const bool new_database = !databases->second.count(default_database);
+  if (store_ && info.persistent()) {
+    RETURN_IF_ERROR(store_->PutCatalog(name, info));
+    if (new_database) RETURN_IF_ERROR(store_->PutDatabase(name, default_database));
+  }
+  catalogs_[name] = std::move(info);
+  databases->second.insert(default_database);
+  return absl::OkStatus();
+}
+
 absl::Status Catalog::DropCatalog(const std::string& name, bool if_exists) {
   std::vector<std::string> databases;
   {

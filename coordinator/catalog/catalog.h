@@ -59,6 +59,9 @@ class Catalog {
   // CREATE CATALOG: a new catalog with one (empty) database, `default-database` ('default').
   absl::Status CreateCatalog(const std::string& name, CatalogInfo info,
                              const std::string& default_database, bool if_not_exists);
+  // ALTER CATALOG: `name` (which must exist) gets `info`; its default database is created when it
+  // does not exist yet, as CREATE CATALOG creates it.
+  absl::Status AlterCatalog(const std::string& name, CatalogInfo info);
   // DROP CATALOG: the catalog and everything in it.
   absl::Status DropCatalog(const std::string& name, bool if_exists);
   std::optional<CatalogInfo> FindCatalog(const std::string& name) const;

@@ -273,6 +273,22 @@ absl::Status ExecuteDropDatabase(Session& session, const sql::Drop& drop) {
                                                  drop.cascade);
 }
 
+namespace {
+
+// The options a catalog takes, in CREATE CATALOG and ALTER CATALOG ... SET / RESET.
+absl::Status CheckCatalogOption(const std::string& catalog, const std::string& key,
+                                const std::string& value) {
+  if (key == "type") return absl::OkStatus();
+  if (key == "default-database") {
+    if (value.empty()) return Invalid("catalog option 'default-database' must not be empty");
+    return absl::OkStatus();
+  }
+  return Invalid(absl::StrCat("Unsupported option '", key, "' for catalog '", catalog,
+                              "'; supported: 'type', 'default-database'"));
+}
+
+}  // namespace
+
 absl::Status ExecuteCreateCatalog(Session& session, const sql::CreateCatalog& ddl) {
   CatalogInfo info;
   info.comment = ddl.comment.value_or("");
@@ -280,15 +296,9 @@ absl::Status ExecuteCreateCatalog(Session& session, const sql::CreateCatalog& dd
   info.type.clear();
   std::string default_database = "default";
   for (const auto& [key, value] : ddl.properties.entries) {
-    if (key == "type") {
-      info.type = value;
-    } else if (key == "default-database") {
-      if (value.empty()) return Invalid("catalog option 'default-database' must not be empty");
-      default_database = value;
-    } else {
-      return Invalid(absl::StrCat("Unsupported option '", key, "' for catalog '", ddl.name,
-                                  "'; supported: 'type', 'default-database'"));
-    }
+    RETURN_IF_ERROR(CheckCatalogOption(ddl.name, key, value));
+    if (key == "type") info.type = value;
+    if (key == "default-database") default_database = value;
   }
   if (info.type.empty()) {
     return Invalid(
@@ -303,6 +313,47 @@ absl::Status ExecuteCreateCatalog(Session& session, const sql::CreateCatalog& dd
   }
   return session.catalog.catalog()->CreateCatalog(ddl.name, std::move(info), default_database,
                                                   ddl.if_not_exists);
+}
+
+absl::Status ExecuteAlterCatalog(Session& session, const sql::AlterCatalog& ddl) {
+  Catalog* catalog = session.catalog.catalog();
+  std::optional<CatalogInfo> found = catalog->FindCatalog(ddl.name);
+  if (!found) {
+    return absl::NotFoundError(
+        absl::StrCat("Validation error: catalog '", ddl.name, "' does not exist"));
+  }
+  if (ddl.name == kDefaultCatalog) {
+    return Invalid(absl::StrCat("catalog '", kDefaultCatalog,
+                                "' was not created by CREATE CATALOG and cannot be altered"));
+  }
+  CatalogInfo info = *std::move(found);
+  auto erase = [&](const std::string& key) {
+    std::erase_if(info.options, [&](const auto& option) { return option.first == key; });
+  };
+  switch (ddl.action) {
+    case sql::AlterCatalog::Action::kSet:
+      for (const auto& [key, value] : ddl.properties.entries) {
+        RETURN_IF_ERROR(CheckCatalogOption(ddl.name, key, value));
+        if (key == "type" && value != info.type) {
+          return Invalid(absl::StrCat("Changing the type of catalog '", ddl.name,
+                                      "' is not supported: it is '", info.type, "'"));
+        }
+        erase(key);
+        info.options.emplace_back(key, value);
+      }
+      break;
+    case sql::AlterCatalog::Action::kReset:
+      for (const std::string& key : ddl.keys) {
+        if (key == "type") return Invalid("ALTER CATALOG RESET does not support changing 'type'");
+        RETURN_IF_ERROR(CheckCatalogOption(ddl.name, key, "-"));
+        erase(key);
+      }
+      break;
+    case sql::AlterCatalog::Action::kComment:
+      info.comment = ddl.comment;
+      break;
+  }
+  return catalog->AlterCatalog(ddl.name, std::move(info));
 }
 
 absl::Status ExecuteDropCatalog(Session& session, const sql::Drop& drop) {

@@ -18,6 +18,8 @@ absl::Status ExecuteAlterDatabase(Session& session, const sql::AlterDatabase& dd
 absl::Status ExecuteDropDatabase(Session& session, const sql::Drop& drop);
 absl::Status ExecuteCreateCatalog(Session& session, const sql::CreateCatalog& ddl);
 absl::Status ExecuteDropCatalog(Session& session, const sql::Drop& drop);
+// ALTER CATALOG c SET / RESET options or COMMENT; a catalog's type cannot change.
+absl::Status ExecuteAlterCatalog(Session& session, const sql::AlterCatalog& ddl);
 // The table is re-bound as a whole after the change (as CREATE TABLE binds it), so a change that
 // leaves it invalid (a computed column over a dropped column, a bad option) is refused.
 absl::Status ExecuteAlterTable(Session& session, sql::AlterTable& ddl);

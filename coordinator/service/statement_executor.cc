@@ -176,6 +176,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
     case sql::StatementKind::kAlterDatabase:
       RETURN_IF_ERROR(ExecuteAlterDatabase(session, *stmt->alter_database));
       return Ok();
+    case sql::StatementKind::kAlterCatalog:
+      RETURN_IF_ERROR(ExecuteAlterCatalog(session, *stmt->alter_catalog));
+      return Ok();
     case sql::StatementKind::kCreateFunction:
       RETURN_IF_ERROR(CreateUserFunction(*stmt->create_function, catalog, session.jars));
       return Ok();

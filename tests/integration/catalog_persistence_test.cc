@@ -2,7 +2,7 @@
 // and databases created in one `eddy` session are visible to the next one and survive the
 // coordinator being killed and started again on its data dir; temporary objects stay in their
 // session and shadow a permanent object of the same name there only. A partitioned table keeps its
-// PARTITIONED BY columns.
+// PARTITIONED BY columns. An altered persistent catalog keeps its new options.
 #include <string>
 
 #include "gmock/gmock.h"
@@ -33,6 +33,9 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
         "WITH ("
         "  'connector' = 'filesystem', 'path' = 'daily', 'format' = 'csv');"
         "CREATE TEMPORARY TABLE scratch (x INT) WITH ('connector' = 'blackhole');"
+        "CREATE CATALOG kept WITH ('type' = 'eddy');"
+        "ALTER CATALOG kept SET ('default-database' = 'sales');"
+        "ALTER CATALOG kept COMMENT 'altered';"
         "SHOW TABLES;");
     ASSERT_EQ(created.exit_code, 0) << created.err;
     EXPECT_THAT(created.out, HasSubstr("scratch"));
@@ -65,6 +68,12 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
   const std::string daily = restarted.Eddy("SHOW CREATE TABLE shop.daily;").out;
   EXPECT_THAT(daily, HasSubstr("PARTITIONED BY (`day`)"));
   EXPECT_THAT(daily, HasSubstr("`id` BIGINT COMMENT 'the order',"));
+  // ALTER CATALOG of a persistent catalog is stored: its options, comment and new database.
+  const std::string kept =
+      restarted.Eddy("SHOW CREATE CATALOG kept; USE CATALOG kept; SHOW CURRENT DATABASE;").out;
+  EXPECT_THAT(kept, HasSubstr("COMMENT 'altered'"));
+  EXPECT_THAT(kept, HasSubstr("'default-database' = 'sales'"));
+  EXPECT_THAT(kept, HasSubstr("| sales "));
   // The restored view runs.
   RunResult rows = restarted.Eddy("SELECT id FROM shop.`big orders`;");
   ASSERT_EQ(rows.exit_code, 0) << rows.err;

@@ -503,6 +503,23 @@ TEST(Statement, CompilePlan) {
             "SQL parse error at line 1, column 13: expected string literal but found end of input");
 }
 
+TEST(Statement, AlterCatalog) {
+  auto set = ParseStatement("ALTER CATALOG c SET ('default-database' = 'db', 'type' = 'eddy')");
+  ASSERT_TRUE(set.ok()) << set.status();
+  ASSERT_EQ((*set)->kind, StatementKind::kAlterCatalog);
+  EXPECT_EQ((*set)->alter_catalog->name, "c");
+  EXPECT_EQ((*set)->alter_catalog->action, AlterCatalog::Action::kSet);
+  EXPECT_EQ((*set)->alter_catalog->properties.entries.size(), 2u);
+  auto reset = ParseStatement("alter catalog c reset ('a', 'b')");
+  ASSERT_TRUE(reset.ok()) << reset.status();
+  EXPECT_EQ((*reset)->alter_catalog->keys, (std::vector<std::string>{"a", "b"}));
+  auto comment = ParseStatement("ALTER CATALOG c COMMENT 'words'");
+  ASSERT_TRUE(comment.ok()) << comment.status();
+  EXPECT_EQ((*comment)->alter_catalog->comment, "words");
+  EXPECT_FALSE(ParseStatement("ALTER CATALOG c RESET ()").ok());
+  EXPECT_FALSE(ParseStatement("ALTER CATALOG c.d COMMENT 'x'").ok());
+}
+
 TEST(Statement, TruncateTableAndCall) {
   auto truncate = ParseStatement("TRUNCATE TABLE c.d.t");
   ASSERT_TRUE(truncate.ok()) << truncate.status();
