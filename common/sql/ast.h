@@ -391,6 +391,8 @@ struct AlterTable {
     kDropColumns,     // DROP column | (column, ...)
     kDropPrimaryKey,  // DROP PRIMARY KEY | DROP CONSTRAINT name
     kDropWatermark,   // DROP WATERMARK
+    kAddPartitions,   // ADD [IF NOT EXISTS] PARTITION (k = v, ...) [WITH (...)] ...
+    kDropPartitions,  // DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)] ...
   };
   // Where ADD/MODIFY puts a column: FIRST, AFTER `after`, or (neither) last / where it was.
   struct Position {
@@ -407,6 +409,11 @@ struct AlterTable {
   std::vector<std::string> keys;    // RESET keys, DROP columns
   CreateTable elements;             // ADD/MODIFY: columns, primary key, watermark as written
   std::vector<Position> positions;  // per elements.columns entry
+  // ADD/DROP PARTITION: the partition specs; ADD's WITH properties per spec (empty without WITH);
+  // `partition_if` is ADD's IF NOT EXISTS or DROP's IF EXISTS.
+  std::vector<std::vector<PartitionValueDef>> partitions;
+  std::vector<PropertyList> partition_properties;
+  bool partition_if = false;
   SourcePos pos;
 };
 

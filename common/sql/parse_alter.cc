@@ -1,6 +1,7 @@
-// ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark),
-// ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER CATALOG (SET, RESET, COMMENT),
-// ALTER FUNCTION (parsed as CREATE FUNCTION's alter form) and CREATE CATALOG, in Flink's syntax.
+// ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark,
+// ADD/DROP PARTITION), ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER CATALOG
+// (SET, RESET, COMMENT), ALTER FUNCTION (parsed as CREATE FUNCTION's alter form) and CREATE
+// CATALOG, in Flink's syntax.
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -102,6 +103,9 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
     return ExpectSymbol(")");
   }
   if (AcceptKeyword("ADD")) {
+    if (PeekKeyword("PARTITION") || (PeekKeyword("IF") && PeekKeyword("NOT", 1))) {
+      return ParseAddPartitions(alter);
+    }
     alter.action = Action::kAdd;
     return ParseAlterTableElements(alter);
   }
@@ -110,6 +114,9 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
     return ParseAlterTableElements(alter);
   }
   if (AcceptKeyword("DROP")) {
+    if (PeekKeyword("PARTITION") || (PeekKeyword("IF") && PeekKeyword("EXISTS", 1))) {
+      return ParseDropPartitions(alter);
+    }
     if (PeekKeyword("PRIMARY") && PeekKeyword("KEY", 1)) {
       Advance();
       Advance();
@@ -135,6 +142,33 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
     return absl::OkStatus();
   }
   return ErrorExpected("'RENAME', 'SET', 'RESET', 'ADD', 'MODIFY' or 'DROP'");
+}
+
+// ADD [IF NOT EXISTS] PARTITION (k = v, ...) [WITH ('k' = 'v', ...)] [PARTITION ...]*, as Flink.
+absl::Status Parser::ParseAddPartitions(AlterTable& alter) {
+  alter.action = AlterTable::Action::kAddPartitions;
+  ASSIGN_OR_RETURN(alter.partition_if, ParseIfNotExists());
+  if (!PeekKeyword("PARTITION")) return ErrorExpected("'PARTITION'");
+  while (AcceptKeyword("PARTITION")) {
+    ASSIGN_OR_RETURN(std::vector<PartitionValueDef> spec, ParsePartitionSpec());
+    alter.partitions.push_back(std::move(spec));
+    PropertyList properties;
+    if (AcceptKeyword("WITH")) RETURN_IF_ERROR(ParseProperties(properties));
+    alter.partition_properties.push_back(std::move(properties));
+  }
+  return absl::OkStatus();
+}
+
+// DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (k = v, ...)]*, as Flink.
+absl::Status Parser::ParseDropPartitions(AlterTable& alter) {
+  alter.action = AlterTable::Action::kDropPartitions;
+  ASSIGN_OR_RETURN(alter.partition_if, ParseIfExists());
+  do {
+    RETURN_IF_ERROR(ExpectKeyword("PARTITION"));
+    ASSIGN_OR_RETURN(std::vector<PartitionValueDef> spec, ParsePartitionSpec());
+    alter.partitions.push_back(std::move(spec));
+  } while (AcceptSymbol(","));
+  return absl::OkStatus();
 }
 
 // One element, or a parenthesized list of them; a column may be followed by FIRST or AFTER c.

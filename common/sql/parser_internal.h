@@ -94,6 +94,8 @@ class Parser {
   absl::Status ParseAlter(Statement& stmt);
   absl::Status ParseAlterTable(Statement& stmt);
   absl::Status ParseAlterTableElements(AlterTable& alter);
+  absl::Status ParseAddPartitions(AlterTable& alter);
+  absl::Status ParseDropPartitions(AlterTable& alter);
   absl::Status ParseCreateCatalog(Statement& stmt);
   absl::StatusOr<bool> ParseIfNotExists();
   absl::StatusOr<bool> ParseIfExists();

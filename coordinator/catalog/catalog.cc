@@ -85,15 +85,27 @@ absl::Status Catalog::FreePathLocked(const ObjectPath& path, const char* what) c
 Catalog::~Catalog() = default;
 
 absl::StatusOr<std::vector<std::string>> Catalog::ListPartitions(const CatalogTable& table) const {
+  if (table.FindOption("path") == nullptr || table.partition_keys.empty()) {
+    return std::vector<std::string>();
+  }
+  ASSIGN_OR_RETURN(std::string dir, PartitionedTableDirectory(table));
+  return ListPartitionDirectories(dir, table.partition_keys);
+}
+
+absl::StatusOr<std::string> Catalog::PartitionedTableDirectory(const CatalogTable& table) const {
   const std::string* path = table.FindOption("path");
-  if (path == nullptr || table.partition_keys.empty()) return std::vector<std::string>();
+  if (path == nullptr || table.partition_keys.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("Validation error: table '",
+                                                   table.path.ToString(),
+                                                   "' is not a partitioned filesystem table"));
+  }
   ASSIGN_OR_RETURN(std::string dir, CanonicalFilesystemPath(*path));
   if (filesystem_allowed_dirs_ && !IsUnderAllowedDir(dir, *filesystem_allowed_dirs_)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Validation error: path '", *path, "' of filesystem table '", table.path.ToString(),
         "' is outside ", AllowedDirsOf("server", *filesystem_allowed_dirs_)));
   }
-  return ListPartitionDirectories(dir, table.partition_keys);
+  return dir;
 }
 
 absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {

@@ -43,6 +43,10 @@ class Catalog {
   // as on disk), sorted, as Flink's filesystem tables discover them. None when its directory does
   // not exist yet; an error when it lies outside the allowed directories.
   absl::StatusOr<std::vector<std::string>> ListPartitions(const CatalogTable& table) const;
+  // The canonical directory of a partitioned filesystem table, where its partition directories
+  // are (ALTER TABLE ADD/DROP PARTITION create and remove them there); an error when it lies
+  // outside the allowed directories, or when the table has no 'path' or no partitions.
+  absl::StatusOr<std::string> PartitionedTableDirectory(const CatalogTable& table) const;
 
   absl::Status CreateDatabase(const std::string& catalog, const std::string& database,
                               bool if_not_exists, DatabaseInfo info = {});

@@ -1,8 +1,10 @@
 // Binding of INSERT INTO: the target must be a table whose connector can be written; the query's
 // columns are matched to the sink's (optionally through a column list), implicitly widened where
-// Flink allows it, and checked for nullability. INSERT OVERWRITE is for a filesystem table in batch
-// mode (the sink's commit replaces the table's files). A static PARTITION (k = 'v') clause gives
-// partition columns their literal values, and the query then feeds the other columns, as in Flink.
+// Flink allows it. A nullable value for a NOT NULL column is left to the sink's NOT NULL enforcer
+// at run time, as in Flink; a NOT NULL column left out of the column list is an error. INSERT
+// OVERWRITE is for a filesystem table in batch mode (the sink's commit replaces the table's files).
+// A static PARTITION (k = 'v') clause gives partition columns their literal values, and the query
+// then feeds the other columns, as in Flink.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -144,8 +146,8 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     }
     if (target[j] < 0) {
       if (!sf.type.nullable) {
-        return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,
-                                            "' is NOT NULL and has no value in the column list"));
+        return ValidationError(absl::StrCat("Column '", sf.name, "' of sink '", name,
+                                            "' has no default value and does not allow NULLs"));
       }
       exprs.push_back(MakeLiteral(Value::Null(), sf.type));
       continue;
@@ -157,17 +159,17 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
                        "' do not match. Cannot assign ", qt.WithNullable(true).ToString(), " to ",
                        sf.type.WithNullable(true).ToString(), " for column '", sf.name, "'"));
     }
-    if (qt.nullable && !sf.type.nullable) {
-      return ValidationError(absl::StrCat("column '", sf.name, "' of sink '", name,
-                                          "' is NOT NULL but the query result can be NULL"));
-    }
+    // A nullable value for a NOT NULL column is planned as in Flink: the sink's NOT NULL enforcer
+    // checks each row at run time (table.exec.sink.not-null-enforcer), so the column keeps the
+    // query's nullability up to the sink.
+    const DataType to = sf.type.WithNullable(sf.type.nullable || qt.nullable);
     ExprPtr ref = MakeColumnRef(target[j], qt);
     // Strings of any declared length share one layout and Flink does not enforce sink lengths by
     // default (table.exec.sink.type-length-enforcer=IGNORE), so VARCHAR(n) flows into STRING as is.
     // The same holds for VARBINARY(n) and BINARY(n) into BYTES.
     const bool as_is =
         (qt.IsString() && sf.type.IsString()) || (qt.IsBinary() && sf.type.IsBinary());
-    exprs.push_back(as_is ? ref : MakeCast(ref, sf.type));
+    exprs.push_back(as_is ? ref : MakeCast(ref, to));
   }
   LogicalNodePtr project = MakeProject(query.node, std::move(exprs), sink.Names());
   LogicalNodePtr sink_node = MakeSink(std::move(project), std::move(table));

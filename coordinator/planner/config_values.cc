@@ -19,6 +19,17 @@ bool IsBatchMode(const ConfigMap& config) {
   return it != config.end() && absl::AsciiStrToUpper(it->second) == "BATCH";
 }
 
+absl::StatusOr<bool> DropsRowsWithNullsInNotNullColumns(const ConfigMap& config) {
+  static constexpr char kKey[] = "table.exec.sink.not-null-enforcer";
+  auto it = config.find(kKey);
+  if (it == config.end()) return false;
+  const std::string value = absl::AsciiStrToUpper(it->second);
+  if (value == "ERROR") return false;
+  if (value == "DROP") return true;
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", kKey, "' must be ERROR or DROP, got '", it->second, "'"));
+}
+
 absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string& key, int def) {
   auto it = config.find(key);
   if (it == config.end()) return def;

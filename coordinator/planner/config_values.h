@@ -19,6 +19,10 @@ absl::StatusOr<int> ConfigPositiveInt(const ConfigMap& config, const std::string
 absl::StatusOr<int64_t> ConfigDurationMs(const ConfigMap& config, const std::string& key,
                                          int64_t def);
 
+// table.exec.sink.not-null-enforcer is DROP (rows with a null in a NOT NULL sink column are
+// dropped); ERROR, the default, fails the job. Any other value is an error naming the key.
+absl::StatusOr<bool> DropsRowsWithNullsInNotNullColumns(const ConfigMap& config);
+
 // table.local-time-zone, the zone that zone-dependent calls are planned in ("UTC" when unset).
 std::string ConfigTimeZone(const ConfigMap& config);
 

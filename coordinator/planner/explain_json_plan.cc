@@ -60,14 +60,34 @@ std::string JsonExecutionPlan(const JobGraph& graph) {
   // (stage, node id) -> the JSON id of every node but the exchange sources.
   std::map<std::pair<size_t, int>, int> ids;
   std::vector<std::string> nodes;
+  // Adds one node to `nodes`; returns its JSON id.
+  auto emit = [&nodes](const std::string& type, const std::string& pact,
+                       const std::string& contents, int parallelism,
+                       const std::vector<Predecessor>& predecessors) {
+    const int id = static_cast<int>(nodes.size()) + 1;
+    std::string json = absl::StrCat(
+        "{\n    \"id\" : ", id, ",\n    \"type\" : ", JsonString(absl::StrCat(type, "[", id, "]")),
+        ",\n    \"pact\" : ", JsonString(pact),
+        ",\n    \"contents\" : ", JsonString(absl::StrCat("[", id, "]:", contents)),
+        ",\n    \"parallelism\" : ", parallelism);
+    if (!predecessors.empty()) {
+      std::vector<std::string> edges;
+      for (const Predecessor& p : predecessors) {
+        edges.push_back(absl::StrCat("{\n      \"id\" : ", p.id,
+                                     ",\n      \"ship_strategy\" : ", JsonString(p.ship_strategy),
+                                     ",\n      \"side\" : \"second\"\n    }"));
+      }
+      absl::StrAppend(&json, ",\n    \"predecessors\" : [ ", absl::StrJoin(edges, ", "), " ]");
+    }
+    nodes.push_back(json + "\n  }");
+    return id;
+  };
   for (size_t s = 0; s < graph.stages.size(); ++s) {
     const JobStage& stage = graph.stages[s];
     std::map<int, const v1::PlanNode*> by_id;
     for (const v1::PlanNode& node : stage.nodes) by_id[node.id()] = &node;
     for (const v1::PlanNode& node : stage.nodes) {
       if (node.has_exchange_source()) continue;
-      const int id = static_cast<int>(ids.size()) + 1;
-      ids[{s, node.id()}] = id;
       std::vector<Predecessor> predecessors;
       for (int input : node.inputs()) {
         auto it = by_id.find(input);
@@ -82,33 +102,33 @@ std::string JsonExecutionPlan(const JobGraph& graph) {
         predecessors.push_back({ids[{static_cast<size_t>(edge.producer), edge.producer_node}],
                                 ShipStrategy(edge.partitioning)});
       }
-      std::string type = absl::StrCat(OperatorName(node), "[", id, "]");
+      std::string type = OperatorName(node);
       std::string pact = "Operator";
       if (node.has_table_source()) {
-        type = absl::StrCat("Source: ", ObjectName(node.table_source().table_name()), "[", id, "]");
+        type = absl::StrCat("Source: ", ObjectName(node.table_source().table_name()));
         pact = "Data Source";
       } else if (node.has_values()) {
-        type = absl::StrCat("Source: Values[", id, "]");
+        type = "Source: Values";
         pact = "Data Source";
       } else if (node.has_sink()) {
-        type = absl::StrCat("Sink: ", ObjectName(node.sink().table_name()), "[", id, "]");
+        type = absl::StrCat("Sink: ", ObjectName(node.sink().table_name()));
         pact = "Data Sink";
-      }
-      std::string json = absl::StrCat(
-          "{\n    \"id\" : ", id, ",\n    \"type\" : ", JsonString(type),
-          ",\n    \"pact\" : ", JsonString(pact),
-          ",\n    \"contents\" : ", JsonString(absl::StrCat("[", id, "]:", node.description())),
-          ",\n    \"parallelism\" : ", stage.parallelism);
-      if (!predecessors.empty()) {
-        std::vector<std::string> edges;
-        for (const Predecessor& p : predecessors) {
-          edges.push_back(absl::StrCat("{\n      \"id\" : ", p.id,
-                                       ",\n      \"ship_strategy\" : ", JsonString(p.ship_strategy),
-                                       ",\n      \"side\" : \"second\"\n    }"));
+        // A sink of a table with NOT NULL columns: Flink's ConstraintEnforcer operator before it.
+        if (!node.sink().not_null_columns().empty()) {
+          std::vector<std::string> fields;
+          for (int c : node.sink().not_null_columns()) {
+            if (c >= 0 && c < node.output_schema().fields_size()) {
+              fields.push_back(node.output_schema().fields(c).name());
+            }
+          }
+          const std::string enforcer = absl::StrCat("ConstraintEnforcer[NotNullEnforcer(fields=[",
+                                                    absl::StrJoin(fields, ", "), "])]");
+          const int enforcer_id =
+              emit("ConstraintEnforcer", "Operator", enforcer, stage.parallelism, predecessors);
+          predecessors = {{enforcer_id, "FORWARD"}};
         }
-        absl::StrAppend(&json, ",\n    \"predecessors\" : [ ", absl::StrJoin(edges, ", "), " ]");
       }
-      nodes.push_back(json + "\n  }");
+      ids[{s, node.id()}] = emit(type, pact, node.description(), stage.parallelism, predecessors);
     }
   }
   return absl::StrCat("{\n  \"nodes\" : [ ", absl::StrJoin(nodes, ", "), " ]\n}\n");

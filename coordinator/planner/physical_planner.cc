@@ -442,6 +442,16 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       if (batch_ && n.sink_table->connector() == "filesystem") sink->set_commit_at_job_end(true);
       sink->set_overwrite(n.overwrite);
       for (int c : columns.partition_keys) sink->add_partition_keys(c);
+      // The table's physical NOT NULL columns, enforced where the sink writes (as Flink, every
+      // one of them: a column whose input cannot be null costs one look at its null count).
+      for (int i = 0;
+           i < p->output_schema().fields_size() && i < static_cast<int>(columns.columns.size());
+           ++i) {
+        if (!columns.IsMetadata(i) && !columns.columns.fields[i].type.nullable) {
+          sink->add_not_null_columns(i);
+        }
+      }
+      sink->set_drop_rows_with_nulls(drop_rows_with_nulls_);
       id = p->id();
       break;
     }
@@ -760,6 +770,8 @@ absl::StatusOr<PhysicalPlan> BuildPhysicalPlan(const std::vector<LogicalNodePtr>
   ASSIGN_OR_RETURN(int64_t idle_timeout,
                    ConfigDurationMs(config, "table.exec.source.idle-timeout", 0));
   physical.set_source_idle_timeout_ms(idle_timeout);
+  ASSIGN_OR_RETURN(bool drop_rows_with_nulls, DropsRowsWithNullsInNotNullColumns(config));
+  physical.set_drop_rows_with_nulls(drop_rows_with_nulls);
   physical.PlanMiniBatchAssigners(roots);
   PhysicalPlan plan;
   for (const auto& root : roots) {

@@ -70,6 +70,10 @@ class PhysicalPlanner {
   // table.exec.source.idle-timeout, for WatermarkAssigner nodes (0: off).
   void set_source_idle_timeout_ms(int64_t ms) { source_idle_timeout_ms_ = ms; }
 
+  // table.exec.sink.not-null-enforcer is DROP: sinks drop the rows with a null in a NOT NULL
+  // column instead of failing the job.
+  void set_drop_rows_with_nulls(bool drop) { drop_rows_with_nulls_ = drop; }
+
   // Emits `root` and everything below it; returns the id of root's PlanNode.
   absl::StatusOr<int> Translate(const LogicalNodePtr& root);
 
@@ -107,6 +111,7 @@ class PhysicalPlanner {
   std::vector<LogicalNodePtr> materialized_;  // batch: the node copies Translate made
   MiniBatchSettings mini_batch_;
   int64_t source_idle_timeout_ms_ = 0;
+  bool drop_rows_with_nulls_ = false;
   AggPhaseStrategy agg_phase_;
   int64_t state_ttl_ms_ = 0;
   // The time this plan is made (epoch ms): a nexmark table's first event time by default.

@@ -11,6 +11,7 @@
 #include "common/base/status_macros.h"
 #include "common/sql/parser.h"
 #include "coordinator/planner/planner.h"
+#include "coordinator/service/alter_partitions.h"
 #include "coordinator/service/show_create.h"
 
 namespace eddy {
@@ -235,6 +236,9 @@ absl::Status ApplyAlter(sql::AlterTable& ddl, const ObjectPath& new_path, sql::C
         return Invalid("The base table does not define any watermark strategy.");
       table.watermark.reset();
       return absl::OkStatus();
+    case Action::kAddPartitions:
+    case Action::kDropPartitions:
+      break;  // the table's definition stays: ExecuteAlterTablePartitions changes directories
   }
   return absl::InternalError("unhandled ALTER TABLE action");
 }
@@ -378,6 +382,10 @@ absl::Status ExecuteAlterTable(Session& session, sql::AlterTable& ddl) {
     if (ddl.if_exists) return absl::OkStatus();
     return absl::NotFoundError(
         absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
+  }
+  if (ddl.action == sql::AlterTable::Action::kAddPartitions ||
+      ddl.action == sql::AlterTable::Action::kDropPartitions) {
+    return ExecuteAlterTablePartitions(session, ddl, *table);
   }
   ObjectPath new_path = path;
   if (ddl.action == sql::AlterTable::Action::kRename) {

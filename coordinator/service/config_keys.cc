@@ -65,6 +65,8 @@ const std::map<std::string, KeySpec>& Specs() {
       {"table.exec.mini-batch.size", {Kind::kPositiveInt, "1000", {}}},
       {"table.exec.state.ttl", {Kind::kDuration, "0 ms", {}}},
       {"table.exec.source.idle-timeout", {Kind::kDuration, "0 ms", {}}},
+      // What a sink does with a row that has a null in a NOT NULL column: fail the job, or drop it.
+      {"table.exec.sink.not-null-enforcer", {Kind::kEnum, "ERROR", {"ERROR", "DROP"}}},
       // The session time zone of TIMESTAMP_LTZ values and of LOCALTIMESTAMP/CURRENT_DATE
       // (common/types/time_zone.h).
       {kLocalTimeZoneKey, {Kind::kTimeZone, kDefaultTimeZone, {}}},

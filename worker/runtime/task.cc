@@ -12,6 +12,7 @@
 #include "common/base/status_macros.h"
 #include "common/connectors/partition_commit_info.h"
 #include "common/types/type_proto.h"
+#include "worker/connectors/sink_not_null_enforcer.h"
 #include "worker/exchange/back_pressure_clock.h"
 #include "worker/exchange/exchange_sink.h"
 #include "worker/exchange/input_alignment.h"
@@ -92,9 +93,10 @@ struct Task::Node {
   std::atomic<uint64_t> rows_out{0};
   std::atomic<uint64_t> bytes_in{0};
   std::atomic<uint64_t> bytes_out{0};
-  std::atomic<int64_t> watermark_in{kNoWatermark};   // what ProcessWatermark last got
-  std::atomic<int64_t> watermark_out{kNoWatermark};  // what the node last emitted
-  ExchangeSinkOperator* exchange_sink = nullptr;     // op, when it ships to the next task
+  std::atomic<int64_t> watermark_in{kNoWatermark};         // what ProcessWatermark last got
+  std::atomic<int64_t> watermark_out{kNoWatermark};        // what the node last emitted
+  ExchangeSinkOperator* exchange_sink = nullptr;           // op, when it ships to the next task
+  const SinkNotNullEnforcer* not_null_enforcer = nullptr;  // op, for a sink with NOT NULL columns
   // Finished with output still to commit (a sink reporting its partition commits): its consumers
   // learn of its end once it has none (EndDeferredInputs).
   bool end_deferred = false;
@@ -178,6 +180,7 @@ absl::StatusOr<std::unique_ptr<Task>> Task::Create(const v1::TaskDeployment& d,
     node->source = std::move(built.source);
     node->op = std::move(built.op);
     node->exchange_sink = dynamic_cast<ExchangeSinkOperator*>(node->op.get());
+    node->not_null_enforcer = dynamic_cast<const SinkNotNullEnforcer*>(node->op.get());
     node->inputs_total = spec.inputs_size();
     if (IsConnectorSource(spec)) task->triggerable_ = true;
     node->watermarks.Resize(spec.inputs_size());
@@ -315,6 +318,10 @@ void Task::RuntimeMetrics(TaskRuntimeMetrics* out) {
     m.output_watermark = node->watermark_out.load(std::memory_order_relaxed);
     if (node->op) {
       m.late_rows_dropped = node->op->late_rows_dropped();
+      if (node->not_null_enforcer != nullptr) {
+        m.enforces_not_null = true;
+        m.null_rows_dropped = node->not_null_enforcer->null_rows_dropped();
+      }
       m.state_bytes_in_memory = node->op->state_bytes_in_memory();
     }
     if (KeyedStateBackend* store = node->store.load(); store != nullptr) {

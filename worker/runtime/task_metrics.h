@@ -24,6 +24,9 @@ struct NodeRuntimeMetrics {
   uint64_t bytes_in = 0;  // in-memory size of the batches (ChangelogBatch::ByteSize)
   uint64_t bytes_out = 0;
   uint64_t late_rows_dropped = 0;
+  // A table sink with NOT NULL columns (table.exec.sink.not-null-enforcer): the rows DROP left out.
+  bool enforces_not_null = false;
+  uint64_t null_rows_dropped = 0;
   int64_t input_watermark = kNoWatermark;  // combined over the node's inputs, epoch millis
   int64_t output_watermark = kNoWatermark;
   bool stateful = false;  // has a keyed state store

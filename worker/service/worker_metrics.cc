@@ -32,6 +32,9 @@ void DeclareFamilies(PrometheusWriter* out) {
               "In-memory bytes of the batches out of the operator subtask.");
   out->Family("eddy_operator_late_records_dropped_total", Type::kCounter,
               "Rows dropped because their windows had already fired.");
+  out->Family("eddy_operator_null_records_dropped_total", Type::kCounter,
+              "Rows a sink dropped for a null in a NOT NULL column "
+              "(table.exec.sink.not-null-enforcer = DROP).");
   out->Family("eddy_operator_current_input_watermark_ms", Type::kGauge,
               "Combined watermark of the operator's inputs, epoch milliseconds.");
   out->Family("eddy_operator_current_output_watermark_ms", Type::kGauge,
@@ -110,6 +113,9 @@ void WriteTask(const TaskRuntimeMetrics& t, int64_t now_ms, PrometheusWriter* ou
     out->Sample("eddy_operator_bytes_in_total", labels, n.bytes_in);
     out->Sample("eddy_operator_bytes_out_total", labels, n.bytes_out);
     out->Sample("eddy_operator_late_records_dropped_total", labels, n.late_rows_dropped);
+    if (n.enforces_not_null) {
+      out->Sample("eddy_operator_null_records_dropped_total", labels, n.null_rows_dropped);
+    }
     if (n.input_watermark != kNoWatermark) {
       out->Sample("eddy_operator_current_input_watermark_ms", labels, n.input_watermark);
       out->Sample("eddy_operator_watermark_lag_ms", labels, now_ms - n.input_watermark);

@@ -3,6 +3,7 @@
 #include "common/batch/batch_codec.h"
 #include "common/types/type_proto.h"
 #include "coordinator/planner/tests/planner_test_util.h"
+#include "gmock/gmock.h"
 
 namespace eddy::planner_test {
 namespace {
@@ -175,6 +176,32 @@ TEST_F(WordCountTest, StateTtlReachesEveryStatefulAggregate) {
   EXPECT_NE(PlanError(std::string("INSERT INTO sink2 ") + kQ2)
                 .find("'table.exec.state.ttl' must be a duration"),
             std::string::npos);
+}
+
+// The sink carries the table's NOT NULL physical columns for its enforcer, and the enforcer's mode.
+TEST_F(WordCountTest, SinkListsNotNullColumnsForTheEnforcer) {
+  MustDdl(
+      "CREATE TABLE strict (word STRING NOT NULL, note STRING, cnt BIGINT NOT NULL) WITH "
+      "('connector' = 'print')");
+  const std::string insert =
+      "INSERT INTO strict SELECT word, word, COUNT(*) FROM words GROUP BY word";
+  auto job = Plan(insert);
+  ASSERT_TRUE(job.ok()) << job.status();
+  const v1::TableSink& sink = job->nodes.back().sink();
+  EXPECT_THAT(sink.not_null_columns(), ::testing::ElementsAre(0, 2));
+  EXPECT_FALSE(sink.drop_rows_with_nulls());  // ERROR, the default
+  config_["table.exec.sink.not-null-enforcer"] = "DROP";
+  job = Plan(insert);
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_TRUE(job->nodes.back().sink().drop_rows_with_nulls());
+  config_["table.exec.sink.not-null-enforcer"] = "SKIP";
+  EXPECT_EQ(Plan(insert).status().message(),
+            "'table.exec.sink.not-null-enforcer' must be ERROR or DROP, got 'SKIP'");
+  // A table without NOT NULL columns has nothing to enforce.
+  config_.clear();
+  job = Plan(std::string("INSERT INTO sink1 ") + kQ1);
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_TRUE(job->nodes.back().sink().not_null_columns().empty());
 }
 
 }  // namespace
