@@ -8,6 +8,7 @@
 #include "common/base/allowed_paths.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/partition_path.h"
+#include "coordinator/catalog/table_path.h"
 
 namespace eddy {
 namespace {
@@ -99,13 +100,8 @@ absl::StatusOr<std::string> Catalog::PartitionedTableDirectory(const CatalogTabl
                                                    table.path.ToString(),
                                                    "' is not a partitioned filesystem table"));
   }
-  ASSIGN_OR_RETURN(std::string dir, CanonicalFilesystemPath(*path));
-  if (filesystem_allowed_dirs_ && !IsUnderAllowedDir(dir, *filesystem_allowed_dirs_)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Validation error: path '", *path, "' of filesystem table '", table.path.ToString(),
-        "' is outside ", AllowedDirsOf("server", *filesystem_allowed_dirs_)));
-  }
-  return dir;
+  if (!filesystem_allowed_dirs_) return CanonicalFilesystemPath(*path);
+  return CanonicalTablePath(*filesystem_allowed_dirs_, table.path.ToString(), path);
 }
 
 absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {

@@ -7,15 +7,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
 #include "eddy/v1/plan.pb.h"
 
 namespace eddy {
-
-// A filesystem table's 'path' option (null when absent) in canonical form; absent, empty or outside
-// `allowed_dirs` (canonical) is a validation error naming the table and the path.
-absl::StatusOr<std::string> CanonicalTablePath(const std::vector<std::string>& allowed_dirs,
-                                               const std::string& table, const std::string* path);
 
 // Rewrites each filesystem node's 'path' option to its canonical form; a path outside
 // `allowed_dirs` (canonical) is a validation error naming the table and the path.

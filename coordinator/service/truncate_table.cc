@@ -8,8 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "common/base/status_macros.h"
 #include "common/connectors/partition_path.h"
+#include "coordinator/catalog/table_path.h"
 #include "coordinator/planner/config_values.h"
-#include "coordinator/service/filesystem_paths.h"
 
 namespace eddy {
 namespace {
