@@ -114,6 +114,7 @@ Value Column::GetValue(size_t row) const {
       return Value::Int(Get<int16_t>(row));
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
       return Value::Int(Get<int32_t>(row));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
@@ -154,6 +155,7 @@ void Column::AppendValue(const Value& v) {
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
       Append<int32_t>(static_cast<int32_t>(v.int_value()));
       break;
     case TypeId::kBigInt:

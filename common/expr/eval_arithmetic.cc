@@ -193,6 +193,23 @@ absl::StatusOr<Column> Negate(const Expr& call, const Column& c, size_t n) {
   return result;
 }
 
+// TIME +/- INTERVAL DAY TO SECOND: the time of day moved by the interval, around midnight as
+// Flink wraps it (23:00:00 + 2 hours = 01:00:00).
+Column TimePlusInterval(const Expr& call, Op op, const Column& a, const Column& b, size_t n) {
+  constexpr int64_t kMillisPerDay = 86400000;
+  FixedBuilder<int32_t> out(call.type, n);
+  out.SetValidity(CombineValidity({&a, &b}, n));
+  const int32_t* t = a.data<int32_t>();
+  const int64_t* d = b.data<int64_t>();
+  int32_t* r = out.values();
+  for (size_t i = 0; i < n; ++i) {
+    if (out.IsNull(i)) continue;
+    const int64_t shift = (op == Op::kSub ? -1 : 1) * (d[i] % kMillisPerDay);
+    r[i] = static_cast<int32_t>(((t[i] + shift) % kMillisPerDay + kMillisPerDay) % kMillisPerDay);
+  }
+  return out.Finish();
+}
+
 }  // namespace
 
 absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, size_t n) {
@@ -211,6 +228,7 @@ absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, siz
   const Column& b = *args[1];
   if (call.type.id == TypeId::kDouble) return DoubleKernel(call, op, a, b, n);
   if (call.type.id == TypeId::kDecimal) return DecimalKernel(call, op, a, b, n);
+  if (call.type.id == TypeId::kTime) return TimePlusInterval(call, op, a, b, n);
   // TIMESTAMP +/- INTERVAL and INTERVAL +/- INTERVAL: both operands int64; the interval's
   // milliseconds in the timestamp's unit first when that is finer (timestamp_precision.h).
   if (call.type.IsTimestampLike() && TimestampUnitsPerMilli(call.type.precision) > 1) {

@@ -86,6 +86,9 @@ std::string DataType::ToString() const {
     case TypeId::kDate:
       s = "DATE";
       break;
+    case TypeId::kTime:
+      s = absl::StrCat("TIME(", precision, ")");
+      break;
     case TypeId::kTimestamp:
       s = absl::StrCat("TIMESTAMP(", precision, ")");
       break;
@@ -132,6 +135,7 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kInt:
     case TypeId::kFloat:
     case TypeId::kDate:
+    case TypeId::kTime:
       return 4;
     case TypeId::kBigInt:
     case TypeId::kDouble:

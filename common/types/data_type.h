@@ -3,7 +3,7 @@
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
 // int64 since epoch (timestamp_precision.h),
 // STRING/VARCHAR variable-length bytes, BYTES/VARBINARY/BINARY variable-length bytes (any bytes,
-// not text), INTERVAL DAY TO SECOND int64 ms.
+// not text), INTERVAL DAY TO SECOND int64 ms, TIME(p) int32 ms of the day.
 // ARRAY<T>, MAP<K, V> and ROW<f T, ...> are variable-length too: each value is one byte string in
 // the canonical encoding of common/types/collection_codec.h, so batches, the wire, the shuffle and
 // state carry them as they carry STRING. Their element, key/value or field types hang off the type
@@ -46,6 +46,9 @@ enum class TypeId : uint8_t {
   // Binary strings: BYTES (VARBINARY(2147483647), length 0), VARBINARY(n) (length n) and BINARY(n)
   // (length n, fixed_length): any byte sequence, held as STRING's bytes are.
   kBinary,
+  // TIME(p): a time of day, int32 milliseconds since midnight (0 .. 86399999). p (0..9) is the
+  // declared fractional precision; as in Flink's runtime, digits below milliseconds are zero.
+  kTime,
 };
 
 struct DataType;
@@ -57,7 +60,7 @@ inline constexpr int kMaxDecimalPrecision = 18;
 
 struct DataType {
   TypeId id = TypeId::kNull;
-  int precision = 0;  // DECIMAL precision, TIMESTAMP/TIMESTAMP_LTZ fractional precision
+  int precision = 0;  // DECIMAL precision, TIME/TIMESTAMP/TIMESTAMP_LTZ fractional precision
   int scale = 0;      // DECIMAL scale
   int length = 0;     // VARCHAR(n)/CHAR(n), VARBINARY(n)/BINARY(n); 0 = STRING / BYTES (unbounded)
   bool fixed_length = false;  // BINARY(n): every value has exactly `length` bytes
@@ -75,6 +78,7 @@ struct DataType {
   static DataType String() { return {TypeId::kString}; }
   static DataType Varchar(int n) { return {TypeId::kString, 0, 0, n}; }
   static DataType Date() { return {TypeId::kDate}; }
+  static DataType Time(int p = 0) { return {TypeId::kTime, p}; }
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
   static DataType TimestampLtz(int p = 3) { return {TypeId::kTimestampLtz, p}; }
   static DataType Null() { return {TypeId::kNull}; }
@@ -129,7 +133,7 @@ struct DataType {
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
   // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>, BYTES, VARBINARY(4),
-  // BINARY(2).
+  // BINARY(2), TIME(0).
   std::string ToString() const;
 
  private:

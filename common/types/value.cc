@@ -71,6 +71,23 @@ std::string FormatDate(int32_t days) {
   return absl::StrFormat("%04d-%02d-%02d", day.year(), day.month(), day.day());
 }
 
+std::string FormatTime(int32_t millis_of_day, int precision) {
+  int64_t t = millis_of_day % 86400000;
+  if (t < 0) t += 86400000;
+  std::string s = absl::StrFormat("%02d:%02d:%02d", t / 3600000, t / 60000 % 60, t / 1000 % 60);
+  if (precision > 0) {
+    // Flink's formatTimestampMillis: digits while the rest of the milliseconds is not zero.
+    s += '.';
+    int ms = static_cast<int>(t % 1000);
+    for (int k = 0; k < precision; ++k) {
+      s += static_cast<char>('0' + ms / 100);
+      ms = ms % 100 * 10;
+      if (ms == 0) break;
+    }
+  }
+  return s;
+}
+
 std::string FormatInterval(int64_t millis) {
   const char sign = millis < 0 ? '-' : '+';
   uint64_t m = millis < 0 ? 0 - static_cast<uint64_t>(millis) : static_cast<uint64_t>(millis);
@@ -116,6 +133,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return FormatBinary(v.string_value());
     case TypeId::kDate:
       return FormatDate(static_cast<int32_t>(v.int_value()));
+    case TypeId::kTime:
+      return FormatTime(static_cast<int32_t>(v.int_value()), type.precision);
     case TypeId::kTimestamp:
       return FormatTimestamp(v.int_value(), type.precision);
     case TypeId::kTimestampLtz:  // the instant in UTC; FormatValueInZone shows it in a zone

@@ -64,6 +64,7 @@ EddyUdfColumn ToUdfColumn(const Column& c) {
       out.type.id = EDDY_UDF_SMALLINT;
       break;
     case TypeId::kInt:
+    case TypeId::kTime:  // its milliseconds of the day
       out.type.id = EDDY_UDF_INT;
       break;
     case TypeId::kBigInt:

@@ -72,6 +72,7 @@ double TypeSize(const v1::DataType& t) {
     case v1::TYPE_DECIMAL:
     case v1::TYPE_STRING:
     case v1::TYPE_DATE:
+    case v1::TYPE_TIME:
     case v1::TYPE_TIMESTAMP:
     case v1::TYPE_TIMESTAMP_LTZ:
       return 12;

@@ -70,6 +70,13 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
       return ValidationErrorAt(spec.pos, n + " precision must be between 0 and 9");
     }
     t = n == "TIMESTAMP" ? DataType::Timestamp(precision) : DataType::TimestampLtz(precision);
+  } else if (n == "TIME") {
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, "TIME takes one precision parameter");
+    const int precision = p.empty() ? 0 : p[0];  // Flink's TIME is TIME(0)
+    if (precision < 0 || precision > 9) {
+      return ValidationErrorAt(spec.pos, "TIME precision must be between 0 and 9");
+    }
+    t = DataType::Time(precision);
   } else if (n == "ARRAY" || n == "MAP" || n == "ROW") {
     std::vector<DataType> children;
     for (const sql::TypeSpec& c : spec.children) {

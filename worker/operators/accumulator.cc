@@ -182,6 +182,7 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
       v->i = col.Get<int32_t>(0);
       break;
     case TypeId::kBigInt:
@@ -747,6 +748,7 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
       col->Append<int32_t>(static_cast<int32_t>(v.i));
       break;
     case TypeId::kBigInt:
