@@ -115,6 +115,7 @@ Value Column::GetValue(size_t row) const {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(Get<int32_t>(row));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
@@ -156,6 +157,7 @@ void Column::AppendValue(const Value& v) {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       Append<int32_t>(static_cast<int32_t>(v.int_value()));
       break;
     case TypeId::kBigInt:

@@ -126,6 +126,14 @@ absl::StatusOr<Column> ToString(const Column& in, const DataType& to) {
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
         h.append(FormatTime(in.data<int32_t>()[i], from.precision));
       });
+    case TypeId::kInterval:
+      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
+        h.append(FormatInterval(in.data<int64_t>()[i]));
+      });
+    case TypeId::kIntervalYearMonth:
+      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
+        h.append(FormatIntervalYearMonth(in.data<int32_t>()[i]));
+      });
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:  // UTC here; a zoned cast converted it to the wall clock first
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {

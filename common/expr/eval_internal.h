@@ -100,6 +100,7 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return f(int32_t{});
     case TypeId::kFloat:
       return f(float{});

@@ -159,12 +159,39 @@ ExprPtr ArithmeticOperand(ExprPtr e, const DataType& result) {
 
 // ---- per-family resolution ----
 
+// A year-month interval added to or subtracted from a DATE, TIMESTAMP, TIMESTAMP_LTZ or TIME
+// (INTERVAL + x too), or two of them added or subtracted: x's type (DATE stays DATE; a TIME does
+// not move, as in Flink), or the interval type.
+absl::StatusOr<ExprPtr> ResolveMonthArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
+  const TypeId a = args[0]->type.id, b = args[1]->type.id;
+  const bool additive = fn == "+" || fn == "-";
+  auto takes_months = [](const DataType& t) {
+    return t.id == TypeId::kDate || t.id == TypeId::kTime || t.IsTimestampLike();
+  };
+  DataType t;
+  if (additive && a == TypeId::kIntervalYearMonth && b == TypeId::kIntervalYearMonth) {
+    t = DataType::IntervalYearMonth();
+  } else if (additive && takes_months(args[0]->type) && b == TypeId::kIntervalYearMonth) {
+    t = args[0]->type;
+  } else if (fn == "+" && a == TypeId::kIntervalYearMonth && takes_months(args[1]->type)) {
+    std::swap(args[0], args[1]);
+    t = args[0]->type;
+  } else {
+    return CannotApply(fn, args);
+  }
+  DataType result = t.WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), result);
+}
+
 // TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, TIMESTAMP - INTERVAL, INTERVAL +/- INTERVAL (and the
 // same with TIMESTAMP_LTZ, which stays TIMESTAMP_LTZ: an instant moved by a duration; and with
 // TIME, which stays TIME and wraps around midnight); the timestamp goes first so that the kernel
 // subtracts the right way round.
 absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
   const TypeId a = args[0]->type.id, b = args[1]->type.id;
+  if (a == TypeId::kIntervalYearMonth || b == TypeId::kIntervalYearMonth) {
+    return ResolveMonthArithmetic(fn, std::move(args));
+  }
   const bool additive = fn == "+" || fn == "-";
   DataType t;
   if (additive && a == TypeId::kInterval && b == TypeId::kInterval) {
@@ -188,7 +215,7 @@ absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector
 
 bool IsTimeArithmetic(const std::vector<ExprPtr>& args) {
   for (const auto& a : args) {
-    if (a->type.id == TypeId::kInterval) return true;
+    if (a->type.id == TypeId::kInterval || a->type.id == TypeId::kIntervalYearMonth) return true;
   }
   return false;
 }
@@ -465,6 +492,9 @@ absl::StatusOr<ExprPtr> ResolveNegate(const std::string& fn, std::vector<ExprPtr
   if (args.size() != 1) return WrongArgCount(fn, args.size());
   if (IsNullType(args[0])) return IllegalNull(fn);
   const DataType& x = args[0]->type;
+  if (x.id == TypeId::kInterval || x.id == TypeId::kIntervalYearMonth) {
+    return NewCall(fn, std::move(args), x);  // -INTERVAL '1' MONTH
+  }
   if (!x.IsNumeric()) return CannotApply("-", args);
   DataType t{x.id, x.precision, x.scale};
   if (x.id == TypeId::kFloat) {
@@ -548,6 +578,8 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
     }
   } else if (a.id == TypeId::kTime && b.id == TypeId::kTime) {
     t = DataType::Time(std::max(a.precision, b.precision));
+  } else if ((a.id == TypeId::kInterval || a.id == TypeId::kIntervalYearMonth) && a.id == b.id) {
+    t = DataType{a.id, a.precision};  // intervals of one kind compare
   } else if (a.id == TypeId::kBoolean && b.id == TypeId::kBoolean) {
     t = DataType::Boolean();
   } else if (a.IsCollection() && SameIgnoringNullability(a, b)) {
@@ -598,6 +630,15 @@ absl::Status CheckCast(const DataType& from, const DataType& to) {
     return SameIgnoringNullability(from, to) ? absl::OkStatus() : unsupported();
   }
   if (from.id == to.id) return absl::OkStatus();
+  // An interval prints as a string (CAST(i AS STRING) = '+1-02'); no string reads as one.
+  if (to.id == TypeId::kString &&
+      (from.id == TypeId::kInterval || from.id == TypeId::kIntervalYearMonth)) {
+    return absl::OkStatus();
+  }
+  if (from.id == TypeId::kInterval || from.id == TypeId::kIntervalYearMonth ||
+      to.id == TypeId::kInterval || to.id == TypeId::kIntervalYearMonth) {
+    return unsupported();
+  }
   if (from.id == TypeId::kString || to.id == TypeId::kString) return absl::OkStatus();
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;
   bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;

@@ -63,6 +63,7 @@ const DataType& SlotType(const DataType& t, size_t i) {
     case TypeId::kBinary:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kTimestamp:
     case TypeId::kNull:
     case TypeId::kInterval:
@@ -115,6 +116,7 @@ void CollectionEncoder::AppendValue(const Value& v, const DataType& t) {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       AppendFixedValue<int32_t>(this, static_cast<int32_t>(v.int_value()));
       return;
     case TypeId::kBigInt:
@@ -199,6 +201,7 @@ Value SlotValue(const Slot& slot, const DataType& t) {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(ReadFixed<int32_t>(slot.bytes));
     case TypeId::kBigInt:
     case TypeId::kDecimal:

@@ -100,6 +100,9 @@ std::string DataType::ToString() const {
     case TypeId::kInterval:
       s = absl::StrCat("INTERVAL SECOND(", precision, ")");
       break;
+    case TypeId::kIntervalYearMonth:
+      s = "INTERVAL MONTH";
+      break;
     case TypeId::kArray:
       s = absl::StrCat("ARRAY<", element_type().ToString(), ">");
       break;
@@ -136,6 +139,7 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kFloat:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return 4;
     case TypeId::kBigInt:
     case TypeId::kDouble:

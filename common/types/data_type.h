@@ -3,7 +3,8 @@
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
 // int64 since epoch (timestamp_precision.h),
 // STRING/VARCHAR variable-length bytes, BYTES/VARBINARY/BINARY variable-length bytes (any bytes,
-// not text), INTERVAL DAY TO SECOND int64 ms, TIME(p) int32 ms of the day.
+// not text), INTERVAL DAY TO SECOND int64 ms, TIME(p) int32 ms of the day, year-month INTERVAL
+// int32 months.
 // ARRAY<T>, MAP<K, V> and ROW<f T, ...> are variable-length too: each value is one byte string in
 // the canonical encoding of common/types/collection_codec.h, so batches, the wire, the shuffle and
 // state carry them as they carry STRING. Their element, key/value or field types hang off the type
@@ -49,6 +50,9 @@ enum class TypeId : uint8_t {
   // TIME(p): a time of day, int32 milliseconds since midnight (0 .. 86399999). p (0..9) is the
   // declared fractional precision; as in Flink's runtime, digits below milliseconds are zero.
   kTime,
+  // A year-month interval (Flink's INTERVAL MONTH, also the type of INTERVAL '1' YEAR and
+  // INTERVAL '1-2' YEAR TO MONTH): int32 months. Only expressions have it, as kInterval.
+  kIntervalYearMonth,
 };
 
 struct DataType;
@@ -86,6 +90,7 @@ struct DataType {
   static DataType VarBinary(int n) { return {TypeId::kBinary, 0, 0, n}; }
   static DataType Binary(int n) { return {TypeId::kBinary, 0, 0, n, true}; }
   static DataType Interval() { return {TypeId::kInterval, 3}; }
+  static DataType IntervalYearMonth() { return {TypeId::kIntervalYearMonth}; }
   static DataType Array(DataType element);
   static DataType Map(DataType key, DataType value);
   static DataType Row(std::vector<Field> fields);
@@ -133,7 +138,7 @@ struct DataType {
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
   // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>, BYTES, VARBINARY(4),
-  // BINARY(2), TIME(0).
+  // BINARY(2), TIME(0), INTERVAL MONTH.
   std::string ToString() const;
 
  private:

@@ -95,6 +95,12 @@ std::string FormatInterval(int64_t millis) {
                          m / 60000 % 60, m / 1000 % 60, m % 1000);
 }
 
+std::string FormatIntervalYearMonth(int64_t months) {
+  const char sign = months < 0 ? '-' : '+';
+  uint64_t m = months < 0 ? 0 - static_cast<uint64_t>(months) : static_cast<uint64_t>(months);
+  return absl::StrFormat("%c%d-%02d", sign, m / 12, m % 12);
+}
+
 std::string FormatTimestamp(int64_t value, int precision) {
   const int64_t unit = TimestampUnitsPerSecond(precision);
   const int64_t secs = FloorDivide(value, unit);
@@ -143,6 +149,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return "null";
     case TypeId::kInterval:
       return FormatInterval(v.int_value());
+    case TypeId::kIntervalYearMonth:
+      return FormatIntervalYearMonth(v.int_value());
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

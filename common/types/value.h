@@ -62,5 +62,7 @@ std::string FormatTimestamp(int64_t value, int precision);
 std::string FormatTime(int32_t millis_of_day, int precision);
 // An INTERVAL DAY TO SECOND as Flink prints it: +1 02:03:04.005 (sign, days, time).
 std::string FormatInterval(int64_t millis);
+// A year-month interval as Flink prints it: +1-02 (sign, years, months of two digits).
+std::string FormatIntervalYearMonth(int64_t months);
 
 }  // namespace eddy

@@ -131,6 +131,7 @@ std::string SignatureFamily(const DataType& type) {
   if (type.id == TypeId::kTime) return "<TIME>";
   if (type.id == TypeId::kTimestamp || type.id == TypeId::kTimestampLtz) return "<TIMESTAMP>";
   if (type.id == TypeId::kInterval) return "<INTERVAL_DAY_TIME>";
+  if (type.id == TypeId::kIntervalYearMonth) return "<INTERVAL_YEAR_MONTH>";
   if (type.id == TypeId::kNull) return "<NULL>";
   return absl::StrCat("<", type.ToString(), ">");
 }

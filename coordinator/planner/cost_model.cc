@@ -65,6 +65,7 @@ double TypeSize(const v1::DataType& t) {
     case v1::TYPE_INT:
     case v1::TYPE_FLOAT:
     case v1::TYPE_INTERVAL_DAY_TIME:
+    case v1::TYPE_INTERVAL_YEAR_MONTH:
       return 4;
     case v1::TYPE_BIGINT:
     case v1::TYPE_DOUBLE:

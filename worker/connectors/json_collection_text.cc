@@ -112,6 +112,7 @@ bool ScalarFromText(const std::string& s, const DataType& t, Value* out) {
     }
     case TypeId::kNull:
     case TypeId::kInterval:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -247,6 +248,7 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
     case TypeId::kInterval:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kNull:
     case TypeId::kArray:
     case TypeId::kMap:

@@ -183,6 +183,7 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       v->i = col.Get<int32_t>(0);
       break;
     case TypeId::kBigInt:
@@ -749,6 +750,7 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       col->Append<int32_t>(static_cast<int32_t>(v.i));
       break;
     case TypeId::kBigInt:

@@ -90,6 +90,7 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(Load<int32_t>(f.bytes));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
