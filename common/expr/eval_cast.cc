@@ -62,7 +62,7 @@ absl::StatusOr<Column> CastToStringLoop(const Column& in, const DataType& to, F&
     size_t start = h.size();
     f(i, h);
     if (to.length > 0) {
-      // VARCHAR(n): keep the first n code points.
+      // VARCHAR(n) and CHAR(n): keep the first n code points; CHAR(n) pads with blanks to n.
       size_t pos = start;
       int cps = 0;
       while (pos < h.size()) {
@@ -73,6 +73,7 @@ absl::StatusOr<Column> CastToStringLoop(const Column& in, const DataType& to, F&
         ++pos;
       }
       h.resize(pos);
+      if (to.fixed_length && cps < to.length) h.append(static_cast<size_t>(to.length - cps), ' ');
     }
     out.Commit();
   }

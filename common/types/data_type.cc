@@ -81,7 +81,9 @@ std::string DataType::ToString() const {
       s = absl::StrCat("DECIMAL(", precision, ", ", scale, ")");
       break;
     case TypeId::kString:
-      s = length > 0 ? absl::StrCat("VARCHAR(", length, ")") : "STRING";
+      s = length == 0    ? "STRING"
+          : fixed_length ? absl::StrCat("CHAR(", length, ")")
+                         : absl::StrCat("VARCHAR(", length, ")");
       break;
     case TypeId::kDate:
       s = "DATE";

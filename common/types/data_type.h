@@ -67,7 +67,8 @@ struct DataType {
   int precision = 0;  // DECIMAL precision, TIME/TIMESTAMP/TIMESTAMP_LTZ fractional precision
   int scale = 0;      // DECIMAL scale
   int length = 0;     // VARCHAR(n)/CHAR(n), VARBINARY(n)/BINARY(n); 0 = STRING / BYTES (unbounded)
-  bool fixed_length = false;  // BINARY(n): every value has exactly `length` bytes
+  // CHAR(n): a CAST to it pads to n characters; BINARY(n): every value has exactly `length` bytes.
+  bool fixed_length = false;
   bool nullable = true;
   std::shared_ptr<const NestedTypes> nested;  // ARRAY, MAP and ROW only
 
@@ -81,6 +82,7 @@ struct DataType {
   static DataType Decimal(int p, int s) { return {TypeId::kDecimal, p, s}; }
   static DataType String() { return {TypeId::kString}; }
   static DataType Varchar(int n) { return {TypeId::kString, 0, 0, n}; }
+  static DataType Char(int n) { return {TypeId::kString, 0, 0, n, true}; }
   static DataType Date() { return {TypeId::kDate}; }
   static DataType Time(int p = 0) { return {TypeId::kTime, p}; }
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
@@ -138,7 +140,7 @@ struct DataType {
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
   // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>, BYTES, VARBINARY(4),
-  // BINARY(2), TIME(0), INTERVAL MONTH.
+  // BINARY(2), CHAR(3), TIME(0), INTERVAL MONTH.
   std::string ToString() const;
 
  private:

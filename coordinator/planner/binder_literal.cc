@@ -1,5 +1,6 @@
 // Typing of SQL literals: integers are INT when they fit, else BIGINT; 1.5 is DECIMAL(2, 1); 1e3 is
-// DOUBLE; strings are VARCHAR(n) (Flink types them CHAR(n); we have no blank-padded CHAR); DATE and
+// DOUBLE; strings are VARCHAR(n) (Flink types them CHAR(n) NOT NULL; typing them VARCHAR(n) keeps
+// comparisons and results of mixed lengths unpadded, so it stays a deliberate difference); DATE and
 // TIMESTAMP literals are parsed to days / milliseconds since the epoch, TIME literals to
 // milliseconds of the day; X'0A1B' is BINARY(2). All NOT NULL except NULL.
 #include <cctype>

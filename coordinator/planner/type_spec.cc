@@ -53,7 +53,7 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
     int len = p.empty() ? 1 : p[0];
     if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
-    t = DataType::Varchar(len);
+    t = n == "CHAR" ? DataType::Char(len) : DataType::Varchar(len);
   } else if (n == "VARBINARY" || n == "BINARY") {
     // Flink's BYTES is VARBINARY(2147483647); both default to length 1.
     if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
