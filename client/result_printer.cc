@@ -281,6 +281,9 @@ int TableauColumnWidth(const Field& field, int max_column_width) {
     case TypeId::kDate:
       len = 10;
       break;
+    case TypeId::kTime:  // 23:59:59[.999999999]
+      len = t.precision == 0 ? 8 : t.precision + 9;
+      break;
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
       len = TimestampWidth(t.precision);

@@ -72,6 +72,8 @@ absl::Status CheckStreamValue(const Value& v, const DataType& type, const std::s
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       if (v.is_int()) return IntegerRange(v, INT32_MIN, INT32_MAX, type, column);
       break;
     case TypeId::kBigInt:

@@ -114,6 +114,8 @@ Value Column::GetValue(size_t row) const {
       return Value::Int(Get<int16_t>(row));
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(Get<int32_t>(row));
     case TypeId::kBigInt:
     case TypeId::kDecimal:
@@ -154,6 +156,8 @@ void Column::AppendValue(const Value& v) {
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       Append<int32_t>(static_cast<int32_t>(v.int_value()));
       break;
     case TypeId::kBigInt:

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
+#include "common/expr/datetime_pattern.h"
 #include "common/expr/decimal_util.h"
 #include "common/expr/eval_internal.h"
 #include "common/types/timestamp_precision.h"
@@ -187,10 +188,57 @@ absl::StatusOr<Column> Negate(const Expr& call, const Column& c, size_t n) {
     for (size_t i = 0; i < n; ++i) r[i] = -a[i];
     return out.Finish();
   }
-  if (c.type().id == TypeId::kDecimal) return NegateInteger<int64_t>(call, c, n);
+  if (c.type().id == TypeId::kDecimal || c.type().id == TypeId::kInterval) {
+    return NegateInteger<int64_t>(call, c, n);
+  }
+  if (c.type().id == TypeId::kIntervalYearMonth) return NegateInteger<int32_t>(call, c, n);
   absl::StatusOr<Column> result = InternalError(call, "numeric operand expected");
   DispatchInteger(c.type().id, [&](auto t) { result = NegateInteger<decltype(t)>(call, c, n); });
   return result;
+}
+
+// TIME +/- INTERVAL DAY TO SECOND: the time of day moved by the interval, around midnight as
+// Flink wraps it (23:00:00 + 2 hours = 01:00:00).
+Column TimePlusInterval(const Expr& call, Op op, const Column& a, const Column& b, size_t n) {
+  constexpr int64_t kMillisPerDay = 86400000;
+  FixedBuilder<int32_t> out(call.type, n);
+  out.SetValidity(CombineValidity({&a, &b}, n));
+  const int32_t* t = a.data<int32_t>();
+  const int64_t* d = b.data<int64_t>();
+  int32_t* r = out.values();
+  for (size_t i = 0; i < n; ++i) {
+    if (out.IsNull(i)) continue;
+    const int64_t shift = (op == Op::kSub ? -1 : 1) * (d[i] % kMillisPerDay);
+    r[i] = static_cast<int32_t>(((t[i] + shift) % kMillisPerDay + kMillisPerDay) % kMillisPerDay);
+  }
+  return out.Finish();
+}
+
+// x +/- a year-month interval: a DATE, or the day of a TIMESTAMP(_LTZ), moves by whole months,
+// the day clamped to the month's last (2024-01-31 + 1 month = 2024-02-29) and the time of day
+// kept, as Flink's addMonths; a TIME does not move, as in Flink.
+template <typename T>
+Column PlusMonths(const Expr& call, Op op, const Column& a, const Column& b, size_t n) {
+  FixedBuilder<T> out(call.type, n);
+  out.SetValidity(CombineValidity({&a, &b}, n));
+  const T* x = a.data<T>();
+  const int32_t* months = b.data<int32_t>();
+  T* r = out.values();
+  const int64_t sign = op == Op::kSub ? -1 : 1;
+  const TypeId id = call.type.id;
+  const int64_t per_day = id == TypeId::kDate || id == TypeId::kTime
+                              ? 1
+                              : int64_t{86400} * TimestampUnitsPerSecond(call.type.precision);
+  for (size_t i = 0; i < n; ++i) {
+    if (out.IsNull(i) || id == TypeId::kTime) {
+      r[i] = x[i];
+      continue;
+    }
+    const int64_t v = x[i];
+    const int64_t days = FloorDivide(v, per_day);
+    r[i] = static_cast<T>(AddMonthsToDays(days, sign * months[i]) * per_day + (v - days * per_day));
+  }
+  return out.Finish();
 }
 
 }  // namespace
@@ -211,6 +259,12 @@ absl::StatusOr<Column> EvalArithmetic(const Expr& call, const ArgList& args, siz
   const Column& b = *args[1];
   if (call.type.id == TypeId::kDouble) return DoubleKernel(call, op, a, b, n);
   if (call.type.id == TypeId::kDecimal) return DecimalKernel(call, op, a, b, n);
+  if (b.type().id == TypeId::kIntervalYearMonth && call.type.id != TypeId::kIntervalYearMonth) {
+    if (call.type.IsTimestampLike()) return PlusMonths<int64_t>(call, op, a, b, n);
+    return PlusMonths<int32_t>(call, op, a, b, n);  // DATE, TIME
+  }
+  if (call.type.id == TypeId::kIntervalYearMonth) return IntegerKernel<int32_t>(call, op, a, b, n);
+  if (call.type.id == TypeId::kTime) return TimePlusInterval(call, op, a, b, n);
   // TIMESTAMP +/- INTERVAL and INTERVAL +/- INTERVAL: both operands int64; the interval's
   // milliseconds in the timestamp's unit first when that is finer (timestamp_precision.h).
   if (call.type.IsTimestampLike() && TimestampUnitsPerMilli(call.type.precision) > 1) {

@@ -62,7 +62,7 @@ absl::StatusOr<Column> CastToStringLoop(const Column& in, const DataType& to, F&
     size_t start = h.size();
     f(i, h);
     if (to.length > 0) {
-      // VARCHAR(n): keep the first n code points.
+      // VARCHAR(n) and CHAR(n): keep the first n code points; CHAR(n) pads with blanks to n.
       size_t pos = start;
       int cps = 0;
       while (pos < h.size()) {
@@ -73,6 +73,7 @@ absl::StatusOr<Column> CastToStringLoop(const Column& in, const DataType& to, F&
         ++pos;
       }
       h.resize(pos);
+      if (to.fixed_length && cps < to.length) h.append(static_cast<size_t>(to.length - cps), ' ');
     }
     out.Commit();
   }
@@ -122,6 +123,18 @@ absl::StatusOr<Column> ToString(const Column& in, const DataType& to) {
     case TypeId::kDate:
       return CastToStringLoop(
           in, to, [&](size_t i, std::string& h) { h.append(FormatDate(in.data<int32_t>()[i])); });
+    case TypeId::kTime:
+      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
+        h.append(FormatTime(in.data<int32_t>()[i], from.precision));
+      });
+    case TypeId::kInterval:
+      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
+        h.append(FormatInterval(in.data<int64_t>()[i]));
+      });
+    case TypeId::kIntervalYearMonth:
+      return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
+        h.append(FormatIntervalYearMonth(in.data<int32_t>()[i]));
+      });
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:  // UTC here; a zoned cast converted it to the wall clock first
       return CastToStringLoop(in, to, [&](size_t i, std::string& h) {
@@ -393,6 +406,13 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
       return CastLoop<int32_t>(
           in, to, try_cast, [&](size_t i, int32_t* o) { return ParseDateText(in.GetString(i), o); },
           error);
+    case TypeId::kTime:
+      return CastLoop<int32_t>(
+          in, to, try_cast,
+          [&](size_t i, int32_t* o) {
+            return ParseTimeText(in.GetString(i), to.precision, o, nullptr);
+          },
+          error);
     case TypeId::kTimestamp:
       return CastLoop<int64_t>(
           in, to, try_cast,
@@ -430,10 +450,47 @@ absl::StatusOr<Column> FromString(const Column& in, const DataType& to, bool try
   return result;
 }
 
+// Milliseconds of the day kept to `precision` fractional digits (TIME(p)).
+int32_t TruncateTime(int64_t millis_of_day, int precision) {
+  static constexpr int64_t kDrop[] = {1000, 100, 10};
+  return static_cast<int32_t>(precision >= 3 ? millis_of_day
+                                             : millis_of_day - millis_of_day % kDrop[precision]);
+}
+
 absl::StatusOr<Column> TemporalCast(const Column& in, const DataType& to) {
   const DataType& from = in.type();
   auto never = [](size_t) { return absl::OkStatus(); };
   constexpr int64_t kSecondsPerDay = 86400;
+  constexpr int64_t kMillisPerDay = kSecondsPerDay * 1000;
+  if (to.id == TypeId::kTime) {
+    // TIME(p) -> TIME(q) truncates to q digits; TIMESTAMP(p) -> TIME(q) keeps the time of day.
+    if (from.id == TypeId::kTime) {
+      return CastLoop<int32_t>(
+          in, to, false,
+          [&](size_t i, int32_t* o) {
+            *o = TruncateTime(in.data<int32_t>()[i], to.precision);
+            return true;
+          },
+          never);
+    }
+    return CastLoop<int32_t>(
+        in, to, false,
+        [&](size_t i, int32_t* o) {
+          const int64_t ms = TimestampToMillis(in.data<int64_t>()[i], from.precision);
+          *o = TruncateTime(ms - FloorDivide(ms, kMillisPerDay) * kMillisPerDay, to.precision);
+          return true;
+        },
+        never);
+  }
+  if (from.id == TypeId::kTime) {
+    // TIME -> TIMESTAMP(p): that time on 1970-01-01, as Flink's TimestampData.fromEpochMillis.
+    return CastLoop<int64_t>(
+        in, to, false,
+        [&](size_t i, int64_t* o) {
+          return RescaleTimestamp(in.data<int32_t>()[i], 3, to.precision, o);
+        },
+        never);
+  }
   if (to.id == TypeId::kDate) {
     if (from.id == TypeId::kDate) return Column(in);
     const int64_t per_day = kSecondsPerDay * TimestampUnitsPerSecond(from.precision);
@@ -516,7 +573,9 @@ absl::StatusOr<Column> EvalCast(const Column& in, const DataType& to, bool try_c
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;
   bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;
   if (from_num && to_num) return NumericCast(in, out_type, try_cast);
-  if (from.IsTemporal() && to.IsTemporal()) return TemporalCast(in, out_type);
+  const bool time_cast = (from.id == TypeId::kTime && (to.IsTimestampLike() || to.id == from.id)) ||
+                         (to.id == TypeId::kTime && from.IsTimestampLike());
+  if ((from.IsTemporal() && to.IsTemporal()) || time_cast) return TemporalCast(in, out_type);
   return absl::InvalidArgumentError(
       absl::StrCat("Cast from ", TypeName(from), " to ", TypeName(to), " is not supported"));
 }

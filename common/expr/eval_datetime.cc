@@ -19,8 +19,10 @@ constexpr int64_t kMillisPerDay = 86400000;
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
-// A DATE or TIMESTAMP value as milliseconds since the epoch (rounded down).
+// A DATE or TIMESTAMP value as milliseconds since the epoch (rounded down); a TIME as the
+// milliseconds of its day (on 1970-01-01).
 int64_t MillisAt(const Column& c, size_t i) {
+  if (c.type().id == TypeId::kTime) return c.data<int32_t>()[i];
   return c.type().id == TypeId::kDate ? int64_t{c.data<int32_t>()[i]} * kMillisPerDay
                                       : TimestampToMillis(c.data<int64_t>()[i], c.type().precision);
 }

@@ -99,6 +99,8 @@ decltype(auto) DispatchFixed(TypeId id, F&& f) {
       return f(int16_t{});
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return f(int32_t{});
     case TypeId::kFloat:
       return f(float{});

@@ -277,8 +277,8 @@ absl::StatusOr<Column> JsonQuery(const Expr& call, const ArgList& args, size_t n
 // times as ISO-8601 strings, nested JSON as it is.
 absl::StatusOr<Column> JsonFragments(const Column& c, bool raw) {
   const TypeId id = c.type().id;
-  if (id == TypeId::kString || id == TypeId::kDate || id == TypeId::kTimestamp ||
-      id == TypeId::kTimestampLtz) {
+  if (id == TypeId::kString || id == TypeId::kDate || id == TypeId::kTime ||
+      id == TypeId::kTimestamp || id == TypeId::kTimestampLtz) {
     Column text = c;
     if (id != TypeId::kString) {
       ASSIGN_OR_RETURN(text, EvalCast(c, DataType::String(), false));

@@ -1,5 +1,6 @@
 // Time functions: CURRENT_TIMESTAMP / NOW() / PROCTIME() (the clock's instant, once per batch),
-// LOCALTIMESTAMP and CURRENT_DATE (the clock read in the session zone the call carries),
+// LOCALTIMESTAMP, CURRENT_DATE and CURRENT_TIME / LOCALTIME (the clock read in the session zone
+// the call carries; the time of day in whole seconds, as TIME(0)),
 // TO_TIMESTAMP_LTZ(epoch, 0|3) and TO_TIMESTAMP(string) (NULL when it does not parse, as Flink).
 #include <chrono>
 
@@ -37,10 +38,14 @@ void EpochToMillis(const Column& in, int64_t scale, int64_t* out, size_t n) {
 
 absl::StatusOr<Column> EvalTemporal(const Expr& call, const ArgList& args, size_t n) {
   const std::string& f = call.function;
-  if (f == "CURRENT_DATE" || f == "LOCALTIMESTAMP") {
+  if (f == "CURRENT_DATE" || f == "LOCALTIMESTAMP" || f == "CURRENT_TIME" || f == "LOCALTIME") {
     ASSIGN_OR_RETURN(std::shared_ptr<SessionTimeZone> zone, CallTimeZone(call));
     const int64_t local = zone->ToLocal(NowMillis(), 3);
     if (f == "LOCALTIMESTAMP") return Constant<int64_t>(call, local, n);
+    if (f == "CURRENT_TIME" || f == "LOCALTIME") {
+      const int64_t in_day = local - FloorDivide(local, 86400000) * 86400000;
+      return Constant<int32_t>(call, static_cast<int32_t>(in_day - in_day % 1000), n);
+    }
     return Constant<int32_t>(call, static_cast<int32_t>(FloorDivide(local, 86400000)), n);
   }
   if (f == "CURRENT_TIMESTAMP" || f == "NOW" || f == "PROCTIME") {

@@ -92,6 +92,8 @@ std::string LiteralToString(const Value& v, const DataType& type) {
     // As Flink's plans print them: milliseconds, then the type.
     case TypeId::kInterval:
       return v.is_int() ? absl::StrCat(v.int_value(), ":INTERVAL SECOND") : "?";
+    case TypeId::kIntervalYearMonth:  // months, then the type
+      return v.is_int() ? absl::StrCat(v.int_value(), ":INTERVAL MONTH") : "?";
     default:
       return v.is_int() ? FormatValue(v, type) : "?";
   }

@@ -159,11 +159,39 @@ ExprPtr ArithmeticOperand(ExprPtr e, const DataType& result) {
 
 // ---- per-family resolution ----
 
+// A year-month interval added to or subtracted from a DATE, TIMESTAMP, TIMESTAMP_LTZ or TIME
+// (INTERVAL + x too), or two of them added or subtracted: x's type (DATE stays DATE; a TIME does
+// not move, as in Flink), or the interval type.
+absl::StatusOr<ExprPtr> ResolveMonthArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
+  const TypeId a = args[0]->type.id, b = args[1]->type.id;
+  const bool additive = fn == "+" || fn == "-";
+  auto takes_months = [](const DataType& t) {
+    return t.id == TypeId::kDate || t.id == TypeId::kTime || t.IsTimestampLike();
+  };
+  DataType t;
+  if (additive && a == TypeId::kIntervalYearMonth && b == TypeId::kIntervalYearMonth) {
+    t = DataType::IntervalYearMonth();
+  } else if (additive && takes_months(args[0]->type) && b == TypeId::kIntervalYearMonth) {
+    t = args[0]->type;
+  } else if (fn == "+" && a == TypeId::kIntervalYearMonth && takes_months(args[1]->type)) {
+    std::swap(args[0], args[1]);
+    t = args[0]->type;
+  } else {
+    return CannotApply(fn, args);
+  }
+  DataType result = t.WithNullable(AnyNullable(args));
+  return NewCall(fn, std::move(args), result);
+}
+
 // TIMESTAMP + INTERVAL, INTERVAL + TIMESTAMP, TIMESTAMP - INTERVAL, INTERVAL +/- INTERVAL (and the
-// same with TIMESTAMP_LTZ, which stays TIMESTAMP_LTZ: an instant moved by a duration); the
-// timestamp goes first so that the kernel subtracts the right way round.
+// same with TIMESTAMP_LTZ, which stays TIMESTAMP_LTZ: an instant moved by a duration; and with
+// TIME, which stays TIME and wraps around midnight); the timestamp goes first so that the kernel
+// subtracts the right way round.
 absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector<ExprPtr> args) {
   const TypeId a = args[0]->type.id, b = args[1]->type.id;
+  if (a == TypeId::kIntervalYearMonth || b == TypeId::kIntervalYearMonth) {
+    return ResolveMonthArithmetic(fn, std::move(args));
+  }
   const bool additive = fn == "+" || fn == "-";
   DataType t;
   if (additive && a == TypeId::kInterval && b == TypeId::kInterval) {
@@ -173,6 +201,11 @@ absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector
   } else if (fn == "+" && a == TypeId::kInterval && args[1]->type.IsTimestampLike()) {
     std::swap(args[0], args[1]);
     t = DataType{b, std::max(3, args[0]->type.precision)};
+  } else if (additive && a == TypeId::kTime && b == TypeId::kInterval) {
+    t = args[0]->type;
+  } else if (fn == "+" && a == TypeId::kInterval && b == TypeId::kTime) {
+    std::swap(args[0], args[1]);
+    t = args[0]->type;
   } else {
     return CannotApply(fn, args);
   }
@@ -182,7 +215,7 @@ absl::StatusOr<ExprPtr> ResolveTimeArithmetic(const std::string& fn, std::vector
 
 bool IsTimeArithmetic(const std::vector<ExprPtr>& args) {
   for (const auto& a : args) {
-    if (a->type.id == TypeId::kInterval) return true;
+    if (a->type.id == TypeId::kInterval || a->type.id == TypeId::kIntervalYearMonth) return true;
   }
   return false;
 }
@@ -232,21 +265,24 @@ bool CoerceAll(std::vector<ExprPtr>& args, const DataType& t, size_t from = 0) {
 }
 
 // CURRENT_TIMESTAMP, NOW() and PROCTIME() (TIMESTAMP_LTZ(3), the instant), LOCALTIMESTAMP
-// (TIMESTAMP(3)) and CURRENT_DATE (DATE) in the session zone, which they carry as an argument
-// (zoned_calls.h), TO_TIMESTAMP_LTZ(epoch, 0 | 3), TO_TIMESTAMP(string).
+// (TIMESTAMP(3)), CURRENT_DATE (DATE) and CURRENT_TIME / LOCALTIME (TIME(0)) in the session zone,
+// which they carry as an argument (zoned_calls.h), TO_TIMESTAMP_LTZ(epoch, 0 | 3),
+// TO_TIMESTAMP(string).
 absl::StatusOr<ExprPtr> ResolveTemporal(const std::string& fn, std::vector<ExprPtr> args) {
   if (fn == "CURRENT_TIMESTAMP" || fn == "NOW" || fn == "PROCTIME") {
     if (!args.empty()) return WrongArgCount(fn, args.size());
     return NewCall(fn, std::move(args), DataType::TimestampLtz(3).WithNullable(false));
   }
-  if (fn == "CURRENT_DATE" || fn == "LOCALTIMESTAMP") {
+  if (fn == "CURRENT_DATE" || fn == "LOCALTIMESTAMP" || fn == "CURRENT_TIME" || fn == "LOCALTIME") {
     // As written: no argument; from a plan: the zone it was planned in.
     if (args.empty()) args.push_back(ZoneLiteral(PlanningTimeZone()));
     const Expr& zone = *args[0];
     if (args.size() != 1 || zone.kind != ExprKind::kLiteral || !zone.literal.is_string()) {
       return WrongArgCount(fn, args.size());
     }
-    DataType t = fn == "CURRENT_DATE" ? DataType::Date() : DataType::Timestamp(3);
+    DataType t = fn == "CURRENT_DATE"     ? DataType::Date()
+                 : fn == "LOCALTIMESTAMP" ? DataType::Timestamp(3)
+                                          : DataType::Time(0);
     return NewCall(fn, std::move(args), t.WithNullable(false));
   }
   if (fn == "TO_TIMESTAMP_LTZ") {
@@ -456,6 +492,9 @@ absl::StatusOr<ExprPtr> ResolveNegate(const std::string& fn, std::vector<ExprPtr
   if (args.size() != 1) return WrongArgCount(fn, args.size());
   if (IsNullType(args[0])) return IllegalNull(fn);
   const DataType& x = args[0]->type;
+  if (x.id == TypeId::kInterval || x.id == TypeId::kIntervalYearMonth) {
+    return NewCall(fn, std::move(args), x);  // -INTERVAL '1' MONTH
+  }
   if (!x.IsNumeric()) return CannotApply("-", args);
   DataType t{x.id, x.precision, x.scale};
   if (x.id == TypeId::kFloat) {
@@ -537,6 +576,10 @@ std::optional<DataType> CommonType(const DataType& a, const DataType& b) {
       const bool ltz = a.id == TypeId::kTimestampLtz || b.id == TypeId::kTimestampLtz;
       t = ltz ? DataType::TimestampLtz(std::max(pa, pb)) : DataType::Timestamp(std::max(pa, pb));
     }
+  } else if (a.id == TypeId::kTime && b.id == TypeId::kTime) {
+    t = DataType::Time(std::max(a.precision, b.precision));
+  } else if ((a.id == TypeId::kInterval || a.id == TypeId::kIntervalYearMonth) && a.id == b.id) {
+    t = DataType{a.id, a.precision};  // intervals of one kind compare
   } else if (a.id == TypeId::kBoolean && b.id == TypeId::kBoolean) {
     t = DataType::Boolean();
   } else if (a.IsCollection() && SameIgnoringNullability(a, b)) {
@@ -587,11 +630,25 @@ absl::Status CheckCast(const DataType& from, const DataType& to) {
     return SameIgnoringNullability(from, to) ? absl::OkStatus() : unsupported();
   }
   if (from.id == to.id) return absl::OkStatus();
+  // An interval prints as a string (CAST(i AS STRING) = '+1-02'); no string reads as one.
+  if (to.id == TypeId::kString &&
+      (from.id == TypeId::kInterval || from.id == TypeId::kIntervalYearMonth)) {
+    return absl::OkStatus();
+  }
+  if (from.id == TypeId::kInterval || from.id == TypeId::kIntervalYearMonth ||
+      to.id == TypeId::kInterval || to.id == TypeId::kIntervalYearMonth) {
+    return unsupported();
+  }
   if (from.id == TypeId::kString || to.id == TypeId::kString) return absl::OkStatus();
   bool from_num = from.IsNumeric() || from.id == TypeId::kBoolean;
   bool to_num = to.IsNumeric() || to.id == TypeId::kBoolean;
   if (from_num && to_num) return absl::OkStatus();
   if (from.IsTemporal() && to.IsTemporal()) return absl::OkStatus();
+  // TIME converts to and from TIMESTAMP and TIMESTAMP_LTZ (not DATE), as in Flink.
+  if ((from.id == TypeId::kTime && to.IsTimestampLike()) ||
+      (to.id == TypeId::kTime && from.IsTimestampLike())) {
+    return absl::OkStatus();
+  }
   return unsupported();
 }
 

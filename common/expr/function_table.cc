@@ -172,6 +172,8 @@ std::vector<FunctionDef> BuildTable() {
       {"LOCALTIMESTAMP", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       {"NOW", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       {"CURRENT_DATE", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"CURRENT_TIME", {}, ResolveTemporal, EvalTemporal, nullptr, false},
+      {"LOCALTIME", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       // PROCTIME(): the wall clock where it is computed; as a column, a processing-time attribute
       {"PROCTIME", {}, ResolveTemporal, EvalTemporal, nullptr, false},
       {"TO_TIMESTAMP", {}, ResolveTemporal, EvalTemporal},

@@ -116,7 +116,9 @@ Resolved ResolveJsonConstructor(const std::string& fn, std::vector<ExprPtr> args
       continue;
     }
     if (IsNullType(args[i])) args[i] = MakeCast(args[i], DataType::String());
-    if (args[i]->type.id == TypeId::kInterval) return CannotApply(fn, args);
+    if (args[i]->type.id == TypeId::kInterval || args[i]->type.id == TypeId::kIntervalYearMonth) {
+      return CannotApply(fn, args);
+    }
     mask.push_back(BuildsJson(args[i]) ? '1' : '0');
   }
   if (colon != std::string::npos) mask = flag.substr(colon + 1);  // already resolved once

@@ -29,7 +29,9 @@ Resolved ResolveGreatestLeast(const std::string& fn, std::vector<ExprPtr> args) 
   std::vector<size_t> all(args.size());
   for (size_t i = 0; i < args.size(); ++i) all[i] = i;
   ASSIGN_OR_RETURN(DataType common, CommonOf(fn, args, all));
-  if (common.id == TypeId::kInterval) return CannotApply(fn, args);
+  if (common.id == TypeId::kInterval || common.id == TypeId::kIntervalYearMonth) {
+    return CannotApply(fn, args);
+  }
   for (auto& a : args) a = CastIfNeeded(a, common);
   return NewCall(fn, std::move(args), common.WithNullable(AnyNullable(args)));
 }

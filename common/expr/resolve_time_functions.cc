@@ -67,6 +67,22 @@ absl::Status CheckConstantPattern(const std::vector<ExprPtr>& args, size_t i) {
 // EXTRACT(unit, x) and YEAR(x), QUARTER, MONTH, WEEK, DAYOFYEAR, DAYOFMONTH, DAYOFWEEK, HOUR,
 // MINUTE, SECOND: BIGINT.
 Resolved ResolveExtract(const std::string& fn, std::vector<ExprPtr> args) {
+  // A TIME has only the units of the time of day (HOUR(t), EXTRACT(SECOND FROM t), ...).
+  const size_t value_arg = fn == "EXTRACT" ? 1 : 0;
+  if (args.size() == value_arg + 1 && args[value_arg]->type.id == TypeId::kTime) {
+    std::string unit = fn;
+    if (fn == "EXTRACT") {
+      ASSIGN_OR_RETURN(unit, Unit(fn, args, ExtractUnits()));
+    } else {
+      args.insert(args.begin(), MakeLiteral(Value::String(unit), DataType::String()));
+    }
+    if (!IsTimeOfDayUnit(unit) && unit != "MICROSECOND" && unit != "NANOSECOND") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot apply '", fn, "' to a TIME value: ", unit, " is not a unit of the time of day"));
+    }
+    const bool nullable = args[1]->type.nullable;
+    return NewCall("EXTRACT", std::move(args), DataType::BigInt().WithNullable(nullable));
+  }
   if (fn != "EXTRACT") {
     RETURN_IF_ERROR(CheckSignature(fn, args, {K::kTimestamp}, 1));
     std::string unit = fn == "DAYOFYEAR"    ? "DOY"

@@ -8,7 +8,8 @@ namespace {
 thread_local std::string planning_time_zone = kDefaultTimeZone;
 
 bool ConvertsThroughZone(TypeId other) {
-  return other == TypeId::kTimestamp || other == TypeId::kDate || other == TypeId::kString;
+  return other == TypeId::kTimestamp || other == TypeId::kDate || other == TypeId::kTime ||
+         other == TypeId::kString;
 }
 
 }  // namespace
@@ -32,7 +33,9 @@ bool IsZoneArgument(const Expr& call, size_t i) {
   if (call.kind != ExprKind::kCall || call.user_function != nullptr) return false;
   const std::string& f = call.function;
   if (f == "CAST" || f == "TRY_CAST") return i == 1;
-  if (f == "LOCALTIMESTAMP" || f == "CURRENT_DATE") return i == 0;
+  if (f == "LOCALTIMESTAMP" || f == "CURRENT_DATE" || f == "CURRENT_TIME" || f == "LOCALTIME") {
+    return i == 0;
+  }
   return false;
 }
 

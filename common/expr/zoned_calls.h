@@ -1,7 +1,8 @@
 // Calls whose result depends on the session time zone (table.local-time-zone): CAST between
-// TIMESTAMP_LTZ and TIMESTAMP, DATE or STRING, LOCALTIMESTAMP and CURRENT_DATE. Each carries the
-// zone as its last argument, a STRING literal, so that a plan is evaluated in the zone of the
-// session that planned it (as Flink fixes it at planning) wherever it runs. While a statement is
+// TIMESTAMP_LTZ and TIMESTAMP, DATE, TIME or STRING, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME and
+// LOCALTIME. Each carries the zone as its last argument, a STRING literal, so that a plan is
+// evaluated in the zone of the session that planned it (as Flink fixes it at planning) wherever it
+// runs. While a statement is
 // planned the zone comes from ScopedPlanningTimeZone; a deserialized plan brings its own.
 #pragma once
 
@@ -29,7 +30,7 @@ class ScopedPlanningTimeZone {
 };
 
 // CAST(from AS to) converts through the session zone: exactly one side is TIMESTAMP_LTZ and the
-// other is TIMESTAMP, DATE or STRING.
+// other is TIMESTAMP, DATE, TIME or STRING.
 bool IsZoneDependentCast(const DataType& from, const DataType& to);
 
 // Whether argument `i` of `call` is its zone argument (not shown in plans).

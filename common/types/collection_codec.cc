@@ -62,6 +62,8 @@ const DataType& SlotType(const DataType& t, size_t i) {
     case TypeId::kString:
     case TypeId::kBinary:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kTimestamp:
     case TypeId::kNull:
     case TypeId::kInterval:
@@ -113,6 +115,8 @@ void CollectionEncoder::AppendValue(const Value& v, const DataType& t) {
       return;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       AppendFixedValue<int32_t>(this, static_cast<int32_t>(v.int_value()));
       return;
     case TypeId::kBigInt:
@@ -196,6 +200,8 @@ Value SlotValue(const Slot& slot, const DataType& t) {
       return Value::Int(ReadFixed<int16_t>(slot.bytes));
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(ReadFixed<int32_t>(slot.bytes));
     case TypeId::kBigInt:
     case TypeId::kDecimal:

@@ -81,10 +81,15 @@ std::string DataType::ToString() const {
       s = absl::StrCat("DECIMAL(", precision, ", ", scale, ")");
       break;
     case TypeId::kString:
-      s = length > 0 ? absl::StrCat("VARCHAR(", length, ")") : "STRING";
+      s = length == 0    ? "STRING"
+          : fixed_length ? absl::StrCat("CHAR(", length, ")")
+                         : absl::StrCat("VARCHAR(", length, ")");
       break;
     case TypeId::kDate:
       s = "DATE";
+      break;
+    case TypeId::kTime:
+      s = absl::StrCat("TIME(", precision, ")");
       break;
     case TypeId::kTimestamp:
       s = absl::StrCat("TIMESTAMP(", precision, ")");
@@ -96,6 +101,9 @@ std::string DataType::ToString() const {
       return "NULL";
     case TypeId::kInterval:
       s = absl::StrCat("INTERVAL SECOND(", precision, ")");
+      break;
+    case TypeId::kIntervalYearMonth:
+      s = "INTERVAL MONTH";
       break;
     case TypeId::kArray:
       s = absl::StrCat("ARRAY<", element_type().ToString(), ">");
@@ -132,6 +140,8 @@ int PhysicalWidth(TypeId id) {
     case TypeId::kInt:
     case TypeId::kFloat:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return 4;
     case TypeId::kBigInt:
     case TypeId::kDouble:

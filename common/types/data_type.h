@@ -3,7 +3,8 @@
 // DECIMAL(p<=18, s) unscaled int64, DATE int32 days since epoch, TIMESTAMP(p) and TIMESTAMP_LTZ(p)
 // int64 since epoch (timestamp_precision.h),
 // STRING/VARCHAR variable-length bytes, BYTES/VARBINARY/BINARY variable-length bytes (any bytes,
-// not text), INTERVAL DAY TO SECOND int64 ms.
+// not text), INTERVAL DAY TO SECOND int64 ms, TIME(p) int32 ms of the day, year-month INTERVAL
+// int32 months.
 // ARRAY<T>, MAP<K, V> and ROW<f T, ...> are variable-length too: each value is one byte string in
 // the canonical encoding of common/types/collection_codec.h, so batches, the wire, the shuffle and
 // state carry them as they carry STRING. Their element, key/value or field types hang off the type
@@ -46,6 +47,12 @@ enum class TypeId : uint8_t {
   // Binary strings: BYTES (VARBINARY(2147483647), length 0), VARBINARY(n) (length n) and BINARY(n)
   // (length n, fixed_length): any byte sequence, held as STRING's bytes are.
   kBinary,
+  // TIME(p): a time of day, int32 milliseconds since midnight (0 .. 86399999). p (0..9) is the
+  // declared fractional precision; as in Flink's runtime, digits below milliseconds are zero.
+  kTime,
+  // A year-month interval (Flink's INTERVAL MONTH, also the type of INTERVAL '1' YEAR and
+  // INTERVAL '1-2' YEAR TO MONTH): int32 months. Only expressions have it, as kInterval.
+  kIntervalYearMonth,
 };
 
 struct DataType;
@@ -57,10 +64,11 @@ inline constexpr int kMaxDecimalPrecision = 18;
 
 struct DataType {
   TypeId id = TypeId::kNull;
-  int precision = 0;  // DECIMAL precision, TIMESTAMP/TIMESTAMP_LTZ fractional precision
+  int precision = 0;  // DECIMAL precision, TIME/TIMESTAMP/TIMESTAMP_LTZ fractional precision
   int scale = 0;      // DECIMAL scale
   int length = 0;     // VARCHAR(n)/CHAR(n), VARBINARY(n)/BINARY(n); 0 = STRING / BYTES (unbounded)
-  bool fixed_length = false;  // BINARY(n): every value has exactly `length` bytes
+  // CHAR(n): a CAST to it pads to n characters; BINARY(n): every value has exactly `length` bytes.
+  bool fixed_length = false;
   bool nullable = true;
   std::shared_ptr<const NestedTypes> nested;  // ARRAY, MAP and ROW only
 
@@ -74,7 +82,9 @@ struct DataType {
   static DataType Decimal(int p, int s) { return {TypeId::kDecimal, p, s}; }
   static DataType String() { return {TypeId::kString}; }
   static DataType Varchar(int n) { return {TypeId::kString, 0, 0, n}; }
+  static DataType Char(int n) { return {TypeId::kString, 0, 0, n, true}; }
   static DataType Date() { return {TypeId::kDate}; }
+  static DataType Time(int p = 0) { return {TypeId::kTime, p}; }
   static DataType Timestamp(int p = 3) { return {TypeId::kTimestamp, p}; }
   static DataType TimestampLtz(int p = 3) { return {TypeId::kTimestampLtz, p}; }
   static DataType Null() { return {TypeId::kNull}; }
@@ -82,6 +92,7 @@ struct DataType {
   static DataType VarBinary(int n) { return {TypeId::kBinary, 0, 0, n}; }
   static DataType Binary(int n) { return {TypeId::kBinary, 0, 0, n, true}; }
   static DataType Interval() { return {TypeId::kInterval, 3}; }
+  static DataType IntervalYearMonth() { return {TypeId::kIntervalYearMonth}; }
   static DataType Array(DataType element);
   static DataType Map(DataType key, DataType value);
   static DataType Row(std::vector<Field> fields);
@@ -129,7 +140,7 @@ struct DataType {
 
   // SQL spelling as Flink prints it: INT, BIGINT NOT NULL, DECIMAL(10, 2), VARCHAR(5), STRING,
   // TIMESTAMP(3), ARRAY<INT>, MAP<STRING, INT>, ROW<`a` INT, `b` STRING>, BYTES, VARBINARY(4),
-  // BINARY(2).
+  // BINARY(2), CHAR(3), TIME(0), INTERVAL MONTH.
   std::string ToString() const;
 
  private:

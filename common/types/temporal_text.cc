@@ -1,5 +1,7 @@
 #include "common/types/temporal_text.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/time/civil_time.h"
 #include "common/types/timestamp_precision.h"
@@ -90,6 +92,36 @@ bool ParseTimestampText(std::string_view s, int precision, int64_t* out, int* fr
     return false;
   }
   return RescaleTimestamp(v, precision, precision, out);
+}
+
+bool ParseTimeText(std::string_view s, int precision, int32_t* out, int* fraction_digits) {
+  s = Trim(s);
+  size_t i = 0;
+  int h = 0, mi = 0, sec = 0, digits = 0, millis = 0;
+  if (!Digits(s, &i, 2, &h) || i >= s.size() || s[i++] != ':' || !Digits(s, &i, 2, &mi)) {
+    return false;
+  }
+  if (i < s.size() && s[i] == ':') {
+    ++i;
+    if (!Digits(s, &i, 2, &sec)) return false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) && digits < 9) {
+        if (digits < 3) millis = millis * 10 + (s[i] - '0');
+        ++i;
+        ++digits;
+      }
+      if (digits == 0) return false;
+      for (int k = std::min(digits, 3); k < 3; ++k) millis *= 10;
+    }
+  }
+  if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
+  // Keep `precision` fractional digits of the milliseconds.
+  static constexpr int kDrop[] = {1000, 100, 10};
+  if (precision < 3) millis -= millis % kDrop[precision < 0 ? 0 : precision];
+  if (fraction_digits != nullptr) *fraction_digits = digits;
+  *out = ((h * 60 + mi) * 60 + sec) * 1000 + millis;
+  return true;
 }
 
 }  // namespace eddy

@@ -1,5 +1,5 @@
-// Parsing DATE and TIMESTAMP text ('2024-01-31', '2024-01-31 10:00:00.123'), shared by SQL literals
-// and CAST from STRING so both accept exactly the same forms.
+// Parsing DATE, TIME and TIMESTAMP text ('2024-01-31', '12:34:56.789', '2024-01-31 10:00:00.123'),
+// shared by SQL literals, CAST from STRING and the text formats so all accept the same forms.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +19,10 @@ bool ParseTimestampText(std::string_view s, int64_t* millis);
 // precision truncated; `fraction_digits` (when given) receives how many fractional digits the
 // text has (a literal's precision). False when malformed or out of the unit's range.
 bool ParseTimestampText(std::string_view s, int precision, int64_t* value, int* fraction_digits);
+
+// 'hh:mm[:ss[.fffffffff]]' (surrounding blanks ignored; hour 0..23) into milliseconds of the day,
+// digits beyond `precision` (and beyond milliseconds) dropped; `fraction_digits` (when given)
+// receives how many fractional digits the text has (a literal's precision). False when malformed.
+bool ParseTimeText(std::string_view s, int precision, int32_t* millis_of_day, int* fraction_digits);
 
 }  // namespace eddy

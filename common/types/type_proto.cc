@@ -19,7 +19,7 @@ void TypeToProto(const DataType& t, v1::DataType* out) {
 }
 
 absl::StatusOr<DataType> TypeFromProto(const v1::DataType& p) {
-  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kBinary)) {
+  if (p.id() < 0 || p.id() > static_cast<int>(TypeId::kIntervalYearMonth)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown type id ", p.id()));
   }
   const TypeId id = static_cast<TypeId>(p.id());

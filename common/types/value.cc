@@ -71,11 +71,34 @@ std::string FormatDate(int32_t days) {
   return absl::StrFormat("%04d-%02d-%02d", day.year(), day.month(), day.day());
 }
 
+std::string FormatTime(int32_t millis_of_day, int precision) {
+  int64_t t = millis_of_day % 86400000;
+  if (t < 0) t += 86400000;
+  std::string s = absl::StrFormat("%02d:%02d:%02d", t / 3600000, t / 60000 % 60, t / 1000 % 60);
+  if (precision > 0) {
+    // Flink's formatTimestampMillis: digits while the rest of the milliseconds is not zero.
+    s += '.';
+    int ms = static_cast<int>(t % 1000);
+    for (int k = 0; k < precision; ++k) {
+      s += static_cast<char>('0' + ms / 100);
+      ms = ms % 100 * 10;
+      if (ms == 0) break;
+    }
+  }
+  return s;
+}
+
 std::string FormatInterval(int64_t millis) {
   const char sign = millis < 0 ? '-' : '+';
   uint64_t m = millis < 0 ? 0 - static_cast<uint64_t>(millis) : static_cast<uint64_t>(millis);
   return absl::StrFormat("%c%d %02d:%02d:%02d.%03d", sign, m / 86400000, m / 3600000 % 24,
                          m / 60000 % 60, m / 1000 % 60, m % 1000);
+}
+
+std::string FormatIntervalYearMonth(int64_t months) {
+  const char sign = months < 0 ? '-' : '+';
+  uint64_t m = months < 0 ? 0 - static_cast<uint64_t>(months) : static_cast<uint64_t>(months);
+  return absl::StrFormat("%c%d-%02d", sign, m / 12, m % 12);
 }
 
 std::string FormatTimestamp(int64_t value, int precision) {
@@ -116,6 +139,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return FormatBinary(v.string_value());
     case TypeId::kDate:
       return FormatDate(static_cast<int32_t>(v.int_value()));
+    case TypeId::kTime:
+      return FormatTime(static_cast<int32_t>(v.int_value()), type.precision);
     case TypeId::kTimestamp:
       return FormatTimestamp(v.int_value(), type.precision);
     case TypeId::kTimestampLtz:  // the instant in UTC; FormatValueInZone shows it in a zone
@@ -124,6 +149,8 @@ std::string FormatValue(const Value& v, const DataType& type) {
       return "null";
     case TypeId::kInterval:
       return FormatInterval(v.int_value());
+    case TypeId::kIntervalYearMonth:
+      return FormatIntervalYearMonth(v.int_value());
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:

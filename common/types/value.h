@@ -43,7 +43,8 @@ class Value {
 
 // Text of a value as Flink's print sink and SQL CAST(.. AS STRING) show it: `null` for NULL (the
 // caller decides), true/false, DECIMAL with exactly `scale` digits, DOUBLE as Java's
-// Double.toString (1.0, 0.5, 1.0E7), DATE 2024-01-31, TIMESTAMP(3) 2024-01-31 10:00:00.000.
+// Double.toString (1.0, 0.5, 1.0E7), DATE 2024-01-31, TIME 12:34:56, TIMESTAMP(3) 2024-01-31
+// 10:00:00.000.
 std::string FormatValue(const Value& v, const DataType& type);
 
 // Formatting helpers shared with the vectorized cast.
@@ -55,7 +56,13 @@ std::string FormatDecimal(int64_t unscaled, int scale);
 std::string FormatDate(int32_t days_since_epoch);
 // A TIMESTAMP(precision) value (unit per timestamp_precision.h) with `precision` fractional digits.
 std::string FormatTimestamp(int64_t value, int precision);
+// A TIME(precision) value (milliseconds of the day) as Flink prints it: 12:34:56 for TIME(0); with
+// precision > 0 the fraction's digits up to the last non-zero one (at least one, at most
+// `precision`): 12:34:56.123, 12:34:56.1, 12:34:56.0.
+std::string FormatTime(int32_t millis_of_day, int precision);
 // An INTERVAL DAY TO SECOND as Flink prints it: +1 02:03:04.005 (sign, days, time).
 std::string FormatInterval(int64_t millis);
+// A year-month interval as Flink prints it: +1-02 (sign, years, months of two digits).
+std::string FormatIntervalYearMonth(int64_t months);
 
 }  // namespace eddy

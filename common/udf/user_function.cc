@@ -64,6 +64,8 @@ EddyUdfColumn ToUdfColumn(const Column& c) {
       out.type.id = EDDY_UDF_SMALLINT;
       break;
     case TypeId::kInt:
+    case TypeId::kTime:               // its milliseconds of the day
+    case TypeId::kIntervalYearMonth:  // its months
       out.type.id = EDDY_UDF_INT;
       break;
     case TypeId::kBigInt:

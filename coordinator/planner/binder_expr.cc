@@ -128,8 +128,10 @@ std::string SignatureFamily(const DataType& type) {
   if (type.id == TypeId::kString) return "<CHARACTER>";
   if (type.id == TypeId::kBoolean) return "<BOOLEAN>";
   if (type.id == TypeId::kDate) return "<DATE>";
+  if (type.id == TypeId::kTime) return "<TIME>";
   if (type.id == TypeId::kTimestamp || type.id == TypeId::kTimestampLtz) return "<TIMESTAMP>";
   if (type.id == TypeId::kInterval) return "<INTERVAL_DAY_TIME>";
+  if (type.id == TypeId::kIntervalYearMonth) return "<INTERVAL_YEAR_MONTH>";
   if (type.id == TypeId::kNull) return "<NULL>";
   return absl::StrCat("<", type.ToString(), ">");
 }
@@ -448,6 +450,7 @@ bool IsImplicitlyCastable(const DataType& from, const DataType& to) {
   // DATE widens to TIMESTAMP; TIMESTAMP and TIMESTAMP_LTZ convert into each other through the
   // session zone (one family in Flink).
   if (from.IsTemporal() && to.IsTimestampLike()) return true;
+  if (from.id == TypeId::kTime && to.id == TypeId::kTime) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
-// Typing of INTERVAL literals (day-time intervals only, as milliseconds): INTERVAL '5' SECOND,
-// INTERVAL '1.5' SECOND, INTERVAL '10' MINUTE, INTERVAL '1 02:03:04.5' DAY TO SECOND, ... Flink
-// types them INTERVAL SECOND(3); year-month intervals (MONTH, YEAR) are not supported yet.
+// Typing of INTERVAL literals. Day-time intervals, as milliseconds: INTERVAL '5' SECOND,
+// INTERVAL '1.5' SECOND, INTERVAL '10' MINUTE, INTERVAL '1 02:03:04.5' DAY TO SECOND, ..., which
+// Flink types INTERVAL SECOND(3). Year-month intervals, as months: INTERVAL '1' YEAR,
+// INTERVAL '14' MONTH, INTERVAL '1-2' YEAR TO MONTH, which Flink types INTERVAL MONTH.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,25 +50,67 @@ bool ParseField(absl::string_view text, int unit, bool allow_fraction, int64_t* 
   return true;
 }
 
+// 'y' (YEAR), 'm' (MONTH) or 'y-m' (YEAR TO MONTH, m from 0 to 11) as months.
+bool ParseYearMonth(absl::string_view text, bool years, bool months, int64_t* out) {
+  constexpr int64_t kMaxMonths = INT32_MAX;
+  int64_t y = 0, m = 0;
+  if (years && months) {
+    const size_t dash = text.find('-');
+    if (dash == absl::string_view::npos || !absl::SimpleAtoi(text.substr(0, dash), &y) ||
+        !absl::SimpleAtoi(text.substr(dash + 1), &m) || m > 11) {
+      return false;
+    }
+  } else if (!absl::SimpleAtoi(text, years ? &y : &m)) {
+    return false;
+  }
+  // Digits only (SimpleAtoi would take a sign or blanks).
+  for (char c : text) {
+    if (!(c >= '0' && c <= '9') && c != '-') return false;
+  }
+  if (y < 0 || m < 0 || y > kMaxMonths / 12) return false;
+  *out = y * 12 + m;
+  return *out <= kMaxMonths;
+}
+
+absl::StatusOr<ExprPtr> BindYearMonthInterval(const sql::Expr& e, const std::string& from,
+                                              const std::string& to, absl::string_view text,
+                                              bool negative) {
+  const bool years = from == "YEAR";
+  const bool months = to == "MONTH";
+  if (from != to && !(years && months)) {
+    return ValidationErrorAt(e.pos, absl::StrCat("invalid interval qualifier ", e.interval_unit));
+  }
+  int64_t total = 0;
+  if (!ParseYearMonth(text, years, months, &total)) {
+    return ValidationErrorAt(
+        e.pos, absl::StrCat("invalid INTERVAL literal '", e.text, "' for ", e.interval_unit));
+  }
+  return MakeLiteral(Value::Int(negative ? -total : total),
+                     DataType::IntervalYearMonth().WithNullable(false));
+}
+
 }  // namespace
 
 absl::StatusOr<ExprPtr> BindIntervalLiteral(const sql::Expr& e, bool negate) {
   std::vector<std::string> units = absl::StrSplit(e.interval_unit, " TO ");
-  const int from = UnitIndex(units.front());
-  const int to = UnitIndex(units.back());
-  if (from < 0 || to < 0) {
-    return ValidationErrorAt(e.pos, absl::StrCat("year-month intervals (INTERVAL ... ",
-                                                 e.interval_unit, ") are not supported yet"));
-  }
-  if (to < from) {
-    return ValidationErrorAt(e.pos, absl::StrCat("invalid interval qualifier ", e.interval_unit));
-  }
   absl::string_view text = absl::StripAsciiWhitespace(e.text);
   bool negative = negate;
   if (absl::ConsumePrefix(&text, "-")) {
     negative = !negative;
   } else {
     absl::ConsumePrefix(&text, "+");
+  }
+  auto year_month = [](const std::string& u) { return u == "YEAR" || u == "MONTH"; };
+  if (year_month(units.front()) || year_month(units.back())) {
+    if (!year_month(units.front()) || !year_month(units.back())) {
+      return ValidationErrorAt(e.pos, absl::StrCat("invalid interval qualifier ", e.interval_unit));
+    }
+    return BindYearMonthInterval(e, units.front(), units.back(), text, negative);
+  }
+  const int from = UnitIndex(units.front());
+  const int to = UnitIndex(units.back());
+  if (from < 0 || to < 0 || to < from) {
+    return ValidationErrorAt(e.pos, absl::StrCat("invalid interval qualifier ", e.interval_unit));
   }
   // Fields of DAY TO SECOND are 'd hh:mm:ss.fff': a space after the day, ':' between the others.
   std::vector<absl::string_view> fields;

@@ -1,7 +1,8 @@
 // Typing of SQL literals: integers are INT when they fit, else BIGINT; 1.5 is DECIMAL(2, 1); 1e3 is
-// DOUBLE; strings are VARCHAR(n) (Flink types them CHAR(n); we have no blank-padded CHAR); DATE and
-// TIMESTAMP literals are parsed to days / milliseconds since the epoch; X'0A1B' is BINARY(2). All
-// NOT NULL except NULL.
+// DOUBLE; strings are VARCHAR(n) (Flink types them CHAR(n) NOT NULL; typing them VARCHAR(n) keeps
+// comparisons and results of mixed lengths unpadded, so it stays a deliberate difference); DATE and
+// TIMESTAMP literals are parsed to days / milliseconds since the epoch, TIME literals to
+// milliseconds of the day; X'0A1B' is BINARY(2). All NOT NULL except NULL.
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -122,8 +123,15 @@ absl::StatusOr<ExprPtr> BindLiteral(const sql::Expr& e, bool negate) {
       }
       return MakeLiteral(Value::Int(value), DataType::Timestamp(digits).WithNullable(false));
     }
-    case sql::LiteralKind::kTime:
-      return ValidationErrorAt(e.pos, "TIME literals are not supported yet");
+    case sql::LiteralKind::kTime: {
+      // TIME(0), or the precision of the fractional digits given (milliseconds kept).
+      int32_t millis;
+      int digits = 0;
+      if (!ParseTimeText(e.text, 9, &millis, &digits)) {
+        return ValidationErrorAt(e.pos, absl::StrCat("invalid TIME literal '", e.text, "'"));
+      }
+      return MakeLiteral(Value::Int(millis), DataType::Time(digits).WithNullable(false));
+    }
   }
   return ValidationErrorAt(e.pos, "unsupported literal");
 }

@@ -65,6 +65,7 @@ double TypeSize(const v1::DataType& t) {
     case v1::TYPE_INT:
     case v1::TYPE_FLOAT:
     case v1::TYPE_INTERVAL_DAY_TIME:
+    case v1::TYPE_INTERVAL_YEAR_MONTH:
       return 4;
     case v1::TYPE_BIGINT:
     case v1::TYPE_DOUBLE:
@@ -72,6 +73,7 @@ double TypeSize(const v1::DataType& t) {
     case v1::TYPE_DECIMAL:
     case v1::TYPE_STRING:
     case v1::TYPE_DATE:
+    case v1::TYPE_TIME:
     case v1::TYPE_TIMESTAMP:
     case v1::TYPE_TIMESTAMP_LTZ:
       return 12;

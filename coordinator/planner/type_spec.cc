@@ -53,7 +53,7 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
     if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
     int len = p.empty() ? 1 : p[0];
     if (len < 1) return ValidationErrorAt(spec.pos, absl::StrCat(n, " length must be positive"));
-    t = DataType::Varchar(len);
+    t = n == "CHAR" ? DataType::Char(len) : DataType::Varchar(len);
   } else if (n == "VARBINARY" || n == "BINARY") {
     // Flink's BYTES is VARBINARY(2147483647); both default to length 1.
     if (p.size() > 1) return ValidationErrorAt(spec.pos, n + " takes one length parameter");
@@ -70,6 +70,13 @@ absl::StatusOr<DataType> TypeFromSpec(const sql::TypeSpec& spec) {
       return ValidationErrorAt(spec.pos, n + " precision must be between 0 and 9");
     }
     t = n == "TIMESTAMP" ? DataType::Timestamp(precision) : DataType::TimestampLtz(precision);
+  } else if (n == "TIME") {
+    if (p.size() > 1) return ValidationErrorAt(spec.pos, "TIME takes one precision parameter");
+    const int precision = p.empty() ? 0 : p[0];  // Flink's TIME is TIME(0)
+    if (precision < 0 || precision > 9) {
+      return ValidationErrorAt(spec.pos, "TIME precision must be between 0 and 9");
+    }
+    t = DataType::Time(precision);
   } else if (n == "ARRAY" || n == "MAP" || n == "ROW") {
     std::vector<DataType> children;
     for (const sql::TypeSpec& c : spec.children) {

@@ -43,6 +43,7 @@ StatsKind KindOf(const DataType& type) {
     case TypeId::kDouble:
     case TypeId::kDecimal:
     case TypeId::kDate:
+    case TypeId::kTime:
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
       return StatsKind::kRange;

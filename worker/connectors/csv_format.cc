@@ -333,6 +333,7 @@ absl::Status CsvEncoder::Encode(const ChangelogBatch& batch, std::string* out) {
       }
       std::string_view v = text[c]->GetString(r);
       if (id == TypeId::kTimestamp) v = TrimTimestampFraction(v);
+      if (id == TypeId::kTime) v = v.substr(0, 8);  // HH:mm:ss, as Flink's csv format
       if (id == TypeId::kTimestampLtz) {
         // As Flink's csv format: the instant in UTC, marked 'Z'.
         ltz_text.assign(TrimTimestampFraction(v));

@@ -150,6 +150,16 @@ void DatagenSource::GenerateValue(size_t f, uint64_t row, Column* column) {
       column->AppendValue(Value::Int(value));
       return;
     }
+    case TypeId::kTime: {  // the current time of day (UTC), as Flink's datagen, to milliseconds
+      auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+      int64_t value = now_ms % 86400000;
+      if (type.precision < 3)
+        value -= value % (type.precision == 0 ? 1000 : type.precision == 1 ? 100 : 10);
+      column->AppendValue(Value::Int(value));
+      return;
+    }
     default: {
       // Integers; DECIMAL draws its unscaled value, with min/max
       // given in units of the value.

@@ -93,6 +93,12 @@ bool ScalarFromText(const std::string& s, const DataType& t, Value* out) {
       *out = Value::Int(days);
       return true;
     }
+    case TypeId::kTime: {  // HH:mm:ss[.fff], whole seconds kept, as Flink's json format
+      int32_t millis;
+      if (!ParseTimeText(s, 0, &millis, nullptr)) return false;
+      *out = Value::Int(millis);
+      return true;
+    }
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz: {
       std::string_view v = s;
@@ -106,6 +112,7 @@ bool ScalarFromText(const std::string& s, const DataType& t, Value* out) {
     }
     case TypeId::kNull:
     case TypeId::kInterval:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
@@ -233,11 +240,15 @@ void AppendSlotJson(const Slot& s, const DataType& t, std::string* out) {
     case TypeId::kBinary:
       AppendJsonString(Base64Encode(v.string_value()), out);
       return;
+    case TypeId::kTime:  // HH:mm:ss, as Flink's json format
+      AppendJsonString(FormatTime(static_cast<int32_t>(v.int_value()), 0), out);
+      return;
     case TypeId::kString:
     case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
     case TypeId::kInterval:
+    case TypeId::kIntervalYearMonth:
     case TypeId::kNull:
     case TypeId::kArray:
     case TypeId::kMap:

@@ -405,6 +405,9 @@ absl::Status JsonLinesEncoder::Encode(const ChangelogBatch& batch, std::string* 
         case TypeId::kDate:
           AppendJsonString(text[c]->GetString(r), out);
           break;
+        case TypeId::kTime:  // HH:mm:ss, as Flink's json format (no fraction)
+          AppendJsonString(text[c]->GetString(r).substr(0, 8), out);
+          break;
         case TypeId::kArray:
         case TypeId::kMap:
         case TypeId::kRow:

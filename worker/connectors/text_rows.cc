@@ -68,6 +68,10 @@ absl::StatusOr<ChangelogBatch> TextRows::TakeBatch(bool ignore_errors) {
         result = CollectionsFromJsonText(text, spec.type);  // only the json format has them
       } else if (spec.type.IsBinary()) {
         result = BinaryFromBase64Text(text, spec.type);
+      } else if (spec.type.id == TypeId::kTime) {
+        // HH:mm:ss[.fff] in whole seconds, as Flink's csv and json formats read a TIME.
+        ASSIGN_OR_RETURN(Column seconds, CastColumn(text, DataType::Time(0), /*try_cast=*/true));
+        ASSIGN_OR_RETURN(result, CastColumn(seconds, spec.type.WithNullable(true), false));
       } else {
         ASSIGN_OR_RETURN(result, CastColumn(text, spec.type, /*try_cast=*/true));
       }

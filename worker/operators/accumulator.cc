@@ -182,6 +182,8 @@ void AggregateFunctions::UserValue(const Plan& p, const Accumulator& a, AggValue
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       v->i = col.Get<int32_t>(0);
       break;
     case TypeId::kBigInt:
@@ -747,6 +749,8 @@ void AggregateFunctions::AppendValue(size_t i, const AggValue& v, Column* col) c
       break;
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       col->Append<int32_t>(static_cast<int32_t>(v.i));
       break;
     case TypeId::kBigInt:

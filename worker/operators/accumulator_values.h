@@ -20,6 +20,8 @@ inline int64_t ReadIntArgument(const Column& c, size_t row, TypeId t) {
       return c.Get<int16_t>(row);
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return c.Get<int32_t>(row);
     default:
       return c.Get<int64_t>(row);

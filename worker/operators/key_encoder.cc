@@ -89,6 +89,8 @@ Value FieldToValue(const KeyField& f, const DataType& type) {
       return Value::Int(Load<int16_t>(f.bytes));
     case TypeId::kInt:
     case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kIntervalYearMonth:
       return Value::Int(Load<int32_t>(f.bytes));
     case TypeId::kBigInt:
     case TypeId::kDecimal:

@@ -85,6 +85,8 @@ void SortKeyEncoder::Encode(const ChangelogBatch& batch, size_t row, std::string
       case TypeId::kBigInt:
       case TypeId::kDecimal:
       case TypeId::kDate:
+      case TypeId::kTime:
+      case TypeId::kIntervalYearMonth:
       case TypeId::kTimestamp:
       case TypeId::kTimestampLtz:
       case TypeId::kInterval:

@@ -115,6 +115,16 @@ TEST(EvalCast, FromString) {
             "Cannot cast '2024-01-31 25:00:00' to TIMESTAMP(3)");
 }
 
+TEST(EvalCast, CharPadsWithBlanksAndTruncates) {
+  EXPECT_EQ(Cast(StrLit("ab"), DataType::Char(4)), S("ab  "));
+  EXPECT_EQ(Cast(StrLit("abcdef"), DataType::Char(3)), S("abc"));
+  EXPECT_EQ(Cast(StrLit("h\xc3\xa9"), DataType::Char(3)), S("h\xc3\xa9 "));  // code points
+  EXPECT_EQ(Cast(IntLit(42), DataType::Char(3)), S("42 "));
+  EXPECT_EQ(Cast(StrLit("ab"), DataType::Varchar(4)), S("ab"));
+  EXPECT_EQ(DataType::Char(3).ToString(), "CHAR(3)");
+  EXPECT_EQ(DataType::Varchar(3).ToString(), "VARCHAR(3)");
+}
+
 TEST(EvalCast, Temporal) {
   auto ts = MakeLiteral(Value::Int(1706695200123), DataType::Timestamp(3));
   EXPECT_EQ(Cast(ts, DataType::Date()), I(19753));

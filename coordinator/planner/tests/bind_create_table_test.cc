@@ -34,7 +34,7 @@ TEST_F(CreateTableTest, TypesAndPrimaryKey) {
   EXPECT_EQ(s.fields[8].type.ToString(), "DECIMAL(10, 0)");
   EXPECT_EQ(s.fields[9].type.ToString(), "STRING");
   EXPECT_EQ(s.fields[10].type.ToString(), "VARCHAR(5)");
-  EXPECT_EQ(s.fields[11].type.ToString(), "VARCHAR(3)");
+  EXPECT_EQ(s.fields[11].type.ToString(), "CHAR(3)");
   EXPECT_EQ(s.fields[12].type.ToString(), "DATE");
   EXPECT_EQ(s.fields[13].type.ToString(), "TIMESTAMP(3)");
   EXPECT_EQ(s.fields[14].type.ToString(), "TIMESTAMP(6)");  // every digit kept
@@ -47,8 +47,11 @@ TEST_F(CreateTableTest, TypeErrors) {
   EXPECT_EQ(DdlError("CREATE TABLE t (a DECIMAL(38, 2)) WITH ('connector' = 'blackhole')"),
             "Validation error at line 1, column 19: DECIMAL precision 38 is not supported "
             "(maximum 18)");
-  EXPECT_EQ(DdlError("CREATE TABLE t (a TIME) WITH ('connector' = 'blackhole')"),
-            "Validation error at line 1, column 19: type TIME is not supported yet");
+  EXPECT_EQ(DdlError("CREATE TABLE t (a TIME(10)) WITH ('connector' = 'blackhole')"),
+            "Validation error at line 1, column 19: TIME precision must be between 0 and 9");
+  EXPECT_EQ(DdlError("CREATE TABLE times (a TIME, b TIME(3), c CHAR(2)) WITH ('connector' = "
+                     "'blackhole')"),
+            "<OK>");
   EXPECT_EQ(DdlError("CREATE TABLE t (a VARBINARY(0)) WITH ('connector' = 'blackhole')"),
             "Validation error at line 1, column 19: VARBINARY length must be positive");
   EXPECT_EQ(DdlError("CREATE TABLE b (a BYTES, c BINARY(3)) WITH ('connector' = 'blackhole')"),
