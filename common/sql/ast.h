@@ -494,6 +494,16 @@ struct CompiledPlanStatement {
   std::vector<Insert> inserts;  // kCompile, kCompileAndExecute: one, or a statement set's
 };
 
+// DELETE FROM t [WHERE cond] and UPDATE t SET c = e, ... [WHERE cond]: Flink's row-level
+// modifications (batch mode, for sinks that can modify rows).
+struct RowLevelModification {
+  enum class Kind { kDelete, kUpdate };
+  Kind kind = Kind::kDelete;
+  QualifiedName table;
+  std::vector<std::pair<std::string, ExprPtr>> assignments;  // kUpdate
+  ExprPtr where;                                             // null: every row
+};
+
 // TRUNCATE TABLE t: removes every row of a table (batch mode only).
 struct TruncateTable {
   QualifiedName table;
@@ -531,6 +541,7 @@ enum class StatementKind {
   kAnalyzeTable,
   kCompiledPlan,
   kTruncateTable,
+  kRowLevelModification,
   kCall,
   kHelp,
   kQuit,
@@ -566,6 +577,7 @@ struct Statement {
   std::unique_ptr<AnalyzeTable> analyze_table;
   std::unique_ptr<CompiledPlanStatement> compiled_plan;
   std::unique_ptr<TruncateTable> truncate_table;
+  std::unique_ptr<RowLevelModification> modification;
   std::unique_ptr<CallProcedure> call;
 };
 using StatementPtr = std::unique_ptr<Statement>;

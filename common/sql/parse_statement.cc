@@ -1,6 +1,6 @@
 // Statements other than CREATE TABLE: queries, INSERT, statement sets, CREATE VIEW / DATABASE,
-// DROP, EXPLAIN, and the SQL-client commands (SET, RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP,
-// QUIT).
+// DROP, EXPLAIN, compiled plans, TRUNCATE, DELETE, UPDATE, CALL, and the SQL-client commands (SET,
+// RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP, QUIT).
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -46,6 +46,31 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
     stmt.kind = StatementKind::kTruncateTable;
     stmt.truncate_table = std::make_unique<TruncateTable>();
     ASSIGN_OR_RETURN(stmt.truncate_table->table, ParseQualifiedName());
+    return absl::OkStatus();
+  }
+  if (word == "DELETE" || word == "UPDATE") {
+    Advance();
+    stmt.kind = StatementKind::kRowLevelModification;
+    stmt.modification = std::make_unique<RowLevelModification>();
+    RowLevelModification& m = *stmt.modification;
+    if (word == "DELETE") {
+      m.kind = RowLevelModification::Kind::kDelete;
+      RETURN_IF_ERROR(ExpectKeyword("FROM"));
+      ASSIGN_OR_RETURN(m.table, ParseQualifiedName());
+    } else {
+      m.kind = RowLevelModification::Kind::kUpdate;
+      ASSIGN_OR_RETURN(m.table, ParseQualifiedName());
+      RETURN_IF_ERROR(ExpectKeyword("SET"));
+      do {
+        ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+        RETURN_IF_ERROR(ExpectSymbol("="));
+        ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+        m.assignments.emplace_back(std::move(column), std::move(value));
+      } while (AcceptSymbol(","));
+    }
+    if (AcceptKeyword("WHERE")) {
+      ASSIGN_OR_RETURN(m.where, ParseExpr());
+    }
     return absl::OkStatus();
   }
   if (word == "CALL") {

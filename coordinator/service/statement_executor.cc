@@ -20,6 +20,7 @@
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
 #include "coordinator/service/job_submission.h"
+#include "coordinator/service/row_level_modification.h"
 #include "coordinator/service/show_statements.h"
 #include "coordinator/service/statement_responses.h"
 #include "coordinator/service/truncate_table.h"
@@ -192,6 +193,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return ExecuteCompiledPlan(jobs_, session, *stmt->compiled_plan, options_);
     case sql::StatementKind::kTruncateTable:
       RETURN_IF_ERROR(TruncateTable(session, *stmt->truncate_table, options_));
+      return Ok();
+    case sql::StatementKind::kRowLevelModification:
+      RETURN_IF_ERROR(ExecuteRowLevelModification(session, *stmt->modification));
       return Ok();
     case sql::StatementKind::kCall:
       return CallProcedure(session, *stmt->call);

@@ -537,5 +537,26 @@ TEST(Statement, TruncateTableAndCall) {
   EXPECT_FALSE(ParseStatement("CALL p").ok());
 }
 
+TEST(Statement, DeleteAndUpdate) {
+  auto del = ParseStatement("DELETE FROM d.t WHERE a = 1");
+  ASSERT_TRUE(del.ok()) << del.status();
+  ASSERT_EQ((*del)->kind, StatementKind::kRowLevelModification);
+  EXPECT_EQ((*del)->modification->kind, RowLevelModification::Kind::kDelete);
+  EXPECT_EQ((*del)->modification->table.ToString(), "d.t");
+  EXPECT_NE((*del)->modification->where, nullptr);
+  auto all = ParseStatement("delete from t");
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*all)->modification->where, nullptr);
+
+  auto update = ParseStatement("UPDATE t SET a = a + 1, `b` = 'x' WHERE a > 2");
+  ASSERT_TRUE(update.ok()) << update.status();
+  const RowLevelModification& u = *(*update)->modification;
+  EXPECT_EQ(u.kind, RowLevelModification::Kind::kUpdate);
+  ASSERT_EQ(u.assignments.size(), 2u);
+  EXPECT_EQ(u.assignments[1].first, "b");
+  EXPECT_NE(u.where, nullptr);
+  EXPECT_FALSE(ParseStatement("UPDATE t WHERE a = 1").ok());
+}
+
 }  // namespace
 }  // namespace eddy::sql
