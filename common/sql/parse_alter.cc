@@ -46,12 +46,7 @@ absl::Status Parser::ParseAlter(Statement& stmt) {
     }
     if (AcceptKeyword("RESET")) {
       alter.action = AlterCatalog::Action::kReset;
-      RETURN_IF_ERROR(ExpectSymbol("("));
-      do {
-        ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
-        alter.keys.push_back(std::move(key));
-      } while (AcceptSymbol(","));
-      return ExpectSymbol(")");
+      return ParseOptionKeys(alter.keys);
     }
     if (AcceptKeyword("COMMENT")) {
       alter.action = AlterCatalog::Action::kComment;
@@ -95,12 +90,7 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
   }
   if (AcceptKeyword("RESET")) {
     alter.action = Action::kResetOptions;
-    RETURN_IF_ERROR(ExpectSymbol("("));
-    do {
-      ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
-      alter.keys.push_back(std::move(key));
-    } while (AcceptSymbol(","));
-    return ExpectSymbol(")");
+    return ParseOptionKeys(alter.keys);
   }
   if (AcceptKeyword("ADD")) {
     if (PeekKeyword("PARTITION") || (PeekKeyword("IF") && PeekKeyword("NOT", 1))) {
@@ -202,6 +192,16 @@ absl::Status Parser::ParseCreateCatalog(Statement& stmt) {
   }
   RETURN_IF_ERROR(ExpectKeyword("WITH"));
   return ParseProperties(catalog.properties);
+}
+
+// RESET's ('k1', 'k2', ...): at least one quoted key.
+absl::Status Parser::ParseOptionKeys(std::vector<std::string>& keys) {
+  RETURN_IF_ERROR(ExpectSymbol("("));
+  do {
+    ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+    keys.push_back(std::move(key));
+  } while (AcceptSymbol(","));
+  return ExpectSymbol(")");
 }
 
 }  // namespace eddy::sql

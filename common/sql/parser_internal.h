@@ -65,6 +65,7 @@ class Parser {
   absl::StatusOr<QualifiedName> ParseQualifiedName();
   absl::StatusOr<std::vector<std::string>> ParseIdentifierList();  // ( a, b, ... )
   absl::StatusOr<std::string> ParseStringLiteral();
+  absl::Status ParseOptionKeys(std::vector<std::string>& keys);
   // PARTITION (k = literal, ...), PARTITION already consumed.
   // `(a = 'x', b = 1)`; with `values_optional` a column may stand alone (`(a, b = 1)`).
   absl::StatusOr<std::vector<PartitionValueDef>> ParsePartitionSpec(bool values_optional = false);
