@@ -1,7 +1,5 @@
 #include "common/types/temporal_text.h"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
 #include "absl/time/civil_time.h"
 #include "common/types/timestamp_precision.h"
@@ -40,6 +38,36 @@ bool ParseDatePart(std::string_view s, size_t* i, int32_t* days) {
   return true;
 }
 
+// A time of day `hh:mm[:ss[.f...]]` (at most nine fractional digits): its fields, the fraction as
+// nanoseconds and how many of its digits were given.
+struct Clock {
+  int hour = 0, minute = 0, second = 0, digits = 0;
+  int64_t nanos = 0;
+};
+
+// Reads a clock at s[*i], which must end the text, and checks its fields' ranges.
+bool ParseClockToEnd(std::string_view s, size_t* i, Clock* c) {
+  if (!Digits(s, i, 2, &c->hour) || *i >= s.size() || s[(*i)++] != ':' ||
+      !Digits(s, i, 2, &c->minute)) {
+    return false;
+  }
+  if (*i < s.size() && s[*i] == ':') {
+    ++*i;
+    if (!Digits(s, i, 2, &c->second)) return false;
+    if (*i < s.size() && s[*i] == '.') {
+      ++*i;
+      while (*i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[*i])) &&
+             c->digits < 9) {
+        c->nanos = c->nanos * 10 + (s[(*i)++] - '0');
+        ++c->digits;
+      }
+      if (c->digits == 0) return false;
+      for (int k = c->digits; k < 9; ++k) c->nanos *= 10;
+    }
+  }
+  return *i == s.size() && c->hour <= 23 && c->minute <= 59 && c->second <= 59;
+}
+
 }  // namespace
 
 bool ParseDateText(std::string_view s, int32_t* out) {
@@ -58,37 +86,19 @@ bool ParseTimestampText(std::string_view s, int precision, int64_t* out, int* fr
   size_t i = 0;
   int32_t days;
   if (!ParseDatePart(s, &i, &days)) return false;
-  int h = 0, mi = 0, sec = 0, digits = 0;
-  int64_t nanos = 0;
+  Clock c;
   if (i < s.size()) {
     if (s[i] != ' ' && s[i] != 'T') return false;
     ++i;
-    if (!Digits(s, &i, 2, &h) || i >= s.size() || s[i++] != ':' || !Digits(s, &i, 2, &mi)) {
-      return false;
-    }
-    if (i < s.size() && s[i] == ':') {
-      ++i;
-      if (!Digits(s, &i, 2, &sec)) return false;
-      if (i < s.size() && s[i] == '.') {
-        ++i;
-        while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) &&
-               digits < 9) {
-          nanos = nanos * 10 + (s[i] - '0');
-          ++i;
-          ++digits;
-        }
-        if (digits == 0) return false;
-        for (int k = digits; k < 9; ++k) nanos *= 10;
-      }
-    }
-    if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
+    if (!ParseClockToEnd(s, &i, &c)) return false;
   }
-  if (fraction_digits != nullptr) *fraction_digits = digits;
-  const int64_t seconds = static_cast<int64_t>(days) * 86400 + h * 3600 + mi * 60 + sec;
+  if (fraction_digits != nullptr) *fraction_digits = c.digits;
+  const int64_t seconds =
+      static_cast<int64_t>(days) * 86400 + c.hour * 3600 + c.minute * 60 + c.second;
   const int64_t unit = TimestampUnitsPerSecond(precision);
   int64_t v;
   if (__builtin_mul_overflow(seconds, unit, &v) ||
-      __builtin_add_overflow(v, nanos / (1000000000 / unit), &v)) {
+      __builtin_add_overflow(v, c.nanos / (1000000000 / unit), &v)) {
     return false;
   }
   return RescaleTimestamp(v, precision, precision, out);
@@ -97,30 +107,14 @@ bool ParseTimestampText(std::string_view s, int precision, int64_t* out, int* fr
 bool ParseTimeText(std::string_view s, int precision, int32_t* out, int* fraction_digits) {
   s = Trim(s);
   size_t i = 0;
-  int h = 0, mi = 0, sec = 0, digits = 0, millis = 0;
-  if (!Digits(s, &i, 2, &h) || i >= s.size() || s[i++] != ':' || !Digits(s, &i, 2, &mi)) {
-    return false;
-  }
-  if (i < s.size() && s[i] == ':') {
-    ++i;
-    if (!Digits(s, &i, 2, &sec)) return false;
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      while (i < s.size() && absl::ascii_isdigit(static_cast<unsigned char>(s[i])) && digits < 9) {
-        if (digits < 3) millis = millis * 10 + (s[i] - '0');
-        ++i;
-        ++digits;
-      }
-      if (digits == 0) return false;
-      for (int k = std::min(digits, 3); k < 3; ++k) millis *= 10;
-    }
-  }
-  if (i != s.size() || h > 23 || mi > 59 || sec > 59) return false;
+  Clock c;
+  if (!ParseClockToEnd(s, &i, &c)) return false;
+  int millis = static_cast<int>(c.nanos / 1000000);
   // Keep `precision` fractional digits of the milliseconds.
   static constexpr int kDrop[] = {1000, 100, 10};
   if (precision < 3) millis -= millis % kDrop[precision < 0 ? 0 : precision];
-  if (fraction_digits != nullptr) *fraction_digits = digits;
-  *out = ((h * 60 + mi) * 60 + sec) * 1000 + millis;
+  if (fraction_digits != nullptr) *fraction_digits = c.digits;
+  *out = ((c.hour * 60 + c.minute) * 60 + c.second) * 1000 + millis;
   return true;
 }
 
