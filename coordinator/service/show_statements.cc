@@ -269,7 +269,8 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   if (what == "CREATE CATALOG") return ShowCreateCatalogOf(session, show.name);
   if (what == "PARTITIONS") return ShowPartitions(session, show);
   if (what == "PROCEDURES") {
-    // Eddy's catalogs hold no stored procedures (there is no CALL); the database must exist.
+    // Eddy's catalogs hold no stored procedures (CALL names the one it did not find); the
+    // database must exist.
     ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
     (void)db;
     return FilteredColumn(show, "procedure name", {});
