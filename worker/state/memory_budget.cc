@@ -41,7 +41,7 @@ size_t MemoryBudget::DefaultManagedBytes() {
 }
 
 MemoryBudget::MemoryBudget(size_t managed_bytes, int slots) : managed_bytes_(managed_bytes) {
-  block_cache_bytes_ = std::max(8 * kMiB, managed_bytes / 8);
+  block_cache_bytes_ = std::max(8 * kMiB, managed_bytes / 32);
   write_buffer_bytes_ = std::max(4 * kMiB, managed_bytes / 16);
   const size_t rocks = block_cache_bytes_ + write_buffer_bytes_;
   const size_t states = managed_bytes > rocks ? managed_bytes - rocks : 0;

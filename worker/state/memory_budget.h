@@ -20,8 +20,13 @@ class MemoryBudget {
   MemoryBudget(size_t managed_bytes, int slots);
 
   size_t managed_bytes() const { return managed_bytes_; }
-  // RocksDB's shares (an eighth for the block cache, a sixteenth for all memtables), at least
-  // 8 MiB and 4 MiB.
+  // RocksDB's shares (a thirty-second for the block cache, a sixteenth for all memtables), at
+  // least 8 MiB and 4 MiB. The block cache is small because the operators' in-memory state is the
+  // authority and RocksDB only its spill: a data block of spilled keys holds what an operator's
+  // table would hold in about the same bytes, but a hit there still costs a RocksDB lookup, so the
+  // memory serves more as table (measured: an aggregate over 10M keys with a gigabyte of managed
+  // memory used a fifth less CPU with a thirty-second of it as block cache than with an eighth,
+  // and about as much with a sixty-fourth; docs/performance.md).
   size_t block_cache_bytes() const { return block_cache_bytes_; }
   size_t write_buffer_bytes() const { return write_buffer_bytes_; }
   // One memtable of a store: a quarter of the write-buffer share, within 4 and 64 MiB (larger

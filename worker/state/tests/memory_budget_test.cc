@@ -12,11 +12,11 @@ constexpr size_t kMiB = size_t{1} << 20;
 TEST(MemoryBudgetTest, SplitsManagedMemoryBetweenRocksDbAndSlots) {
   MemoryBudget budget(1024 * kMiB, 4);
   EXPECT_EQ(budget.managed_bytes(), 1024 * kMiB);
-  EXPECT_EQ(budget.block_cache_bytes(), 128 * kMiB);
+  EXPECT_EQ(budget.block_cache_bytes(), 32 * kMiB);
   EXPECT_EQ(budget.write_buffer_bytes(), 64 * kMiB);
   EXPECT_EQ(budget.MemtableBytes(), 16 * kMiB);
   EXPECT_EQ(MemoryBudget(8192 * kMiB, 1).MemtableBytes(), 64 * kMiB);
-  EXPECT_EQ(budget.slot_state_bytes(), (1024 - 128 - 64) * kMiB / 4);
+  EXPECT_EQ(budget.slot_state_bytes(), (1024 - 32 - 64) * kMiB / 4);
   // Within a slot, every stateful operator subtask gets the same share.
   EXPECT_EQ(budget.OperatorStateBytes(1), budget.slot_state_bytes());
   EXPECT_EQ(budget.OperatorStateBytes(2), budget.slot_state_bytes() / 2);
@@ -38,7 +38,7 @@ TEST(MemoryBudgetTest, AppliesItsRocksDbSharesToTheStateBackendOptions) {
   StateBackendOptions options;
   options.bloom_bits_per_key = 7;
   StateBackendOptions applied = budget.ApplyTo(options);
-  EXPECT_EQ(applied.block_cache_bytes, 64 * kMiB);
+  EXPECT_EQ(applied.block_cache_bytes, 16 * kMiB);
   EXPECT_EQ(applied.total_write_buffer_bytes, 32 * kMiB);
   EXPECT_EQ(applied.write_buffer_bytes, 8 * kMiB);  // a quarter of the memtables' share
   // Without state caches the memtables keep the small default.
