@@ -590,9 +590,9 @@ absl::Status RefuseForMaterializedTable(const SessionCatalog& catalog,
   if (!path.ok()) return absl::OkStatus();  // the statement reports it
   std::shared_ptr<const CatalogTable> table = catalog.FindTable(*path);
   if (table == nullptr || !table->materialized) return absl::OkStatus();
-  return Invalid(absl::StrCat("Table ", path->ToQuotedString(),
-                              " is a materialized table: ", statement,
-                              " does not apply to it; use ", statement, " MATERIALIZED TABLE ..."));
+  return Invalid(
+      absl::StrCat("Table ", path->ToQuotedString(), " is a materialized table: ", statement,
+                   " TABLE does not apply to it, use ", statement, " MATERIALIZED TABLE."));
 }
 
 }  // namespace eddy
