@@ -3,7 +3,7 @@
 // refresh job suspended (stopped with a savepoint) at a moment drawn from a seed and resumed from
 // that savepoint writes every row of its query exactly once; suspending a suspended table and
 // resuming one whose job runs get Flink's messages; DROP MATERIALIZED TABLE cancels the running
-// job and drops the table.
+// job and drops the table; the table and its refresh state survive a coordinator restart.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -145,6 +145,49 @@ TEST_F(MaterializedTableTest, ARunningJobIsNotResumedAgainAndDropCancelsIt) {
   EXPECT_NE(again.exit_code, 0);
   EXPECT_THAT(again.err, HasSubstr(std::string("Materialized table with identifier ") + kTable +
                                    " does not exist."));
+}
+
+// The coordinator's catalog keeps a materialized table's definition and refresh state: after the
+// cluster is killed and started again on its data dir, SHOW CREATE TABLE prints it, its recovered
+// refresh job is known (RESUME is refused naming it), and DROP MATERIALIZED TABLE cancels that job.
+TEST(MaterializedTablePersistenceTest, DefinitionAndRefreshStateSurviveACoordinatorRestart) {
+  const std::string dir = FreshTestDir("materialized-table-persistence");
+  ClusterOptions options;
+  options.workers = 1;
+  options.isolate_workers = false;
+  std::string job;
+  {
+    ProcessCluster cluster(dir, options);
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    RunResult created = cluster.Eddy(
+        "CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = "
+        "'100');"
+        "CREATE MATERIALIZED TABLE mt COMMENT 'kept' WITH ('connector' = 'blackhole') "
+        "FRESHNESS = INTERVAL '3' SECOND AS SELECT id FROM endless;");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    job = JobIdIn(created.err);
+    ASSERT_FALSE(job.empty()) << created.err;
+    ASSERT_EQ(cluster.WaitForJobStatus(job, {"RUNNING"}, std::chrono::seconds(30)), "RUNNING");
+    // The cluster goes away with SIGKILL: what was acknowledged is on disk already.
+  }
+  ProcessCluster restarted(dir, options);
+  ASSERT_TRUE(restarted.ok()) << restarted.error();
+  RunResult shown = restarted.Eddy("SHOW CREATE TABLE mt;");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_THAT(shown.out, HasSubstr("CREATE MATERIALIZED TABLE " + std::string(kTable) +
+                                   "\nCOMMENT 'kept'\nWITH (\n  'connector' = 'blackhole'\n)\n"
+                                   "FRESHNESS = INTERVAL '3' SECOND\nREFRESH_MODE = CONTINUOUS\n"
+                                   "AS SELECT id FROM endless"));
+  RunResult resumed = restarted.Eddy("ALTER MATERIALIZED TABLE mt RESUME;");
+  EXPECT_NE(resumed.exit_code, 0);
+  EXPECT_THAT(resumed.err, HasSubstr("continuous refresh job has been resumed, jobId is " + job));
+  RunResult dropped = restarted.Eddy("DROP MATERIALIZED TABLE mt;");
+  ASSERT_EQ(dropped.exit_code, 0) << dropped.err;
+  EXPECT_EQ(
+      restarted.WaitForJobStatus(job, {"CANCELED", "FAILED", "FINISHED"}, std::chrono::seconds(30)),
+      "CANCELED")
+      << restarted.CoordinatorLog();
+  EXPECT_THAT(restarted.Eddy("SHOW TABLES;").out, Not(HasSubstr("| mt ")));
 }
 
 }  // namespace
