@@ -286,6 +286,8 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
         "  INSERT INTO t ...;    submits a job; EXECUTE STATEMENT SET BEGIN ...; END; submits one\n"
         "  BEGIN STATEMENT SET;  collects the INSERTs that follow until END; then submits them\n"
         "  EXPLAIN [CHANGELOG_MODE] ...; STOP JOB 'id';\n"
+        "  CREATE MATERIALIZED TABLE t WITH (...) FRESHNESS = INTERVAL '1' MINUTE AS SELECT ...;\n"
+        "  ALTER MATERIALIZED TABLE t SUSPEND | RESUME | REFRESH; DROP MATERIALIZED TABLE t;\n"
         "  ADD JAR '/path/lib.so'; REMOVE JAR '...'; SHOW JARS;  user function libraries\n"
         "  SET 'key' = 'value'; (quotes optional) RESET 'key'; SET;  e.g.\n"
         "                        'sql-client.execution.result-mode' =\n"

@@ -352,7 +352,8 @@ struct Use {
 struct Show {
   std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
                        // MODULES, FULL MODULES, JOBS, WORKERS, JARS, CURRENT CATALOG, CURRENT
-                       // DATABASE, CREATE TABLE, CREATE VIEW, CREATE CATALOG, PROCEDURES
+                       // DATABASE, CREATE TABLE, CREATE MATERIALIZED TABLE, CREATE VIEW, CREATE
+                       // CATALOG, PROCEDURES
   QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM / SHOW PARTITIONS: the object
   std::vector<PartitionValueDef> partition;  // SHOW PARTITIONS t PARTITION (...)
   std::optional<QualifiedName> from;         // FROM | IN: the catalog or database listed
@@ -515,6 +516,30 @@ struct CallProcedure {
   std::vector<ExprPtr> args;
 };
 
+// CREATE MATERIALIZED TABLE, ALTER MATERIALIZED TABLE ... SUSPEND | RESUME | REFRESH and DROP
+// MATERIALIZED TABLE (Flink 1.20's grammar: FRESHNESS is required).
+struct MaterializedTableStatement {
+  enum class Op { kCreate, kSuspend, kResume, kRefresh, kDrop };
+  Op op = Op::kCreate;
+  QualifiedName name;
+  bool if_not_exists = false;  // kCreate
+  bool if_exists = false;      // kDrop
+  // kCreate: [(CONSTRAINT c PRIMARY KEY (..) NOT ENFORCED)] [COMMENT] [PARTITIONED BY] [WITH]
+  std::vector<std::string> primary_key;
+  std::optional<std::string> comment;
+  std::vector<std::string> partition_keys;
+  PropertyList properties;  // kCreate: WITH (...); kResume: its dynamic options
+  // FRESHNESS = INTERVAL [-]'<text>' <unit> [TO <unit>], as written (validated when executed).
+  std::string freshness_text;
+  std::string freshness_unit;       // SECOND, MINUTE, HOUR, DAY, MONTH, YEAR or "DAY TO HOUR"...
+  bool freshness_negative = false;  // a '-' before the quoted value
+  SourcePos freshness_pos;
+  std::optional<std::string> refresh_mode;  // REFRESH_MODE = CONTINUOUS | FULL
+  QueryPtr query;
+  std::string query_text;                    // the query as written, kept as the table's definition
+  std::vector<PartitionValueDef> partition;  // kRefresh: PARTITION (k = v, ...)
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -543,6 +568,7 @@ enum class StatementKind {
   kTruncateTable,
   kRowLevelModification,
   kCall,
+  kMaterializedTable,
   kHelp,
   kQuit,
 };
@@ -579,6 +605,7 @@ struct Statement {
   std::unique_ptr<TruncateTable> truncate_table;
   std::unique_ptr<RowLevelModification> modification;
   std::unique_ptr<CallProcedure> call;
+  std::unique_ptr<MaterializedTableStatement> materialized_table;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

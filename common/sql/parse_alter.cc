@@ -12,6 +12,8 @@ namespace eddy::sql {
 absl::Status Parser::ParseAlter(Statement& stmt) {
   Advance();  // ALTER
   if (PeekKeyword("TABLE")) return ParseAlterTable(stmt);
+  if (PeekKeyword("MATERIALIZED") && PeekKeyword("TABLE", 1))
+    return ParseAlterMaterializedTable(stmt);
   if (AcceptKeyword("VIEW")) {
     stmt.kind = StatementKind::kAlterView;
     stmt.alter_view = std::make_unique<AlterView>();

@@ -4,7 +4,7 @@
 //   SHOW TABLES | VIEWS | [USER] FUNCTIONS [(FROM | IN) [catalog.]database]
 //   SHOW COLUMNS (FROM | IN) [[catalog.]database.]table
 //   SHOW PROCEDURES [(FROM | IN) [catalog.]database]
-//   SHOW CREATE TABLE | VIEW | CATALOG name
+//   SHOW CREATE TABLE | MATERIALIZED TABLE | VIEW | CATALOG name
 //   SHOW PARTITIONS [[catalog.]database.]table [PARTITION (k = literal, ...)]
 // where the listing forms (all but the last and the single-value ones) may end with
 // [NOT] LIKE | ILIKE '<pattern>'.
@@ -57,8 +57,15 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     }
     return absl::OkStatus();
   } else if (AcceptKeyword("CREATE")) {
+    if (PeekKeyword("MATERIALIZED") && PeekKeyword("TABLE", 1)) {
+      Advance();
+      Advance();
+      show.what = "CREATE MATERIALIZED TABLE";
+      ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
+      return absl::OkStatus();
+    }
     if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW") && !PeekKeyword("CATALOG")) {
-      return ErrorExpected("'TABLE', 'VIEW' or 'CATALOG'");
+      return ErrorExpected("'TABLE', 'MATERIALIZED TABLE', 'VIEW' or 'CATALOG'");
     }
     show.what = "CREATE " + Advance().upper;
     ASSIGN_OR_RETURN(show.name, ParseQualifiedName());

@@ -417,6 +417,9 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
   Advance();                  // CREATE
   if (AcceptKeyword("OR")) {  // CREATE OR REPLACE TABLE t ... AS query
     RETURN_IF_ERROR(ExpectKeyword("REPLACE"));
+    if (PeekKeyword("MATERIALIZED")) {
+      return ParseCreateMaterializedTable(stmt, /*temporary=*/false, /*or_replace=*/true);
+    }
     if (!PeekKeyword("TABLE")) return ErrorExpected("'TABLE'");
     return ParseCreateTable(stmt, /*temporary=*/false, CreateTable::Replace::kCreateOrReplace);
   }
@@ -427,6 +430,9 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
     return ParseCreateFunction(stmt, temporary, system);
   }
   if (PeekKeyword("TABLE")) return ParseCreateTable(stmt, temporary);
+  if (PeekKeyword("MATERIALIZED") && PeekKeyword("TABLE", 1)) {
+    return ParseCreateMaterializedTable(stmt, temporary, /*or_replace=*/false);
+  }
   if (PeekKeyword("VIEW")) return ParseCreateView(stmt, temporary);
   if (!temporary && AcceptKeyword("DATABASE")) {
     stmt.kind = StatementKind::kCreateDatabase;
@@ -500,6 +506,11 @@ absl::Status Parser::ParseDrop(Statement& stmt) {
   Drop& drop = *stmt.drop;
   drop.temporary = AcceptKeyword("TEMPORARY");
   drop.system = drop.temporary && AcceptKeyword("SYSTEM");
+  if (!drop.system && PeekKeyword("MATERIALIZED") && PeekKeyword("TABLE", 1)) {
+    const bool temporary = drop.temporary;
+    stmt.drop.reset();
+    return ParseDropMaterializedTable(stmt, temporary);
+  }
   if (AcceptKeyword("FUNCTION")) {
     drop.what = Drop::What::kFunction;
   } else if (drop.system) {

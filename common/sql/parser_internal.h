@@ -101,6 +101,14 @@ class Parser {
   absl::StatusOr<bool> ParseIfNotExists();
   absl::StatusOr<bool> ParseIfExists();
 
+  // ---- CREATE | ALTER | DROP MATERIALIZED TABLE (parse_materialized_table.cc); MATERIALIZED is
+  // next. CREATE's `temporary` and `or_replace` are refused with Flink's messages.
+  absl::Status ParseCreateMaterializedTable(Statement& stmt, bool temporary, bool or_replace);
+  absl::Status ParseAlterMaterializedTable(Statement& stmt);
+  absl::Status ParseDropMaterializedTable(Statement& stmt, bool temporary);
+  // FRESHNESS = INTERVAL ..., FRESHNESS already consumed.
+  absl::Status ParseFreshness(MaterializedTableStatement& mt);
+
   // ---- CREATE TABLE and types (parse_create_table.cc)
   absl::Status ParseCreateTable(Statement& stmt, bool temporary,
                                 CreateTable::Replace replace = CreateTable::Replace::kNo);

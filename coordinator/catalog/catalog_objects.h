@@ -2,6 +2,7 @@
 // each under a three-part path catalog.database.object.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,6 +48,25 @@ struct ObjectPath {
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;  // in the order written
 
+// What makes a table a materialized table (CREATE MATERIALIZED TABLE): the query that defines its
+// rows, its freshness, and the state of the refresh job that keeps it up to date (continuous
+// refresh mode, the only one Eddy has).
+struct MaterializedTableInfo {
+  // INITIALIZING until its refresh job first started, then ACTIVATED (the job runs, or ran) or
+  // SUSPENDED (stopped with a savepoint).
+  enum class RefreshStatus { kInitializing, kActivated, kSuspended };
+  std::string query_text;  // the defining query, as written
+  // The current catalog and database when it was created: the query's names resolve there.
+  std::string query_catalog;
+  std::string query_database;
+  int64_t freshness_value = 0;
+  std::string freshness_unit;         // SECOND, MINUTE, HOUR or DAY
+  bool refresh_mode_written = false;  // REFRESH_MODE = CONTINUOUS (else derived from freshness)
+  RefreshStatus refresh_status = RefreshStatus::kInitializing;
+  std::string refresh_job_id;  // the latest refresh job; empty before the first
+  std::string savepoint_path;  // SUSPEND's savepoint, which RESUME restores; empty otherwise
+};
+
 struct CatalogTable {
   ObjectPath path;
   Schema schema;  // every column in declared order, computed ones with their expression's type
@@ -69,6 +89,8 @@ struct CatalogTable {
   // ANALYZE TABLE's results: of the whole table, and of partitions by their path (`a=1/b=x`).
   std::optional<TableStatistics> statistics;
   std::map<std::string, TableStatistics> partition_statistics;
+  // Set for a materialized table.
+  std::optional<MaterializedTableInfo> materialized;
 
   const std::string& ColumnComment(size_t column) const {
     static const std::string kNone;

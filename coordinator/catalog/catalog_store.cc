@@ -1,6 +1,7 @@
 #include "coordinator/catalog/catalog_store.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
@@ -38,6 +39,53 @@ void PathToProto(const ObjectPath& p, v1::StoredPath* out) {
 }
 ObjectPath PathFromProto(const v1::StoredPath& p) {
   return {p.catalog(), p.database(), p.object()};
+}
+
+const char* RefreshStatusName(MaterializedTableInfo::RefreshStatus status) {
+  switch (status) {
+    case MaterializedTableInfo::RefreshStatus::kInitializing:
+      return "INITIALIZING";
+    case MaterializedTableInfo::RefreshStatus::kActivated:
+      return "ACTIVATED";
+    case MaterializedTableInfo::RefreshStatus::kSuspended:
+      return "SUSPENDED";
+  }
+  return "INITIALIZING";
+}
+
+void MaterializationToProto(const MaterializedTableInfo& m, v1::StoredMaterialization* out) {
+  out->set_query_text(m.query_text);
+  out->set_query_catalog(m.query_catalog);
+  out->set_query_database(m.query_database);
+  out->set_freshness_value(m.freshness_value);
+  out->set_freshness_unit(m.freshness_unit);
+  out->set_refresh_mode_written(m.refresh_mode_written);
+  out->set_refresh_status(RefreshStatusName(m.refresh_status));
+  out->set_refresh_job_id(m.refresh_job_id);
+  out->set_savepoint_path(m.savepoint_path);
+}
+
+// Nullopt when the refresh status is none of the names RefreshStatusName writes.
+std::optional<MaterializedTableInfo> MaterializationFromProto(const v1::StoredMaterialization& p) {
+  MaterializedTableInfo m;
+  m.query_text = p.query_text();
+  m.query_catalog = p.query_catalog();
+  m.query_database = p.query_database();
+  m.freshness_value = p.freshness_value();
+  m.freshness_unit = p.freshness_unit();
+  m.refresh_mode_written = p.refresh_mode_written();
+  if (p.refresh_status() == "ACTIVATED") {
+    m.refresh_status = MaterializedTableInfo::RefreshStatus::kActivated;
+  } else if (p.refresh_status() == "SUSPENDED") {
+    m.refresh_status = MaterializedTableInfo::RefreshStatus::kSuspended;
+  } else if (p.refresh_status() == "INITIALIZING") {
+    m.refresh_status = MaterializedTableInfo::RefreshStatus::kInitializing;
+  } else {
+    return std::nullopt;
+  }
+  m.refresh_job_id = p.refresh_job_id();
+  m.savepoint_path = p.savepoint_path();
+  return m;
 }
 
 }  // namespace
@@ -130,6 +178,7 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
   for (const auto& [partition, stats] : t.partition_statistics) {
     StatisticsToProto(stats, &(*p.mutable_partition_statistics())[partition]);
   }
+  if (t.materialized) MaterializationToProto(*t.materialized, p.mutable_materialized());
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
 
@@ -215,6 +264,10 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       if (p.has_statistics()) t.statistics = StatisticsFromProto(p.statistics());
       for (const auto& [partition, stats] : p.partition_statistics()) {
         t.partition_statistics[partition] = StatisticsFromProto(stats);
+      }
+      if (p.has_materialized()) {
+        t.materialized = MaterializationFromProto(p.materialized());
+        if (!t.materialized) return bad("has an unknown materialized table refresh status");
       }
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {

@@ -54,6 +54,9 @@ const std::map<std::string, KeySpec>& Specs() {
       {"state.savepoints.dir", {Kind::kAny, "", {}}},
       {"execution.savepoint.path", {Kind::kAny, "", {}}},
       {"execution.savepoint.ignore-unclaimed-state", {Kind::kBool, "false", {}}},
+      // A materialized table whose freshness is below it is refreshed continuously
+      // (coordinator/service/materialized_table.h).
+      {"materialized-table.refresh-mode.freshness-threshold", {Kind::kDuration, "30 min", {}}},
       {"parallelism.default", {Kind::kPositiveInt, "1", {}}},
       // Overrides parallelism.default for the table program's operators when positive.
       {"table.exec.resource.default-parallelism", {Kind::kParallelism, "-1", {}}},

@@ -69,6 +69,33 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
   return out;
 }
 
+std::string ShowCreateMaterializedTable(const CatalogTable& t) {
+  std::string out = absl::StrCat("CREATE MATERIALIZED TABLE ", QuotedPath(t.path));
+  if (!t.primary_key.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : t.primary_key) keys.push_back(Quote(k));
+    absl::StrAppend(&out, " (\n  CONSTRAINT ", Quote("PK_" + absl::StrJoin(t.primary_key, "_")),
+                    " PRIMARY KEY (", absl::StrJoin(keys, ", "), ") NOT ENFORCED\n)");
+  }
+  if (!t.comment.empty()) absl::StrAppend(&out, "\nCOMMENT ", Literal(t.comment));
+  if (!t.partition_keys.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : t.partition_keys) keys.push_back(Quote(k));
+    absl::StrAppend(&out, "\nPARTITIONED BY (", absl::StrJoin(keys, ", "), ")");
+  }
+  if (!t.options.empty()) {
+    std::vector<std::string> options;
+    for (const auto& [k, v] : t.options) options.push_back(Literal(k) + " = " + Literal(v));
+    absl::StrAppend(&out, "\nWITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)");
+  }
+  if (t.materialized) {
+    const MaterializedTableInfo& m = *t.materialized;
+    absl::StrAppend(&out, "\nFRESHNESS = INTERVAL '", m.freshness_value, "' ", m.freshness_unit,
+                    "\nREFRESH_MODE = CONTINUOUS\nAS ", m.query_text);
+  }
+  return out + "\n";
+}
+
 std::string ShowCreateView(const CatalogView& v, bool temporary) {
   std::string out =
       absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "VIEW ", QuotedPath(v.path));

@@ -101,13 +101,19 @@ absl::StatusOr<Response> ShowCreate(Session& session, const sql::Show& show) {
   const bool temporary = session.catalog.IsTemporary(path);
   Response r;
   r.set_kind(Response::TEXT);
-  if (show.what == "CREATE TABLE") {
+  if (show.what == "CREATE TABLE" || show.what == "CREATE MATERIALIZED TABLE") {
     auto table = session.catalog.FindTable(path);
+    if (show.what == "CREATE MATERIALIZED TABLE" && (table == nullptr || !table->materialized)) {
+      return absl::NotFoundError(absl::StrCat(
+          "Could not execute SHOW CREATE MATERIALIZED TABLE. Materialized table with identifier ",
+          path.ToQuotedString(), " does not exist."));
+    }
     if (table == nullptr) {
       return absl::NotFoundError(
           absl::StrCat("Validation error: table '", path.ToString(), "' not found"));
     }
-    r.set_message(ShowCreateTable(*table, temporary));
+    r.set_message(table->materialized ? ShowCreateMaterializedTable(*table)
+                                      : ShowCreateTable(*table, temporary));
   } else {
     auto view = session.catalog.FindView(path);
     if (view == nullptr) {
@@ -265,7 +271,9 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
   if (what == "JOBS") return ShowJobs(jobs);
   if (what == "WORKERS") return ShowWorkers(workers);
   if (what == "JARS") return SingleColumnResponse("jars", session.jars);
-  if (what == "CREATE TABLE" || what == "CREATE VIEW") return ShowCreate(session, show);
+  if (what == "CREATE TABLE" || what == "CREATE MATERIALIZED TABLE" || what == "CREATE VIEW") {
+    return ShowCreate(session, show);
+  }
   if (what == "CREATE CATALOG") return ShowCreateCatalogOf(session, show.name);
   if (what == "PARTITIONS") return ShowPartitions(session, show);
   if (what == "PROCEDURES") {

@@ -20,6 +20,7 @@
 #include "coordinator/service/filesystem_paths.h"
 #include "coordinator/service/job_specs.h"
 #include "coordinator/service/job_submission.h"
+#include "coordinator/service/materialized_table.h"
 #include "coordinator/service/row_level_modification.h"
 #include "coordinator/service/show_statements.h"
 #include "coordinator/service/statement_responses.h"
@@ -156,6 +157,8 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       if (drop.what == sql::Drop::What::kFunction) {
         RETURN_IF_ERROR(catalog.DropFunction(path, drop.temporary, false, drop.if_exists));
       } else if (drop.what == sql::Drop::What::kTable) {
+        if (!drop.temporary)
+          RETURN_IF_ERROR(RefuseForMaterializedTable(catalog, drop.name, "DROP"));
         RETURN_IF_ERROR(catalog.DropTable(path, drop.temporary, drop.if_exists));
       } else {
         RETURN_IF_ERROR(catalog.DropView(path, drop.temporary, drop.if_exists));
@@ -169,6 +172,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       RETURN_IF_ERROR(ExecuteCreateCatalog(session, *stmt->create_catalog));
       return Ok();
     case sql::StatementKind::kAlterTable:
+      RETURN_IF_ERROR(RefuseForMaterializedTable(catalog, stmt->alter_table->name, "ALTER"));
       RETURN_IF_ERROR(ExecuteAlterTable(session, *stmt->alter_table));
       return Ok();
     case sql::StatementKind::kAlterView:
@@ -199,6 +203,8 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return Ok();
     case sql::StatementKind::kCall:
       return CallProcedure(session, *stmt->call);
+    case sql::StatementKind::kMaterializedTable:
+      return ExecuteMaterializedTable(jobs_, session, *stmt->materialized_table, options_);
     case sql::StatementKind::kModule: {
       const sql::ModuleStatement& module = *stmt->module;
       ModuleManager& modules = catalog.modules();

@@ -141,6 +141,48 @@ TEST(CatalogStoreTest, TableStatisticsSurviveAReopen) {
       absl::StatusCode::kNotFound);
 }
 
+// A materialized table's definition and refresh state come back with it; a plain table has none.
+TEST(CatalogStoreTest, MaterializedTableStateSurvivesAReopen) {
+  const std::string path = FreshDir();
+  const ObjectPath mt{kDefaultCatalog, kDefaultDatabase, "mt"};
+  const ObjectPath plain{kDefaultCatalog, kDefaultDatabase, "orders"};
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    CatalogTable table = Orders(mt);
+    MaterializedTableInfo info;
+    info.query_text = "SELECT id, amount, ts FROM orders";
+    info.query_catalog = kDefaultCatalog;
+    info.query_database = kDefaultDatabase;
+    info.freshness_value = 30;
+    info.freshness_unit = "SECOND";
+    info.refresh_mode_written = true;
+    info.refresh_status = MaterializedTableInfo::RefreshStatus::kSuspended;
+    info.refresh_job_id = "0123456789abcdef0123456789abcdef";
+    info.savepoint_path = "/tmp/savepoints/savepoint-1";
+    table.materialized = info;
+    ASSERT_TRUE(catalog.CreateTable(std::move(table), false).ok());
+    ASSERT_TRUE(catalog.CreateTable(Orders(plain), false).ok());
+  }
+  Catalog reopened;
+  ASSERT_TRUE(reopened.AttachStore(OpenOrDie(path)).ok());
+  auto t = reopened.FindTable(mt);
+  ASSERT_NE(t, nullptr);
+  ASSERT_TRUE(t->materialized.has_value());
+  const MaterializedTableInfo& m = *t->materialized;
+  EXPECT_EQ(m.query_text, "SELECT id, amount, ts FROM orders");
+  EXPECT_EQ(m.query_catalog, kDefaultCatalog);
+  EXPECT_EQ(m.query_database, kDefaultDatabase);
+  EXPECT_EQ(m.freshness_value, 30);
+  EXPECT_EQ(m.freshness_unit, "SECOND");
+  EXPECT_TRUE(m.refresh_mode_written);
+  EXPECT_EQ(m.refresh_status, MaterializedTableInfo::RefreshStatus::kSuspended);
+  EXPECT_EQ(m.refresh_job_id, "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(m.savepoint_path, "/tmp/savepoints/savepoint-1");
+  ASSERT_NE(reopened.FindTable(plain), nullptr);
+  EXPECT_FALSE(reopened.FindTable(plain)->materialized.has_value());
+}
+
 // Catalogs of the persistent type and their objects come back; those of a generic_in_memory
 // catalog do not. Database comments and properties (with ALTER DATABASE's changes) come back; a
 // database dropped with CASCADE takes its objects with it.
