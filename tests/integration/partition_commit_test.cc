@@ -42,6 +42,7 @@ class PartitionCommitTest : public ClusterTest {
     ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
   void RunAndCheckEveryCommit(bool kill);
+  void StopAndCheckTheCommits(bool drain);
 };
 
 // The rows the published (visible) files of a partition directory hold.
@@ -162,8 +163,9 @@ std::map<std::string, bool> PublishedPartitions(const std::string& dir) {
 
 // Hardly any checkpoint completes before the stop (the interval is 10 minutes): the savepoint
 // publishes the rows. The partitions it published are committed by the time STOP JOB returns where
-// the trigger finds them due (no delay), and not where it does not (an hour's delay).
-TEST_F(PartitionCommitTest, StopWithASavepointCommitsThePartitionsItPublished) {
+// the trigger finds them due (no delay), and not where it does not (an hour's delay), unless the
+// stop drains (WITH DRAIN: event time ends, every partition is complete).
+void PartitionCommitTest::StopAndCheckTheCommits(bool drain) {
   const std::string now = files_ + "/now", later = files_ + "/later";
   auto table = [](const std::string& name, const std::string& path, const std::string& delay) {
     return "CREATE TEMPORARY TABLE " + name +
@@ -195,7 +197,8 @@ TEST_F(PartitionCommitTest, StopWithASavepointCommitsThePartitionsItPublished) {
   // some that no checkpoint before it did.
   std::this_thread::sleep_for(std::chrono::seconds(2));
 
-  RunResult stopped = cluster_->Eddy("STOP JOB '" + job + "' WITH SAVEPOINT;", 120000);
+  RunResult stopped = cluster_->Eddy(
+      "STOP JOB '" + job + "' WITH SAVEPOINT" + (drain ? " WITH DRAIN" : "") + ";", 120000);
   ASSERT_EQ(stopped.exit_code, 0) << stopped.err << cluster_->CoordinatorLog();
   // Right after the stop: no waiting for anything to happen later.
   const std::map<std::string, bool> committed_now = PublishedPartitions(now);
@@ -209,11 +212,21 @@ TEST_F(PartitionCommitTest, StopWithASavepointCommitsThePartitionsItPublished) {
   }
   ASSERT_FALSE(committed_later.empty());
   for (const auto& [partition, committed] : committed_later) {
-    EXPECT_FALSE(committed) << partition << " was committed within its hour's delay";
+    EXPECT_EQ(committed, drain) << partition
+                                << (drain ? " was not committed after the drain"
+                                          : " was committed within its hour's delay");
   }
   EXPECT_THAT(
       cluster_->CoordinatorLog(),
       ::testing::Not(::testing::HasSubstr("not every subtask ended after the stop savepoint")));
+}
+
+TEST_F(PartitionCommitTest, StopWithASavepointCommitsThePartitionsItPublished) {
+  StopAndCheckTheCommits(/*drain=*/false);
+}
+
+TEST_F(PartitionCommitTest, StopWithDrainCommitsEveryPartitionItPublished) {
+  StopAndCheckTheCommits(/*drain=*/true);
 }
 
 }  // namespace

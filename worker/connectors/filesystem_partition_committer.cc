@@ -131,6 +131,11 @@ absl::Status FilesystemPartitionCommitter::Finish() {
   return Commit(trigger_.TakeAll());
 }
 
+absl::Status FilesystemPartitionCommitter::EndAtStop() {
+  if (commit_watermark_ != kMaxWatermark) return absl::OkStatus();
+  return Commit(trigger_.TakeAll());
+}
+
 absl::Status FilesystemPartitionCommitter::SnapshotState(int64_t checkpoint_id,
                                                          OperatorSnapshot* out) {
   if (!trigger_.empty()) out->Put(kPendingPartitions, trigger_.Encode());

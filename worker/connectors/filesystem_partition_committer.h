@@ -43,6 +43,10 @@ class FilesystemPartitionCommitter : public Operator {
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   absl::Status Finish() override;
+  // The job stops after a savepoint: what the reports made due is committed already; after STOP
+  // JOB ... WITH DRAIN (the savepoint's watermark is the end of time, as Flink's drain ends every
+  // input) every pending partition is complete and committed too, the others wait for a restore.
+  absl::Status EndAtStop() override;
   absl::Status SnapshotState(int64_t checkpoint_id, OperatorSnapshot* out) override;
   absl::Status RestoreState(const OperatorSnapshot& snapshot) override;
 

@@ -325,6 +325,38 @@ TEST_F(PartitionCommitterTest, ProcessTimeCountsTheDelayOnTheCommittersOwnClock)
   EXPECT_EQ(committer->partitions_committed(), 2);
 }
 
+// A job stopped with a savepoint ends the committer without Finish: pending partitions within
+// their delay stay pending for a restore, unless the savepoint drained event time to its end
+// (STOP JOB ... WITH DRAIN, whose end-of-time watermark every writer reported), as Flink's drain
+// ends every input and commits them all.
+TEST_F(PartitionCommitterTest, AtTheStopOnlyADrainCommitsWhatIsStillWithinItsDelay) {
+  options_["sink.partition-commit.delay"] = "1 h";
+  for (const bool drain : {false, true}) {
+    SCOPED_TRACE(drain ? "drain" : "no drain");
+    fs::remove_all(dir_);
+    auto committer = Committer();
+    testing::CollectingOutput reports(committer.get());
+    auto w0 = Writer(0, true), w1 = Writer(1, true);
+    w0->set_output(&reports);
+    w1->set_output(&reports);
+    ASSERT_OK(w0->Process(0, Rows({"a"})));
+    ASSERT_OK(w1->Process(0, Rows({"b"})));
+    if (drain) {
+      ASSERT_OK(w0->ProcessWatermark(Watermark{kMaxWatermark}));
+      ASSERT_OK(w1->ProcessWatermark(Watermark{kMaxWatermark}));
+    }
+    OperatorSnapshot s;
+    ASSERT_OK(w0->SnapshotState(1, &s));
+    ASSERT_OK(w1->SnapshotState(1, &s));
+    ASSERT_OK(w0->NotifyCheckpointComplete(1));
+    ASSERT_OK(w1->NotifyCheckpointComplete(1));
+    EXPECT_FALSE(Committed("day=a"));  // within the hour
+    ASSERT_OK(committer->EndAtStop());
+    EXPECT_EQ(Committed("day=a"), drain);
+    EXPECT_EQ(Committed("day=b"), drain);
+  }
+}
+
 TEST_F(PartitionCommitterTest, PartitionTimeTakesTheSmallestWatermarkTheWritersReported) {
   options_["sink.partition-commit.trigger"] = "partition-time";
   auto committer = Committer();
