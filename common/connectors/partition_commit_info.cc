@@ -4,9 +4,11 @@ namespace eddy {
 
 Schema PartitionCommitInfoSchema() {
   Schema s;
-  s.fields = {{"checkpoint_id", DataType::BigInt()},  {"subtask", DataType::BigInt()},
-              {"subtasks", DataType::BigInt()},       {"partition", DataType::String()},
-              {"first_write_ms", DataType::BigInt()}, {"watermark", DataType::BigInt()}};
+  s.fields = {{"checkpoint_id", DataType::BigInt()},
+              {"subtask", DataType::BigInt()},
+              {"subtasks", DataType::BigInt()},
+              {"partition", DataType::String()},
+              {"watermark", DataType::BigInt()}};
   return s;
 }
 
@@ -17,17 +19,15 @@ void PartitionCommitInfoWriter::AppendHead() {
   out_->mutable_kinds().push_back(RowKind::kInsert);
 }
 
-void PartitionCommitInfoWriter::AddPartition(std::string_view partition, int64_t first_write_ms) {
+void PartitionCommitInfoWriter::AddPartition(std::string_view partition) {
   AppendHead();
   out_->mutable_column(kCommitInfoPartition).AppendString(partition);
-  out_->mutable_column(kCommitInfoFirstWrite).Append<int64_t>(first_write_ms);
   out_->mutable_column(kCommitInfoWatermark).AppendNull();
 }
 
 void PartitionCommitInfoWriter::Close(int64_t watermark) {
   AppendHead();
   out_->mutable_column(kCommitInfoPartition).AppendNull();
-  out_->mutable_column(kCommitInfoFirstWrite).AppendNull();
   out_->mutable_column(kCommitInfoWatermark).Append<int64_t>(watermark);
 }
 

@@ -23,9 +23,7 @@ enum PartitionCommitInfoColumn : int {
   kCommitInfoSubtask = 1,     // BIGINT: the writer subtask, 0-based
   kCommitInfoSubtasks = 2,    // BIGINT: the number of writer subtasks
   kCommitInfoPartition = 3,   // STRING: `k1=v1/k2=v2`; NULL in the closing row
-  kCommitInfoFirstWrite =
-      4,                     // BIGINT: partition rows: when the writer first wrote to it (epoch ms)
-  kCommitInfoWatermark = 5,  // BIGINT: closing row: the writer's watermark at the checkpoint
+  kCommitInfoWatermark = 4,   // BIGINT: closing row: the writer's watermark at the checkpoint
 };
 
 Schema PartitionCommitInfoSchema();
@@ -35,7 +33,7 @@ class PartitionCommitInfoWriter {
  public:
   PartitionCommitInfoWriter(int64_t checkpoint_id, int subtask, int subtasks, ChangelogBatch* out)
       : checkpoint_id_(checkpoint_id), subtask_(subtask), subtasks_(subtasks), out_(out) {}
-  void AddPartition(std::string_view partition, int64_t first_write_ms);
+  void AddPartition(std::string_view partition);
   void Close(int64_t watermark);  // the closing row
 
  private:

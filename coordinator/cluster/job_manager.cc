@@ -593,6 +593,14 @@ void JobManager::FailAttempt(const std::string& job_id, int attempt, const std::
       return;
     }
     job.info.set_last_failure(reason);
+    if (job.stop && !job.stop->written.empty() && !job.stop->done) {
+      // A subtask failed while ending after the savepoint: the savepoint is whole, the stop is not.
+      job.stop->done = true;
+      job.stop->result = absl::AbortedError(
+          absl::StrCat("the savepoint ", job.stop->written, " of job ", job_id,
+                       " was written, but the job failed while stopping: ", reason));
+      cv_.notify_all();
+    }
     RestartDecision decision;
     if (job.spec.restart) decision = job.spec.restart->OnFailure(Clock::now());
     if (!decision.restart) {
@@ -877,6 +885,12 @@ void JobManager::OnTaskState(const v1::TaskStateReport& report) {
     }
     if (report.state() == v1::TASK_STATE_FAILED) {
       failed = true;
+    } else if (all_finished && job.stop && !job.stop->written.empty()) {
+      // Stopped with a savepoint: every subtask committed it and ended.
+      EndStoppedJobLocked(job);
+    } else if (all_finished && job.stop && job.stop->write_failed) {
+      // Ended at the stop, but the savepoint could not be written: the attempt fails instead
+      // (OnStopSavepointFailed).
     } else if (all_finished && (job.info.status() == v1::JOB_STATUS_RUNNING ||
                                 job.info.status() == v1::JOB_STATUS_CREATED)) {
       // CREATED: a short job can finish before its deployment call has even returned.
@@ -1026,7 +1040,11 @@ absl::StatusOr<std::string> JobManager::StopWithSavepoint(const std::string& job
           absl::StrCat("cannot create the savepoint directory '", dir, "': ", ec.message()));
     }
     attempt = job.attempt;
-    job.stop = Job::StopRequest{attempt, dir, drain, false, absl::UnknownError("pending")};
+    job.stop.emplace();
+    job.stop->attempt = attempt;
+    job.stop->dir = dir;
+    job.stop->drain = drain;
+    job.stop->result = absl::UnknownError("pending");
     checkpoints = job.checkpoints;
     timeout = job.spec.checkpointing.timeout;
   }
@@ -1051,6 +1069,19 @@ absl::StatusOr<std::string> JobManager::StopWithSavepoint(const std::string& job
     return absl::AbortedError(absl::StrCat("job ", job_id, " ended before its savepoint"));
   }
   Job& job = it->second;
+  if (!job.stop->done && !job.stop->written.empty() && job.attempt == attempt) {
+    // The savepoint is written but a subtask has not ended: its subtasks are cancelled, which
+    // still commits the savepoint (a task handles the completions it was told of before it ends).
+    EDDY_LOG_WARN("job {}: not every subtask ended after the stop savepoint; cancelling them",
+                  job_id);
+    std::vector<std::string> to_cancel = LiveWorkersLocked(job);
+    EndStoppedJobLocked(job);
+    absl::StatusOr<std::string> result = job.stop->result;
+    job.stop.reset();
+    lock.unlock();
+    CancelOnWorkers(job_id, attempt, to_cancel);
+    return result;
+  }
   absl::StatusOr<std::string> result = job.stop->result;
   if (!job.stop->done) {
     result = absl::AbortedError(absl::StrCat(
@@ -1093,34 +1124,39 @@ void JobManager::OnCheckpointCompleted(const std::string& job_id, int attempt,
     path = metadata.ok() ? WriteSavepoint(*store, *metadata, operators, max_parallelism, dir)
                          : absl::StatusOr<std::string>(metadata.status());
   }
+  {
+    // Recorded before the subtasks learn of the completion: they may all end at once after it.
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.attempt != attempt || !it->second.stop) return;
+    Job& job = it->second;
+    if (path.ok()) {
+      EDDY_LOG_INFO("job {} ({}): savepoint {} written to {}; its subtasks end", job_id,
+                    job.info.name(), checkpoint_id, *path);
+      // Each subtask commits the savepoint and then ends: the job finishes once every one did
+      // (OnTaskState), or when StopWithSavepoint gives up waiting.
+      job.stop->written = *path;
+    } else {
+      job.stop->write_failed = true;  // subtasks that end meanwhile do not finish the job
+    }
+    cv_.notify_all();
+  }
   // The checkpoint completed either way: its output is committed, whatever becomes of the job.
   NotifyWorkers(job_id, attempt, checkpoint_id, true, "");
   if (!path.ok()) {
     OnStopSavepointFailed(
         job_id, attempt,
         absl::StrCat("the savepoint could not be written: ", path.status().message()));
-    return;
   }
-  std::vector<std::string> to_cancel;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = jobs_.find(job_id);
-    if (it == jobs_.end() || it->second.attempt != attempt) return;
-    Job& job = it->second;
-    EDDY_LOG_INFO("job {} ({}): savepoint {} written to {}", job_id, job.info.name(), checkpoint_id,
-                  *path);
-    job.info.set_savepoint_path(*path);
-    to_cancel = LiveWorkersLocked(job);
-    // Its subtasks are stopped by cancelling them; they commit the savepoint first (a task
-    // handles the completions it was told of before it ends).
-    FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
-    if (job.stop) {
-      job.stop->done = true;
-      job.stop->result = *path;
-    }
-    cv_.notify_all();
-  }
-  CancelOnWorkers(job_id, attempt, to_cancel);
+}
+
+void JobManager::EndStoppedJobLocked(Job& job) {
+  if (!job.stop || job.stop->written.empty() || job.stop->done) return;
+  job.info.set_savepoint_path(job.stop->written);
+  FinishLocked(job, v1::JOB_STATUS_FINISHED, "");
+  job.stop->done = true;
+  job.stop->result = job.stop->written;
+  cv_.notify_all();
 }
 
 void JobManager::OnStopSavepointFailed(const std::string& job_id, int attempt,

@@ -105,11 +105,15 @@ class JobManager {
   absl::Status Cancel(const std::string& job_id);
   // STOP JOB ... WITH SAVEPOINT: triggers a savepoint after whose barrier the sources stop (with
   // `drain`, after event time advanced to its end), copies it into a new directory under
-  // `savepoints_dir` (empty: the job's state.savepoints.dir), commits it and ends the job FINISHED.
-  // Returns the savepoint's directory. Needs a running job with checkpointing. When the savepoint
-  // fails (a subtask declines, a worker is lost, it times out, it cannot be written) the attempt
-  // fails as any failure does (its restart strategy restarts it from its latest checkpoint) and
-  // the error says why.
+  // `savepoints_dir` (empty: the job's state.savepoints.dir) and tells the subtasks it completed:
+  // each commits it and then ends (its sources end at the stop, and so does every operator in turn,
+  // without an end of input, as Flink's stop without drain), so that what the savepoint's
+  // completion makes a sink emit (a filesystem sink's partitions, to its committer) still takes
+  // effect. The job ends FINISHED once every subtask did (or, should one not end in time, its
+  // subtasks are cancelled, which still commits the savepoint). Returns the savepoint's directory.
+  // Needs a running job with checkpointing. When the savepoint fails (a subtask declines, a worker
+  // is lost, it times out, it cannot be written) the attempt fails as any failure does (its restart
+  // strategy restarts it from its latest checkpoint) and the error says why.
   absl::StatusOr<std::string> StopWithSavepoint(const std::string& job_id,
                                                 const std::string& savepoints_dir, bool drain);
 
@@ -193,18 +197,23 @@ class JobManager {
       int attempt = 0;
       std::string dir;
       bool drain = false;
+      std::string written;  // the savepoint's directory, once written (the subtasks are ending)
+      bool write_failed = false;  // the savepoint could not be written: the attempt fails
       bool done = false;
       absl::StatusOr<std::string> result;  // the savepoint's directory
     };
     std::optional<StopRequest> stop;
   };
-  // A checkpoint of the attempt completed: the stop savepoint is copied out and the job ends, any
-  // other is announced to the workers. Called without mu_.
+  // A checkpoint of the attempt completed: the stop savepoint is copied out and announced, and the
+  // job ends once its subtasks did; any other is announced to the workers. Called without mu_.
   void OnCheckpointCompleted(const std::string& job_id, int attempt, int64_t checkpoint_id,
                              const std::shared_ptr<CheckpointCoordinator>& checkpoints);
   // The stop savepoint of the attempt failed: the stop ends with `why` and the attempt fails.
   // Called without mu_.
   void OnStopSavepointFailed(const std::string& job_id, int attempt, const std::string& why);
+  // The stop savepoint was written and the subtasks ended (or are given up on): the job ends
+  // FINISHED with it and the stop returns its directory. Caller holds mu_.
+  void EndStoppedJobLocked(Job& job);
   // Writes the job's status record (a no-op without a store); caller holds mu_, so that records
   // are written in the order of the changes.
   absl::Status PersistLocked(const Job& job);

@@ -37,8 +37,11 @@ std::string ShipStrategy(v1::ExchangeSink::Partitioning partitioning) {
   return "FORWARD";
 }
 
-// The table a source or sink names, without its catalog and database.
-std::string ObjectName(const std::string& table) {
+// The table a source or sink names, without its catalog and database: its path's last part (which
+// may hold a '.'), or for a plan without the path (compiled before it was carried) what follows
+// the name's last '.'.
+std::string ObjectName(const v1::TablePath& path, const std::string& table) {
+  if (!path.table().empty()) return path.table();
   const size_t dot = table.rfind('.');
   return dot == std::string::npos ? table : table.substr(dot + 1);
 }
@@ -105,13 +108,15 @@ std::string JsonExecutionPlan(const JobGraph& graph) {
       std::string type = OperatorName(node);
       std::string pact = "Operator";
       if (node.has_table_source()) {
-        type = absl::StrCat("Source: ", ObjectName(node.table_source().table_name()));
+        type = absl::StrCat("Source: ", ObjectName(node.table_source().table_path(),
+                                                   node.table_source().table_name()));
         pact = "Data Source";
       } else if (node.has_values()) {
         type = "Source: Values";
         pact = "Data Source";
       } else if (node.has_sink()) {
-        type = absl::StrCat("Sink: ", ObjectName(node.sink().table_name()));
+        type =
+            absl::StrCat("Sink: ", ObjectName(node.sink().table_path(), node.sink().table_name()));
         pact = "Data Sink";
         // A sink of a table with NOT NULL columns: Flink's ConstraintEnforcer operator before it.
         if (!node.sink().not_null_columns().empty()) {

@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "common/base/status_macros.h"
 #include "common/expr/zoned_calls.h"
 #include "coordinator/planner/binder.h"
@@ -62,13 +61,14 @@ absl::StatusOr<std::vector<planner::LogicalNodePtr>> BindTarget(const sql::State
 
 // The statistics ANALYZE TABLE stored for what a scan reads: the table's, or the sum of its
 // partitions' row counts (of those the scan reads after pruning, each analyzed; without pruning,
-// of every analyzed partition).
+// of every analyzed partition). The table is found by its path's parts: a quoted part may hold a
+// '.'.
 planner::TableStatisticsLookup StatisticsOf(const SessionCatalog& catalog) {
   return [&catalog](const v1::TableSource& scan) -> std::optional<TableStatistics> {
-    std::vector<std::string> parts = absl::StrSplit(scan.table_name(), '.');
-    if (parts.size() != 3) return std::nullopt;
+    if (!scan.has_table_path()) return std::nullopt;
+    const v1::TablePath& path = scan.table_path();
     std::shared_ptr<const CatalogTable> table =
-        catalog.FindTable(ObjectPath{parts[0], parts[1], parts[2]});
+        catalog.FindTable(ObjectPath{path.catalog(), path.database(), path.table()});
     if (table == nullptr) return std::nullopt;
     if (table->partition_keys.empty() || (!scan.partitions_pruned() && table->statistics)) {
       return table->statistics;

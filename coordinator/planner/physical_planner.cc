@@ -42,6 +42,13 @@ constexpr size_t kValuesBatchRows = 1024;
 void FillOrderBy(const std::vector<SortKey>& keys,
                  google::protobuf::RepeatedPtrField<v1::SortField>* out);
 
+// A catalog table's identifier by parts, as the plan carries it.
+void FillTablePath(const ObjectPath& path, v1::TablePath* out) {
+  out->set_catalog(path.catalog);
+  out->set_database(path.database);
+  out->set_table(path.object);
+}
+
 // The generic source of `scan`: its connector, options, the columns the connector produces, the
 // ones read, and the planning time; the connector parses the options where it runs.
 void FillTableSource(const LogicalNode& scan, int64_t plan_time_ms, v1::TableSource* out) {
@@ -49,6 +56,7 @@ void FillTableSource(const LogicalNode& scan, int64_t plan_time_ms, v1::TableSou
   const ConnectorTable columns = ConnectorTableOf(table);
   out->set_connector(table.connector());
   out->set_table_name(columns.name);
+  FillTablePath(table.path, out->mutable_table_path());
   for (const auto& [k, v] : table.options) {
     if (k != "connector") (*out->mutable_options())[k] = v;
   }
@@ -423,6 +431,7 @@ absl::StatusOr<int> PhysicalPlanner::Translate(const LogicalNodePtr& root) {
       p->set_description(SinkDigest(n));
       v1::TableSink* sink = p->mutable_sink();
       sink->set_table_name(n.sink_table->path.ToString());
+      FillTablePath(n.sink_table->path, sink->mutable_table_path());
       sink->set_connector(n.sink_table->connector());
       for (const auto& [k, v] : n.sink_table->options) {
         if (k != "connector") (*sink->mutable_options())[k] = v;

@@ -5,7 +5,9 @@
 // only once every writer published its parts up to a checkpoint whose watermark (the smallest of
 // the writers') passed the partition's end, so each count must already be the partition's final
 // one. The writers' event times advance at different speeds: a writer that committed on its own
-// watermark would announce a partition while the other still writes rows into it.
+// watermark would announce a partition while the other still writes rows into it. A job stopped
+// with a savepoint commits, before STOP JOB returns, the partitions the savepoint published that
+// its trigger finds due (as Flink's stop without drain), and leaves the others to its restore.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -40,6 +42,7 @@ class PartitionCommitTest : public ClusterTest {
     ASSERT_NO_FATAL_FAILURE(StartCluster(FaultToleranceOptions()));
   }
   void RunAndCheckEveryCommit(bool kill);
+  void StopAndCheckTheCommits(bool drain);
 };
 
 // The rows the published (visible) files of a partition directory hold.
@@ -145,6 +148,85 @@ TEST_F(PartitionCommitTest, APartitionIsCommittedOnlyWithEveryWritersRowsPublish
 // its rows are published, and publishes every row once.
 TEST_F(PartitionCommitTest, CommitsStayCompleteAcrossAKilledWorker) {
   RunAndCheckEveryCommit(/*kill=*/true);
+}
+
+// The partitions of each table in `dir` with published rows, and whether each is committed.
+std::map<std::string, bool> PublishedPartitions(const std::string& dir) {
+  std::map<std::string, bool> out;
+  std::error_code ec;
+  for (const auto& partition : fs::directory_iterator(dir, ec)) {
+    if (PublishedRows(partition.path()) == 0) continue;
+    out[partition.path().filename().string()] = fs::exists(partition.path() / "_SUCCESS");
+  }
+  return out;
+}
+
+// Hardly any checkpoint completes before the stop (the interval is 10 minutes): the savepoint
+// publishes the rows. The partitions it published are committed by the time STOP JOB returns where
+// the trigger finds them due (no delay), and not where it does not (an hour's delay), unless the
+// stop drains (WITH DRAIN: event time ends, every partition is complete).
+void PartitionCommitTest::StopAndCheckTheCommits(bool drain) {
+  const std::string now = files_ + "/now", later = files_ + "/later";
+  auto table = [](const std::string& name, const std::string& path, const std::string& delay) {
+    return "CREATE TEMPORARY TABLE " + name +
+           " (id BIGINT, p STRING) PARTITIONED BY (p) WITH ('connector' = 'filesystem', 'path' = "
+           "'" +
+           path +
+           "', 'format' = 'csv', 'sink.partition-commit.policy.kind' = 'success-file', "
+           "'sink.partition-commit.delay' = '" +
+           delay + "');";
+  };
+  RunResult submitted = cluster_->Eddy(
+      "SET 'execution.checkpointing.interval' = '10 min';"
+      "SET 'state.savepoints.dir' = '" +
+      files_ +
+      "/savepoints';"
+      "SET 'parallelism.default' = '2';"
+      "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "
+      "'rows-per-second' = '400', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+      "'fields.id.end' = '100000000');" +
+      table("now_committed", now, "0 s") + table("later_committed", later, "1 h") +
+      "EXECUTE STATEMENT SET BEGIN "
+      "INSERT INTO now_committed SELECT id, CAST(id / 100 AS STRING) FROM seq;"
+      "INSERT INTO later_committed SELECT id, CAST(id / 100 AS STRING) FROM seq;"
+      "END;");
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string job = JobIdIn(submitted.err);
+  ASSERT_EQ(cluster_->WaitForJobStatus(job, {"RUNNING"}, std::chrono::seconds(60)), "RUNNING");
+  // Rows of several partitions; a new one every quarter of a second, so the savepoint publishes
+  // some that no checkpoint before it did.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+
+  RunResult stopped = cluster_->Eddy(
+      "STOP JOB '" + job + "' WITH SAVEPOINT" + (drain ? " WITH DRAIN" : "") + ";", 120000);
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.err << cluster_->CoordinatorLog();
+  // Right after the stop: no waiting for anything to happen later.
+  const std::map<std::string, bool> committed_now = PublishedPartitions(now);
+  const std::map<std::string, bool> committed_later = PublishedPartitions(later);
+  EXPECT_EQ(
+      cluster_->WaitForJobStatus(job, {"FINISHED", "FAILED", "CANCELED"}, std::chrono::seconds(1)),
+      "FINISHED");
+  ASSERT_GE(committed_now.size(), 2u) << "the savepoint published too few partitions";
+  for (const auto& [partition, committed] : committed_now) {
+    EXPECT_TRUE(committed) << partition << " was published by the savepoint but not committed";
+  }
+  ASSERT_FALSE(committed_later.empty());
+  for (const auto& [partition, committed] : committed_later) {
+    EXPECT_EQ(committed, drain) << partition
+                                << (drain ? " was not committed after the drain"
+                                          : " was committed within its hour's delay");
+  }
+  EXPECT_THAT(
+      cluster_->CoordinatorLog(),
+      ::testing::Not(::testing::HasSubstr("not every subtask ended after the stop savepoint")));
+}
+
+TEST_F(PartitionCommitTest, StopWithASavepointCommitsThePartitionsItPublished) {
+  StopAndCheckTheCommits(/*drain=*/false);
+}
+
+TEST_F(PartitionCommitTest, StopWithDrainCommitsEveryPartitionItPublished) {
+  StopAndCheckTheCommits(/*drain=*/true);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "worker/connectors/filesystem_commit_trigger.h"
 
-#include <algorithm>
-
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -11,9 +9,8 @@
 
 namespace eddy {
 
-void PartitionCommitTrigger::AddPartition(const std::string& partition, int64_t first_write_ms) {
-  auto [it, added] = pending_.try_emplace(partition, first_write_ms);
-  if (!added) it->second = std::min(it->second, first_write_ms);
+void PartitionCommitTrigger::AddPartition(const std::string& partition, int64_t now_ms) {
+  pending_.try_emplace(partition, now_ms);
 }
 
 absl::StatusOr<std::vector<std::string>> PartitionCommitTrigger::TakeCommittable(int64_t watermark,
@@ -26,7 +23,8 @@ absl::StatusOr<std::vector<std::string>> PartitionCommitTrigger::TakeCommittable
       ASSIGN_OR_RETURN(int64_t time, extractor_->ExtractMillis(spec));
       ready = watermark > time + delay_ms_;
     } else {
-      ready = now_ms - it->second >= delay_ms_;
+      // Flink's ProcTimeCommitPredicate: strictly after the first report plus the delay.
+      ready = delay_ms_ == 0 || now_ms > it->second + delay_ms_;
     }
     if (!ready) {
       ++it;
@@ -40,15 +38,15 @@ absl::StatusOr<std::vector<std::string>> PartitionCommitTrigger::TakeCommittable
 
 std::vector<std::string> PartitionCommitTrigger::TakeAll() {
   std::vector<std::string> all;
-  for (const auto& [partition, first_write] : pending_) all.push_back(partition);
+  for (const auto& [partition, first_reported] : pending_) all.push_back(partition);
   pending_.clear();
   return all;
 }
 
 std::string PartitionCommitTrigger::Encode() const {
   std::vector<std::string> lines;
-  for (const auto& [partition, first_write] : pending_) {
-    lines.push_back(absl::StrCat(first_write, " ", partition));
+  for (const auto& [partition, first_reported] : pending_) {
+    lines.push_back(absl::StrCat(first_reported, " ", partition));
   }
   return absl::StrJoin(lines, "\n");
 }
@@ -58,12 +56,12 @@ absl::Status PartitionCommitTrigger::Decode(std::string_view text_in) {
   pending_.clear();
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
     std::vector<absl::string_view> parts = absl::StrSplit(line, absl::MaxSplits(' ', 1));
-    int64_t first_write = 0;
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &first_write) || parts[1].empty()) {
+    int64_t first_reported = 0;
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &first_reported) || parts[1].empty()) {
       return absl::DataLossError(absl::StrCat("the restored pending partitions hold a bad line '",
                                               std::string(line), "'"));
     }
-    pending_[std::string(parts[1])] = first_write;
+    pending_[std::string(parts[1])] = first_reported;
   }
   return absl::OkStatus();
 }

@@ -29,7 +29,8 @@ int64_t NowMillis() {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<FilesystemPartitionCommitter>> FilesystemPartitionCommitter::Create(
-    const v1::PartitionCommitter& spec, const std::vector<std::string>& allowed_dirs) {
+    const v1::PartitionCommitter& spec, const std::vector<std::string>& allowed_dirs,
+    ProcessingClock clock) {
   auto error = [&](absl::string_view message) {
     return absl::InvalidArgumentError(
         absl::StrCat("partition committer for table '", spec.table_name(), "': ", message));
@@ -49,7 +50,8 @@ absl::StatusOr<std::unique_ptr<FilesystemPartitionCommitter>> FilesystemPartitio
   PartitionCommitTrigger trigger(table->options.commit_trigger, table->options.commit_delay_ms,
                                  std::move(extractor));
   std::unique_ptr<FilesystemPartitionCommitter> committer(new FilesystemPartitionCommitter(
-      spec.table_name(), table->options, table->path, std::move(trigger)));
+      spec.table_name(), table->options, table->path, std::move(trigger),
+      clock ? std::move(clock) : ProcessingClock(NowMillis)));
   committer->commit_watermark_ = kMinWatermark;
   return committer;
 }
@@ -72,7 +74,6 @@ absl::Status FilesystemPartitionCommitter::Process(int input, const ChangelogBat
   const Column& subtasks = batch.column(kCommitInfoSubtasks);
   const Column& subtask = batch.column(kCommitInfoSubtask);
   const Column& partitions = batch.column(kCommitInfoPartition);
-  const Column& first_writes = batch.column(kCommitInfoFirstWrite);
   const Column& marks = batch.column(kCommitInfoWatermark);
   for (size_t r = 0; r < batch.num_rows(); ++r) {
     if (!partitions.IsNull(r)) {
@@ -81,7 +82,7 @@ absl::Status FilesystemPartitionCommitter::Process(int input, const ChangelogBat
         return Error(absl::StrCat("a writer reported a partition '", std::string(partition),
                                   "' that this table cannot have"));
       }
-      trigger_.AddPartition(std::string(partition), first_writes.Get<int64_t>(r));
+      trigger_.AddPartition(std::string(partition), clock_());
       continue;
     }
     // The closing row of a writer's report.
@@ -105,7 +106,7 @@ absl::Status FilesystemPartitionCommitter::OnCheckpointReported(int64_t checkpoi
     if (it->first == checkpoint_id) commit_watermark_ = std::max(commit_watermark_, it->second);
     it = watermarks_.erase(it);
   }
-  auto due = trigger_.TakeCommittable(commit_watermark_, NowMillis());
+  auto due = trigger_.TakeCommittable(commit_watermark_, clock_());
   if (!due.ok()) return Error(due.status().message());
   return Commit(*due);
 }
@@ -127,6 +128,11 @@ absl::Status FilesystemPartitionCommitter::ProcessWatermark(const Watermark& wat
 absl::Status FilesystemPartitionCommitter::Finish() {
   finished_ = true;
   // Every writer ended, after its last report: everything reported is published.
+  return Commit(trigger_.TakeAll());
+}
+
+absl::Status FilesystemPartitionCommitter::EndAtStop() {
+  if (commit_watermark_ != kMaxWatermark) return absl::OkStatus();
   return Commit(trigger_.TakeAll());
 }
 

@@ -33,12 +33,6 @@ constexpr char kNextPart[] = "next-part";
 constexpr char kPending[] = "pending";     // pending part names, one per line
 constexpr char kToCommit[] = "to-commit";  // partitions waiting for their commit, one per line
 
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 absl::Status WriteAll(int fd, const char* data, size_t size) {
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
@@ -251,7 +245,6 @@ absl::Status FilesystemSink::Write(const std::string& partition, const Changelog
   if (added) {
     bucket.partition = partition;
     first_write_.try_emplace(partition, Clock::now());
-    if (report_) first_write_ms_.try_emplace(partition, NowMillis());
   }
   if (bucket.fd < 0) RETURN_IF_ERROR(StartPart(bucket));
   const size_t before = bucket.buffer.size();
@@ -426,13 +419,7 @@ absl::Status FilesystemSink::Report(int64_t checkpoint_id) {
   const Schema schema = PartitionCommitInfoSchema();
   ChangelogBatch report(schema.Types());
   PartitionCommitInfoWriter writer(checkpoint_id, subtask_, parallelism_, &report);
-  const int64_t now = NowMillis();
-  for (const std::string& partition : to_commit_) {
-    auto first = first_write_ms_.find(partition);
-    writer.AddPartition(partition, first == first_write_ms_.end() ? now : first->second);
-    // Rows written after the report start the partition's clock again.
-    if (first != first_write_ms_.end() && !buckets_.count(partition)) first_write_ms_.erase(first);
-  }
+  for (const std::string& partition : to_commit_) writer.AddPartition(partition);
   writer.Close(commit_watermark_);
   to_commit_.clear();
   return Emit(report);
@@ -484,7 +471,6 @@ absl::Status FilesystemSink::RestoreState(const OperatorSnapshot& snapshot) {
   // The delay of a partition waiting for its commit starts again from the restore.
   for (const std::string& partition : to_commit_) {
     first_write_.try_emplace(partition, Clock::now());
-    if (report_) first_write_ms_.try_emplace(partition, NowMillis());
   }
   // Anything else of this subtask is from after the checkpoint: never published, removed.
   return RemoveLeftovers();

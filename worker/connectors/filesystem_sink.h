@@ -145,13 +145,11 @@ class FilesystemSink : public Operator {
 
   std::vector<std::string> rolled_;  // pending names rolled since the last snapshot
   std::map<int64_t, std::vector<std::string>> pending_;  // by the checkpoint that covers them
-  // Partition commit: when this subtask first wrote to each partition, and the partitions with
-  // published parts that are not committed yet.
+  // Partition commit by this subtask (without report_): when it first wrote to each partition.
   std::map<std::string, Clock::time_point> first_write_;
-  // With report_: the partitions published and not yet reported, and when this subtask first
-  // wrote to each since its last report (epoch ms).
+  // The partitions with published parts not committed yet (with report_: not reported yet; the
+  // committer times them with its own clock, as Flink's ProcTimeCommitTrigger).
   std::set<std::string> to_commit_;
-  std::map<std::string, int64_t> first_write_ms_;
   // The 'partition-time' trigger: the partition times, the watermark that reached this subtask,
   // the watermark each checkpoint was taken at (a partition commits when the checkpoint that
   // published it completes and that checkpoint's watermark passed its time plus the delay, as

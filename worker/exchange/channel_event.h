@@ -16,7 +16,8 @@ struct ChannelEvent {
     kBatch,       // `batch`; the only kind that uses a credit
     kWatermark,   // `watermark`: event time of the producer after the batches before it
     kBarrier,     // `checkpoint_id`: every batch before it belongs to that checkpoint
-    kEndOfInput,  // last: the producer sends nothing more
+    kEndOfInput,  // last: the producer sends nothing more (`stopped`: the job stops, see
+                  // ExchangeEndOfInput)
   };
 
   static ChannelEvent Batch(ChangelogBatch b) {
@@ -37,9 +38,10 @@ struct ChannelEvent {
     e.checkpoint_id = checkpoint_id;
     return e;
   }
-  static ChannelEvent EndOfInput() {
+  static ChannelEvent EndOfInput(bool stopped = false) {
     ChannelEvent e;
     e.kind = Kind::kEndOfInput;
+    e.stopped = stopped;
     return e;
   }
 
@@ -47,6 +49,7 @@ struct ChannelEvent {
   ChangelogBatch batch;
   Watermark watermark;
   int64_t checkpoint_id = 0;
+  bool stopped = false;
 };
 
 }  // namespace eddy

@@ -83,7 +83,7 @@ grpc::Status ExchangeServiceImpl::Transfer(
         result = gate->PushBarrier(channel, frame.barrier().checkpoint_id());
         break;
       case v1::ExchangeFrame::kEndOfInput:
-        result = gate->EndOfInput(channel);
+        result = gate->EndOfInput(channel, frame.end_of_input().stopped());
         ended = result.ok();
         break;
       case v1::ExchangeFrame::kProducerFailed:

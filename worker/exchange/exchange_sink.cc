@@ -155,11 +155,15 @@ absl::Status ExchangeSinkOperator::OnTick(std::chrono::steady_clock::time_point 
   return absl::OkStatus();
 }
 
-absl::Status ExchangeSinkOperator::Finish() {
+absl::Status ExchangeSinkOperator::Finish() { return End(/*stopped=*/false); }
+
+absl::Status ExchangeSinkOperator::EndAtStop() { return End(/*stopped=*/true); }
+
+absl::Status ExchangeSinkOperator::End(bool stopped) {
   if (!partitioner_) return absl::FailedPreconditionError("ExchangeSink: Finish before Open");
   finished_ = true;
   for (size_t t = 0; t < buffers_.size(); ++t) RETURN_IF_ERROR(Flush(t));
-  for (auto& channel : channels_) RETURN_IF_ERROR(channel->SendEndOfInput());
+  for (auto& channel : channels_) RETURN_IF_ERROR(channel->SendEndOfInput(stopped));
   return absl::OkStatus();
 }
 

@@ -1,7 +1,8 @@
 // ExchangeSink: the operator at the end of a producer task that ships its input to the consumer
 // subtasks of the next task. It partitions each batch over its targets into per-target buffers and
 // sends a target's buffer when it reaches a row or byte threshold or its oldest row gets older than
-// the buffer timeout (checked in OnTick); Finish() flushes everything and ends every channel.
+// the buffer timeout (checked in OnTick); Finish() flushes everything and ends every channel, and
+// so does EndAtStop(), telling the consumers the job stops.
 // Watermarks go to every target behind the rows buffered for it, so batching is kept. A checkpoint
 // barrier flushes every target and then goes on every channel, local and remote.
 #pragma once
@@ -59,6 +60,7 @@ class ExchangeSinkOperator final : public Operator {
   absl::Status Process(int input, const ChangelogBatch& batch) override;
   absl::Status OnTick(std::chrono::steady_clock::time_point now) override;
   absl::Status Finish() override;
+  absl::Status EndAtStop() override;
   // Broadcast to every target, after the rows buffered for it (sent with its next flush).
   absl::Status ProcessWatermark(const Watermark& watermark) override;
   absl::Status ForwardBarrier(int64_t checkpoint_id) override;
@@ -81,6 +83,8 @@ class ExchangeSinkOperator final : public Operator {
 
  private:
   absl::Status Flush(size_t target);
+  // Flushes every buffer and ends every channel (`stopped`: the job stops).
+  absl::Status End(bool stopped);
   void PublishQueuedRows();  // queued_rows_ from buffers_ (task thread)
 
   ExchangeSinkSpec spec_;

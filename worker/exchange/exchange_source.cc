@@ -54,6 +54,7 @@ absl::StatusOr<SourceState> ExchangeSource::Next(ChangelogBatch* out) {
       case ChannelEvent::Kind::kWatermark:
         break;
       case ChannelEvent::Kind::kEndOfInput:
+        if (event.stopped) ended_at_stop_ = true;
         alignment_->OnEndOfInput(channel_offset_ + channel);
         break;
       case ChannelEvent::Kind::kBarrier:

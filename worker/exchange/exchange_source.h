@@ -43,6 +43,8 @@ class ExchangeSource final : public Source {
     return std::chrono::microseconds(has_wakeup_ ? 10000 : 1000);
   }
 
+  bool ended_at_stop() const override { return ended_at_stop_; }
+
   InputGate* gate() { return gate_.get(); }
 
  private:
@@ -58,7 +60,8 @@ class ExchangeSource final : public Source {
   std::unique_ptr<ExchangeRegistry::Registration> registration_;
   bool has_wakeup_ = false;
   std::shared_ptr<InputAlignment> alignment_;
-  int channel_offset_ = 0;  // of this gate's channel 0 in alignment_
+  int channel_offset_ = 0;      // of this gate's channel 0 in alignment_
+  bool ended_at_stop_ = false;  // a channel's producer ended because the job stops
 };
 
 }  // namespace eddy

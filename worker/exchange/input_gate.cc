@@ -199,13 +199,13 @@ absl::Status InputGate::PushWait(int channel, ChangelogBatch batch,
   return absl::OkStatus();
 }
 
-absl::Status InputGate::EndOfInput(int channel) {
+absl::Status InputGate::EndOfInput(int channel, bool stopped) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = CheckOpenChannel(channel, "sent end-of-input twice"); !s.ok()) return s;
   Channel& ch = channels_[channel];
   ch.ended = true;
   ch.grants = 0;
-  Enqueue(channel, ChannelEvent::EndOfInput());
+  Enqueue(channel, ChannelEvent::EndOfInput(stopped));
   grants_cv_.notify_all();
   return absl::OkStatus();
 }

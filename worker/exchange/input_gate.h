@@ -64,7 +64,8 @@ class InputGate {
   // remote channel). CANCELLED once *cancelled is set (checked every few ms), ABORTED if the gate
   // closes.
   absl::Status PushWait(int channel, ChangelogBatch batch, const std::atomic<bool>* cancelled);
-  absl::Status EndOfInput(int channel);
+  // The producer of `channel` ended (`stopped`: because the job stops after a savepoint).
+  absl::Status EndOfInput(int channel, bool stopped = false);
   // The producer's watermark, in order with its other events. Needs no credit: a producer sends at
   // most one per batch or flush, and one still queued right behind another is replaced by it.
   absl::Status PushWatermark(int channel, const Watermark& watermark);

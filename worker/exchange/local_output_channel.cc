@@ -38,10 +38,10 @@ absl::Status LocalOutputChannel::SendBarrier(int64_t checkpoint_id) {
   return gate_->PushBarrier(target_.channel_index, checkpoint_id);
 }
 
-absl::Status LocalOutputChannel::SendEndOfInput() {
+absl::Status LocalOutputChannel::SendEndOfInput(bool stopped) {
   if (ended_) return absl::OkStatus();
   RETURN_IF_ERROR(Attach());
-  RETURN_IF_ERROR(gate_->EndOfInput(target_.channel_index));
+  RETURN_IF_ERROR(gate_->EndOfInput(target_.channel_index, stopped));
   ended_ = true;
   return absl::OkStatus();
 }

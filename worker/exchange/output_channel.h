@@ -34,8 +34,9 @@ class OutputChannel {
   // Hands one batch to the consumer, waiting for credit. CANCELLED once the cancellation flag given
   // at construction is set; another error if the consumer failed or went away.
   virtual absl::Status Send(ChangelogBatch batch) = 0;
-  // Tells the consumer this channel has ended; after it, only Close().
-  virtual absl::Status SendEndOfInput() = 0;
+  // Tells the consumer this channel has ended; after it, only Close(). `stopped`: it ended because
+  // the job stops after a savepoint (ExchangeEndOfInput.stopped).
+  virtual absl::Status SendEndOfInput(bool stopped = false) = 0;
   // Event-time progress after the batches sent so far; uses no credit.
   virtual absl::Status SendWatermark(const Watermark& watermark) = 0;
   // Checkpoint barrier after the batches sent so far; uses no credit, and the consumer sees it

@@ -141,12 +141,12 @@ absl::Status RemoteOutputChannel::SendBarrier(int64_t checkpoint_id) {
   return absl::OkStatus();
 }
 
-absl::Status RemoteOutputChannel::SendEndOfInput() {
+absl::Status RemoteOutputChannel::SendEndOfInput(bool stopped) {
   if (ended_) return final_status_;
   RETURN_IF_ERROR(Connect());
   if (finished_) return final_status_;
   ended_ = true;
-  frame_.mutable_end_of_input();
+  frame_.mutable_end_of_input()->set_stopped(stopped);
   if (!stream_->Write(frame_) || !stream_->WritesDone()) return FinishCall(/*cancel=*/false);
   // The consumer ends the call once it has taken end-of-input into its gate; wait for that, so that
   // a finished producer task has handed over all its data.

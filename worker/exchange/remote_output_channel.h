@@ -32,7 +32,7 @@ class RemoteOutputChannel final : public OutputChannel {
   ~RemoteOutputChannel() override { Close(); }
 
   absl::Status Send(ChangelogBatch batch) override;
-  absl::Status SendEndOfInput() override;
+  absl::Status SendEndOfInput(bool stopped = false) override;
   absl::Status SendWatermark(const Watermark& watermark) override;
   absl::Status SendBarrier(int64_t checkpoint_id) override;
   void Close() override;

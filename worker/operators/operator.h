@@ -12,6 +12,7 @@
 //     | PrepareSnapshotPreBarrier(n), SnapshotState(n, out)   at checkpoint barrier n
 //     | NotifyCheckpointComplete(n) }*            in any interleaving
 //   Finish()                                     once, after every input ended (not on failure)
+//     or EndAtStop()                             ... ended because the job stops (see below)
 //   { SnapshotState(n, out) | NotifyCheckpointComplete(n) }*
 //                                                only while HasUncommittedOutput() (a sink waiting
 //                                                for its final checkpoint, see below)
@@ -94,6 +95,11 @@ class Operator {
   // `input` is the 0-based input index (Union has several; most operators have one).
   virtual absl::Status Process(int input, const ChangelogBatch& batch) = 0;
   virtual absl::Status Finish() { return absl::OkStatus(); }
+  // Instead of Finish: the inputs ended because the job stops after a savepoint (STOP JOB ... WITH
+  // SAVEPOINT, Flink's end of data without drain), once this task handled the savepoint's
+  // completion. Nothing is flushed or fired: what follows the savepoint is left to its restore.
+  // Only an operator whose output leaves the task (an exchange sink) passes the stop on.
+  virtual absl::Status EndAtStop() { return absl::OkStatus(); }
   // The combined watermark of the operator's inputs advanced (the driver combines several inputs,
   // see WatermarkCombiner). Operators without event-time logic pass it on.
   virtual absl::Status ProcessWatermark(const Watermark& watermark) {

@@ -53,6 +53,9 @@ class Source {
   // The idle timeout of a split that the table sets (scan.watermark.idle-timeout); -1: the job's
   // (table.exec.source.idle-timeout).
   virtual int64_t split_idle_timeout_ms() const { return -1; }
+  // After Next() returned kEnd: whether the input ended because the job stops after a savepoint
+  // (an exchange whose producers ended so), not because it is exhausted.
+  virtual bool ended_at_stop() const { return false; }
   // How long the driver may wait after kIdle before asking again.
   virtual std::chrono::microseconds idle_wait() const { return std::chrono::microseconds(1000); }
 

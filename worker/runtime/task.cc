@@ -100,6 +100,10 @@ struct Task::Node {
   // Finished with output still to commit (a sink reporting its partition commits): its consumers
   // learn of its end once it has none (EndDeferredInputs).
   bool end_deferred = false;
+  // An input ended because the job stops after a savepoint; with every input ended, `end_deferred`
+  // until the task handled the savepoint's completion (the node is live till then, so that it
+  // still commits it), then EndAtStop.
+  bool input_ended_at_stop = false;
 };
 
 absl::Status Task::FanOut::Emit(const ChangelogBatch& batch) {
@@ -415,7 +419,7 @@ uint32_t Task::HandleId(const Node& node) {
 
 bool Task::Live(const Node& node) const {
   if (node.source) return !node.source_ended;
-  return node.inputs_ended < node.inputs_total;
+  return node.inputs_ended < node.inputs_total || (node.end_deferred && node.input_ended_at_stop);
 }
 
 absl::Status Task::CopyRestoreFiles(const v1::OperatorStateHandle& handle,
@@ -612,14 +616,23 @@ void Task::CloseAll() {
   }
 }
 
-absl::Status Task::EndInputOf(size_t n, int input) {
+absl::Status Task::EndInputOf(size_t n, int input, bool at_stop) {
   Node& node = *nodes_[n];
+  if (at_stop) node.input_ended_at_stop = true;
   if (++node.inputs_ended < node.inputs_total) {
     // The other inputs no longer wait for this one.
     if (std::optional<Watermark> w = node.watermarks.EndInput(input)) {
       if (!w->idle) node.watermark_in.store(w->millis, std::memory_order_relaxed);
       RETURN_IF_ERROR(node.op->ProcessWatermark(*w));
     }
+    return absl::OkStatus();
+  }
+  if (node.input_ended_at_stop) {
+    if (LastCheckpointCompleted()) return EndAtStop(n);
+    // The savepoint's completion is still to come: the operator commits it first (a sink reports
+    // its partitions then, before its consumers learn of its end).
+    node.end_deferred = true;
+    ++deferred_ends_;
     return absl::OkStatus();
   }
   RETURN_IF_ERROR(node.op->Finish());
@@ -636,12 +649,31 @@ absl::Status Task::EndInputOf(size_t n, int input) {
 absl::Status Task::EndDeferredInputs() {
   for (size_t n = 0; deferred_ends_ > 0 && n < nodes_.size(); ++n) {
     Node& node = *nodes_[n];
-    if (!node.end_deferred || node.op->HasUncommittedOutput()) continue;
+    if (!node.end_deferred) continue;
+    if (node.input_ended_at_stop ? !LastCheckpointCompleted() : node.op->HasUncommittedOutput()) {
+      continue;
+    }
     node.end_deferred = false;
     --deferred_ends_;
+    if (node.input_ended_at_stop) {
+      RETURN_IF_ERROR(EndAtStop(n));
+      continue;
+    }
     for (const auto& [target, slot] : node.out->targets()) {
       RETURN_IF_ERROR(EndInputOf(target, slot));
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Task::EndAtStop(size_t n) {
+  Node& node = *nodes_[n];
+  absl::Status s = node.op->EndAtStop();
+  if (!s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(node.spec.description(), ": ", s.message()));
+  }
+  for (const auto& [target, slot] : node.out->targets()) {
+    RETURN_IF_ERROR(EndInputOf(target, slot, /*at_stop=*/true));
   }
   return absl::OkStatus();
 }
@@ -710,6 +742,7 @@ absl::Status Task::HandleCheckpointRequests(bool completions_only) {
     }
   }
   for (const auto& [id, completed] : notifications) {
+    if (completed) last_completed_ = std::max(last_completed_, id);
     for (auto& node : nodes_) {
       if (!completed) {
         if (node->source && !completions_only) node->source->AbortCheckpoint(id);
@@ -828,7 +861,8 @@ bool Task::HasUncommittedOutput() const {
 
 absl::Status Task::AwaitFinalCheckpoint() {
   RETURN_IF_ERROR(EndDeferredInputs());
-  if (!HasUncommittedOutput()) return absl::OkStatus();
+  // (An end at the stop may wait for the savepoint's completion, with nothing left to commit.)
+  if (!HasUncommittedOutput() && deferred_ends_ == 0) return absl::OkStatus();
   awaiting_final_checkpoint_ = true;
   // A checkpoint triggered after the sources ended sends no barrier: this task takes it directly.
   if (latest_direct_trigger_ > last_checkpoint_) {
@@ -837,7 +871,7 @@ absl::Status Task::AwaitFinalCheckpoint() {
   while (!cancelled_) {
     RETURN_IF_ERROR(HandleCheckpointRequests());
     RETURN_IF_ERROR(EndDeferredInputs());
-    if (!HasUncommittedOutput()) break;
+    if (!HasUncommittedOutput() && deferred_ends_ == 0) break;
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait_for(lock, std::chrono::milliseconds(100),
                  [this] { return cancelled_.load() || wakeup_; });
@@ -856,12 +890,27 @@ absl::Status Task::Drive() {
   auto next_tick = std::chrono::steady_clock::now() + kTickInterval;
   while (active > 0 && !cancelled_) {
     RETURN_IF_ERROR(HandleCheckpointRequests());
+    if (sources_stopped_ && last_completed_ >= stop_at_) {
+      // The stop savepoint completed and this task committed it: the connector sources end at the
+      // stop, and with them the operators they feed, without an end of input.
+      for (size_t i : sources) {
+        Node& node = *nodes_[i];
+        if (node.source_ended || !IsConnectorSource(node.spec)) continue;
+        node.source_ended = true;
+        --active;
+        for (const auto& [target, slot] : node.out->targets()) {
+          RETURN_IF_ERROR(EndInputOf(target, slot, /*at_stop=*/true));
+        }
+      }
+    }
     RETURN_IF_ERROR(EndDeferredInputs());
+    if (active == 0) break;
     bool produced = false;
     auto wait = std::chrono::microseconds(100000);
     for (size_t i : sources) {
       Node& node = *nodes_[i];
-      if (node.source_ended || sources_stopped_) continue;
+      // After the stop savepoint's barrier, only exchange inputs (their end) are read.
+      if (node.source_ended || (sources_stopped_ && IsConnectorSource(node.spec))) continue;
       ASSIGN_OR_RETURN(SourceState st, node.source->Next(&batch));
       switch (st) {
         case SourceState::kData:
@@ -884,7 +933,7 @@ absl::Status Task::Drive() {
           node.source_ended = true;
           --active;
           for (const auto& [target, slot] : node.out->targets()) {
-            RETURN_IF_ERROR(EndInputOf(target, slot));
+            RETURN_IF_ERROR(EndInputOf(target, slot, node.source->ended_at_stop()));
           }
           break;
       }

@@ -128,10 +128,16 @@ class Task {
   bool HasUncommittedOutput() const;
   absl::Status OpenAll();
   void CloseAll();
-  absl::Status EndInputOf(size_t node, int input);  // input `input` of `node` ended
+  // Input `input` of `node` ended; `at_stop`: because the job stops after a savepoint.
+  absl::Status EndInputOf(size_t node, int input, bool at_stop = false);
   // Ends the outputs of the finished nodes whose end was deferred and that have no output left to
-  // commit.
+  // commit, and of those ended at the stop once the stop savepoint's completion was handled.
   absl::Status EndDeferredInputs();
+  // Every input of `node` ended at the stop and the savepoint's completion was handled: the
+  // operator ends without Finish (Operator::EndAtStop) and its consumers' inputs end at the stop.
+  absl::Status EndAtStop(size_t node);
+  // The completion of the last checkpoint this task took (the stop savepoint) was handled.
+  bool LastCheckpointCompleted() const { return last_completed_ >= last_checkpoint_; }
   absl::Status TickAll(std::chrono::steady_clock::time_point now);
   // Runs the triggers and notifications queued since the last call (driver thread); once
   // cancelled only the completions (`completions_only`), which still commit their output.
@@ -170,13 +176,16 @@ class Task {
   std::multimap<uint32_t, const v1::OperatorStateHandle*> restore_;
   bool triggerable_ = false;
   int64_t last_checkpoint_ = 0;  // driver thread
+  int64_t last_completed_ = 0;   // driver thread: the newest completion handled
   int deferred_ends_ = 0;        // driver thread: nodes with end_deferred
   // Driver thread: the newest trigger a task without connector sources received (it acts on it
   // only once it awaits its final checkpoint), and whether it does.
   int64_t latest_direct_trigger_ = 0;
   bool awaiting_final_checkpoint_ = false;
   // Driver thread: the checkpoint after whose barrier the sources stop (0: none), whether to
-  // drain first, and whether they stopped.
+  // drain first, and whether they stopped. Once its completion is handled, the connector sources
+  // end at the stop, and so, in turn, does every operator downstream (Flink's end of data without
+  // drain): the task finishes, and the job once every task did.
   int64_t stop_at_ = 0;
   bool drain_ = false;
   bool sources_stopped_ = false;

@@ -165,7 +165,8 @@ TEST_F(JobGraphTest, APartitionedFilesystemSinkWithACommitPolicyFeedsOneCommitte
             "success-file");
   EXPECT_THAT(committer.partition_committer().partition_columns(), ::testing::ElementsAre("dt"));
   // The committer's gate reads the writers' reports.
-  EXPECT_EQ(g->stages[1].nodes.front().output_schema().fields_size(), 6);
+  // (checkpoint, subtask, subtasks, partition, watermark).
+  EXPECT_EQ(g->stages[1].nodes.front().output_schema().fields_size(), 5);
 }
 
 TEST_F(JobGraphTest, UnionOfStagesReadsOneGate) {

@@ -80,24 +80,31 @@ TEST(CommitReportTrackerTest, ANewNumberOfSubtasksStartsAfresh) {
   EXPECT_THAT(complete, Optional(4));
 }
 
-TEST(PartitionCommitTriggerTest, ProcessTimeCommitsWhatWasFirstWrittenTheDelayAgo) {
+TEST(PartitionCommitTriggerTest, ProcessTimeCommitsWhatWasFirstReportedMoreThanTheDelayAgo) {
   PartitionCommitTrigger trigger(FilesystemOptions::CommitTrigger::kProcessTime, 1000,
                                  std::nullopt);
   trigger.AddPartition("d=a", 5000);
-  trigger.AddPartition("d=b", 5500);
-  trigger.AddPartition("d=b", 4000);  // another writer wrote it earlier: the earliest counts
-  ASSERT_OK_AND_ASSIGN(auto due, trigger.TakeCommittable(kMinWatermark, 4999));
-  EXPECT_THAT(due, IsEmpty());
-  ASSERT_OK_AND_ASSIGN(due, trigger.TakeCommittable(kMinWatermark, 5000));
+  trigger.AddPartition("d=b", 4000);
+  trigger.AddPartition("d=b", 4500);  // reported again: its first report counts
+  ASSERT_OK_AND_ASSIGN(auto due, trigger.TakeCommittable(kMinWatermark, 5000));
+  EXPECT_THAT(due, IsEmpty());  // due strictly after 4000 + 1000
+  ASSERT_OK_AND_ASSIGN(due, trigger.TakeCommittable(kMinWatermark, 5001));
   EXPECT_THAT(due, ElementsAre("d=b"));
   PartitionCommitTrigger restored(FilesystemOptions::CommitTrigger::kProcessTime, 1000,
                                   std::nullopt);
   ASSERT_OK(restored.Decode(trigger.Encode()));
-  ASSERT_OK_AND_ASSIGN(due, restored.TakeCommittable(kMinWatermark, 5999));
-  EXPECT_THAT(due, IsEmpty());
   ASSERT_OK_AND_ASSIGN(due, restored.TakeCommittable(kMinWatermark, 6000));
+  EXPECT_THAT(due, IsEmpty());
+  ASSERT_OK_AND_ASSIGN(due, restored.TakeCommittable(kMinWatermark, 6001));
   EXPECT_THAT(due, ElementsAre("d=a"));
   EXPECT_TRUE(restored.empty());
+}
+
+TEST(PartitionCommitTriggerTest, ProcessTimeWithoutADelayCommitsAtOnce) {
+  PartitionCommitTrigger trigger(FilesystemOptions::CommitTrigger::kProcessTime, 0, std::nullopt);
+  trigger.AddPartition("d=a", 5000);
+  ASSERT_OK_AND_ASSIGN(auto due, trigger.TakeCommittable(kMinWatermark, 5000));
+  EXPECT_THAT(due, ElementsAre("d=a"));
 }
 
 TEST(PartitionCommitTriggerTest, PartitionTimeCommitsWhatTheWatermarkPassedPlusTheDelay) {
@@ -144,12 +151,13 @@ class PartitionCommitterTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  std::unique_ptr<FilesystemPartitionCommitter> Committer() {
+  std::unique_ptr<FilesystemPartitionCommitter> Committer(
+      FilesystemPartitionCommitter::ProcessingClock clock = nullptr) {
     v1::PartitionCommitter spec;
     spec.set_table_name("t");
     for (const auto& [k, v] : options_) (*spec.mutable_options())[k] = v;
     spec.add_partition_columns("day");
-    auto committer = FilesystemPartitionCommitter::Create(spec, {root_});
+    auto committer = FilesystemPartitionCommitter::Create(spec, {root_}, std::move(clock));
     EXPECT_TRUE(committer.ok()) << committer.status();
     if (!committer.ok()) return nullptr;
     EXPECT_OK((*committer)->Open(OperatorContext{}));
@@ -190,7 +198,7 @@ TEST_F(PartitionCommitterTest, APartitionCommitsOnlyOnceEveryWriterPublishedItsP
   // w0 published its parts of a and b and reported them; w1's part of a is still pending.
   EXPECT_THAT(reports.Take(),
               ElementsAre(StartsWith("+I[1, 0, 2, day=a, "), StartsWith("+I[1, 0, 2, day=b, "),
-                          "+I[1, 0, 2, null, null, -9223372036854775808]"));
+                          "+I[1, 0, 2, null, -9223372036854775808]"));
   EXPECT_FALSE(Committed("day=a"));
   EXPECT_FALSE(Committed("day=b"));
   ASSERT_OK(w1->NotifyCheckpointComplete(1));
@@ -273,6 +281,82 @@ TEST_F(PartitionCommitterTest, PendingPartitionsAndPartialReportsSurviveARestore
   EXPECT_TRUE(Committed("day=c"));
 }
 
+// 'process-time' times a partition by the committer's own clock from the report that first named
+// it, never by a writer's clock (a writer's host may run hours ahead or behind).
+TEST_F(PartitionCommitterTest, ProcessTimeCountsTheDelayOnTheCommittersOwnClock) {
+  options_["sink.partition-commit.delay"] = "10 s";
+  int64_t now = 1'000'000;
+  auto committer = Committer([&now] { return now; });
+  testing::CollectingOutput reports(committer.get());
+  auto w0 = Writer(0, true), w1 = Writer(1, true);
+  w0->set_output(&reports);
+  w1->set_output(&reports);
+  // Checkpoint 1 publishes a part of day=a; the committer learns of it at its time 1'000'000.
+  ASSERT_OK(w0->Process(0, Rows({"a"})));
+  OperatorSnapshot s;
+  auto checkpoint = [&](int64_t id) {
+    ASSERT_OK(w0->SnapshotState(id, &s));
+    ASSERT_OK(w1->SnapshotState(id, &s));
+    ASSERT_OK(w0->NotifyCheckpointComplete(id));
+    ASSERT_OK(w1->NotifyCheckpointComplete(id));
+  };
+  checkpoint(1);
+  EXPECT_FALSE(Committed("day=a"));
+  // The writers' clocks play no part: later reports of day=a keep its first time.
+  now += 5'000;
+  ASSERT_OK(w1->Process(0, Rows({"a"})));
+  checkpoint(2);
+  EXPECT_FALSE(Committed("day=a"));
+  now = 1'010'000;  // exactly the delay: not yet (Flink commits strictly after it)
+  checkpoint(3);
+  EXPECT_FALSE(Committed("day=a"));
+  now = 1'010'001;
+  checkpoint(4);
+  EXPECT_TRUE(Committed("day=a"));
+  EXPECT_EQ(committer->partitions_committed(), 1);
+  // A new part after the commit starts the delay again from its first report.
+  ASSERT_OK(w0->Process(0, Rows({"a"})));
+  checkpoint(5);
+  now += 10'000;
+  checkpoint(6);
+  EXPECT_EQ(committer->partitions_committed(), 1);
+  now += 1;
+  checkpoint(7);
+  EXPECT_EQ(committer->partitions_committed(), 2);
+}
+
+// A job stopped with a savepoint ends the committer without Finish: pending partitions within
+// their delay stay pending for a restore, unless the savepoint drained event time to its end
+// (STOP JOB ... WITH DRAIN, whose end-of-time watermark every writer reported), as Flink's drain
+// ends every input and commits them all.
+TEST_F(PartitionCommitterTest, AtTheStopOnlyADrainCommitsWhatIsStillWithinItsDelay) {
+  options_["sink.partition-commit.delay"] = "1 h";
+  for (const bool drain : {false, true}) {
+    SCOPED_TRACE(drain ? "drain" : "no drain");
+    fs::remove_all(dir_);
+    auto committer = Committer();
+    testing::CollectingOutput reports(committer.get());
+    auto w0 = Writer(0, true), w1 = Writer(1, true);
+    w0->set_output(&reports);
+    w1->set_output(&reports);
+    ASSERT_OK(w0->Process(0, Rows({"a"})));
+    ASSERT_OK(w1->Process(0, Rows({"b"})));
+    if (drain) {
+      ASSERT_OK(w0->ProcessWatermark(Watermark{kMaxWatermark}));
+      ASSERT_OK(w1->ProcessWatermark(Watermark{kMaxWatermark}));
+    }
+    OperatorSnapshot s;
+    ASSERT_OK(w0->SnapshotState(1, &s));
+    ASSERT_OK(w1->SnapshotState(1, &s));
+    ASSERT_OK(w0->NotifyCheckpointComplete(1));
+    ASSERT_OK(w1->NotifyCheckpointComplete(1));
+    EXPECT_FALSE(Committed("day=a"));  // within the hour
+    ASSERT_OK(committer->EndAtStop());
+    EXPECT_EQ(Committed("day=a"), drain);
+    EXPECT_EQ(Committed("day=b"), drain);
+  }
+}
+
 TEST_F(PartitionCommitterTest, PartitionTimeTakesTheSmallestWatermarkTheWritersReported) {
   options_["sink.partition-commit.trigger"] = "partition-time";
   auto committer = Committer();
@@ -321,7 +405,7 @@ TEST_F(PartitionCommitterTest, AReportOfAPartitionOutsideTheTableIsAnError) {
   auto committer = Committer();
   ChangelogBatch report(PartitionCommitInfoSchema().Types());
   PartitionCommitInfoWriter writer(1, 0, 1, &report);
-  writer.AddPartition("../escape", 0);
+  writer.AddPartition("../escape");
   writer.Close(kMinWatermark);
   EXPECT_THAT(committer->Process(0, report).message(),
               ::testing::HasSubstr("reported a partition '../escape'"));

@@ -66,7 +66,7 @@ inline std::string DescribeEvent(const ChannelEvent& e) {
     case ChannelEvent::Kind::kBarrier:
       return absl::StrCat("|", e.checkpoint_id);
     case ChannelEvent::Kind::kEndOfInput:
-      return "end";
+      return e.stopped ? "end at stop" : "end";
   }
   return "?";
 }

@@ -61,6 +61,17 @@ TEST(LocalOutputChannelTest, DeliversEveryBatchInOrderThenEndOfInput) {
   for (auto& t : producers) t.join();
 }
 
+TEST(LocalOutputChannelTest, AnEndAtTheStopArrivesMarked) {
+  ExchangeRegistry registry;
+  auto gate = std::make_shared<InputGate>("g", 1, 2, TestTypes());
+  auto reg = registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  LocalOutputChannel ch(&registry, Target(0, 1), nullptr);
+  ASSERT_TRUE(ch.SendEndOfInput(/*stopped=*/true).ok());
+  EXPECT_EQ(testing::DrainEvents(*gate)[0], (std::vector<std::string>{"end at stop"}));
+  ch.Close();
+}
+
 TEST(LocalOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceAmongBatches) {
   ExchangeRegistry registry;
   auto gate = std::make_shared<InputGate>("g", 1, 2, TestTypes());

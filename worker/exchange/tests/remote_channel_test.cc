@@ -126,6 +126,26 @@ TEST(RemoteOutputChannelTest, BarriersAndWatermarksKeepTheirPlaceOnTheWire) {
   EXPECT_EQ(events[0], want);
 }
 
+// A producer that ends because the job stops after a savepoint says so on the wire, and a plain end
+// stays plain.
+TEST(RemoteOutputChannelTest, AnEndAtTheStopArrivesMarked) {
+  TestWorker w;
+  auto gate = std::make_shared<InputGate>("g", 2, 2, TestTypes());
+  auto reg = w.registry.Register(GateKey{"j", 1, 0}, gate);
+  ASSERT_TRUE(reg.ok());
+  std::thread producer([&] {
+    RemoteOutputChannel stopped(Target(w.address, 0, 0, 2), nullptr);
+    ASSERT_TRUE(stopped.Send(SeqBatch(0, 7, 1)).ok());
+    ASSERT_TRUE(stopped.SendEndOfInput(/*stopped=*/true).ok());
+    RemoteOutputChannel ended(Target(w.address, 0, 1, 2), nullptr);
+    ASSERT_TRUE(ended.SendEndOfInput().ok());
+  });
+  auto events = testing::DrainEvents(*gate);
+  producer.join();
+  EXPECT_EQ(events[0], (std::vector<std::string>{"b7", "end at stop"}));
+  EXPECT_EQ(events[1], (std::vector<std::string>{"end"}));
+}
+
 TEST(RemoteOutputChannelTest, ACreditlessProducerBlocksAndDrainsWithoutLoss) {
   TestWorker w;
   constexpr int kCredits = 2;

@@ -361,5 +361,92 @@ TEST_F(TaskTest, ASinkWithOutputToCommitEndsItsOutputOnlyOnceItCommitted) {
   fs::remove_all(root);
 }
 
+// STOP JOB ... WITH SAVEPOINT: after the stop savepoint's barrier the sources produce nothing, and
+// once the task committed the savepoint they end at the stop: the task finishes by itself, and its
+// operators end without Finish (which would make the committer commit every pending partition).
+// The sink's report of the partitions the savepoint published reaches the committer first, so
+// with no delay they are committed, and with an hour's delay they stay pending.
+TEST_F(TaskTest, AfterTheStopSavepointCompletesTheTaskEndsAtTheStopWithoutFinishing) {
+  namespace fs = std::filesystem;
+  for (const std::string delay : {"0 s", "1 h"}) {
+    SCOPED_TRACE(delay);
+    const fs::path root =
+        fs::temp_directory_path() / ("eddy-task-stop-" + std::to_string(getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root);
+    const std::vector<std::string> allowed = {*CanonicalFilesystemPath(root.string())};
+    const std::string out = allowed[0] + "/out";
+    const Schema schema{{{"x", DataType::BigInt()}}};
+    v1::TaskDeployment d;
+    d.set_job_id("j");
+    d.set_attempt(1);
+    d.mutable_checkpointing()->set_enabled(true);
+    d.mutable_checkpointing()->set_exactly_once(true);
+    d.mutable_checkpointing()->set_job_dir((root / "checkpoints").string());
+    v1::PlanNode src;
+    src.set_id(1);
+    src.set_description("datagen");
+    SchemaToProto(schema, src.mutable_output_schema());
+    v1::TableSource* gen = src.mutable_table_source();
+    gen->set_connector("datagen");
+    gen->set_table_name("gen");
+    (*gen->mutable_options())["rows-per-second"] = "1000";
+    (*gen->mutable_options())["fields.x.min"] = "0";
+    (*gen->mutable_options())["fields.x.max"] = "1";
+    SchemaToProto(schema, gen->mutable_table_schema());
+    gen->add_columns(0);
+    *d.add_nodes() = src;
+    v1::PlanNode sink;
+    sink.set_id(2);
+    sink.add_inputs(1);
+    sink.set_description("Sink");
+    SchemaToProto(schema, sink.mutable_output_schema());
+    auto* spec = sink.mutable_sink();
+    spec->set_table_name("t");
+    spec->set_connector("filesystem");
+    (*spec->mutable_options())["path"] = out;
+    (*spec->mutable_options())["format"] = "csv";
+    (*spec->mutable_options())["sink.partition-commit.policy.kind"] = "success-file";
+    (*spec->mutable_options())["sink.partition-commit.delay"] = delay;
+    spec->add_partition_keys(0);
+    spec->set_report_partition_commits(true);
+    *d.add_nodes() = sink;
+    v1::PlanNode committer;
+    committer.set_id(3);
+    committer.add_inputs(2);
+    committer.set_description("PartitionCommitter");
+    committer.mutable_partition_committer()->set_table_name("t");
+    *committer.mutable_partition_committer()->mutable_options() = spec->options();
+    committer.mutable_partition_committer()->add_partition_columns("x");
+    *d.add_nodes() = committer;
+
+    std::promise<std::pair<v1::TaskState, std::string>> done;
+    TaskEnvironment env = Env(&done);
+    env.filesystem_allowed_dirs = &allowed;
+    auto task = Task::Create(d, std::move(env));
+    ASSERT_TRUE(task.ok()) << task.status();
+    (*task)->Start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // rows in both partitions
+    ASSERT_TRUE((*task)->TriggerCheckpoint(1, /*stop_sources=*/true));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE((*task)->done());  // it waits for the savepoint's completion
+    (*task)->NotifyCheckpoint(1, /*completed=*/true);
+    auto fut = done.get_future();
+    ASSERT_EQ(fut.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_EQ(fut.get().first, v1::TASK_STATE_FINISHED);
+    (*task)->Join();
+    for (const std::string partition : {"x=0", "x=1"}) {
+      bool published = false;
+      std::error_code ec;
+      for (const auto& f : fs::directory_iterator(fs::path(out) / partition, ec)) {
+        published = published || f.path().filename().string().rfind("part-", 0) == 0;
+      }
+      EXPECT_TRUE(published) << partition;
+      EXPECT_EQ(fs::exists(fs::path(out) / partition / "_SUCCESS"), delay == "0 s") << partition;
+    }
+    fs::remove_all(root);
+  }
+}
+
 }  // namespace
 }  // namespace eddy
