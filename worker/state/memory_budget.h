@@ -25,8 +25,8 @@ class MemoryBudget {
   // authority and RocksDB only its spill: a data block of spilled keys holds what an operator's
   // table would hold in about the same bytes, but a hit there still costs a RocksDB lookup, so the
   // memory serves more as table (measured: an aggregate over 10M keys with a gigabyte of managed
-  // memory used a fifth less CPU with a thirty-second of it as block cache than with an eighth,
-  // and about as much with a sixty-fourth; docs/performance.md).
+  // memory used a tenth (quiet machine) to a fifth (loaded) less CPU with a thirty-second of it as
+  // block cache than with an eighth, and about as much with a sixty-fourth; docs/performance.md).
   size_t block_cache_bytes() const { return block_cache_bytes_; }
   size_t write_buffer_bytes() const { return write_buffer_bytes_; }
   // One memtable of a store: a quarter of the write-buffer share, within 4 and 64 MiB (larger
