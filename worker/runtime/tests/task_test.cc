@@ -286,6 +286,36 @@ TEST_F(TaskTest, AggregatePlannedForInsertOnlyInputRejectsARetraction) {
   EXPECT_NE(error.find("planned for insert-only input"), std::string::npos) << error;
 }
 
+// Adds to `d` a filesystem sink (node 2, fed by node 1) of a table partitioned by its first
+// column x, writing csv under `out` and reporting its partitions, and its partition committer
+// (node 3) with a success-file policy and the given commit delay (none when empty).
+void AddPartitionedSinkAndCommitter(const Schema& schema, const std::string& out,
+                                    const std::string& delay, v1::TaskDeployment* d) {
+  v1::PlanNode sink;
+  sink.set_id(2);
+  sink.add_inputs(1);
+  sink.set_description("Sink");
+  SchemaToProto(schema, sink.mutable_output_schema());
+  auto* spec = sink.mutable_sink();
+  spec->set_table_name("t");
+  spec->set_connector("filesystem");
+  (*spec->mutable_options())["path"] = out;
+  (*spec->mutable_options())["format"] = "csv";
+  (*spec->mutable_options())["sink.partition-commit.policy.kind"] = "success-file";
+  if (!delay.empty()) (*spec->mutable_options())["sink.partition-commit.delay"] = delay;
+  spec->add_partition_keys(0);
+  spec->set_report_partition_commits(true);
+  *d->add_nodes() = sink;
+  v1::PlanNode committer;
+  committer.set_id(3);
+  committer.add_inputs(2);
+  committer.set_description("PartitionCommitter");
+  committer.mutable_partition_committer()->set_table_name("t");
+  *committer.mutable_partition_committer()->mutable_options() = spec->options();
+  committer.mutable_partition_committer()->add_partition_columns("x");
+  *d->add_nodes() = committer;
+}
+
 // A sink with output to commit after its input ended (a filesystem sink reporting to its
 // partition committer, chained here) ends its output only once its last checkpoint completed: the
 // committer gets the last report before its end of input, so the partition is committed only after
@@ -305,28 +335,7 @@ TEST_F(TaskTest, ASinkWithOutputToCommitEndsItsOutputOnlyOnceItCommitted) {
   d.mutable_checkpointing()->set_exactly_once(true);
   d.mutable_checkpointing()->set_job_dir((root / "checkpoints").string());
   *d.add_nodes() = ValuesNode(1, 10);
-  v1::PlanNode sink;
-  sink.set_id(2);
-  sink.add_inputs(1);
-  sink.set_description("Sink");
-  SchemaToProto(Schema{{{"x", DataType::BigInt()}}}, sink.mutable_output_schema());
-  auto* spec = sink.mutable_sink();
-  spec->set_table_name("t");
-  spec->set_connector("filesystem");
-  (*spec->mutable_options())["path"] = out;
-  (*spec->mutable_options())["format"] = "csv";
-  (*spec->mutable_options())["sink.partition-commit.policy.kind"] = "success-file";
-  spec->add_partition_keys(0);
-  spec->set_report_partition_commits(true);
-  *d.add_nodes() = sink;
-  v1::PlanNode committer;
-  committer.set_id(3);
-  committer.add_inputs(2);
-  committer.set_description("PartitionCommitter");
-  committer.mutable_partition_committer()->set_table_name("t");
-  *committer.mutable_partition_committer()->mutable_options() = spec->options();
-  committer.mutable_partition_committer()->add_partition_columns("x");
-  *d.add_nodes() = committer;
+  AddPartitionedSinkAndCommitter(Schema{{{"x", DataType::BigInt()}}}, out, /*delay=*/"", &d);
 
   std::promise<std::pair<v1::TaskState, std::string>> done;
   TaskEnvironment env = Env(&done);
@@ -396,29 +405,7 @@ TEST_F(TaskTest, AfterTheStopSavepointCompletesTheTaskEndsAtTheStopWithoutFinish
     SchemaToProto(schema, gen->mutable_table_schema());
     gen->add_columns(0);
     *d.add_nodes() = src;
-    v1::PlanNode sink;
-    sink.set_id(2);
-    sink.add_inputs(1);
-    sink.set_description("Sink");
-    SchemaToProto(schema, sink.mutable_output_schema());
-    auto* spec = sink.mutable_sink();
-    spec->set_table_name("t");
-    spec->set_connector("filesystem");
-    (*spec->mutable_options())["path"] = out;
-    (*spec->mutable_options())["format"] = "csv";
-    (*spec->mutable_options())["sink.partition-commit.policy.kind"] = "success-file";
-    (*spec->mutable_options())["sink.partition-commit.delay"] = delay;
-    spec->add_partition_keys(0);
-    spec->set_report_partition_commits(true);
-    *d.add_nodes() = sink;
-    v1::PlanNode committer;
-    committer.set_id(3);
-    committer.add_inputs(2);
-    committer.set_description("PartitionCommitter");
-    committer.mutable_partition_committer()->set_table_name("t");
-    *committer.mutable_partition_committer()->mutable_options() = spec->options();
-    committer.mutable_partition_committer()->add_partition_columns("x");
-    *d.add_nodes() = committer;
+    AddPartitionedSinkAndCommitter(schema, out, delay, &d);
 
     std::promise<std::pair<v1::TaskState, std::string>> done;
     TaskEnvironment env = Env(&done);
