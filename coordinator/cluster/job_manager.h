@@ -117,6 +117,9 @@ class JobManager {
   absl::StatusOr<std::string> StopWithSavepoint(const std::string& job_id,
                                                 const std::string& savepoints_dir, bool drain);
 
+  // Whether a job in status `s` has ended (FINISHED, FAILED or CANCELED).
+  static bool IsFinal(v1::JobStatus s);
+
   // Current info; with wait_ms > 0 waits up to that long for a final status.
   absl::StatusOr<v1::JobInfo> Get(const std::string& job_id, int64_t wait_ms = 0);
   std::vector<v1::JobInfo> List();
@@ -219,7 +222,6 @@ class JobManager {
   absl::Status PersistLocked(const Job& job);
   // Drops finished jobs beyond the retention (memory and store); caller holds mu_.
   void PruneLocked(int64_t now_ms);
-  static bool IsFinal(v1::JobStatus s);
   static bool IsFinal(v1::TaskState s);
   // The job's info with its per-node row counts summed over subtasks; caller holds mu_.
   static v1::JobInfo InfoLocked(const Job& job);

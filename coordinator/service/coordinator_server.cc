@@ -177,10 +177,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
         auto info = raw->jobs_->Get(job);
         if (!info.ok()) return "";
         const v1::JobStatus s = info->status();
-        if (s != v1::JOB_STATUS_FINISHED && s != v1::JOB_STATUS_FAILED &&
-            s != v1::JOB_STATUS_CANCELED) {
-          return "";
-        }
+        if (!JobManager::IsFinal(s)) return "";
         std::string why = v1::JobStatus_Name(s).substr(std::string("JOB_STATUS_").size());
         if (!info->error().empty()) absl::StrAppend(&why, ": ", info->error());
         return why;

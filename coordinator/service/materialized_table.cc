@@ -250,17 +250,12 @@ absl::StatusOr<std::shared_ptr<const CatalogTable>> MaterializedTableAt(
   return table;
 }
 
-bool IsFinal(v1::JobStatus status) {
-  return status == v1::JOB_STATUS_FINISHED || status == v1::JOB_STATUS_FAILED ||
-         status == v1::JOB_STATUS_CANCELED;
-}
-
 // Whether the refresh job still runs (or is about to, or restarts); a job the coordinator no
 // longer knows has ended.
 bool JobRuns(JobManager* jobs, const std::string& job_id) {
   if (job_id.empty()) return false;
   absl::StatusOr<v1::JobInfo> info = jobs->Get(job_id);
-  return info.ok() && !IsFinal(info->status());
+  return info.ok() && !JobManager::IsFinal(info->status());
 }
 
 absl::Status UpdateRefreshState(SessionCatalog& catalog, const CatalogTable& table,
