@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "tests/integration/cluster_test.h"
 #include "tests/integration/printed_counts.h"
 #include "tests/integration/process_cluster.h"
@@ -297,19 +298,23 @@ class StuckSavepointTest : public SavepointTest {
     Random();  // the seed first, so that it is printed even if the cluster does not start
     ClusterOptions options = FaultToleranceOptions();
     ASSERT_NO_FATAL_FAILURE(PipeWorkerStdout(&options));
-    pipes().StartReading([this](int, std::string_view bytes) {
+    // Each worker's bytes in a buffer of their own: chunks of two pipes appended to one string
+    // would splice a line cut at one chunk's end with another worker's line.
+    pipes().StartReading([this](int worker, std::string_view bytes) {
       std::lock_guard<std::mutex> lock(mu_);
-      printed_.append(bytes);
+      printed_[worker].append(bytes);
     });
     ASSERT_NO_FATAL_FAILURE(StartCluster(std::move(options)));
   }
   std::string Printed() {
     std::lock_guard<std::mutex> lock(mu_);
-    return printed_;
+    std::string all;
+    for (const auto& [worker, bytes] : printed_) absl::StrAppend(&all, bytes, "\n");
+    return all;
   }
 
   std::mutex mu_;
-  std::string printed_;
+  std::map<int, std::string> printed_;  // by worker
 };
 
 TEST_F(StuckSavepointTest, AWorkerKilledWhileTheSavepointIsStuckFailsTheStopAndNothingIsLost) {
