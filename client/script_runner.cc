@@ -288,6 +288,7 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
         "  EXPLAIN [CHANGELOG_MODE] ...; STOP JOB 'id';\n"
         "  CREATE MATERIALIZED TABLE t WITH (...) FRESHNESS = INTERVAL '1' MINUTE AS SELECT ...;\n"
         "  ALTER MATERIALIZED TABLE t SUSPEND | RESUME | REFRESH; DROP MATERIALIZED TABLE t;\n"
+        "  CREATE MODEL m INPUT (...) OUTPUT (...) WITH ('provider' = '...'); SHOW MODELS;\n"
         "  ADD JAR '/path/lib.so'; REMOVE JAR '...'; SHOW JARS;  user function libraries\n"
         "  SET 'key' = 'value'; (quotes optional) RESET 'key'; SET;  e.g.\n"
         "                        'sql-client.execution.result-mode' =\n"

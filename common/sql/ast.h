@@ -177,6 +177,7 @@ struct TableRef {
   std::unique_ptr<TableRef> table_arg;
   std::vector<std::string> descriptor_cols;
   std::vector<std::string> table_arg_partition_by;  // TABLE t PARTITION BY k (or (k1, k2))
+  std::optional<QualifiedName> model_arg;           // ML_PREDICT's `MODEL m`
   bool lateral = false;  // LATERAL TABLE(fn(args)): a table function correlated with the left input
 
   // kTable: `FOR SYSTEM_TIME AS OF expr` (the right side of a temporal join); null otherwise.
@@ -353,7 +354,7 @@ struct Show {
   std::string what;    // CATALOGS, DATABASES, TABLES, VIEWS, FUNCTIONS, USER FUNCTIONS, COLUMNS,
                        // MODULES, FULL MODULES, JOBS, WORKERS, JARS, CURRENT CATALOG, CURRENT
                        // DATABASE, CREATE TABLE, CREATE MATERIALIZED TABLE, CREATE VIEW, CREATE
-                       // CATALOG, PROCEDURES
+                       // CATALOG, CREATE MODEL, PROCEDURES, MODELS
   QualifiedName name;  // SHOW CREATE ... / SHOW COLUMNS FROM / SHOW PARTITIONS: the object
   std::vector<PartitionValueDef> partition;  // SHOW PARTITIONS t PARTITION (...)
   std::optional<QualifiedName> from;         // FROM | IN: the catalog or database listed
@@ -363,12 +364,13 @@ struct Show {
   bool ilike = false;
 };
 
-// DESCRIBE [EXTENDED] table, DESCRIBE CATALOG [EXTENDED] catalog, DESCRIBE FUNCTION [EXTENDED] f
-// or DESCRIBE JOB 'id' (the id in `job_id`).
+// DESCRIBE [EXTENDED] table, DESCRIBE CATALOG [EXTENDED] catalog, DESCRIBE FUNCTION [EXTENDED] f,
+// DESCRIBE MODEL m or DESCRIBE JOB 'id' (the id in `job_id`).
 struct Describe {
   QualifiedName name;
   bool catalog = false;
   bool function = false;
+  bool model = false;
   bool extended = false;
   std::optional<std::string> job_id;
 };
@@ -540,6 +542,33 @@ struct MaterializedTableStatement {
   std::vector<PartitionValueDef> partition;  // kRefresh: PARTITION (k = v, ...)
 };
 
+// One column of a model's INPUT (...) or OUTPUT (...): `name type [COMMENT '...']`.
+struct ModelColumnDef {
+  std::string name;
+  TypeSpec type;
+  std::optional<std::string> comment;
+  SourcePos pos;
+};
+
+// Flink 2.x models: CREATE [TEMPORARY] MODEL [IF NOT EXISTS] m [INPUT (...) OUTPUT (...)]
+// [COMMENT '...'] WITH (...), ALTER MODEL [IF EXISTS] m SET (...) | RESET (...) | RENAME TO n,
+// and DROP [TEMPORARY] MODEL [IF EXISTS] m.
+struct ModelStatement {
+  enum class Op { kCreate, kSet, kReset, kRename, kDrop };
+  Op op = Op::kCreate;
+  QualifiedName name;
+  bool temporary = false;      // kCreate, kDrop
+  bool if_not_exists = false;  // kCreate
+  bool if_exists = false;      // kSet, kReset, kRename, kDrop
+  std::vector<ModelColumnDef> input;
+  std::vector<ModelColumnDef> output;
+  std::optional<std::string> comment;
+  PropertyList properties;        // kCreate's WITH, kSet's options
+  std::vector<std::string> keys;  // kReset
+  QualifiedName new_name;         // kRename
+  SourcePos pos;                  // of MODEL
+};
+
 enum class StatementKind {
   kQuery,
   kInsert,
@@ -569,6 +598,7 @@ enum class StatementKind {
   kRowLevelModification,
   kCall,
   kMaterializedTable,
+  kModel,
   kHelp,
   kQuit,
 };
@@ -606,6 +636,7 @@ struct Statement {
   std::unique_ptr<RowLevelModification> modification;
   std::unique_ptr<CallProcedure> call;
   std::unique_ptr<MaterializedTableStatement> materialized_table;
+  std::unique_ptr<ModelStatement> model;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

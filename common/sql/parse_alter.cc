@@ -14,6 +14,7 @@ absl::Status Parser::ParseAlter(Statement& stmt) {
   if (PeekKeyword("TABLE")) return ParseAlterTable(stmt);
   if (PeekKeyword("MATERIALIZED") && PeekKeyword("TABLE", 1))
     return ParseAlterMaterializedTable(stmt);
+  if (PeekKeyword("MODEL")) return ParseAlterModel(stmt);
   if (AcceptKeyword("VIEW")) {
     stmt.kind = StatementKind::kAlterView;
     stmt.alter_view = std::make_unique<AlterView>();

@@ -332,6 +332,10 @@ absl::Status Parser::ParseTableFunctionArgs(TableRef& ref) {
           ref.table_arg_partition_by.push_back(std::move(column));
         }
       }
+    } else if (PeekKeyword("MODEL") && PeekIdentifier(1)) {
+      const Token& keyword = Advance();
+      if (ref.model_arg) return ErrorAt(keyword, "only one MODEL argument is supported");
+      ASSIGN_OR_RETURN(ref.model_arg, ParseQualifiedName());
     } else if (PeekKeyword("DESCRIPTOR") && PeekSymbol("(", 1)) {
       Advance();
       ASSIGN_OR_RETURN(std::vector<std::string> columns, ParseIdentifierList());

@@ -4,7 +4,8 @@
 //   SHOW TABLES | VIEWS | [USER] FUNCTIONS [(FROM | IN) [catalog.]database]
 //   SHOW COLUMNS (FROM | IN) [[catalog.]database.]table
 //   SHOW PROCEDURES [(FROM | IN) [catalog.]database]
-//   SHOW CREATE TABLE | MATERIALIZED TABLE | VIEW | CATALOG name
+//   SHOW MODELS [(FROM | IN) [catalog.]database]
+//   SHOW CREATE TABLE | MATERIALIZED TABLE | VIEW | CATALOG | MODEL name
 //   SHOW PARTITIONS [[catalog.]database.]table [PARTITION (k = literal, ...)]
 // where the listing forms (all but the last and the single-value ones) may end with
 // [NOT] LIKE | ILIKE '<pattern>'.
@@ -18,7 +19,7 @@ namespace {
 bool IsListing(const std::string& what) {
   return what == "CATALOGS" || what == "DATABASES" || what == "TABLES" || what == "VIEWS" ||
          what == "FUNCTIONS" || what == "USER FUNCTIONS" || what == "COLUMNS" ||
-         what == "PROCEDURES";
+         what == "PROCEDURES" || what == "MODELS";
 }
 
 }  // namespace
@@ -33,7 +34,7 @@ absl::Status Parser::ParseShow(Statement& stmt) {
       (t.upper == "CATALOGS" || t.upper == "DATABASES" || t.upper == "TABLES" ||
        t.upper == "VIEWS" || t.upper == "FUNCTIONS" || t.upper == "JOBS" || t.upper == "WORKERS" ||
        t.upper == "MODULES" || t.upper == "COLUMNS" || t.upper == "JARS" ||
-       t.upper == "PROCEDURES")) {
+       t.upper == "PROCEDURES" || t.upper == "MODELS")) {
     show.what = Advance().upper;
   } else if (PeekKeyword("USER") && PeekKeyword("FUNCTIONS", 1)) {
     Advance();
@@ -64,8 +65,9 @@ absl::Status Parser::ParseShow(Statement& stmt) {
       ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
       return absl::OkStatus();
     }
-    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW") && !PeekKeyword("CATALOG")) {
-      return ErrorExpected("'TABLE', 'MATERIALIZED TABLE', 'VIEW' or 'CATALOG'");
+    if (!PeekKeyword("TABLE") && !PeekKeyword("VIEW") && !PeekKeyword("CATALOG") &&
+        !PeekKeyword("MODEL")) {
+      return ErrorExpected("'TABLE', 'MATERIALIZED TABLE', 'VIEW', 'CATALOG' or 'MODEL'");
     }
     show.what = "CREATE " + Advance().upper;
     ASSIGN_OR_RETURN(show.name, ParseQualifiedName());
@@ -73,7 +75,8 @@ absl::Status Parser::ParseShow(Statement& stmt) {
   } else {
     return ErrorExpected(
         "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', "
-        "'MODULES', 'FULL MODULES', 'PROCEDURES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', "
+        "'MODULES', 'FULL MODULES', 'PROCEDURES', 'MODELS', 'JOBS', 'WORKERS', 'JARS', "
+        "'PARTITIONS', "
         "'CURRENT' or 'CREATE'");
   }
   if (!IsListing(show.what)) return absl::OkStatus();

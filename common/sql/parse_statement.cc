@@ -195,13 +195,18 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
       ASSIGN_OR_RETURN(stmt.describe->job_id, ParseStringLiteral());
       return absl::OkStatus();
     }
-    // `DESCRIBE catalog` (or function) alone names a table called catalog.
+    // `DESCRIBE catalog` (or function, or model) alone names a table called catalog.
     if (PeekKeyword("CATALOG") && (PeekIdentifier(1) || PeekKeyword("EXTENDED", 1))) {
       Advance();
       stmt.describe->catalog = true;
     } else if (PeekKeyword("FUNCTION") && (PeekIdentifier(1) || PeekKeyword("EXTENDED", 1))) {
       Advance();
       stmt.describe->function = true;
+    } else if (PeekKeyword("MODEL") && PeekIdentifier(1)) {
+      Advance();
+      stmt.describe->model = true;
+      ASSIGN_OR_RETURN(stmt.describe->name, ParseQualifiedName());
+      return absl::OkStatus();
     }
     if (PeekKeyword("EXTENDED") && PeekIdentifier(1)) {
       Advance();
@@ -434,6 +439,7 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
     return ParseCreateMaterializedTable(stmt, temporary, /*or_replace=*/false);
   }
   if (PeekKeyword("VIEW")) return ParseCreateView(stmt, temporary);
+  if (PeekKeyword("MODEL")) return ParseCreateModel(stmt, temporary);
   if (!temporary && AcceptKeyword("DATABASE")) {
     stmt.kind = StatementKind::kCreateDatabase;
     stmt.create_database = std::make_unique<CreateDatabase>();
@@ -447,8 +453,8 @@ absl::Status Parser::ParseCreate(Statement& stmt) {
     return absl::OkStatus();
   }
   if (!temporary && PeekKeyword("CATALOG")) return ParseCreateCatalog(stmt);
-  return ErrorExpected(temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
-                                 : "'TABLE', 'VIEW', 'FUNCTION', 'DATABASE' or 'CATALOG'");
+  return ErrorExpected(temporary ? "'TABLE', 'VIEW', 'FUNCTION', 'MODEL' or 'SYSTEM'"
+                                 : "'TABLE', 'VIEW', 'FUNCTION', 'MODEL', 'DATABASE' or 'CATALOG'");
 }
 
 absl::Status Parser::ParseCreateFunction(Statement& stmt, bool temporary, bool system, bool alter) {
@@ -511,6 +517,11 @@ absl::Status Parser::ParseDrop(Statement& stmt) {
     stmt.drop.reset();
     return ParseDropMaterializedTable(stmt, temporary);
   }
+  if (!drop.system && PeekKeyword("MODEL")) {
+    const bool temporary = drop.temporary;
+    stmt.drop.reset();
+    return ParseDropModel(stmt, temporary);
+  }
   if (AcceptKeyword("FUNCTION")) {
     drop.what = Drop::What::kFunction;
   } else if (drop.system) {
@@ -524,8 +535,9 @@ absl::Status Parser::ParseDrop(Statement& stmt) {
   } else if (!drop.temporary && AcceptKeyword("CATALOG")) {
     drop.what = Drop::What::kCatalog;
   } else {
-    return ErrorExpected(drop.temporary ? "'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM'"
-                                        : "'TABLE', 'VIEW', 'FUNCTION', 'DATABASE' or 'CATALOG'");
+    return ErrorExpected(drop.temporary
+                             ? "'TABLE', 'VIEW', 'FUNCTION', 'MODEL' or 'SYSTEM'"
+                             : "'TABLE', 'VIEW', 'FUNCTION', 'MODEL', 'DATABASE' or 'CATALOG'");
   }
   ASSIGN_OR_RETURN(drop.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(drop.name, ParseQualifiedName());

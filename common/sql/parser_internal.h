@@ -109,6 +109,13 @@ class Parser {
   // FRESHNESS = INTERVAL ..., FRESHNESS already consumed.
   absl::Status ParseFreshness(MaterializedTableStatement& mt);
 
+  // ---- CREATE | ALTER | DROP MODEL (parse_model.cc); MODEL is next.
+  absl::Status ParseCreateModel(Statement& stmt, bool temporary);
+  absl::Status ParseAlterModel(Statement& stmt);
+  absl::Status ParseDropModel(Statement& stmt, bool temporary);
+  // ( name type [COMMENT '...'], ... ) of INPUT or OUTPUT.
+  absl::StatusOr<std::vector<ModelColumnDef>> ParseModelColumns();
+
   // ---- CREATE TABLE and types (parse_create_table.cc)
   absl::Status ParseCreateTable(Statement& stmt, bool temporary,
                                 CreateTable::Replace replace = CreateTable::Replace::kNo);

@@ -128,6 +128,11 @@ absl::Status Catalog::AttachStore(std::unique_ptr<CatalogStore> store) {
     databases_[path.catalog].insert(path.database);
     functions_[path] = std::make_shared<const CatalogFunction>(std::move(f));
   }
+  for (auto& m : contents.models) {
+    ObjectPath path = m.path;
+    databases_[path.catalog].insert(path.database);
+    models_[path] = std::make_shared<const CatalogModel>(std::move(m));
+  }
   store_ = std::move(store);
   return absl::OkStatus();
 }
@@ -181,7 +186,7 @@ absl::Status Catalog::DropDatabase(const std::string& catalog, const std::string
     return if_exists ? absl::OkStatus() : s;
   }
   auto in_db = [&](const ObjectPath& p) { return p.catalog == catalog && p.database == database; };
-  std::vector<ObjectPath> tables, views, functions;
+  std::vector<ObjectPath> tables, views, functions, models;
   for (const auto& [p, t] : tables_) {
     if (in_db(p)) tables.push_back(p);
   }
@@ -191,7 +196,10 @@ absl::Status Catalog::DropDatabase(const std::string& catalog, const std::string
   for (const auto& [p, f] : functions_) {
     if (in_db(p)) functions.push_back(p);
   }
-  if (!cascade && !(tables.empty() && views.empty() && functions.empty())) {
+  for (const auto& [p, m] : models_) {
+    if (in_db(p)) models.push_back(p);
+  }
+  if (!cascade && !(tables.empty() && views.empty() && functions.empty() && models.empty())) {
     return absl::FailedPreconditionError(
         absl::StrCat("Validation error: database '", catalog, ".", database,
                      "' is not empty (DROP DATABASE ... CASCADE drops what it holds)"));
@@ -200,11 +208,13 @@ absl::Status Catalog::DropDatabase(const std::string& catalog, const std::string
     for (const auto& p : tables) RETURN_IF_ERROR(store->DeleteTable(p));
     for (const auto& p : views) RETURN_IF_ERROR(store->DeleteView(p));
     for (const auto& p : functions) RETURN_IF_ERROR(store->DeleteFunction(p));
+    for (const auto& p : models) RETURN_IF_ERROR(store->DeleteModel(p));
     RETURN_IF_ERROR(store->DeleteDatabase(catalog, database));
   }
   for (const auto& p : tables) tables_.erase(p);
   for (const auto& p : views) views_.erase(p);
   for (const auto& p : functions) functions_.erase(p);
+  for (const auto& p : models) models_.erase(p);
   databases_[catalog].erase(database);
   database_infos_.erase({catalog, database});
   return absl::OkStatus();
@@ -447,6 +457,75 @@ std::vector<std::string> Catalog::ListFunctions(const std::string& catalog,
   return NamesIn(functions_, catalog, db);
 }
 
+absl::Status Catalog::CreateModel(CatalogModel model, bool if_not_exists) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ObjectPath path = model.path;
+  if (!CheckDatabaseLocked(path).ok()) {
+    return absl::NotFoundError(absl::StrCat("Could not execute CreateModel in path ",
+                                            path.ToQuotedString(), ": database ", path.database,
+                                            " does not exist in catalog ", path.catalog, "."));
+  }
+  if (models_.count(path)) {
+    if (if_not_exists) return absl::OkStatus();
+    return absl::AlreadyExistsError(absl::StrCat("Could not execute CreateModel in path ",
+                                                 path.ToQuotedString(), ": model ",
+                                                 path.ToQuotedString(), " already exists."));
+  }
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutModel(model));
+  models_[path] = std::make_shared<const CatalogModel>(std::move(model));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::DropModel(const ObjectPath& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!models_.count(path)) {
+    return absl::NotFoundError(
+        absl::StrCat("Model with identifier '", path.ToString(), "' does not exist."));
+  }
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->DeleteModel(path));
+  models_.erase(path);
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::AlterModel(const ObjectPath& from, CatalogModel to) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!models_.count(from)) {
+    return absl::NotFoundError(absl::StrCat("Model ", from.ToQuotedString(), " doesn't exist."));
+  }
+  const ObjectPath path = to.path;
+  if (!(path == from)) {
+    if (!CheckDatabaseLocked(path).ok()) {
+      return absl::NotFoundError(absl::StrCat("Could not rename model ", from.ToQuotedString(),
+                                              ": database ", path.database,
+                                              " does not exist in catalog ", path.catalog, "."));
+    }
+    if (models_.count(path)) {
+      return absl::AlreadyExistsError(absl::StrCat("Could not rename model ", from.ToQuotedString(),
+                                                   ": model ", path.ToQuotedString(),
+                                                   " already exists."));
+    }
+  }
+  if (CatalogStore* store = StoreFor(path.catalog)) RETURN_IF_ERROR(store->PutModel(to));
+  if (!(path == from)) {
+    if (CatalogStore* store = StoreFor(from.catalog)) RETURN_IF_ERROR(store->DeleteModel(from));
+    models_.erase(from);
+  }
+  models_[path] = std::make_shared<const CatalogModel>(std::move(to));
+  return absl::OkStatus();
+}
+
+std::shared_ptr<const CatalogModel> Catalog::FindModel(const ObjectPath& path) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = models_.find(path);
+  return it == models_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::ListModels(const std::string& catalog,
+                                             const std::string& db) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return NamesIn(models_, catalog, db);
+}
+
 // ------------------------------------------------------------------ SessionCatalog
 
 absl::Status SessionCatalog::UseCatalog(const std::string& catalog) {
@@ -616,6 +695,55 @@ absl::Status SessionCatalog::AlterView(const ObjectPath& from, CatalogView to) {
   temp_views_.erase(temp);
   temp_views_[path] = std::make_shared<const CatalogView>(std::move(to));
   return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::CreateModel(CatalogModel model, bool temporary, bool if_not_exists) {
+  if (!temporary) return catalog_->CreateModel(std::move(model), if_not_exists);
+  const ObjectPath path = model.path;
+  if (!catalog_->DatabaseExists(path.catalog, path.database)) {
+    return absl::NotFoundError(absl::StrCat("Could not execute CreateModel in path ",
+                                            path.ToQuotedString(), ": database ", path.database,
+                                            " does not exist in catalog ", path.catalog, "."));
+  }
+  if (temp_models_.count(path)) {
+    if (if_not_exists) return absl::OkStatus();
+    return absl::AlreadyExistsError(
+        absl::StrCat("Temporary model '", path.ToQuotedString(), "' already exists"));
+  }
+  temp_models_[path] = std::make_shared<const CatalogModel>(std::move(model));
+  return absl::OkStatus();
+}
+
+absl::Status SessionCatalog::DropModel(const ObjectPath& path, bool temporary, bool if_exists) {
+  if (temporary) {
+    if (temp_models_.erase(path) || if_exists) return absl::OkStatus();
+    return absl::NotFoundError(
+        absl::StrCat("Temporary model with identifier '", path.ToString(), "' does not exist."));
+  }
+  if (temp_models_.count(path)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("Temporary model with identifier '", path.ToString(),
+                     "' exists. Drop it first before removing the permanent model."));
+  }
+  absl::Status s = catalog_->DropModel(path);
+  if (!s.ok() && if_exists && absl::IsNotFound(s)) return absl::OkStatus();
+  return s;
+}
+
+std::shared_ptr<const CatalogModel> SessionCatalog::FindModel(const ObjectPath& path) const {
+  if (auto it = temp_models_.find(path); it != temp_models_.end()) return it->second;
+  return catalog_->FindModel(path);
+}
+
+std::vector<std::string> SessionCatalog::ListModels(const std::string& catalog,
+                                                    const std::string& database) const {
+  std::vector<std::string> out = catalog_->ListModels(catalog, database);
+  for (const auto& [p, m] : temp_models_) {
+    if (p.catalog == catalog && p.database == database) out.push_back(p.object);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 bool SessionCatalog::IsTemporary(const ObjectPath& path) const {

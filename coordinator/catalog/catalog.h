@@ -53,8 +53,8 @@ class Catalog {
   // Sets (adds or replaces) properties of an existing database.
   absl::Status AlterDatabase(const std::string& catalog, const std::string& database,
                              const OptionList& properties);
-  // Drops a database; one holding tables, views or functions only with `cascade` (which drops
-  // them too).
+  // Drops a database; one holding tables, views, functions or models only with `cascade` (which
+  // drops them too).
   absl::Status DropDatabase(const std::string& catalog, const std::string& database, bool if_exists,
                             bool cascade);
   std::optional<DatabaseInfo> FindDatabase(const std::string& catalog,
@@ -98,6 +98,15 @@ class Catalog {
   std::shared_ptr<const CatalogFunction> FindFunction(const ObjectPath& path) const;
   std::vector<std::string> ListFunctions(const std::string& catalog, const std::string& db) const;
 
+  // Models (CREATE MODEL), in a namespace of their own; the errors are Flink's.
+  absl::Status CreateModel(CatalogModel model, bool if_not_exists);
+  absl::Status DropModel(const ObjectPath& path);  // NotFound when absent
+  // ALTER MODEL: replaces the model at `from` (which must exist) by `to` (at the same path, or at
+  // a new one in the same catalog that must be free).
+  absl::Status AlterModel(const ObjectPath& from, CatalogModel to);
+  std::shared_ptr<const CatalogModel> FindModel(const ObjectPath& path) const;
+  std::vector<std::string> ListModels(const std::string& catalog, const std::string& db) const;
+
  private:
   absl::Status CheckDatabaseLocked(const ObjectPath& path) const;  // NotFound unless it exists
   // The store, when objects of `catalog` are to be written to it; else null.
@@ -113,6 +122,7 @@ class Catalog {
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;
   std::map<ObjectPath, std::shared_ptr<const CatalogView>> views_;
   std::map<ObjectPath, std::shared_ptr<const CatalogFunction>> functions_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogModel>> models_;
 };
 
 // One session's view of the catalog. Not thread-safe: a session runs one statement at a time.
@@ -172,6 +182,16 @@ class SessionCatalog {
   }
   Catalog* catalog() const { return catalog_; }
 
+  // Models. A temporary model shadows a permanent one at its path; DROP MODEL of a path that has
+  // both is refused (drop the temporary one first), as Flink does.
+  absl::Status CreateModel(CatalogModel model, bool temporary, bool if_not_exists);
+  absl::Status DropModel(const ObjectPath& path, bool temporary, bool if_exists);
+  std::shared_ptr<const CatalogModel> FindModel(const ObjectPath& path) const;
+  bool IsTemporaryModel(const ObjectPath& path) const { return temp_models_.count(path) > 0; }
+  // Permanent and temporary models of a database, sorted.
+  std::vector<std::string> ListModels(const std::string& catalog,
+                                      const std::string& database) const;
+
   // LOAD / UNLOAD / USE MODULES: the modules built-in function names resolve in.
   const ModuleManager& modules() const { return modules_; }
   ModuleManager& modules() { return modules_; }
@@ -185,6 +205,7 @@ class SessionCatalog {
   std::map<ObjectPath, std::shared_ptr<const CatalogView>> temp_views_;
   std::map<ObjectPath, std::shared_ptr<const CatalogFunction>> temp_functions_;
   std::map<std::string, std::shared_ptr<const CatalogFunction>> temp_system_functions_;
+  std::map<ObjectPath, std::shared_ptr<const CatalogModel>> temp_models_;
 };
 
 }  // namespace eddy

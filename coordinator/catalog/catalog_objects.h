@@ -1,5 +1,5 @@
-// What the catalog stores: tables (schema, primary key, connector options) and views (query text),
-// each under a three-part path catalog.database.object.
+// What the catalog stores: tables (schema, primary key, connector options), views (query text),
+// functions and models, each under a three-part path catalog.database.object.
 #pragma once
 
 #include <cstdint>
@@ -151,6 +151,28 @@ struct CatalogFunction {
   std::string library_path;  // as written in USING JAR
   std::string library_digest;
   std::shared_ptr<const std::string> library;
+};
+
+// A model (CREATE MODEL, Flink 2.x): the columns its provider takes and gives, and the options
+// naming that provider. Models have a namespace of their own: a model and a table may share a
+// path. Eddy ships no model provider, so ML_PREDICT over a model is refused
+// (docs/sql-reference.md).
+struct CatalogModel {
+  ObjectPath path;
+  Schema input;  // no fields when created without INPUT and OUTPUT
+  Schema output;
+  // Per column of `input` / `output`, its COMMENT ("" for none); empty when no column has one.
+  std::vector<std::string> input_comments;
+  std::vector<std::string> output_comments;
+  OptionList options;
+  std::string comment;
+
+  const std::string* FindOption(const std::string& key) const {
+    for (const auto& [k, v] : options) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
 };
 
 // CREATE DATABASE ... COMMENT ... WITH (...), as ALTER DATABASE ... SET left it.

@@ -18,7 +18,7 @@ namespace {
 constexpr char kJobStorePrefix[] = "j/";
 
 // Keys: "c/<catalog>", "d/<catalog>\0<database>", "t/<catalog>\0<database>\0<object>", "v/...",
-// "f/..." (NUL cannot occur in a name, so keys of different objects never collide).
+// "f/...", "m/..." (NUL cannot occur in a name, so keys of different objects never collide).
 std::string DatabaseKey(const std::string& catalog, const std::string& database) {
   return absl::StrCat("d/", catalog, std::string(1, '\0'), database);
 }
@@ -205,6 +205,26 @@ absl::Status CatalogStore::DeleteFunction(const ObjectPath& path) {
   return Delete(ObjectKey('f', path));
 }
 
+absl::Status CatalogStore::PutModel(const CatalogModel& m) {
+  v1::StoredModel p;
+  PathToProto(m.path, p.mutable_path());
+  SchemaToProto(m.input, p.mutable_input());
+  SchemaToProto(m.output, p.mutable_output());
+  for (const auto& c : m.input_comments) p.add_input_comments(c);
+  for (const auto& c : m.output_comments) p.add_output_comments(c);
+  for (const auto& [k, v] : m.options) {
+    v1::StoredOption* o = p.add_options();
+    o->set_key(k);
+    o->set_value(v);
+  }
+  p.set_comment(m.comment);
+  return Put(ObjectKey('m', m.path), p.SerializeAsString());
+}
+
+absl::Status CatalogStore::DeleteModel(const ObjectPath& path) {
+  return Delete(ObjectKey('m', path));
+}
+
 absl::Status CatalogStore::DeleteTable(const ObjectPath& path) {
   return Delete(ObjectKey('t', path));
 }
@@ -291,6 +311,22 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       f.library_path = p.library_path();
       f.library = std::make_shared<const std::string>(p.library());
       out.functions.push_back(std::move(f));
+    } else if (key.rfind("m/", 0) == 0) {
+      v1::StoredModel p;
+      if (!p.ParseFromString(value)) return bad("does not decode as a model");
+      CatalogModel m;
+      m.path = PathFromProto(p.path());
+      auto input = SchemaFromProto(p.input());
+      if (!input.ok()) return bad(absl::StrCat("has a bad input: ", input.status().message()));
+      m.input = *std::move(input);
+      auto output = SchemaFromProto(p.output());
+      if (!output.ok()) return bad(absl::StrCat("has a bad output: ", output.status().message()));
+      m.output = *std::move(output);
+      m.input_comments.assign(p.input_comments().begin(), p.input_comments().end());
+      m.output_comments.assign(p.output_comments().begin(), p.output_comments().end());
+      for (const auto& o : p.options()) m.options.emplace_back(o.key(), o.value());
+      m.comment = p.comment();
+      out.models.push_back(std::move(m));
     } else {
       return bad("has an unknown kind");
     }

@@ -1,4 +1,5 @@
-// Durable storage of the permanent catalog: databases, tables and views in a RocksDB instance
+// Durable storage of the permanent catalog: databases, tables, views, functions and models in a
+// RocksDB instance
 // under the coordinator's data dir (<data-dir>/catalog), one key per object, written synchronously
 // (catalog changes are rare and must survive a crash). Catalog loads it at start and writes
 // through it on every change. The coordinator's job store keeps its records in the same database
@@ -29,6 +30,7 @@ class CatalogStore {
     std::vector<CatalogTable> tables;
     std::vector<CatalogView> views;
     std::vector<CatalogFunction> functions;
+    std::vector<CatalogModel> models;
   };
 
   // Opens (creating when absent) the store at `path`.
@@ -46,6 +48,8 @@ class CatalogStore {
   absl::Status DeleteView(const ObjectPath& path);
   absl::Status PutFunction(const CatalogFunction& function);  // with the library's bytes
   absl::Status DeleteFunction(const ObjectPath& path);
+  absl::Status PutModel(const CatalogModel& model);
+  absl::Status DeleteModel(const ObjectPath& path);
 
   // Everything stored; a value that does not decode is an error naming its key.
   absl::StatusOr<Contents> Load() const;

@@ -274,6 +274,9 @@ class Binder {
                                                 const BoundRelation& outer,
                                                 const sql::SourcePos& pos);
   absl::StatusOr<BoundRelation> BindWindowTableFunction(const sql::TableRef& ref);
+  // ML_PREDICT(TABLE t, MODEL m, DESCRIPTOR(cols)): checked, then refused naming the model's
+  // provider (Eddy ships none; binder_model.cc).
+  absl::StatusOr<BoundRelation> BindModelPrediction(const sql::TableRef& ref);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 
   // A binder for a subquery of this binder's query whose enclosing relation is `outer`.

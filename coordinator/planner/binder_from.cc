@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/base/status_macros.h"
 #include "common/sql/parser.h"
@@ -56,6 +57,9 @@ absl::StatusOr<BoundRelation> Binder::BindTableRef(const sql::TableRef& ref) {
         return ValidationErrorAt(ref.pos,
                                  "LATERAL TABLE must be joined with a table on its left: "
                                  "FROM t, LATERAL TABLE(f(t.x))");
+      }
+      if (!ref.name.parts.empty() && absl::AsciiStrToUpper(ref.name.parts.back()) == "ML_PREDICT") {
+        return BindModelPrediction(ref);
       }
       return BindWindowTableFunction(ref);
     case sql::TableRefKind::kJoin:

@@ -31,7 +31,7 @@ absl::StatusOr<BoundRelation> Binder::BindLateralTable(const sql::TableRef& join
     return ValidationErrorAt(join.join_condition->pos,
                              "a join with a LATERAL TABLE only supports the condition ON TRUE");
   }
-  if (fn_ref.table_arg != nullptr || !fn_ref.descriptor_cols.empty()) {
+  if (fn_ref.table_arg != nullptr || !fn_ref.descriptor_cols.empty() || fn_ref.model_arg) {
     return ValidationErrorAt(fn_ref.pos, "a LATERAL TABLE function takes scalar arguments only");
   }
   ASSIGN_OR_RETURN(std::optional<BoundUserFunction> user, LookupUserFunction(fn_ref.name));

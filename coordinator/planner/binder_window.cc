@@ -122,6 +122,10 @@ absl::StatusOr<BoundRelation> Binder::BindWindowTableFunction(const sql::TableRe
                                                    "' is not supported; window table functions "
                                                    "are TUMBLE, HOP, CUMULATE and SESSION"));
   }
+  if (ref.model_arg) {
+    return ValidationErrorAt(ref.model_arg->pos,
+                             absl::StrCat(fn, " takes no MODEL argument (ML_PREDICT does)"));
+  }
   if (ref.table_arg == nullptr || ref.descriptor_cols.size() != 1) {
     return ValidationErrorAt(ref.pos, absl::StrCat(fn,
                                                    " needs TABLE <table> and DESCRIPTOR(<time "

@@ -28,6 +28,26 @@ std::string ColumnType(const DataType& t) {
                       t.nullable ? "" : " NOT NULL");
 }
 
+std::string Options(const OptionList& options) {
+  std::vector<std::string> lines;
+  for (const auto& [k, v] : options) lines.push_back(Literal(k) + " = " + Literal(v));
+  return absl::StrCat("WITH (\n  ", absl::StrJoin(lines, ",\n  "), "\n)\n");
+}
+
+// `a` STRING COMMENT '...', `b` INT: a model's INPUT or OUTPUT columns.
+std::string ModelColumns(const Schema& schema, const std::vector<std::string>& comments) {
+  std::vector<std::string> columns;
+  for (size_t i = 0; i < schema.fields.size(); ++i) {
+    std::string column =
+        absl::StrCat(Quote(schema.fields[i].name), " ", ColumnType(schema.fields[i].type));
+    if (i < comments.size() && !comments[i].empty()) {
+      absl::StrAppend(&column, " COMMENT ", Literal(comments[i]));
+    }
+    columns.push_back(std::move(column));
+  }
+  return absl::StrJoin(columns, ", ");
+}
+
 }  // namespace
 
 std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
@@ -63,9 +83,7 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
     for (const auto& k : t.partition_keys) keys.push_back(Quote(k));
     absl::StrAppend(&out, "\nPARTITIONED BY (", absl::StrJoin(keys, ", "), ")");
   }
-  std::vector<std::string> options;
-  for (const auto& [k, v] : t.options) options.push_back(Literal(k) + " = " + Literal(v));
-  absl::StrAppend(&out, "\nWITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)\n");
+  absl::StrAppend(&out, "\n", Options(t.options));
   return out;
 }
 
@@ -116,6 +134,19 @@ std::string ShowCreateCatalog(const std::string& name, const CatalogInfo& info) 
   absl::StrAppend(&out, info.comment.empty() ? " " : "\nCOMMENT " + Literal(info.comment) + "\n",
                   "WITH (\n  ", absl::StrJoin(options, ",\n  "), "\n)\n");
   return out;
+}
+
+std::string ShowCreateModel(const CatalogModel& m, bool temporary) {
+  std::string out =
+      absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "MODEL ", QuotedPath(m.path), "\n");
+  if (!m.input.fields.empty()) {
+    absl::StrAppend(&out, "INPUT (", ModelColumns(m.input, m.input_comments), ")\n");
+  }
+  if (!m.output.fields.empty()) {
+    absl::StrAppend(&out, "OUTPUT (", ModelColumns(m.output, m.output_comments), ")\n");
+  }
+  if (!m.comment.empty()) absl::StrAppend(&out, "COMMENT ", Literal(m.comment), "\n");
+  return out + Options(m.options);
 }
 
 }  // namespace eddy

@@ -18,6 +18,7 @@
 #include "common/udf/user_function.h"
 #include "coordinator/planner/planner.h"
 #include "coordinator/planner/user_functions.h"
+#include "coordinator/service/model_ddl.h"
 #include "coordinator/service/show_create.h"
 #include "coordinator/service/statement_responses.h"
 
@@ -228,6 +229,11 @@ absl::StatusOr<Response> ExecuteShow(Session& session, JobManager* jobs, WorkerR
     }
     return FilteredColumn(show, "database name", catalog->ListDatabases(name));
   }
+  if (what == "MODELS") {
+    ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
+    return FilteredColumn(show, "model name", session.catalog.ListModels(db.first, db.second));
+  }
+  if (what == "CREATE MODEL") return ShowCreateModelOf(session, show.name);
   if (what == "TABLES" || what == "VIEWS" || what == "USER FUNCTIONS") {
     ASSIGN_OR_RETURN(auto db, ListedDatabase(session, show));
     if (what == "TABLES") {

@@ -21,6 +21,7 @@
 #include "coordinator/service/job_specs.h"
 #include "coordinator/service/job_submission.h"
 #include "coordinator/service/materialized_table.h"
+#include "coordinator/service/model_ddl.h"
 #include "coordinator/service/row_level_modification.h"
 #include "coordinator/service/show_statements.h"
 #include "coordinator/service/statement_responses.h"
@@ -205,6 +206,8 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return CallProcedure(session, *stmt->call);
     case sql::StatementKind::kMaterializedTable:
       return ExecuteMaterializedTable(jobs_, session, *stmt->materialized_table, options_);
+    case sql::StatementKind::kModel:
+      return ExecuteModelStatement(session, *stmt->model);
     case sql::StatementKind::kModule: {
       const sql::ModuleStatement& module = *stmt->module;
       ModuleManager& modules = catalog.modules();
@@ -248,6 +251,7 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       if (stmt->describe->function) {
         return DescribeFunction(session, stmt->describe->name, stmt->describe->extended);
       }
+      if (stmt->describe->model) return DescribeModel(session, stmt->describe->name);
       if (stmt->describe->catalog) {
         return DescribeCatalog(session, stmt->describe->name, stmt->describe->extended);
       }

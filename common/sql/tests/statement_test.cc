@@ -104,8 +104,8 @@ TEST(Statement, CreateDatabaseAndDrop) {
   EXPECT_TRUE(s->drop->if_exists);
   EXPECT_EQ(
       Error("DROP TEMPORARY DATABASE db"),
-      "SQL parse error at line 1, column 16: expected 'TABLE', 'VIEW', 'FUNCTION' or 'SYSTEM' but "
-      "found 'DATABASE'");
+      "SQL parse error at line 1, column 16: expected 'TABLE', 'VIEW', 'FUNCTION', 'MODEL' or "
+      "'SYSTEM' but found 'DATABASE'");
   EXPECT_EQ(Error("CREATE FUNCTION f"),
             "SQL parse error at line 1, column 18: expected 'AS' but found end of input");
   EXPECT_EQ(Error("CREATE TEMPORARY SYSTEM TABLE t"),
@@ -261,8 +261,8 @@ TEST(Statement, Show) {
   EXPECT_EQ(Error("SHOW STUFF"),
             "SQL parse error at line 1, column 6: expected 'CATALOGS', 'DATABASES', 'TABLES', "
             "'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', 'MODULES', 'FULL MODULES', "
-            "'PROCEDURES', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or 'CREATE' but "
-            "found 'STUFF'");
+            "'PROCEDURES', 'MODELS', 'JOBS', 'WORKERS', 'JARS', 'PARTITIONS', 'CURRENT' or "
+            "'CREATE' but found 'STUFF'");
   s = Parse("SHOW PARTITIONS db.t PARTITION (a = 'x', b = -1)");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->show->what, "PARTITIONS");

@@ -1,6 +1,6 @@
-// CatalogStore and Catalog::AttachStore: permanent objects written through the store come back,
-// in full, in a new Catalog over the same directory; drops stay dropped; temporary objects are
-// never stored; a damaged entry is an error naming it.
+// CatalogStore and Catalog::AttachStore: permanent objects (tables, views, functions, models)
+// written through the store come back, in full, in a new Catalog over the same directory; drops
+// stay dropped; temporary objects are never stored; a damaged entry is an error naming it.
 #include "coordinator/catalog/catalog_store.h"
 
 #include <gtest/gtest.h>
@@ -181,6 +181,66 @@ TEST(CatalogStoreTest, MaterializedTableStateSurvivesAReopen) {
   EXPECT_EQ(m.savepoint_path, "/tmp/savepoints/savepoint-1");
   ASSERT_NE(reopened.FindTable(plain), nullptr);
   EXPECT_FALSE(reopened.FindTable(plain)->materialized.has_value());
+}
+
+CatalogModel Sentiment(const ObjectPath& path) {
+  CatalogModel m;
+  m.path = path;
+  m.input.fields = {{"text", DataType::String()}, {"lang", DataType::String()}};
+  m.output.fields = {{"label", DataType::String().WithNullable(false)}};
+  m.input_comments = {"what a user wrote", ""};
+  m.options = {{"provider", "openai"}, {"model", "gpt-4o"}};
+  m.comment = "classifies reviews";
+  return m;
+}
+
+// Models come back with their columns, comments and options as ALTER MODEL left them (a rename
+// included); dropped and temporary ones do not, and DROP DATABASE ... CASCADE takes its models.
+TEST(CatalogStoreTest, ModelsSurviveAReopen) {
+  const std::string path = FreshDir();
+  const ObjectPath sentiment{kDefaultCatalog, kDefaultDatabase, "sentiment"};
+  const ObjectPath renamed{kDefaultCatalog, kDefaultDatabase, "reviews"};
+  const ObjectPath gone{kDefaultCatalog, kDefaultDatabase, "gone"};
+  const ObjectPath in_shop{kDefaultCatalog, "shop", "m"};
+  {
+    Catalog catalog;
+    ASSERT_TRUE(catalog.AttachStore(OpenOrDie(path)).ok());
+    ASSERT_TRUE(catalog.CreateModel(Sentiment(sentiment), false).ok());
+    CatalogModel altered = Sentiment(renamed);
+    altered.options = {{"provider", "openai"}, {"model", "gpt-5"}};
+    ASSERT_TRUE(catalog.AlterModel(sentiment, altered).ok());
+    ASSERT_TRUE(catalog.CreateModel(Sentiment(gone), false).ok());
+    ASSERT_TRUE(catalog.DropModel(gone).ok());
+    ASSERT_TRUE(catalog.CreateDatabase(kDefaultCatalog, "shop", false).ok());
+    ASSERT_TRUE(catalog.CreateModel(Sentiment(in_shop), false).ok());
+    EXPECT_FALSE(catalog.DropDatabase(kDefaultCatalog, "shop", false, /*cascade=*/false).ok());
+    ASSERT_TRUE(catalog.DropDatabase(kDefaultCatalog, "shop", false, /*cascade=*/true).ok());
+    SessionCatalog session(&catalog);
+    ASSERT_TRUE(session
+                    .CreateModel(Sentiment({kDefaultCatalog, kDefaultDatabase, "tmp"}),
+                                 /*temporary=*/true, false)
+                    .ok());
+  }
+  Catalog reopened;
+  ASSERT_TRUE(reopened.AttachStore(OpenOrDie(path)).ok());
+  EXPECT_EQ(reopened.ListModels(kDefaultCatalog, kDefaultDatabase),
+            std::vector<std::string>{"reviews"});
+  EXPECT_EQ(reopened.FindModel(sentiment), nullptr);
+  auto m = reopened.FindModel(renamed);
+  ASSERT_NE(m, nullptr);
+  const CatalogModel want = Sentiment(renamed);
+  ASSERT_EQ(m->input.size(), 2u);
+  ASSERT_EQ(m->output.size(), 1u);
+  EXPECT_EQ(m->input.fields[0].name, "text");
+  EXPECT_TRUE(m->input.fields[1].type.SameAs(DataType::String()));
+  EXPECT_EQ(m->output.fields[0].name, "label");
+  EXPECT_FALSE(m->output.fields[0].type.nullable);
+  EXPECT_EQ(m->input_comments, want.input_comments);
+  EXPECT_TRUE(m->output_comments.empty());
+  EXPECT_EQ(m->options, (OptionList{{"provider", "openai"}, {"model", "gpt-5"}}));
+  EXPECT_EQ(m->comment, "classifies reviews");
+  EXPECT_FALSE(reopened.DatabaseExists(kDefaultCatalog, "shop"));
+  EXPECT_EQ(reopened.FindModel(in_shop), nullptr);
 }
 
 // Catalogs of the persistent type and their objects come back; those of a generic_in_memory
