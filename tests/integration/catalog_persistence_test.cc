@@ -1,5 +1,5 @@
-// The permanent catalog across sessions and coordinator restarts, on real processes: tables, views
-// and databases created in one `eddy` session are visible to the next one and survive the
+// The permanent catalog across sessions and coordinator restarts, on real processes: tables, views,
+// models and databases created in one `eddy` session are visible to the next one and survive the
 // coordinator being killed and started again on its data dir; temporary objects stay in their
 // session and shadow a permanent object of the same name there only. A partitioned table keeps its
 // PARTITIONED BY columns. An altered persistent catalog keeps its new options.
@@ -36,6 +36,10 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
         "CREATE CATALOG kept WITH ('type' = 'eddy');"
         "ALTER CATALOG kept SET ('default-database' = 'sales');"
         "ALTER CATALOG kept COMMENT 'altered';"
+        "CREATE MODEL shop.sentiment INPUT (`text` STRING COMMENT 'a review') OUTPUT (label "
+        "  STRING) WITH ('provider' = 'openai', 'model' = 'gpt-4o');"
+        "ALTER MODEL shop.sentiment SET ('model' = 'gpt-5');"
+        "CREATE TEMPORARY MODEL scratch_model WITH ('provider' = 'openai');"
         "SHOW TABLES;");
     ASSERT_EQ(created.exit_code, 0) << created.err;
     EXPECT_THAT(created.out, HasSubstr("scratch"));
@@ -74,6 +78,11 @@ TEST(CatalogPersistenceTest, PermanentObjectsOutliveSessionsAndRestartsTemporary
   EXPECT_THAT(kept, HasSubstr("COMMENT 'altered'"));
   EXPECT_THAT(kept, HasSubstr("'default-database' = 'sales'"));
   EXPECT_THAT(kept, HasSubstr("| sales "));
+  // A model comes back as ALTER MODEL left it; a temporary one does not.
+  const std::string model = restarted.Eddy("SHOW CREATE MODEL shop.sentiment; SHOW MODELS;").out;
+  EXPECT_THAT(model, HasSubstr("INPUT (`text` STRING COMMENT 'a review')"));
+  EXPECT_THAT(model, HasSubstr("'model' = 'gpt-5'"));
+  EXPECT_THAT(model, Not(HasSubstr("scratch_model")));
   // The restored view runs.
   RunResult rows = restarted.Eddy("SELECT id FROM shop.`big orders`;");
   ASSERT_EQ(rows.exit_code, 0) << rows.err;
