@@ -274,11 +274,21 @@ absl::Status ScriptRunner::RunStatement(const std::string& text, int line, int c
     *quit = true;
     return absl::OkStatus();
   }
+  if (upper == "CLEAR") {
+    // As the SQL client's CLEAR: clears the terminal screen; output that is not a terminal has no
+    // screen to clear, and gets nothing.
+    if (::isatty(::fileno(results_)) == 1) {
+      std::fputs("\033[H\033[2J", results_);
+      std::fflush(results_);
+    }
+    return absl::OkStatus();
+  }
   if (upper == "HELP") {
     std::fputs(
         "Statements end with ';' and may span lines. Shell commands:\n"
         "  HELP;                 this text\n"
         "  QUIT; or EXIT;        leave the shell (so does end of input, Ctrl-D)\n"
+        "  CLEAR;                clear the terminal screen\n"
         "SQL (docs/sql-reference.md):\n"
         "  CREATE [TEMPORARY] TABLE | VIEW | DATABASE ...; DROP ...; USE [CATALOG] ...;\n"
         "  SHOW CATALOGS | DATABASES | TABLES | VIEWS | JOBS | WORKERS; DESCRIBE t;\n"

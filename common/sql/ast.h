@@ -600,6 +600,7 @@ enum class StatementKind {
   kMaterializedTable,
   kModel,
   kHelp,
+  kClear,
   kQuit,
 };
 

@@ -1,6 +1,6 @@
 // Statements other than CREATE TABLE: queries, INSERT, statement sets, CREATE VIEW / DATABASE,
 // DROP, EXPLAIN, compiled plans, TRUNCATE, DELETE, UPDATE, CALL, and the SQL-client commands (SET,
-// RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP, QUIT).
+// RESET, USE, SHOW, DESCRIBE, STOP JOB, HELP, CLEAR, QUIT).
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -279,6 +279,11 @@ absl::Status Parser::ParseStatementBody(Statement& stmt) {
   if (word == "HELP") {
     Advance();
     stmt.kind = StatementKind::kHelp;
+    return absl::OkStatus();
+  }
+  if (word == "CLEAR") {
+    Advance();
+    stmt.kind = StatementKind::kClear;
     return absl::OkStatus();
   }
   if (word == "QUIT" || word == "EXIT") {

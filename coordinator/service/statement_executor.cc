@@ -319,8 +319,9 @@ absl::StatusOr<Response> StatementExecutor::Execute(Session& session, const std:
       return r;
     }
     case sql::StatementKind::kHelp:
+    case sql::StatementKind::kClear:
     case sql::StatementKind::kQuit:
-      return absl::InvalidArgumentError("HELP and QUIT are client commands");
+      return absl::InvalidArgumentError("HELP, CLEAR and QUIT are client commands");
   }
   return absl::InternalError("unhandled statement kind");
 }

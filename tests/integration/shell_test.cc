@@ -290,6 +290,31 @@ TEST(ShellTest, TerminalSessionPromptsAndCtrlCCancelsOnlyTheQuery) {
   EXPECT_EQ(t.Wait(), 0);
 }
 
+// CLEAR, the SQL client's command, clears a terminal's screen; piped output gets nothing, and the
+// session goes on either way.
+TEST(ShellTest, ClearClearsTheTerminalScreenOnly) {
+  Terminal t({EddyBinary("eddy")});
+  ASSERT_TRUE(t.started());
+  t.WaitFor("Eddy SQL> ");
+  t.Type("CLEAR;\r");
+  std::string cleared = t.WaitFor("Eddy SQL> ");
+  EXPECT_THAT(cleared, HasSubstr("\033[H\033[2J"));
+  EXPECT_THAT(cleared, Not(HasSubstr("[ERROR]")));
+  t.Type("QUIT;\r");
+  EXPECT_EQ(t.Wait(), 0);
+
+  const std::string dir = FreshTestDir("shell-clear");
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/clear.sql";
+  std::ofstream(input) << "CLEAR;\nSHOW CURRENT CATALOG;\n";
+  RunResult piped =
+      RunToCompletion({"/bin/sh", "-c", EddyBinary("eddy") + " < " + input}, dir, 60000);
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_THAT(piped.err, Not(HasSubstr("[ERROR]")));
+  EXPECT_THAT(piped.out, Not(HasSubstr("\033[")));
+  EXPECT_THAT(piped.out, HasSubstr("default_catalog"));
+}
+
 TEST(ShellTest, CtrlCAtAContinuationPromptDropsTheUnfinishedStatement) {
   Terminal t({EddyBinary("eddy")});
   ASSERT_TRUE(t.started());

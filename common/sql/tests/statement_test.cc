@@ -310,6 +310,9 @@ TEST(Statement, DescribeStopHelpQuit) {
   s = Parse("HELP");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kHelp);
+  s = Parse("clear");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, StatementKind::kClear);
   s = Parse("quit");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->kind, StatementKind::kQuit);
