@@ -7,6 +7,8 @@
 // The checks Flink's parser makes (both column lists or neither, a non-empty WITH) are made here
 // with its messages; what the catalog holds is checked when they run
 // (coordinator/service/model_ddl.h).
+#include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +16,24 @@
 #include "common/sql/parser_internal.h"
 
 namespace eddy::sql {
+namespace {
+
+// Starts `stmt` as a model statement of `op`, MODEL being `keyword`.
+ModelStatement& StartModelStatement(Statement& stmt, ModelStatement::Op op, const Token& keyword) {
+  stmt.kind = StatementKind::kModel;
+  stmt.model = std::make_unique<ModelStatement>();
+  stmt.model->op = op;
+  stmt.model->pos = keyword.pos;
+  return *stmt.model;
+}
+
+std::string NotPhysical(const std::string& column) {
+  return absl::StrCat("Column `", column,
+                      "` can only be a physical column: a model's INPUT and OUTPUT columns have a "
+                      "name and a type");
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<ModelColumnDef>> Parser::ParseModelColumns() {
   RETURN_IF_ERROR(ExpectSymbol("("));
@@ -22,17 +42,11 @@ absl::StatusOr<std::vector<ModelColumnDef>> Parser::ParseModelColumns() {
     ModelColumnDef column;
     column.pos = Peek().pos;
     ASSIGN_OR_RETURN(column.name, ParseIdentifier());
-    if (PeekKeyword("AS")) {
-      return ErrorAt(Peek(), absl::StrCat("Column `", column.name,
-                                          "` can only be a physical column: a model's INPUT and "
-                                          "OUTPUT columns have a name and a type"));
-    }
+    if (PeekKeyword("AS")) return ErrorAt(Peek(), NotPhysical(column.name));
     ASSIGN_OR_RETURN(column.type, ParseType());
     ASSIGN_OR_RETURN(column.type, ParseTypeNullability(std::move(column.type)));
     if (PeekKeyword("METADATA") || PeekKeyword("PRIMARY")) {
-      return ErrorAt(Peek(), absl::StrCat("Column `", column.name,
-                                          "` can only be a physical column: a model's INPUT and "
-                                          "OUTPUT columns have a name and a type"));
+      return ErrorAt(Peek(), NotPhysical(column.name));
     }
     if (AcceptKeyword("COMMENT")) {
       ASSIGN_OR_RETURN(column.comment, ParseStringLiteral());
@@ -45,12 +59,8 @@ absl::StatusOr<std::vector<ModelColumnDef>> Parser::ParseModelColumns() {
 
 absl::Status Parser::ParseCreateModel(Statement& stmt, bool temporary) {
   const Token& model_keyword = Advance();  // MODEL
-  stmt.kind = StatementKind::kModel;
-  stmt.model = std::make_unique<ModelStatement>();
-  ModelStatement& model = *stmt.model;
-  model.op = ModelStatement::Op::kCreate;
+  ModelStatement& model = StartModelStatement(stmt, ModelStatement::Op::kCreate, model_keyword);
   model.temporary = temporary;
-  model.pos = model_keyword.pos;
   ASSIGN_OR_RETURN(model.if_not_exists, ParseIfNotExists());
   ASSIGN_OR_RETURN(model.name, ParseQualifiedName());
   const Token input_keyword = Peek();
@@ -85,11 +95,8 @@ absl::Status Parser::ParseCreateModel(Statement& stmt, bool temporary) {
 }
 
 absl::Status Parser::ParseAlterModel(Statement& stmt) {
-  const Token& model_keyword = Advance();  // MODEL
-  stmt.kind = StatementKind::kModel;
-  stmt.model = std::make_unique<ModelStatement>();
-  ModelStatement& model = *stmt.model;
-  model.pos = model_keyword.pos;
+  // The operation is set once known.
+  ModelStatement& model = StartModelStatement(stmt, ModelStatement::Op::kSet, Advance());
   ASSIGN_OR_RETURN(model.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(model.name, ParseQualifiedName());
   if (AcceptKeyword("SET")) {
@@ -116,13 +123,8 @@ absl::Status Parser::ParseAlterModel(Statement& stmt) {
 }
 
 absl::Status Parser::ParseDropModel(Statement& stmt, bool temporary) {
-  const Token& model_keyword = Advance();  // MODEL
-  stmt.kind = StatementKind::kModel;
-  stmt.model = std::make_unique<ModelStatement>();
-  ModelStatement& model = *stmt.model;
-  model.op = ModelStatement::Op::kDrop;
+  ModelStatement& model = StartModelStatement(stmt, ModelStatement::Op::kDrop, Advance());
   model.temporary = temporary;
-  model.pos = model_keyword.pos;
   ASSIGN_OR_RETURN(model.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(model.name, ParseQualifiedName());
   return absl::OkStatus();
