@@ -76,8 +76,7 @@ absl::Status Parser::ParseShow(Statement& stmt) {
     return ErrorExpected(
         "'CATALOGS', 'DATABASES', 'TABLES', 'VIEWS', 'COLUMNS', 'FUNCTIONS', 'USER FUNCTIONS', "
         "'MODULES', 'FULL MODULES', 'PROCEDURES', 'MODELS', 'JOBS', 'WORKERS', 'JARS', "
-        "'PARTITIONS', "
-        "'CURRENT' or 'CREATE'");
+        "'PARTITIONS', 'CURRENT' or 'CREATE'");
   }
   if (!IsListing(show.what)) return absl::OkStatus();
 

@@ -28,6 +28,13 @@ absl::Status DatabaseNotFound(const ObjectPath& p) {
       absl::StrCat("Validation error: database '", p.catalog, ".", p.database, "' not found"));
 }
 
+// CREATE MODEL in a database that does not exist.
+absl::Status ModelDatabaseNotFound(const ObjectPath& p) {
+  return absl::NotFoundError(absl::StrCat("Could not execute CreateModel in path ",
+                                          p.ToQuotedString(), ": database ", p.database,
+                                          " does not exist in catalog ", p.catalog, "."));
+}
+
 // Adds `obj` to a session's temporary objects unless the path is taken there.
 template <typename Obj>
 absl::Status AddTemporary(std::map<ObjectPath, std::shared_ptr<const Obj>>& into, bool taken,
@@ -461,9 +468,7 @@ absl::Status Catalog::CreateModel(CatalogModel model, bool if_not_exists) {
   std::lock_guard<std::mutex> lock(mu_);
   const ObjectPath path = model.path;
   if (!CheckDatabaseLocked(path).ok()) {
-    return absl::NotFoundError(absl::StrCat("Could not execute CreateModel in path ",
-                                            path.ToQuotedString(), ": database ", path.database,
-                                            " does not exist in catalog ", path.catalog, "."));
+    return ModelDatabaseNotFound(path);
   }
   if (models_.count(path)) {
     if (if_not_exists) return absl::OkStatus();
@@ -701,9 +706,7 @@ absl::Status SessionCatalog::CreateModel(CatalogModel model, bool temporary, boo
   if (!temporary) return catalog_->CreateModel(std::move(model), if_not_exists);
   const ObjectPath path = model.path;
   if (!catalog_->DatabaseExists(path.catalog, path.database)) {
-    return absl::NotFoundError(absl::StrCat("Could not execute CreateModel in path ",
-                                            path.ToQuotedString(), ": database ", path.database,
-                                            " does not exist in catalog ", path.catalog, "."));
+    return ModelDatabaseNotFound(path);
   }
   if (temp_models_.count(path)) {
     if (if_not_exists) return absl::OkStatus();

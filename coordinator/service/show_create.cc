@@ -28,6 +28,7 @@ std::string ColumnType(const DataType& t) {
                       t.nullable ? "" : " NOT NULL");
 }
 
+// WITH (...), one option a line, in the order written.
 std::string Options(const OptionList& options) {
   std::vector<std::string> lines;
   for (const auto& [k, v] : options) lines.push_back(Literal(k) + " = " + Literal(v));
