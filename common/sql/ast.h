@@ -254,6 +254,15 @@ struct PropertyList {
   std::vector<SourcePos> positions;  // position of each key
 };
 
+// DISTRIBUTED BY [HASH | RANGE] (c, ...) [INTO n BUCKETS] | DISTRIBUTED INTO n BUCKETS of CREATE
+// TABLE (ALTER TABLE spells it DISTRIBUTION): how the connector lays the rows out in buckets.
+struct DistributionDef {
+  std::string kind;  // HASH, RANGE, or empty: the connector's choice
+  std::vector<std::string> keys;
+  std::optional<int64_t> buckets;
+  SourcePos pos;
+};
+
 struct CreateTable {
   // CREATE TABLE, REPLACE TABLE ... AS query (the table must exist) or CREATE OR REPLACE TABLE ...
   // AS query (created when absent).
@@ -264,7 +273,8 @@ struct CreateTable {
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;
   std::optional<WatermarkDef> watermark;
-  std::optional<std::string> comment;       // table-level COMMENT 'x'
+  std::optional<std::string> comment;  // table-level COMMENT 'x'
+  std::optional<DistributionDef> distribution;
   std::vector<std::string> partition_keys;  // PARTITIONED BY (a, b)
   SourcePos partition_pos;                  // of PARTITIONED
   PropertyList properties;
@@ -385,17 +395,20 @@ struct CreateDatabase {
 // ALTER TABLE [IF EXISTS] t <action>, one action per statement as Flink has them.
 struct AlterTable {
   enum class Action {
-    kRename,          // RENAME TO new_name
-    kRenameColumn,    // RENAME column TO new_column
-    kSetOptions,      // SET ('k' = 'v', ...)
-    kResetOptions,    // RESET ('k', ...)
-    kAdd,             // ADD column | PRIMARY KEY | WATERMARK, or a parenthesized list of them
-    kModify,          // MODIFY (as ADD), replacing what exists
-    kDropColumns,     // DROP column | (column, ...)
-    kDropPrimaryKey,  // DROP PRIMARY KEY | DROP CONSTRAINT name
-    kDropWatermark,   // DROP WATERMARK
-    kAddPartitions,   // ADD [IF NOT EXISTS] PARTITION (k = v, ...) [WITH (...)] ...
-    kDropPartitions,  // DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)] ...
+    kRename,              // RENAME TO new_name
+    kRenameColumn,        // RENAME column TO new_column
+    kSetOptions,          // SET ('k' = 'v', ...)
+    kResetOptions,        // RESET ('k', ...)
+    kAdd,                 // ADD column | PRIMARY KEY | WATERMARK, or a parenthesized list of them
+    kModify,              // MODIFY (as ADD), replacing what exists
+    kDropColumns,         // DROP column | (column, ...)
+    kDropPrimaryKey,      // DROP PRIMARY KEY | DROP CONSTRAINT name
+    kDropWatermark,       // DROP WATERMARK
+    kAddPartitions,       // ADD [IF NOT EXISTS] PARTITION (k = v, ...) [WITH (...)] ...
+    kDropPartitions,      // DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)] ...
+    kAddDistribution,     // ADD DISTRIBUTION BY ... | INTO n BUCKETS (in elements.distribution)
+    kModifyDistribution,  // MODIFY DISTRIBUTION ..., replacing the one there is
+    kDropDistribution,    // DROP DISTRIBUTION
   };
   // Where ADD/MODIFY puts a column: FIRST, AFTER `after`, or (neither) last / where it was.
   struct Position {

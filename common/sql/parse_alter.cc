@@ -1,7 +1,7 @@
 // ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark,
-// ADD/DROP PARTITION), ALTER VIEW (RENAME TO, AS query), ALTER DATABASE ... SET, ALTER CATALOG
-// (SET, RESET, COMMENT), ALTER FUNCTION (parsed as CREATE FUNCTION's alter form) and CREATE
-// CATALOG, in Flink's syntax.
+// ADD/DROP PARTITION, ADD/MODIFY/DROP DISTRIBUTION), ALTER VIEW (RENAME TO, AS query), ALTER
+// DATABASE ... SET, ALTER CATALOG (SET, RESET, COMMENT), ALTER FUNCTION (parsed as CREATE
+// FUNCTION's alter form), ALTER MODEL (parse_model.cc) and CREATE CATALOG, in Flink's syntax.
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -95,6 +95,16 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
     alter.action = Action::kResetOptions;
     return ParseOptionKeys(alter.keys);
   }
+  // ADD | MODIFY DISTRIBUTION BY ... | INTO n BUCKETS (a column called distribution is added with
+  // its type after the name).
+  const bool distribution_next =
+      PeekKeyword("DISTRIBUTION", 1) && (PeekKeyword("BY", 2) || PeekKeyword("INTO", 2));
+  if (distribution_next && (PeekKeyword("ADD") || PeekKeyword("MODIFY"))) {
+    alter.action =
+        Advance().upper == "ADD" ? Action::kAddDistribution : Action::kModifyDistribution;
+    ASSIGN_OR_RETURN(alter.elements.distribution, ParseDistribution(Advance()));
+    return absl::OkStatus();
+  }
   if (AcceptKeyword("ADD")) {
     if (PeekKeyword("PARTITION") || (PeekKeyword("IF") && PeekKeyword("NOT", 1))) {
       return ParseAddPartitions(alter);
@@ -123,6 +133,11 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
     }
     if (AcceptKeyword("WATERMARK")) {
       alter.action = Action::kDropWatermark;
+      return absl::OkStatus();
+    }
+    if (PeekKeyword("DISTRIBUTION") && (PeekSymbol(";", 1) || Peek(1).kind == TokenKind::kEnd)) {
+      Advance();
+      alter.action = Action::kDropDistribution;
       return absl::OkStatus();
     }
     alter.action = Action::kDropColumns;

@@ -30,6 +30,9 @@ absl::Status Parser::ParseCreateTable(Statement& stmt, bool temporary,
   if (AcceptKeyword("COMMENT")) {
     ASSIGN_OR_RETURN(table.comment, ParseStringLiteral());
   }
+  if (PeekKeyword("DISTRIBUTED")) {
+    ASSIGN_OR_RETURN(table.distribution, ParseDistribution(Advance()));
+  }
   if (PeekKeyword("PARTITIONED")) {
     table.partition_pos = Advance().pos;
     RETURN_IF_ERROR(ExpectKeyword("BY"));
@@ -142,6 +145,27 @@ absl::Status Parser::ParseNotEnforced() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<DistributionDef> Parser::ParseDistribution(const Token& keyword) {
+  DistributionDef distribution;
+  distribution.pos = keyword.pos;
+  if (AcceptKeyword("BY")) {
+    if (PeekKeyword("HASH") || PeekKeyword("RANGE")) distribution.kind = Advance().upper;
+    ASSIGN_OR_RETURN(distribution.keys, ParseIdentifierList());
+    if (!AcceptKeyword("INTO")) return distribution;
+  } else if (!AcceptKeyword("INTO")) {
+    return ErrorExpected("'BY' or 'INTO'");
+  }
+  const Token& count = Peek();
+  ASSIGN_OR_RETURN(int64_t buckets, ParseIntegerLiteral());
+  if (buckets <= 0) {
+    return ErrorAt(count,
+                   absl::StrCat("the number of buckets must be a positive integer, not ", buckets));
+  }
+  distribution.buckets = buckets;
+  RETURN_IF_ERROR(ExpectKeyword("BUCKETS"));
+  return distribution;
+}
+
 absl::Status Parser::ParseProperties(PropertyList& properties) {
   RETURN_IF_ERROR(ExpectSymbol("("));
   if (AcceptSymbol(")")) return absl::OkStatus();
@@ -172,11 +196,12 @@ absl::StatusOr<LikeClause> Parser::ParseLikeClause() {
     }
     Advance();
     const Token& what = Peek();
-    if (!(PeekKeyword("ALL") || PeekKeyword("CONSTRAINTS") || PeekKeyword("PARTITIONS") ||
-          PeekKeyword("GENERATED") || PeekKeyword("METADATA") || PeekKeyword("OPTIONS") ||
-          PeekKeyword("WATERMARKS"))) {
+    if (!(PeekKeyword("ALL") || PeekKeyword("CONSTRAINTS") || PeekKeyword("DISTRIBUTION") ||
+          PeekKeyword("PARTITIONS") || PeekKeyword("GENERATED") || PeekKeyword("METADATA") ||
+          PeekKeyword("OPTIONS") || PeekKeyword("WATERMARKS"))) {
       return ErrorExpected(
-          "'ALL', 'CONSTRAINTS', 'PARTITIONS', 'GENERATED', 'METADATA', 'OPTIONS' or 'WATERMARKS'");
+          "'ALL', 'CONSTRAINTS', 'DISTRIBUTION', 'PARTITIONS', 'GENERATED', 'METADATA', 'OPTIONS' "
+          "or 'WATERMARKS'");
     }
     Advance();
     like.options.emplace_back(how.upper, what.upper);

@@ -122,6 +122,9 @@ class Parser {
   absl::Status ParseTableElement(CreateTable& table);
   absl::Status ParseColumn(CreateTable& table);
   absl::Status ParseNotEnforced();
+  // After DISTRIBUTED (CREATE TABLE) or DISTRIBUTION (ALTER TABLE): BY [HASH | RANGE] (c, ...)
+  // [INTO n BUCKETS] | INTO n BUCKETS; `keyword` is the word consumed, for the position.
+  absl::StatusOr<DistributionDef> ParseDistribution(const Token& keyword);
   absl::Status ParseProperties(PropertyList& properties);
   absl::StatusOr<LikeClause> ParseLikeClause();
   absl::StatusOr<TypeSpec> ParseType();                          // also for CAST

@@ -48,6 +48,24 @@ struct ObjectPath {
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;  // in the order written
 
+// DISTRIBUTED BY (Flink 1.20): how a table's connector lays its rows out in buckets. No connector
+// of Eddy writes buckets, so a table with a distribution is read as any other but not written.
+struct TableDistribution {
+  std::string kind;  // HASH, RANGE, or empty: the connector's choice
+  std::vector<std::string> keys;
+  std::optional<int64_t> buckets;
+
+  // As Flink prints it: DISTRIBUTED BY HASH(`a`) INTO 4 BUCKETS, DISTRIBUTED INTO 4 BUCKETS.
+  std::string ToString() const {
+    if (keys.empty() && buckets) return "DISTRIBUTED INTO " + std::to_string(*buckets) + " BUCKETS";
+    std::string out = "DISTRIBUTED BY " + kind + "(";
+    for (size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + ObjectPath::Quoted(keys[i]);
+    out += ")";
+    if (buckets) out += " INTO " + std::to_string(*buckets) + " BUCKETS";
+    return out;
+  }
+};
+
 // What makes a table a materialized table (CREATE MATERIALIZED TABLE): the query that defines its
 // rows, its freshness, and the state of the refresh job that keeps it up to date (continuous
 // refresh mode, the only one Eddy has).
@@ -80,6 +98,7 @@ struct CatalogTable {
   std::vector<bool> metadata_virtual;
   std::vector<std::string> primary_key;
   std::vector<std::string> partition_keys;  // PARTITIONED BY, in the order written
+  std::optional<TableDistribution> distribution;
   OptionList options;
   std::string watermark_column;  // empty: none
   std::string watermark_expr;    // SQL text

@@ -179,6 +179,12 @@ absl::Status CatalogStore::PutTable(const CatalogTable& t) {
     StatisticsToProto(stats, &(*p.mutable_partition_statistics())[partition]);
   }
   if (t.materialized) MaterializationToProto(*t.materialized, p.mutable_materialized());
+  if (t.distribution) {
+    v1::StoredDistribution* d = p.mutable_distribution();
+    d->set_kind(t.distribution->kind);
+    for (const auto& k : t.distribution->keys) d->add_keys(k);
+    if (t.distribution->buckets) d->set_buckets(*t.distribution->buckets);
+  }
   return Put(ObjectKey('t', t.path), p.SerializeAsString());
 }
 
@@ -288,6 +294,12 @@ absl::StatusOr<CatalogStore::Contents> CatalogStore::Load() const {
       if (p.has_materialized()) {
         t.materialized = MaterializationFromProto(p.materialized());
         if (!t.materialized) return bad("has an unknown materialized table refresh status");
+      }
+      if (p.has_distribution()) {
+        TableDistribution& d = t.distribution.emplace();
+        d.kind = p.distribution().kind();
+        d.keys.assign(p.distribution().keys().begin(), p.distribution().keys().end());
+        if (p.distribution().has_buckets()) d.buckets = p.distribution().buckets();
       }
       out.tables.push_back(std::move(t));
     } else if (key.rfind("v/", 0) == 0) {

@@ -1,6 +1,7 @@
 // CREATE TABLE: column types, primary key (its columns become NOT NULL, as in Flink), watermark,
-// LIKE (copies columns, and unless excluded the primary key, watermark and options; the new
-// table's WITH entries override copied options), then connector option validation.
+// partition and bucket keys, LIKE (copies columns, and unless excluded the primary key, watermark,
+// partitioning, distribution and options; the new table's WITH entries override copied options),
+// then connector option validation.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@ struct LikeParts {
   bool constraints = true;
   bool watermarks = true;
   bool partitions = true;
+  bool distribution = true;
 };
 
 absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
@@ -45,7 +47,8 @@ absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
     }
     const bool include = m == "INCLUDING";
     if (w == "ALL") {
-      parts.options = parts.constraints = parts.watermarks = parts.partitions = include;
+      parts.options = parts.constraints = parts.watermarks = parts.partitions = parts.distribution =
+          include;
     } else if (w == "OPTIONS") {
       parts.options = include;
     } else if (w == "CONSTRAINTS") {
@@ -54,6 +57,8 @@ absl::StatusOr<LikeParts> ParseLikeOptions(const sql::LikeClause& like) {
       parts.watermarks = include;
     } else if (w == "PARTITIONS") {
       parts.partitions = include;
+    } else if (w == "DISTRIBUTION") {
+      parts.distribution = include;
     } else if (w == "GENERATED" || w == "METADATA") {
       // We have none of these, so including or excluding them changes nothing.
     } else {
@@ -71,8 +76,37 @@ std::optional<int> FindColumn(const Schema& s, const std::string& name) {
   return std::nullopt;
 }
 
-// PARTITIONED BY: physical columns of the table (as Flink requires), each once. LIKE's copied
-// partition keys give way to the new table's.
+// Partition and bucket keys: physical columns of the table (as Flink requires), each once.
+// `what` is "partition key" or "bucket key"; `requirement` completes Flink's sentence.
+absl::Status CheckPhysicalKeys(const CatalogTable& table, const std::vector<std::string>& keys,
+                               const char* what, const char* requirement,
+                               const sql::SourcePos& pos) {
+  std::vector<std::string> physical;
+  for (size_t i = 0; i < table.schema.size(); ++i) {
+    if (!table.IsComputed(i) && !table.IsMetadata(i)) {
+      physical.push_back(table.schema.fields[i].name);
+    }
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string& key = keys[i];
+    if (std::find(physical.begin(), physical.end(), key) == physical.end()) {
+      std::vector<std::string> quoted;
+      for (const std::string& p : physical) quoted.push_back("'" + p + "'");
+      return ValidationErrorAt(pos, absl::StrCat("Invalid ", what, " '", key, "'. ", requirement,
+                                                 " must reference a physical column in the schema. "
+                                                 "Available columns are: [",
+                                                 absl::StrJoin(quoted, ", "), "]"));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (keys[j] == key) {
+        return ValidationErrorAt(pos, absl::StrCat(what, " '", key, "' is listed twice"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// PARTITIONED BY. LIKE's copied partition keys give way to the new table's.
 absl::Status BindPartitionKeys(const sql::CreateTable& ddl, CatalogTable& table) {
   if (!ddl.partition_keys.empty()) {
     if (ddl.like && !table.partition_keys.empty()) {
@@ -82,32 +116,25 @@ absl::Status BindPartitionKeys(const sql::CreateTable& ddl, CatalogTable& table)
     }
     table.partition_keys = ddl.partition_keys;
   }
-  std::vector<std::string> physical;
-  for (size_t i = 0; i < table.schema.size(); ++i) {
-    if (!table.IsComputed(i) && !table.IsMetadata(i)) {
-      physical.push_back(table.schema.fields[i].name);
+  return CheckPhysicalKeys(table, table.partition_keys, "partition key", "A partition key",
+                           ddl.partition_pos);
+}
+
+// DISTRIBUTED BY, likewise with LIKE's copied distribution.
+absl::Status BindDistribution(const sql::CreateTable& ddl, CatalogTable& table) {
+  if (ddl.distribution) {
+    if (ddl.like && table.distribution) {
+      return ValidationErrorAt(ddl.distribution->pos,
+                               "The base table already has a distribution defined. You might want "
+                               "to specify EXCLUDING DISTRIBUTION.");
     }
+    table.distribution = TableDistribution{ddl.distribution->kind, ddl.distribution->keys,
+                                           ddl.distribution->buckets};
   }
-  for (size_t i = 0; i < table.partition_keys.size(); ++i) {
-    const std::string& key = table.partition_keys[i];
-    if (std::find(physical.begin(), physical.end(), key) == physical.end()) {
-      std::vector<std::string> quoted;
-      for (const std::string& p : physical) quoted.push_back("'" + p + "'");
-      return ValidationErrorAt(
-          ddl.partition_pos,
-          absl::StrCat("Invalid partition key '", key,
-                       "'. A partition key must reference a physical column in the schema. "
-                       "Available columns are: [",
-                       absl::StrJoin(quoted, ", "), "]"));
-    }
-    for (size_t j = 0; j < i; ++j) {
-      if (table.partition_keys[j] == key) {
-        return ValidationErrorAt(ddl.partition_pos,
-                                 absl::StrCat("partition key '", key, "' is listed twice"));
-      }
-    }
-  }
-  return absl::OkStatus();
+  if (!table.distribution) return absl::OkStatus();
+  return CheckPhysicalKeys(table, table.distribution->keys, "bucket key",
+                           "A bucket key for a distribution",
+                           ddl.distribution ? ddl.distribution->pos : ddl.name.pos);
 }
 
 }  // namespace
@@ -141,6 +168,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
     }
     if (parts.options) table.options = src->options;
     if (parts.partitions) table.partition_keys = src->partition_keys;
+    if (parts.distribution) table.distribution = src->distribution;
   }
 
   // Physical columns first get their types; computed ones are typed over the physical columns
@@ -233,6 +261,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
   }
   if (ddl.comment) table.comment = *ddl.comment;
   RETURN_IF_ERROR(BindPartitionKeys(ddl, table));
+  RETURN_IF_ERROR(BindDistribution(ddl, table));
 
   // The new table's WITH entries override the copied ones, in place, so SHOW CREATE keeps order.
   for (const auto& [k, v] : ddl.properties.entries) {

@@ -45,6 +45,15 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
     return ValidationError(absl::StrCat("table '", name, "' (connector '", connector,
                                         "') cannot be written; it is a source"));
   }
+  // A bucketed table (DISTRIBUTED BY) needs a sink that writes buckets, as Flink's
+  // SupportsBucketing; no connector of Eddy does.
+  if (table->distribution) {
+    return ValidationErrorAt(
+        insert.target.pos,
+        absl::StrCat("Table '", name, "' is a bucketed table (", table->distribution->ToString(),
+                     "), but its connector '", connector,
+                     "' cannot write buckets: no connector of Eddy supports bucketing"));
+  }
   // A metadata column an INSERT writes (not VIRTUAL) must name a key the connector writes.
   for (size_t i = 0; i < table->schema.size(); ++i) {
     if (!table->IsMetadata(i) || table->IsVirtual(i) || table->IsComputed(i)) continue;

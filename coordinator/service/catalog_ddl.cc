@@ -145,6 +145,12 @@ absl::Status DropColumns(const std::vector<std::string>& names, sql::CreateTable
         table.partition_keys.end()) {
       return Invalid(absl::StrCat("The column ", Quoted(name), " is used as the partition keys."));
     }
+    if (table.distribution &&
+        std::find(table.distribution->keys.begin(), table.distribution->keys.end(), name) !=
+            table.distribution->keys.end()) {
+      return Invalid(absl::StrCat("The column ", Quoted(name),
+                                  " is used as a bucket key of the distribution."));
+    }
     table.columns.erase(column);
   }
   return absl::OkStatus();
@@ -170,6 +176,38 @@ absl::Status RenameColumn(const sql::AlterTable& ddl, sql::CreateTable& table) {
   for (std::string& key : table.partition_keys) {
     if (key == ddl.column) key = ddl.new_column;
   }
+  if (table.distribution) {
+    for (std::string& key : table.distribution->keys) {
+      if (key == ddl.column) key = ddl.new_column;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ADD | MODIFY | DROP DISTRIBUTION, with Flink's messages.
+absl::Status AlterDistribution(sql::AlterTable& ddl, const ObjectPath& path,
+                               sql::CreateTable& table) {
+  using Action = sql::AlterTable::Action;
+  if (ddl.action == Action::kDropDistribution) {
+    if (!table.distribution) {
+      return Invalid(
+          absl::StrCat("Table ", path.ToQuotedString(), " does not have a distribution to drop."));
+    }
+    table.distribution.reset();
+    return absl::OkStatus();
+  }
+  if (ddl.action == Action::kAddDistribution && table.distribution) {
+    const TableDistribution existing{table.distribution->kind, table.distribution->keys,
+                                     table.distribution->buckets};
+    return Invalid(absl::StrCat("The base table has already defined the distribution `",
+                                existing.ToString(),
+                                "`. You can modify it or drop it before adding a new one."));
+  }
+  if (ddl.action == Action::kModifyDistribution && !table.distribution) {
+    return Invalid(
+        "The base table does not define any distribution. You might want to add a new one.");
+  }
+  table.distribution = std::move(ddl.elements.distribution);
   return absl::OkStatus();
 }
 
@@ -236,6 +274,10 @@ absl::Status ApplyAlter(sql::AlterTable& ddl, const ObjectPath& new_path, sql::C
         return Invalid("The base table does not define any watermark strategy.");
       table.watermark.reset();
       return absl::OkStatus();
+    case Action::kAddDistribution:
+    case Action::kModifyDistribution:
+    case Action::kDropDistribution:
+      return AlterDistribution(ddl, new_path, table);
     case Action::kAddPartitions:
     case Action::kDropPartitions:
       break;  // the table's definition stays: ExecuteAlterTablePartitions changes directories
@@ -453,6 +495,10 @@ absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTabl
   shape.options = ddl.properties.entries;
   shape.comment = ddl.comment.value_or("");
   shape.partition_keys = ddl.partition_keys;
+  if (ddl.distribution) {
+    shape.distribution = TableDistribution{ddl.distribution->kind, ddl.distribution->keys,
+                                           ddl.distribution->buckets};
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<sql::CreateTable> definition, DefinitionOf(shape));
   return BindCreateTable(*definition, catalog);
 }

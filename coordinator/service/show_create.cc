@@ -79,6 +79,7 @@ std::string ShowCreateTable(const CatalogTable& t, bool temporary) {
       absl::StrCat("CREATE ", temporary ? "TEMPORARY " : "", "TABLE ", QuotedPath(t.path), " (\n  ",
                    absl::StrJoin(lines, ",\n  "), "\n)");
   if (!t.comment.empty()) absl::StrAppend(&out, "\nCOMMENT ", Literal(t.comment));
+  if (t.distribution) absl::StrAppend(&out, "\n", t.distribution->ToString());
   if (!t.partition_keys.empty()) {
     std::vector<std::string> keys;
     for (const auto& k : t.partition_keys) keys.push_back(Quote(k));

@@ -166,8 +166,9 @@ TEST(CreateTable, Errors) {
   EXPECT_EQ(Error("CREATE TABLE t (a INT PRIMARY KEY NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)"),
             "SQL parse error at line 1, column 49: a table can have only one PRIMARY KEY");
   EXPECT_EQ(Error("CREATE TABLE t2 LIKE t1 (EXCLUDING EVERYTHING)"),
-            "SQL parse error at line 1, column 36: expected 'ALL', 'CONSTRAINTS', 'PARTITIONS', "
-            "'GENERATED', 'METADATA', 'OPTIONS' or 'WATERMARKS' but found 'EVERYTHING'");
+            "SQL parse error at line 1, column 36: expected 'ALL', 'CONSTRAINTS', 'DISTRIBUTION', "
+            "'PARTITIONS', 'GENERATED', 'METADATA', 'OPTIONS' or 'WATERMARKS' but found "
+            "'EVERYTHING'");
   EXPECT_EQ(Error("CREATE TABLE t (a INT) AS SELECT 1"),
             "SQL parse error at line 1, column 24: CREATE TABLE AS SELECT syntax does not support "
             "to specify explicit columns yet.");
@@ -197,6 +198,53 @@ TEST(CreateTable, CollectionTypes) {
             "SQL parse error at line 1, column 22: MAP takes 2 types, found 1");
   EXPECT_EQ(testing::Error("CREATE TABLE t (a ARRAY<INT, INT>)"),
             "SQL parse error at line 1, column 24: ARRAY takes 1 type, found 2");
+}
+
+// DISTRIBUTED BY in CREATE TABLE, and ALTER TABLE's ADD / MODIFY / DROP DISTRIBUTION.
+TEST(CreateTable, Distribution) {
+  StatementPtr s = Parse(
+      "CREATE TABLE t (a INT, b STRING) COMMENT 'c' DISTRIBUTED BY HASH(a, b) INTO 4 BUCKETS "
+      "PARTITIONED BY (b) WITH ('connector' = 'blackhole')");
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->create_table->distribution.has_value());
+  const DistributionDef& d = *s->create_table->distribution;
+  EXPECT_EQ(d.kind, "HASH");
+  EXPECT_EQ(d.keys, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(d.buckets, 4);
+  EXPECT_EQ(s->create_table->partition_keys, std::vector<std::string>{"b"});
+
+  s = Parse("CREATE TABLE t (a INT) DISTRIBUTED BY (a) WITH ('connector' = 'blackhole')");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->create_table->distribution->kind, "");
+  EXPECT_FALSE(s->create_table->distribution->buckets.has_value());
+  s = Parse("CREATE TABLE t (a INT) DISTRIBUTED INTO 3 BUCKETS WITH ('connector' = 'blackhole')");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->create_table->distribution->keys.empty());
+  EXPECT_EQ(s->create_table->distribution->buckets, 3);
+  EXPECT_NE(Error("CREATE TABLE t (a INT) DISTRIBUTED INTO 0 BUCKETS WITH ()")
+                .find("the number of buckets must be a positive integer, not 0"),
+            std::string::npos);
+  EXPECT_NE(Error("CREATE TABLE t (a INT) DISTRIBUTED a WITH ()").find("expected 'BY' or 'INTO'"),
+            std::string::npos);
+
+  s = Parse("ALTER TABLE t ADD DISTRIBUTION BY RANGE(a) INTO 2 BUCKETS");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kAddDistribution);
+  EXPECT_EQ(s->alter_table->elements.distribution->kind, "RANGE");
+  s = Parse("ALTER TABLE t MODIFY DISTRIBUTION INTO 8 BUCKETS");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kModifyDistribution);
+  EXPECT_EQ(s->alter_table->elements.distribution->buckets, 8);
+  s = Parse("ALTER TABLE t DROP DISTRIBUTION");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kDropDistribution);
+  // A column called distribution is still a column.
+  s = Parse("ALTER TABLE t ADD distribution INT");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kAdd);
+  s = Parse("ALTER TABLE t DROP (distribution)");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kDropColumns);
 }
 
 }  // namespace

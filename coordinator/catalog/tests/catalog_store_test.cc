@@ -41,6 +41,7 @@ CatalogTable Orders(const ObjectPath& path) {
   t.watermark_expr = "ts - INTERVAL '5' SECOND";
   t.comment = "all orders";
   t.partition_keys = {"ts", "amount"};
+  t.distribution = TableDistribution{"HASH", {"id"}, 4};
   return t;
 }
 
@@ -86,6 +87,8 @@ TEST(CatalogStoreTest, PermanentObjectsSurviveAReopen) {
   EXPECT_EQ(t->watermark_expr, want.watermark_expr);
   EXPECT_EQ(t->comment, "all orders");
   EXPECT_EQ(t->partition_keys, want.partition_keys);  // PARTITIONED BY, in the order written
+  ASSERT_TRUE(t->distribution.has_value());
+  EXPECT_EQ(t->distribution->ToString(), "DISTRIBUTED BY HASH(`id`) INTO 4 BUCKETS");
   auto v = reopened.FindView(big);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->query_text, "SELECT id FROM orders WHERE amount > 100");
