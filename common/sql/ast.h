@@ -409,6 +409,7 @@ struct AlterTable {
     kAddDistribution,     // ADD DISTRIBUTION BY ... | INTO n BUCKETS (in elements.distribution)
     kModifyDistribution,  // MODIFY DISTRIBUTION ..., replacing the one there is
     kDropDistribution,    // DROP DISTRIBUTION
+    kCompact,             // [PARTITION (k = v, ...)] COMPACT (in partitions[0] when given)
   };
   // Where ADD/MODIFY puts a column: FIRST, AFTER `after`, or (neither) last / where it was.
   struct Position {

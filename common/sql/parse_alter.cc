@@ -1,6 +1,6 @@
 // ALTER TABLE (RENAME, SET/RESET options, ADD/MODIFY/DROP columns, primary key and watermark,
-// ADD/DROP PARTITION, ADD/MODIFY/DROP DISTRIBUTION), ALTER VIEW (RENAME TO, AS query), ALTER
-// DATABASE ... SET, ALTER CATALOG (SET, RESET, COMMENT), ALTER FUNCTION (parsed as CREATE
+// ADD/DROP PARTITION, ADD/MODIFY/DROP DISTRIBUTION, COMPACT), ALTER VIEW (RENAME TO, AS query),
+// ALTER DATABASE ... SET, ALTER CATALOG (SET, RESET, COMMENT), ALTER FUNCTION (parsed as CREATE
 // FUNCTION's alter form), ALTER MODEL (parse_model.cc) and CREATE CATALOG, in Flink's syntax.
 #include <utility>
 
@@ -75,6 +75,14 @@ absl::Status Parser::ParseAlterTable(Statement& stmt) {
   ASSIGN_OR_RETURN(alter.name, ParseQualifiedName());
   alter.pos = Peek().pos;
   using Action = AlterTable::Action;
+  if (PeekKeyword("COMPACT") || (PeekKeyword("PARTITION") && PeekSymbol("(", 1))) {
+    alter.action = Action::kCompact;
+    if (AcceptKeyword("PARTITION")) {
+      ASSIGN_OR_RETURN(std::vector<PartitionValueDef> spec, ParsePartitionSpec());
+      alter.partitions.push_back(std::move(spec));
+    }
+    return ExpectKeyword("COMPACT");
+  }
   if (AcceptKeyword("RENAME")) {
     if (AcceptKeyword("TO")) {
       alter.action = Action::kRename;

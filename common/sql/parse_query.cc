@@ -349,6 +349,10 @@ absl::Status Parser::ParseTableFunctionArgs(TableRef& ref) {
 }
 
 absl::Status Parser::ParseTableAlias(TableRef& ref) {
+  if (PeekKeyword("MATCH_RECOGNIZE") && PeekSymbol("(", 1)) {
+    return ErrorAt(Peek(),
+                   "MATCH_RECOGNIZE (pattern recognition over a table's rows) is not supported");
+  }
   if (AcceptKeyword("AS") || PeekIdentifier()) {
     ASSIGN_OR_RETURN(ref.alias, ParseIdentifier());
     if (PeekSymbol("(")) {

@@ -280,7 +280,8 @@ absl::Status ApplyAlter(sql::AlterTable& ddl, const ObjectPath& new_path, sql::C
       return AlterDistribution(ddl, new_path, table);
     case Action::kAddPartitions:
     case Action::kDropPartitions:
-      break;  // the table's definition stays: ExecuteAlterTablePartitions changes directories
+    case Action::kCompact:
+      break;  // handled by ExecuteAlterTable before the definition is rebuilt
   }
   return absl::InternalError("unhandled ALTER TABLE action");
 }
@@ -428,6 +429,11 @@ absl::Status ExecuteAlterTable(Session& session, sql::AlterTable& ddl) {
   if (ddl.action == sql::AlterTable::Action::kAddPartitions ||
       ddl.action == sql::AlterTable::Action::kDropPartitions) {
     return ExecuteAlterTablePartitions(session, ddl, *table);
+  }
+  if (ddl.action == sql::AlterTable::Action::kCompact) {
+    // Flink compacts only its managed tables (those without a connector); Eddy has none.
+    return Invalid(absl::StrCat("ALTER TABLE COMPACT operation is not supported for non-managed ",
+                                "table ", path.ToQuotedString()));
   }
   ObjectPath new_path = path;
   if (ddl.action == sql::AlterTable::Action::kRename) {

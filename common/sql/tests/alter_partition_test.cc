@@ -80,5 +80,20 @@ TEST(AlterPartition, MalformedSpecsAreErrors) {
             std::string::npos);
 }
 
+// ALTER TABLE t [PARTITION (...)] COMPACT.
+TEST(AlterPartition, Compact) {
+  StatementPtr s = Parse("ALTER TABLE t COMPACT");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kCompact);
+  EXPECT_TRUE(s->alter_table->partitions.empty());
+  s = Parse("ALTER TABLE t PARTITION (dt = '2024-01-01') COMPACT");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->alter_table->action, AlterTable::Action::kCompact);
+  ASSERT_EQ(s->alter_table->partitions.size(), 1u);
+  EXPECT_EQ(s->alter_table->partitions[0][0].value, "2024-01-01");
+  EXPECT_NE(Error("ALTER TABLE t PARTITION (dt = 'x')").find("expected 'COMPACT'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace eddy::sql::testing

@@ -242,5 +242,15 @@ TEST(Query, Errors) {
             "ERROR: SQL parse error at line 1, column 37: only one TABLE argument is supported");
 }
 
+// MATCH_RECOGNIZE is not implemented: it is refused by name, not read as a table alias.
+TEST(Query, MatchRecognizeIsRefusedByName) {
+  EXPECT_EQ(
+      testing::Error("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts PATTERN (A) DEFINE A AS a > 0)"),
+      "SQL parse error at line 1, column 17: MATCH_RECOGNIZE (pattern recognition over a "
+      "table's rows) is not supported");
+  // A table aliased match_recognize is still one.
+  ASSERT_NE(Parse("SELECT * FROM t match_recognize"), nullptr);
+}
+
 }  // namespace
 }  // namespace eddy::sql
