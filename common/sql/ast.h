@@ -149,6 +149,21 @@ struct OverClause {
 
 // ---------------------------------------------------------------- queries
 
+// Key/value pairs of a WITH ('k' = 'v', ...) clause, in the order written (keys unique).
+struct PropertyList {
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::vector<SourcePos> positions;  // position of each key
+};
+
+// A hint, /*+ NAME(...) */: OPTIONS('k' = 'v', ...) after a table's name (Flink's dynamic table
+// options), or a query hint after SELECT (BROADCAST(t), STATE_TTL('t' = '1d'), ...).
+struct HintDef {
+  std::string name;               // upper-case
+  PropertyList options;           // 'k' = 'v' (or k = v) arguments
+  std::vector<std::string> args;  // plain arguments: identifiers or strings
+  SourcePos pos;
+};
+
 struct SelectItem {
   ExprPtr expr;  // kStar for `*` / `t.*`
   std::optional<std::string> alias;
@@ -178,6 +193,7 @@ struct TableRef {
   std::vector<std::string> descriptor_cols;
   std::vector<std::string> table_arg_partition_by;  // TABLE t PARTITION BY k (or (k1, k2))
   std::optional<QualifiedName> model_arg;           // ML_PREDICT's `MODEL m`
+  std::vector<HintDef> hints;                       // kTable: `name /*+ OPTIONS(...) */`
   bool lateral = false;  // LATERAL TABLE(fn(args)): a table function correlated with the left input
 
   // kTable: `FOR SYSTEM_TIME AS OF expr` (the right side of a temporal join); null otherwise.
@@ -196,6 +212,7 @@ struct Query {
   SourcePos pos;
 
   // kSelect
+  std::vector<HintDef> hints;  // SELECT /*+ ... */ (query hints)
   bool distinct = false;
   std::vector<SelectItem> select_list;
   std::unique_ptr<TableRef> from;  // may be null: SELECT 1
@@ -246,12 +263,6 @@ struct LikeClause {
   QualifiedName source;
   // Options as written: e.g. {"EXCLUDING", "OPTIONS"}, {"INCLUDING", "ALL"} pairs, in order.
   std::vector<std::pair<std::string, std::string>> options;
-};
-
-// Key/value pairs of a WITH ('k' = 'v', ...) clause, in the order written (keys unique).
-struct PropertyList {
-  std::vector<std::pair<std::string, std::string>> entries;
-  std::vector<SourcePos> positions;  // position of each key
 };
 
 // DISTRIBUTED BY [HASH | RANGE] (c, ...) [INTO n BUCKETS] | DISTRIBUTED INTO n BUCKETS of CREATE
@@ -329,6 +340,7 @@ struct PartitionValueDef {
 
 struct Insert {
   QualifiedName target;
+  std::vector<HintDef> target_hints;         // INSERT INTO t /*+ OPTIONS(...) */
   std::vector<PartitionValueDef> partition;  // INSERT INTO t PARTITION (a = 'x') ...: static
   std::vector<std::string> columns;          // optional column list
   bool overwrite = false;

@@ -39,6 +39,7 @@ class Lexer {
       token.end = at_;
       tokens.push_back(std::move(token));
     }
+    if (in_hint_) return ParseError(pos_, "unterminated hint: /*+ without */");
     Token end;
     end.kind = TokenKind::kEnd;
     end.pos = pos_;
@@ -69,7 +70,7 @@ class Lexer {
         Bump();
       } else if (c == '-' && Peek(1) == '-') {
         while (at_ < sql_.size() && Peek() != '\n') Bump();
-      } else if (c == '/' && Peek(1) == '*') {
+      } else if (c == '/' && Peek(1) == '*' && Peek(2) != '+') {
         SourcePos start = pos_;
         Bump();
         Bump();
@@ -166,8 +167,18 @@ class Lexer {
   }
 
   absl::Status LexSymbol(Token& token) {
-    static constexpr std::string_view kTwoChar[] = {"<>", "!=", "<=", ">=", "||"};
     std::string_view rest = sql_.substr(at_);
+    // A hint, /*+ name(...) [, ...] */: its opening and (inside one) closing marks are tokens, so
+    // that the parser reads the hints where they belong and refuses them elsewhere.
+    const std::string_view hint_mark = in_hint_ ? "*/" : "/*+";
+    if (rest.substr(0, hint_mark.size()) == hint_mark) {
+      for (size_t i = 0; i < hint_mark.size(); ++i) Bump();
+      token.kind = TokenKind::kSymbol;
+      token.text = std::string(hint_mark);
+      in_hint_ = !in_hint_;
+      return absl::OkStatus();
+    }
+    static constexpr std::string_view kTwoChar[] = {"<>", "!=", "<=", ">=", "||"};
     for (std::string_view op : kTwoChar) {
       if (rest.substr(0, 2) == op) {
         Bump();
@@ -198,6 +209,7 @@ class Lexer {
   std::string_view sql_;
   size_t at_ = 0;
   SourcePos pos_;
+  bool in_hint_ = false;  // between /*+ and */
 };
 
 }  // namespace

@@ -121,6 +121,9 @@ absl::StatusOr<QueryPtr> Parser::ParseSelect() {
   auto query = std::make_unique<Query>();
   query->kind = Query::Kind::kSelect;
   query->pos = Advance().pos;
+  if (PeekSymbol("/*+")) {
+    ASSIGN_OR_RETURN(query->hints, ParseHints());
+  }
   if (AcceptKeyword("DISTINCT")) {
     query->distinct = true;
   } else {
@@ -296,6 +299,9 @@ absl::StatusOr<std::unique_ptr<TableRef>> Parser::ParseTablePrimary() {
       RETURN_IF_ERROR(ParseTableFunctionArgs(*ref));
     } else {
       ref->kind = TableRefKind::kTable;
+      if (PeekSymbol("/*+")) {
+        ASSIGN_OR_RETURN(ref->hints, ParseHints());
+      }
       if (PeekKeyword("FOR") && PeekKeyword("SYSTEM_TIME", 1)) {
         Advance();
         Advance();

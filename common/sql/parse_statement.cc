@@ -337,6 +337,9 @@ absl::StatusOr<std::unique_ptr<Insert>> Parser::ParseInsert() {
     return ErrorExpected("'INTO' or 'OVERWRITE'");
   }
   ASSIGN_OR_RETURN(insert->target, ParseQualifiedName());
+  if (PeekSymbol("/*+")) {
+    ASSIGN_OR_RETURN(insert->target_hints, ParseHints());
+  }
   if (AcceptKeyword("PARTITION")) {
     ASSIGN_OR_RETURN(insert->partition, ParsePartitionSpec());
   }

@@ -167,6 +167,8 @@ class Parser {
   absl::StatusOr<std::unique_ptr<TableRef>> ParseTablePrimary();
   absl::Status ParseTableFunctionArgs(TableRef& ref);
   absl::Status ParseTableAlias(TableRef& ref);
+  // /*+ NAME[(args)] [, NAME[(args)]]* */, the opening mark next (parse_hints.cc).
+  absl::StatusOr<std::vector<HintDef>> ParseHints();
 
   // ---- expressions (parse_expression.cc)
   absl::StatusOr<ExprPtr> ParseExpr();

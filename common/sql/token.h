@@ -18,7 +18,8 @@ enum class TokenKind {
   kInteger,           // digits that fit an int64
   kDecimal,           // 1.5, .5, 1. or an integer too large for int64
   kDouble,            // a number with an exponent: 1e3, 2.5E-2
-  kSymbol,            // operator or punctuation: + - * / % = <> != < <= > >= || ( ) , . ; [ ]
+  kSymbol,            // operator or punctuation: + - * / % = <> != < <= > >= || ( ) , . ; [ ],
+                      // and a hint's /*+ and */
 };
 
 struct Token {

@@ -110,6 +110,9 @@ struct CatalogTable {
   std::map<std::string, TableStatistics> partition_statistics;
   // Set for a materialized table.
   std::optional<MaterializedTableInfo> materialized;
+  // Never stored: the OPTIONS hint one reference to the table in a query gave (already merged
+  // into `options`), which EXPLAIN shows as Flink does.
+  OptionList hint_options;
 
   const std::string& ColumnComment(size_t column) const {
     static const std::string kNone;

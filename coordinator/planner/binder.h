@@ -277,6 +277,13 @@ class Binder {
   // ML_PREDICT(TABLE t, MODEL m, DESCRIPTOR(cols)): checked, then refused naming the model's
   // provider (Eddy ships none; binder_model.cc).
   absl::StatusOr<BoundRelation> BindModelPrediction(const sql::TableRef& ref);
+  // A table reference's /*+ OPTIONS(...) */ hints (binder_hints.cc): the table with those options
+  // merged in and validated as CREATE TABLE validates them; `table` itself without hints.
+  absl::StatusOr<std::shared_ptr<const CatalogTable>> ApplyTableHints(
+      std::shared_ptr<const CatalogTable> table, const std::vector<sql::HintDef>& hints);
+  // SELECT /*+ ... */: Flink's query hints, none of which Eddy's planner takes; an error naming
+  // the first.
+  static absl::Status RefuseQueryHints(const std::vector<sql::HintDef>& hints);
   absl::StatusOr<BoundRelation> BindView(const CatalogView& view, const sql::SourcePos& pos);
 
   // A binder for a subquery of this binder's query whose enclosing relation is `outer`.

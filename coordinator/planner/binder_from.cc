@@ -172,14 +172,21 @@ absl::StatusOr<BoundRelation> Binder::BindNamedTable(const sql::TableRef& ref, b
   if (!path.ok()) return AsValidationError(ref.name.pos, path.status());
   const std::string qualifier = ref.alias.value_or(path->object);
   if (auto view = catalog_.FindView(*path)) {
+    if (!ref.hints.empty()) {
+      return ValidationErrorAt(ref.hints[0].pos,
+                               absl::StrCat("View '", path->ToQuotedString(),
+                                            "' cannot be enriched with new options. Hints can only "
+                                            "be applied to tables."));
+    }
     ASSIGN_OR_RETURN(BoundRelation r, BindView(*view, ref.pos));
     return Alias(std::move(r), qualifier, ref.column_aliases, ref.pos);
   }
-  auto table = catalog_.FindTable(*path);
+  std::shared_ptr<const CatalogTable> table = catalog_.FindTable(*path);
   if (table == nullptr) {
     return ValidationErrorAt(ref.name.pos,
                              absl::StrCat("table '", path->ToString(), "' not found"));
   }
+  ASSIGN_OR_RETURN(table, ApplyTableHints(std::move(table), ref.hints));
   const std::string connector = table->connector();
   const ConnectorFactory* factory = ConnectorOf(*table);
   if (factory == nullptr || !factory->can_read()) {

@@ -39,6 +39,7 @@ absl::StatusOr<LogicalNodePtr> Binder::BindInsert(const sql::Insert& insert) {
   if (table == nullptr) {
     return ValidationErrorAt(insert.target.pos, absl::StrCat("table '", name, "' not found"));
   }
+  ASSIGN_OR_RETURN(table, ApplyTableHints(std::move(table), insert.target_hints));
   const std::string connector = table->connector();
   const ConnectorFactory* factory = ConnectorOf(*table);
   if (factory == nullptr || !factory->can_write()) {

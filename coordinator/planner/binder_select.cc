@@ -494,6 +494,7 @@ absl::StatusOr<BoundRelation> Binder::BindSelect(const sql::Query& q,
     return ValidationErrorAt(hidden_items[0]->pos,
                              "ORDER BY expression not in the select list of a SELECT DISTINCT");
   }
+  RETURN_IF_ERROR(RefuseQueryHints(q.hints));
   if (q.from == nullptr) {
     ASSIGN_OR_RETURN(BoundRelation r, BindConstantSelect(q));
     if (q.distinct) r.node = Distinct(r.node);

@@ -119,7 +119,8 @@ std::string AggOver(const LogicalNode& over, size_t c) {
 std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
   switch (n.kind) {
     case LogicalKind::kTableScan:
-      return absl::StrCat("LogicalTableScan(table=", n.table->path.ToExplainString(), ")");
+      return absl::StrCat("LogicalTableScan(table=", n.table->path.ToExplainString(),
+                          OptionsHintDigest(*n.table, /*logical=*/true), ")");
     case LogicalKind::kValues:
       return absl::StrCat("LogicalValues(tuples=", ValuesTuples(n), ")");
     case LogicalKind::kProject: {
@@ -216,7 +217,8 @@ std::string Describe(const LogicalNode& n, const LogicalNode* shown_input) {
                           JoinTypeName(n.join_type), "])");
     case LogicalKind::kSink:
       return absl::StrCat("LogicalSink(table=[", n.sink_table->path.ToString(), "], fields=[",
-                          absl::StrJoin(shown_input->schema.Names(), ", "), "])");
+                          absl::StrJoin(shown_input->schema.Names(), ", "), "]",
+                          OptionsHintDigest(*n.sink_table, /*logical=*/true), ")");
   }
   return "Logical?";
 }

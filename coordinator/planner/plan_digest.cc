@@ -22,7 +22,16 @@ std::string TableScanDigest(const LogicalNode& scan) {
                          absl::StrJoin(specs, ", "), "]]]");
   }
   return absl::StrCat("TableSourceScan(table=", table, ", fields=[",
-                      absl::StrJoin(scan.schema.Names(), ", "), "])");
+                      absl::StrJoin(scan.schema.Names(), ", "), "]",
+                      OptionsHintDigest(*scan.table, /*logical=*/false), ")");
+}
+
+std::string OptionsHintDigest(const CatalogTable& table, bool logical) {
+  if (table.hint_options.empty()) return "";
+  std::vector<std::string> options;
+  for (const auto& [k, v] : table.hint_options) options.push_back(absl::StrCat(k, "=", v));
+  return absl::StrCat(", hints=[[[OPTIONS ", logical ? "inheritPath:[] " : "", "options:{",
+                      absl::StrJoin(options, ", "), "}]]]");
 }
 
 std::string ValuesTuples(const LogicalNode& values) {
@@ -350,7 +359,8 @@ std::string UnionDigest(const LogicalNode& u) {
 
 std::string SinkDigest(const LogicalNode& sink) {
   return absl::StrCat("Sink(table=[", sink.sink_table->path.ToString(), "], fields=[",
-                      absl::StrJoin(sink.input().schema.Names(), ", "), "])");
+                      absl::StrJoin(sink.input().schema.Names(), ", "), "]",
+                      OptionsHintDigest(*sink.sink_table, /*logical=*/false), ")");
 }
 
 std::string MiniBatchAssignerDigest(int64_t interval_ms) {

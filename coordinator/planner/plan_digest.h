@@ -13,6 +13,9 @@
 namespace eddy::planner {
 
 std::string TableScanDigest(const LogicalNode& scan);
+// `, hints=[[[OPTIONS options:{k=v, ...}]]]` (with `inheritPath:[] ` before `options` for a logical
+// node, as Flink prints them) when the table reference had an OPTIONS hint; empty otherwise.
+std::string OptionsHintDigest(const CatalogTable& table, bool logical);
 // Flink's form: `Values(tuples=[[{ 'a', 1 }, { 'b', 2 }]], values=[word, n])`, every row.
 std::string ValuesDigest(const LogicalNode& values);
 // Just the `[[{ 'a', 1 }, ...]]` part (also used by LogicalValues).

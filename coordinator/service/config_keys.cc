@@ -67,6 +67,8 @@ const std::map<std::string, KeySpec>& Specs() {
       {"table.exec.mini-batch.allow-latency", {Kind::kDuration, "0 ms", {}}},
       {"table.exec.mini-batch.size", {Kind::kPositiveInt, "1000", {}}},
       {"table.exec.state.ttl", {Kind::kDuration, "0 ms", {}}},
+      // Whether a table reference may carry /*+ OPTIONS(...) */ (dynamic table options).
+      {"table.dynamic-table-options.enabled", {Kind::kBool, "true", {}}},
       {"table.exec.source.idle-timeout", {Kind::kDuration, "0 ms", {}}},
       // What a sink does with a row that has a null in a NOT NULL column: fail the job, or drop it.
       {"table.exec.sink.not-null-enforcer", {Kind::kEnum, "ERROR", {"ERROR", "DROP"}}},

@@ -111,6 +111,18 @@ TEST(Lexer, CommentsAreSkipped) {
   EXPECT_EQ(t[1].pos.column, 13);
 }
 
+// A hint's marks are tokens (the parser places hints); a plain comment is still skipped.
+TEST(Lexer, HintMarksAreTokens) {
+  EXPECT_THAT(Texts(Lex("t /*+ OPTIONS('k'='v') */ /* c */ x")),
+              ElementsAre("t", "/*+", "OPTIONS", "(", "k", "=", "v", ")", "*/", "x", ""));
+  // Outside a hint, */ is two symbols again.
+  EXPECT_THAT(Texts(Lex("/*+ A */ 2*/")), ElementsAre("/*+", "A", "*/", "2", "*", "/", ""));
+  absl::StatusOr<std::vector<Token>> open = Tokenize("SELECT /*+ A(x) ");
+  ASSERT_FALSE(open.ok());
+  EXPECT_THAT(std::string(open.status().message()),
+              ::testing::HasSubstr("unterminated hint: /*+ without */"));
+}
+
 TEST(Lexer, Utf8ColumnsCountCharacters) {
   std::vector<Token> t = Lex("'häh' x");
   ASSERT_EQ(t.size(), 3u);

@@ -252,5 +252,30 @@ TEST(Query, MatchRecognizeIsRefusedByName) {
   ASSERT_NE(Parse("SELECT * FROM t match_recognize"), nullptr);
 }
 
+// Hints where Flink's grammar has them: after a table's name, after SELECT, after an INSERT's
+// target; elsewhere /*+ is out of place.
+TEST(Query, HintsAfterTablesSelectAndInsertTargets) {
+  StatementPtr s = Parse(
+      "SELECT /*+ BROADCAST(a), STATE_TTL('a' = '1d') */ x FROM a /*+ OPTIONS('k' = 'v', k2 = "
+      "2) */ JOIN b ON a.x = b.x");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->query->hints.size(), 2u);
+  EXPECT_EQ(s->query->hints[0].name, "BROADCAST");
+  EXPECT_EQ(s->query->hints[0].args, std::vector<std::string>{"a"});
+  EXPECT_EQ(s->query->hints[1].options.entries[0].second, "1d");
+  const TableRef& left = *s->query->from->left;
+  ASSERT_EQ(left.hints.size(), 1u);
+  EXPECT_EQ(left.hints[0].name, "OPTIONS");
+  ASSERT_EQ(left.hints[0].options.entries.size(), 2u);
+  EXPECT_EQ(left.hints[0].options.entries[1], (std::pair<std::string, std::string>{"k2", "2"}));
+  s = Parse("INSERT INTO t /*+ OPTIONS('sink.parallelism' = '2') */ SELECT 1");
+  ASSERT_NE(s, nullptr);
+  ASSERT_EQ(s->insert->target_hints.size(), 1u);
+  EXPECT_NE(testing::Error("SELECT x FROM a /*+ OPTIONS('k' = 'v', 'k' = 'w') */")
+                .find("hint option 'k' is given twice"),
+            std::string::npos);
+  EXPECT_NE(testing::Error("SELECT x /*+ A */ FROM a").find("but found '/*+'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace eddy::sql
