@@ -169,15 +169,7 @@ absl::Status Catalog::AlterDatabase(const std::string& catalog, const std::strin
   std::lock_guard<std::mutex> lock(mu_);
   RETURN_IF_ERROR(CheckDatabaseLocked({catalog, database, ""}));
   DatabaseInfo info = database_infos_[{catalog, database}];
-  for (const auto& [key, value] : properties) {
-    auto same = std::find_if(info.properties.begin(), info.properties.end(),
-                             [&](const auto& kv) { return kv.first == key; });
-    if (same != info.properties.end()) {
-      same->second = value;
-    } else {
-      info.properties.emplace_back(key, value);
-    }
-  }
+  for (const auto& [key, value] : properties) SetOption(info.properties, key, value);
   if (CatalogStore* store = StoreFor(catalog)) {
     RETURN_IF_ERROR(store->PutDatabase(catalog, database, info));
   }

@@ -48,6 +48,18 @@ struct ObjectPath {
 
 using OptionList = std::vector<std::pair<std::string, std::string>>;  // in the order written
 
+// Sets `key` to `value`: in place when `options` has the key (so listings keep the order written),
+// else appended.
+inline void SetOption(OptionList& options, const std::string& key, const std::string& value) {
+  for (auto& [k, v] : options) {
+    if (k == key) {
+      v = value;
+      return;
+    }
+  }
+  options.emplace_back(key, value);
+}
+
 // DISTRIBUTED BY (Flink 1.20): how a table's connector lays its rows out in buckets. No connector
 // of Eddy writes buckets, so a table with a distribution is read as any other but not written.
 struct TableDistribution {

@@ -264,16 +264,7 @@ absl::StatusOr<CatalogTable> BindCreateTable(const sql::CreateTable& ddl,
   RETURN_IF_ERROR(BindDistribution(ddl, table));
 
   // The new table's WITH entries override the copied ones, in place, so SHOW CREATE keeps order.
-  for (const auto& [k, v] : ddl.properties.entries) {
-    bool replaced = false;
-    for (auto& [ek, ev] : table.options) {
-      if (ek == k) {
-        ev = v;
-        replaced = true;
-      }
-    }
-    if (!replaced) table.options.emplace_back(k, v);
-  }
+  for (const auto& [k, v] : ddl.properties.entries) SetOption(table.options, k, v);
   RETURN_IF_ERROR(planner::ValidateConnectorOptions(table, allow_internal));
   return table;
 }

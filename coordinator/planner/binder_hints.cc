@@ -35,15 +35,8 @@ absl::StatusOr<std::shared_ptr<const CatalogTable>> Binder::ApplyTableHints(
                                "the OPTIONS hint takes 'key' = 'value' pairs: OPTIONS('k' = 'v')");
     }
     for (const auto& [key, value] : hint.options.entries) {
-      bool replaced = false;
-      for (auto& [k, v] : hinted.options) {
-        if (k == key) {
-          v = value;
-          replaced = true;
-        }
-      }
-      if (!replaced) hinted.options.emplace_back(key, value);
-      hinted.hint_options.emplace_back(key, value);
+      SetOption(hinted.options, key, value);
+      SetOption(hinted.hint_options, key, value);
     }
   }
   if (absl::Status s = ValidateConnectorOptions(hinted); !s.ok()) {

@@ -194,16 +194,7 @@ absl::StatusOr<SubmittedJob> SubmitContinuousRefreshJob(JobManager* jobs, Sessio
   if (!dynamic_options.empty()) {
     CatalogTable with_options = table;
     with_options.materialized.reset();
-    for (const auto& [key, value] : dynamic_options) {
-      bool replaced = false;
-      for (auto& [k, v] : with_options.options) {
-        if (k == key) {
-          v = value;
-          replaced = true;
-        }
-      }
-      if (!replaced) with_options.options.emplace_back(key, value);
-    }
+    for (const auto& [key, value] : dynamic_options) SetOption(with_options.options, key, value);
     // Bound as CREATE TABLE binds it, so an option the connector does not know is refused by
     // name.
     ASSIGN_OR_RETURN(sql::StatementPtr definition,

@@ -85,13 +85,7 @@ absl::Status AlterModel(SessionCatalog& catalog, const sql::ModelStatement& ddl)
   if (existing == nullptr) return absl::OkStatus();  // IF EXISTS, and there is none
   if (ddl.op == Op::kSet) {
     for (const auto& [key, value] : ddl.properties.entries) {
-      auto same = std::find_if(altered.options.begin(), altered.options.end(),
-                               [&](const auto& kv) { return kv.first == key; });
-      if (same != altered.options.end()) {
-        same->second = value;
-      } else {
-        altered.options.emplace_back(key, value);
-      }
+      SetOption(altered.options, key, value);
     }
   } else if (ddl.op == Op::kReset) {
     for (const std::string& key : ddl.keys) {
