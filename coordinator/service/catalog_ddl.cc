@@ -30,12 +30,6 @@ absl::StatusOr<std::pair<std::string, std::string>> DatabaseName(const Session& 
   return Invalid(absl::StrCat("'", name.ToString(), "' is not a database name"));
 }
 
-sql::QualifiedName NameOf(const ObjectPath& path) {
-  sql::QualifiedName name;
-  name.parts = {path.catalog, path.database, path.object};
-  return name;
-}
-
 std::string Quoted(const std::string& column) { return absl::StrCat("`", column, "`"); }
 
 std::vector<sql::ColumnDef>::iterator FindColumn(std::vector<sql::ColumnDef>& columns,
@@ -485,19 +479,29 @@ absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl) {
   return catalog.AlterView(path, std::move(altered));
 }
 
+sql::QualifiedName NameOf(const ObjectPath& path) {
+  sql::QualifiedName name;
+  name.parts = {path.catalog, path.database, path.object};
+  return name;
+}
+
+absl::StatusOr<Schema> QueryColumns(Session& session, const ObjectPath& path,
+                                    sql::QueryPtr& query) {
+  sql::CreateView as_view;
+  as_view.name = NameOf(path);
+  as_view.query = std::move(query);
+  absl::StatusOr<CatalogView> bound = BindCreateView(as_view, session.catalog, session.config);
+  query = std::move(as_view.query);
+  if (!bound.ok()) return bound.status();
+  return bound->schema;
+}
+
 absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTable& ddl) {
   SessionCatalog& catalog = session.catalog;
   ASSIGN_OR_RETURN(ObjectPath path, catalog.Resolve(ddl.name));
-  // The query's columns, as a view over it would have them.
-  sql::CreateView as_view;
-  as_view.name = NameOf(path);
-  as_view.query = std::move(ddl.as_query);
-  absl::StatusOr<CatalogView> bound = BindCreateView(as_view, catalog, session.config);
-  ddl.as_query = std::move(as_view.query);
-  if (!bound.ok()) return bound.status();
   CatalogTable shape;
   shape.path = path;
-  shape.schema = bound->schema;
+  ASSIGN_OR_RETURN(shape.schema, QueryColumns(session, path, ddl.as_query));
   shape.options = ddl.properties.entries;
   shape.comment = ddl.comment.value_or("");
   shape.partition_keys = ddl.partition_keys;

@@ -28,6 +28,11 @@ absl::Status ExecuteAlterView(Session& session, sql::AlterView& ddl);
 // TABLE that lists them, so its options are validated the same way). The caller creates it and
 // submits the INSERT of the query.
 absl::StatusOr<CatalogTable> BindCreateTableAs(Session& session, sql::CreateTable& ddl);
+// The columns `query` yields, as a view named `path` over it would have them (CREATE TABLE AS and
+// CREATE MATERIALIZED TABLE take these). `query` is borrowed for the binding and given back.
+absl::StatusOr<Schema> QueryColumns(Session& session, const ObjectPath& path, sql::QueryPtr& query);
+// `path` as the three-part name a statement would write.
+sql::QualifiedName NameOf(const ObjectPath& path);
 // The permanent table REPLACE TABLE (or CREATE OR REPLACE TABLE) ... AS replaces at `path`: null
 // when there is none and `replace` may create it. A missing table for REPLACE TABLE, a view and a
 // temporary table are errors.

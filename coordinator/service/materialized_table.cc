@@ -29,12 +29,6 @@ constexpr int64_t kDefaultFreshnessThresholdMs = 30 * 60 * 1000;
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
 
-sql::QualifiedName NameOf(const ObjectPath& path) {
-  sql::QualifiedName name;
-  name.parts = {path.catalog, path.database, path.object};
-  return name;
-}
-
 // ---------------------------------------------------------------- freshness
 
 struct Freshness {
@@ -295,13 +289,8 @@ absl::StatusOr<Response> Create(JobManager* jobs, Session& session,
   ASSIGN_OR_RETURN(Freshness freshness, FreshnessOf(mt));
 
   // The query's columns (as CREATE TABLE AS SELECT takes them), then the keys over them.
-  sql::CreateView as_view;
-  as_view.name = NameOf(path);
-  as_view.query = std::move(mt.query);
-  absl::StatusOr<CatalogView> shape = BindCreateView(as_view, catalog, session.config);
-  mt.query = std::move(as_view.query);
-  if (!shape.ok()) return shape.status();
-  RETURN_IF_ERROR(CheckColumnsOfQuery(mt, shape->schema));
+  ASSIGN_OR_RETURN(Schema columns, QueryColumns(session, path, mt.query));
+  RETURN_IF_ERROR(CheckColumnsOfQuery(mt, columns));
 
   ASSIGN_OR_RETURN(int64_t threshold_ms,
                    planner::ConfigDurationMs(session.config, kFreshnessThresholdKey,
