@@ -6,6 +6,7 @@
 //   ALTER MATERIALIZED TABLE name SUSPEND | RESUME [WITH (...)] | REFRESH [PARTITION (k = v, ...)]
 //   DROP MATERIALIZED TABLE [IF EXISTS] name
 // What they mean is checked when they run (coordinator/service/materialized_table.h).
+#include <memory>
 #include <utility>
 
 #include "common/base/status_macros.h"
@@ -13,6 +14,15 @@
 
 namespace eddy::sql {
 namespace {
+
+// Starts `stmt` as a materialized table statement of `op`.
+MaterializedTableStatement& StartMaterializedTableStatement(Statement& stmt,
+                                                            MaterializedTableStatement::Op op) {
+  stmt.kind = StatementKind::kMaterializedTable;
+  stmt.materialized_table = std::make_unique<MaterializedTableStatement>();
+  stmt.materialized_table->op = op;
+  return *stmt.materialized_table;
+}
 
 constexpr char kIntervalFreshnessOnly[] =
     "MATERIALIZED TABLE only supports define interval type FRESHNESS, please refer to the "
@@ -27,10 +37,8 @@ absl::Status Parser::ParseCreateMaterializedTable(Statement& stmt, bool temporar
     return ErrorAt(materialized, "CREATE TEMPORARY MATERIALIZED TABLE is not supported.");
   if (or_replace) return ErrorAt(materialized, "REPLACE MATERIALIZED TABLE is not supported.");
   RETURN_IF_ERROR(ExpectKeyword("TABLE"));
-  stmt.kind = StatementKind::kMaterializedTable;
-  stmt.materialized_table = std::make_unique<MaterializedTableStatement>();
-  MaterializedTableStatement& mt = *stmt.materialized_table;
-  mt.op = MaterializedTableStatement::Op::kCreate;
+  MaterializedTableStatement& mt =
+      StartMaterializedTableStatement(stmt, MaterializedTableStatement::Op::kCreate);
   ASSIGN_OR_RETURN(mt.if_not_exists, ParseIfNotExists());
   ASSIGN_OR_RETURN(mt.name, ParseQualifiedName());
   if (AcceptSymbol("(")) {
@@ -96,9 +104,9 @@ absl::Status Parser::ParseFreshness(MaterializedTableStatement& mt) {
 absl::Status Parser::ParseAlterMaterializedTable(Statement& stmt) {
   Advance();  // MATERIALIZED
   RETURN_IF_ERROR(ExpectKeyword("TABLE"));
-  stmt.kind = StatementKind::kMaterializedTable;
-  stmt.materialized_table = std::make_unique<MaterializedTableStatement>();
-  MaterializedTableStatement& mt = *stmt.materialized_table;
+  // The operation is set once known.
+  MaterializedTableStatement& mt =
+      StartMaterializedTableStatement(stmt, MaterializedTableStatement::Op::kSuspend);
   ASSIGN_OR_RETURN(mt.name, ParseQualifiedName());
   if (AcceptKeyword("SUSPEND")) {
     mt.op = MaterializedTableStatement::Op::kSuspend;
@@ -124,10 +132,8 @@ absl::Status Parser::ParseDropMaterializedTable(Statement& stmt, bool temporary)
   if (temporary)
     return ErrorAt(materialized, "DROP TEMPORARY MATERIALIZED TABLE is not supported.");
   RETURN_IF_ERROR(ExpectKeyword("TABLE"));
-  stmt.kind = StatementKind::kMaterializedTable;
-  stmt.materialized_table = std::make_unique<MaterializedTableStatement>();
-  MaterializedTableStatement& mt = *stmt.materialized_table;
-  mt.op = MaterializedTableStatement::Op::kDrop;
+  MaterializedTableStatement& mt =
+      StartMaterializedTableStatement(stmt, MaterializedTableStatement::Op::kDrop);
   ASSIGN_OR_RETURN(mt.if_exists, ParseIfExists());
   ASSIGN_OR_RETURN(mt.name, ParseQualifiedName());
   return absl::OkStatus();
