@@ -286,6 +286,15 @@ TEST_F(TaskTest, AggregatePlannedForInsertOnlyInputRejectsARetraction) {
   EXPECT_NE(error.find("planned for insert-only input"), std::string::npos) << error;
 }
 
+// A new, empty directory for one test's files: <tmp>/eddy-task-<name>-<pid>.
+std::filesystem::path FreshScratchDir(const std::string& name) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() /
+                                     ("eddy-task-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root);
+  return root;
+}
+
 // Adds to `d` a filesystem sink (node 2, fed by node 1) of a table partitioned by its first
 // column x, writing csv under `out` and reporting its partitions, and its partition committer
 // (node 3) with a success-file policy and the given commit delay (none when empty).
@@ -322,10 +331,7 @@ void AddPartitionedSinkAndCommitter(const Schema& schema, const std::string& out
 // the sink published its part.
 TEST_F(TaskTest, ASinkWithOutputToCommitEndsItsOutputOnlyOnceItCommitted) {
   namespace fs = std::filesystem;
-  const fs::path root =
-      fs::temp_directory_path() / ("eddy-task-committer-" + std::to_string(getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root);
+  const fs::path root = FreshScratchDir("committer");
   const std::vector<std::string> allowed = {*CanonicalFilesystemPath(root.string())};
   const std::string out = allowed[0] + "/out";
   v1::TaskDeployment d;
@@ -379,10 +385,7 @@ TEST_F(TaskTest, AfterTheStopSavepointCompletesTheTaskEndsAtTheStopWithoutFinish
   namespace fs = std::filesystem;
   for (const std::string delay : {"0 s", "1 h"}) {
     SCOPED_TRACE(delay);
-    const fs::path root =
-        fs::temp_directory_path() / ("eddy-task-stop-" + std::to_string(getpid()));
-    fs::remove_all(root);
-    fs::create_directories(root);
+    const fs::path root = FreshScratchDir("stop");
     const std::vector<std::string> allowed = {*CanonicalFilesystemPath(root.string())};
     const std::string out = allowed[0] + "/out";
     const Schema schema{{{"x", DataType::BigInt()}}};
